@@ -22,7 +22,7 @@ final class RulesValidator {
     private final Topology topology;
     private final Map<String, UnitStrategy> strategies;
     private final List<Problem> problems = new ArrayList<>();
-    private final Map<String, Integer> unitIndex = new HashMap<>();
+    private final Map<String, Integer> unitIndex = new java.util.LinkedHashMap<>();
 
     RulesValidator(UnitRules.Builder builder, Topology topology, Map<String, UnitStrategy> strategies) {
         this.b = builder;
