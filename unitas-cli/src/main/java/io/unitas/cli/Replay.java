@@ -141,15 +141,15 @@ final class Replay {
         Spillover s = planner.spillover(all, h);
         RowWriter w = new RowWriter(out);
         w.write(HEADER, 0, HEADER.length);
-        Map<Placement.Reason, byte[]> noTarget = new EnumMap<>(Placement.Reason.class);
+        Map<RouteDecision.Outcome, byte[]> noTarget = new EnumMap<>(RouteDecision.Outcome.class);
         Map<String, Long> byReason = reasons();
         for (Placement p : s.placements()) {
             byte[] row = (p.userId() + ',' + p.home()).getBytes(StandardCharsets.UTF_8);
-            byte[] end = p.target() == null ? noTarget.computeIfAbsent(p.reason(), r -> suffix(null, r.reason()))
-                                            : suffix(p.target(), p.reason().reason());
+            byte[] end = p.target() == null ? noTarget.computeIfAbsent(p.outcome(), r -> suffix(null, r.reason()))
+                                            : suffix(p.target(), p.outcome().reason());
             w.write(row, 0, row.length);
             w.write(end, 0, end.length);
-            byReason.merge(p.reason().reason(), 1L, Long::sum);
+            byReason.merge(p.outcome().reason(), 1L, Long::sum);
         }
         w.flush();
         return new Result(all.size(), byReason, s.plan(), steps);
@@ -158,8 +158,8 @@ final class Replay {
     /** Every reason the mode can give, in a fixed order, counted from zero. */
     private Map<String, Long> reasons() {
         Map<String, Long> m = new LinkedHashMap<>();
-        for (Placement.Reason r : Placement.Reason.values()) {
-            boolean spilloverOnly = r == Placement.Reason.SPILLOVER || r == Placement.Reason.OVERFLOW;
+        for (RouteDecision.Outcome r : RouteDecision.Outcome.values()) {
+            boolean spilloverOnly = r == RouteDecision.Outcome.SPILLOVER || r == RouteDecision.Outcome.OVERFLOW;
             if (spillover || !spilloverOnly) {
                 m.put(r.reason(), 0L);
             }

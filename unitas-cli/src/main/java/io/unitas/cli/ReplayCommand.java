@@ -18,8 +18,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.unitas.config.ConfigException;
-import io.unitas.config.HealthFile;
-import io.unitas.config.TopologyFile;
 import io.unitas.core.HealthSnapshot;
 import io.unitas.core.Region;
 import io.unitas.core.Topology;
@@ -29,6 +27,7 @@ import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
@@ -46,11 +45,8 @@ final class ReplayCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
 
-    @Option(names = "--topology", required = true, paramLabel = "FILE", description = "topology, YAML or JSON")
-    Path topology;
-
-    @Option(names = "--health", required = true, paramLabel = "FILE", description = "health snapshot, JSON")
-    Path health;
+    @Mixin
+    TopologyAndHealth inputs;
 
     @Option(names = "--users", required = true, paramLabel = "FILE",
             description = "users CSV: user_id,region[,load]")
@@ -71,8 +67,8 @@ final class ReplayCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Topology t = TopologyFile.read(topology);
-        HealthSnapshot h = HealthFile.read(health, t);
+        Topology t = inputs.topology();
+        HealthSnapshot h = inputs.health(t);
         List<Path> temps = new ArrayList<>();
         try {
             Path routesTemp = out == null ? null : temp(out, temps);

@@ -11,6 +11,7 @@ import java.util.Set;
 
 import io.unitas.core.HealthSnapshot;
 import io.unitas.core.Region;
+import io.unitas.core.RouteDecision;
 import io.unitas.core.Router;
 import io.unitas.core.Scenarios;
 import net.jqwik.api.Arbitrary;
@@ -80,9 +81,9 @@ class CapacityPlannerPropertiesTest {
             if (p.target() != null) {
                 assertThat(s.health().isHealthy(p.target())).isTrue();
             }
-            if (p.reason() == Placement.Reason.HOME) {
+            if (p.outcome() == RouteDecision.Outcome.HOME) {
                 homeLoad.merge(p.target(), s.users().get(i).load(), Double::sum);
-            } else if (p.reason() == Placement.Reason.OVERFLOW) {
+            } else if (p.outcome() == RouteDecision.Outcome.OVERFLOW) {
                 overflowed.add(p.target());
             }
         }
@@ -111,7 +112,7 @@ class CapacityPlannerPropertiesTest {
             Placement p = a.placements().get(i);
             assertThat(p.userId()).isEqualTo(u.userId());
             boolean homeUp = s.topology().region(u.home()).map(s.health()::isHealthy).orElse(false);
-            assertThat(p.reason() == Placement.Reason.HOME).isEqualTo(homeUp);
+            assertThat(p.outcome() == RouteDecision.Outcome.HOME).isEqualTo(homeUp);
         }
     }
 
