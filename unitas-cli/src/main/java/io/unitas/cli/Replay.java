@@ -100,9 +100,8 @@ final class Replay {
             suffix[i] = suffix(decisions[i].target(), decisions[i].outcome().reason());
         }
         Totals totals = new Totals(n);
-        RowWriter w = new RowWriter(out);
-        w.write(HEADER, 0, HEADER.length);
-        try (UsersFile in = UsersFile.open(users, regionIds)) {
+        try (UsersFile in = UsersFile.open(users, regionIds); BlockWriter w = new BlockWriter(out)) {
+            w.write(HEADER, 0, HEADER.length);
             while (in.next()) {
                 int home = in.home() < 0 ? n : in.home();
                 // "user_id,home" stands in the input exactly as the output wants it: one copy.
@@ -111,8 +110,8 @@ final class Replay {
                 totals.add(in.home(), in.load());
                 report(in, totals.users);
             }
+            w.finish();
         }
-        w.flush();
         Map<String, Long> byReason = reasons();
         for (int i = 0; i <= n; i++) {
             byReason.merge(decisions[i].outcome().reason(), totals.count[i], Long::sum);
@@ -136,19 +135,20 @@ final class Replay {
             h = c.health();
         }
         Spillover s = planner.spillover(all, h);
-        RowWriter w = new RowWriter(out);
-        w.write(HEADER, 0, HEADER.length);
         Map<RouteDecision.Outcome, byte[]> noTarget = new EnumMap<>(RouteDecision.Outcome.class);
         Map<String, Long> byReason = reasons();
-        for (Placement p : s.placements()) {
-            byte[] row = (p.userId() + ',' + p.home()).getBytes(StandardCharsets.UTF_8);
-            byte[] end = p.target() == null ? noTarget.computeIfAbsent(p.outcome(), r -> suffix(null, r.reason()))
-                                            : suffix(p.target(), p.outcome().reason());
-            w.write(row, 0, row.length);
-            w.write(end, 0, end.length);
-            byReason.merge(p.outcome().reason(), 1L, Long::sum);
+        try (BlockWriter w = new BlockWriter(out)) {
+            w.write(HEADER, 0, HEADER.length);
+            for (Placement p : s.placements()) {
+                byte[] row = (p.userId() + ',' + p.home()).getBytes(StandardCharsets.UTF_8);
+                byte[] end = p.target() == null ? noTarget.computeIfAbsent(p.outcome(), r -> suffix(null, r.reason()))
+                                                : suffix(p.target(), p.outcome().reason());
+                w.write(row, 0, row.length);
+                w.write(end, 0, end.length);
+                byReason.merge(p.outcome().reason(), 1L, Long::sum);
+            }
+            w.finish();
         }
-        w.flush();
         return new Result(all.size(), byReason, s.plan(), steps);
     }
 
@@ -169,7 +169,7 @@ final class Replay {
     }
 
     private void report(UsersFile in, long rows) {
-        if (rows % REPORT_EVERY == 0) {
+        if ((rows & (REPORT_EVERY - 1)) == 0) {
             progress.accept(progressBase + in.bytesRead());
         }
     }
@@ -198,35 +198,6 @@ final class Replay {
                 m.put(regionIds.get(i), load[i]);
             }
             return m;
-        }
-    }
-
-    /** A large output buffer written through in big blocks; no locking or encoding per row. */
-    private static final class RowWriter {
-        private final OutputStream out;
-        private final byte[] buf = new byte[1 << 20];
-        private int size;
-
-        RowWriter(OutputStream out) {
-            this.out = out;
-        }
-
-        void write(byte[] b, int off, int len) throws IOException {
-            if (len > buf.length - size) {
-                flush();
-                if (len > buf.length) {
-                    out.write(b, off, len);
-                    return;
-                }
-            }
-            System.arraycopy(b, off, buf, size, len);
-            size += len;
-        }
-
-        void flush() throws IOException {
-            out.write(buf, 0, size);
-            size = 0;
-            out.flush();
         }
     }
 }

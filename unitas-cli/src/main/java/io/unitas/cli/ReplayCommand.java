@@ -8,14 +8,12 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.LongConsumer;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 
 import io.unitas.config.ConfigException;
 import io.unitas.core.HealthSnapshot;
@@ -87,7 +85,7 @@ final class ReplayCommand implements Callable<Integer> {
                 }
             }
             if (summaryTemp != null) {
-                writeSummary(summaryTemp, t, result);
+                writeSummary(summaryTemp, result);
             }
             // Only now, with everything written, do the results replace anything of the same name.
             if (routesTemp != null) {
@@ -124,38 +122,56 @@ final class ReplayCommand implements Callable<Integer> {
         }
     }
 
-    private static void writeSummary(Path file, Topology topology, Replay.Result r) throws IOException {
-        JsonNodeFactory f = JsonNodeFactory.instance;
-        ObjectNode root = f.objectNode();
-        root.put("users", r.users());
-        ObjectNode byReason = root.putObject("by_reason");
-        r.byReason().forEach(byReason::put);
-        ObjectNode regions = root.putObject("regions");
-        for (RegionLoad load : r.plan().regions()) {
-            ObjectNode region = regions.putObject(load.region().id());
-            region.set("load", number(load.load()));
-            region.set("capacity", load.capacity().isPresent() ? number(load.capacity().getAsDouble()) : f.nullNode());
-            region.put("overloaded", load.overloaded());
-        }
-        ArrayNode steps = root.putArray("cascade");
-        for (CascadeStep step : r.cascade()) {
-            ObjectNode s = steps.addObject();
-            s.put("step", step.step());
-            ArrayNode tripped = s.putArray("tripped");
-            step.tripped().stream().map(Region::id).forEach(tripped::add);
-        }
-        try (OutputStream os = new BufferedOutputStream(Files.newOutputStream(file))) {
-            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-                              .disable(com.fasterxml.jackson.core.JsonGenerator.Feature.AUTO_CLOSE_TARGET)
-                              .writeValue(os, root);
-            os.write('\n');
+    // Written with the streaming generator: an ObjectMapper would cost more start-up than the whole summary.
+    private static void writeSummary(Path file, Replay.Result r) throws IOException {
+        try (OutputStream os = new BufferedOutputStream(Files.newOutputStream(file));
+             JsonGenerator g = new JsonFactory().createGenerator(os).useDefaultPrettyPrinter()) {
+            g.writeStartObject();
+            g.writeNumberField("users", r.users());
+            g.writeObjectFieldStart("by_reason");
+            for (Map.Entry<String, Long> e : r.byReason().entrySet()) {
+                g.writeNumberField(e.getKey(), e.getValue());
+            }
+            g.writeEndObject();
+            g.writeObjectFieldStart("regions");
+            for (RegionLoad load : r.plan().regions()) {
+                g.writeObjectFieldStart(load.region().id());
+                g.writeFieldName("load");
+                number(g, load.load());
+                g.writeFieldName("capacity");
+                if (load.capacity().isPresent()) {
+                    number(g, load.capacity().getAsDouble());
+                } else {
+                    g.writeNull();
+                }
+                g.writeBooleanField("overloaded", load.overloaded());
+                g.writeEndObject();
+            }
+            g.writeEndObject();
+            g.writeArrayFieldStart("cascade");
+            for (CascadeStep step : r.cascade()) {
+                g.writeStartObject();
+                g.writeNumberField("step", step.step());
+                g.writeArrayFieldStart("tripped");
+                for (Region tripped : step.tripped()) {
+                    g.writeString(tripped.id());
+                }
+                g.writeEndArray();
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            g.writeEndObject();
+            g.writeRaw('\n');
         }
     }
 
     /** Whole numbers print without a fraction, as they were most likely written. */
-    private static com.fasterxml.jackson.databind.JsonNode number(double v) {
-        return v == Math.rint(v) && Math.abs(v) < 1e15 ? JsonNodeFactory.instance.numberNode((long) v)
-                                                        : JsonNodeFactory.instance.numberNode(v);
+    private static void number(JsonGenerator g, double v) throws IOException {
+        if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+            g.writeNumber((long) v);
+        } else {
+            g.writeNumber(v);
+        }
     }
 
     /** A progress bar on stderr, shown only when stderr is a terminal. */

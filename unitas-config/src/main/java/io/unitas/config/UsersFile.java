@@ -217,11 +217,22 @@ public final class UsersFile implements Closeable {
         load = hasLoad ? parseLoad(homeEnd + 1, end) : 1;
     }
 
+    // A plain loop: region ids are a few bytes, too short for Arrays.equals's range checks and vector setup to pay.
     private int indexOfRegion(int start, int end) {
+        int length = end - start;
+        byte[] b = buf;
+        next:
         for (int r = 0; r < regionIds.length; r++) {
-            if (equals(start, end, regionIds[r])) {
-                return r;
+            byte[] id = regionIds[r];
+            if (id.length != length) {
+                continue;
             }
+            for (int k = 0; k < length; k++) {
+                if (b[start + k] != id[k]) {
+                    continue next;
+                }
+            }
+            return r;
         }
         return -1;
     }
