@@ -60,7 +60,8 @@ final class ReplayCommand implements Callable<Integer> {
     boolean cascade;
 
     @Option(names = "--spillover",
-            description = "keep regions under capacity: displaced users take the first fallback region with room")
+            description = "keep regions under capacity: displaced users take the first fallback region with room "
+                          + "(with --cascade, every round of the cascade places users this way)")
     boolean spillover;
 
     @Override
