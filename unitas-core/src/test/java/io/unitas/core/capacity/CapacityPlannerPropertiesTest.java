@@ -27,7 +27,7 @@ class CapacityPlannerPropertiesTest {
         return Scenarios.all();
     }
 
-    @Property
+    @Property(tries = 300)
     void cascade_terminates_withAtMostOneStepPerRegion_eachTrippingHealthyRegions(@ForAll("scenarios") Scenarios s) {
         Cascade c = CapacityPlanner.of(s.topology()).cascade(s.loadByHome(), s.health());
         assertThat(c.steps().size()).isLessThanOrEqualTo(s.topology().regions().size());
@@ -41,7 +41,7 @@ class CapacityPlannerPropertiesTest {
         }
     }
 
-    @Property
+    @Property(tries = 300)
     void cascade_neverLeavesATrippedRegionServing_andEndsWithNothingOverloaded(@ForAll("scenarios") Scenarios s) {
         CapacityPlanner planner = CapacityPlanner.of(s.topology());
         Cascade c = planner.cascade(s.loadByHome(), s.health());
@@ -55,7 +55,7 @@ class CapacityPlannerPropertiesTest {
         assertThat(c.plan()).isEqualTo(planner.plan(s.loadByHome(), c.health()));
     }
 
-    @Property
+    @Property(tries = 300)
     void plan_isTheRouteDecisionSummedPerRegion(@ForAll("scenarios") Scenarios s) {
         LoadPlan plan = CapacityPlanner.of(s.topology()).plan(s.loadByHome(), s.health());
         Router router = Router.of(s.topology());
@@ -71,7 +71,7 @@ class CapacityPlannerPropertiesTest {
         }
     }
 
-    @Property
+    @Property(tries = 300)
     void spillover_neverExceedsACapacityUnlessOverflow_norUsesAnUnhealthyRegion(@ForAll("scenarios") Scenarios s) {
         Spillover sp = CapacityPlanner.of(s.topology()).spillover(s.users(), s.health());
         Map<Region, Double> homeLoad = new HashMap<>();
@@ -96,7 +96,7 @@ class CapacityPlannerPropertiesTest {
         }
     }
 
-    @Property
+    @Property(tries = 300)
     void spillover_keepsHealthyHomesHome_isDeterministic_andLeavesInputUntouched(@ForAll("scenarios") Scenarios s) {
         List<UserLoad> before = List.copyOf(s.users());
         HealthSnapshot healthBefore = HealthSnapshot.of(s.health().revision(), s.health().regions());
@@ -116,7 +116,7 @@ class CapacityPlannerPropertiesTest {
         }
     }
 
-    @Property
+    @Property(tries = 300)
     void cascadeWithSpillover_terminates_andItsLastRoundIsTheSpilloverOverTheSurvivors(
             @ForAll("scenarios") Scenarios s) {
         CapacityPlanner planner = CapacityPlanner.of(s.topology());
@@ -126,7 +126,7 @@ class CapacityPlannerPropertiesTest {
         assertThat(c.plan().regions()).noneMatch(r -> r.overloaded() && c.health().isHealthy(r.region()));
     }
 
-    @Property
+    @Property(tries = 300)
     void spilloverOrder_equalsFnv1aOverTheEncodedBytes(@ForAll String id) {
         long h = 0xcbf29ce484222325L;
         for (byte b : id.getBytes(StandardCharsets.UTF_8)) {
