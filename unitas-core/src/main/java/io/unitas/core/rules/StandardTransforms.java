@@ -47,6 +47,7 @@ final class StandardTransforms {
 
     /** Decimal digits of any length, reduced digit by digit so that no number ever overflows. */
     static final class Mod implements KeyTransform {
+        private static final long REDUCE_AT = 100_000_000_000_000_000L;
         private final long n;
 
         Mod(long n) {
@@ -65,10 +66,13 @@ final class StandardTransforms {
                 if (d < 0 || d > 9) {
                     return BAD_KEY;
                 }
-                // acc < n <= 10^15 keeps acc * 10 + 9 far below 2^63.
-                acc = (acc * 10 + d) % n;
+                acc = acc * 10 + d;
+                // Reduce only when needed: below 10^17, acc * 10 + 9 stays under 2^63 (and n <= 10^15 < 10^17).
+                if (acc >= REDUCE_AT) {
+                    acc %= n;
+                }
             }
-            return acc;
+            return acc % n;
         }
 
         @Override
