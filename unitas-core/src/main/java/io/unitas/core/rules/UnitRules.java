@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalDouble;
 
 import io.unitas.core.InvalidModelException;
 import io.unitas.core.Problem;
@@ -26,6 +27,7 @@ public final class UnitRules {
     private final Topology topology;
     private final List<Unit> units;
     private final Map<String, Unit> unitsById;
+    private final Map<String, Double> loads;
     private final List<KeySource> sources;
     private final KeyTransform transform;
     private final List<UnitRange> ranges;
@@ -44,14 +46,15 @@ public final class UnitRules {
     private final UnitLookup noKey;
 
     @SuppressWarnings("unchecked")
-    UnitRules(Topology topology, List<Unit> units, List<KeySource> sources, KeyTransform transform,
-              List<UnitRange> ranges, MissingKeyAction missing, Map<String, String> domains,
+    UnitRules(Topology topology, List<Unit> units, Map<String, Double> loads, List<KeySource> sources,
+              KeyTransform transform, List<UnitRange> ranges, MissingKeyAction missing, Map<String, String> domains,
               Map<String, List<GrayRule>> gray, Map<String, UnitStrategy> strategies) {
         this.topology = topology;
         this.units = List.copyOf(units);
         Map<String, Unit> byId = new LinkedHashMap<>();
         units.forEach(u -> byId.put(u.id(), u));
         this.unitsById = Collections.unmodifiableMap(byId);
+        this.loads = Collections.unmodifiableMap(new LinkedHashMap<>(loads));
         this.sources = List.copyOf(sources);
         this.transform = transform;
         this.ranges = List.copyOf(ranges);
@@ -201,7 +204,8 @@ public final class UnitRules {
                 moved.add(unit);
             }
         }
-        return new UnitRules(topology, moved, sources, transform, ranges, missing, domains, keptGray, strategies);
+        return new UnitRules(topology, moved, loads, sources, transform, ranges, missing, domains, keptGray,
+                             strategies);
     }
 
     /** The topology these rules were validated against. */
@@ -217,6 +221,31 @@ public final class UnitRules {
     /** The unit with this id, or {@code null}. */
     public Unit unit(String id) {
         return unitsById.get(id);
+    }
+
+    /**
+     * The load unit {@code unitId} brings to its home region (in the topology's capacity unit), empty when the rules
+     * do not say. The control plane's capacity planning reads it before a switchover.
+     */
+    public OptionalDouble load(String unitId) {
+        Double load = loads.get(unitId);
+        return load == null ? OptionalDouble.empty() : OptionalDouble.of(load);
+    }
+
+    /**
+     * The fraction of the key space that unit {@code unitId}'s ranges cover, in [0, 1]: under {@code mod N} and
+     * {@code hash-mod N} the share of users it holds if keys spread evenly. 0 for a unit without ranges.
+     */
+    public double keyShare(String unitId) {
+        double total = 0;
+        double mine = 0;
+        for (UnitRange r : ranges) {
+            total += r.range().size();
+            if (r.unit().equals(unitId)) {
+                mine += r.range().size();
+            }
+        }
+        return total == 0 ? 0 : mine / total;
     }
 
     /** The key sources in priority order. */
@@ -259,17 +288,17 @@ public final class UnitRules {
         return topology.center().map(unit.home()::equals).orElse(false);
     }
 
-    /** Content equality: same units, sources, transform, ranges, missing action, domains and gray rules. */
+    /** Content equality: same units, loads, sources, transform, ranges, missing action, domains and gray rules. */
     @Override
     public boolean equals(Object o) {
-        return o instanceof UnitRules r && units.equals(r.units) && sources.equals(r.sources)
+        return o instanceof UnitRules r && units.equals(r.units) && loads.equals(r.loads) && sources.equals(r.sources)
                && transform.equals(r.transform) && ranges.equals(r.ranges) && missing == r.missing
                && domains.equals(r.domains) && gray.equals(r.gray);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(units, sources, transform, ranges, missing, domains, gray);
+        return Objects.hash(units, loads, sources, transform, ranges, missing, domains, gray);
     }
 
     @Override
@@ -287,6 +316,7 @@ public final class UnitRules {
     public static final class Builder {
         final List<String> unitIds = new ArrayList<>();
         final List<String> unitRegions = new ArrayList<>();
+        final List<Double> unitLoads = new ArrayList<>();
         final List<KeySource> sources = new ArrayList<>();
         KeyTransform transform = KeyTransform.none();
         final List<long[]> bounds = new ArrayList<>();
@@ -301,8 +331,14 @@ public final class UnitRules {
 
         /** Adds unit {@code id} with home region {@code region}, after those already added. */
         public Builder unit(String id, String region) {
+            return unit(id, region, null);
+        }
+
+        /** Adds a unit with the load it brings ({@code null} when unknown), after those already added. */
+        public Builder unit(String id, String region, Double load) {
             unitIds.add(id);
             unitRegions.add(region);
+            unitLoads.add(load);
             return this;
         }
 
@@ -368,8 +404,12 @@ public final class UnitRules {
                 throw new InvalidModelException(problems);
             }
             List<Unit> units = new ArrayList<>();
+            Map<String, Double> loads = new LinkedHashMap<>();
             for (int i = 0; i < unitIds.size(); i++) {
                 units.add(new Unit(unitIds.get(i), topology.region(unitRegions.get(i)).orElseThrow()));
+                if (unitLoads.get(i) != null) {
+                    loads.put(unitIds.get(i), unitLoads.get(i));
+                }
             }
             List<UnitRange> ranges = new ArrayList<>();
             for (int i = 0; i < bounds.size(); i++) {
@@ -382,7 +422,7 @@ public final class UnitRules {
             Map<String, UnitStrategy> used = new HashMap<>();
             sources.stream().filter(s -> s.kind() == KeySource.Kind.STRATEGY)
                    .forEach(s -> used.put(s.name(), available.get(s.name())));
-            return new UnitRules(topology, units, sources, transform, ranges, missing, domains, gray, used);
+            return new UnitRules(topology, units, loads, sources, transform, ranges, missing, domains, gray, used);
         }
 
         private Map<String, UnitStrategy> availableStrategies() {
