@@ -45,13 +45,48 @@ final class StandardTransforms {
         }
     }
 
-    /** Decimal digits of any length, reduced digit by digit so that no number ever overflows. */
-    static final class Mod implements KeyTransform {
+    /** A transform reduced modulo N: its key space is {@code 0~N-1}; equal when of the same kind and N. */
+    abstract static class Modular implements KeyTransform {
+        final long n;
+        private final String label;
+
+        Modular(String label, long n) {
+            this.label = label;
+            this.n = n;
+        }
+
+        @Override
+        public final long space() {
+            return n;
+        }
+
+        @Override
+        public final boolean isModular() {
+            return true;
+        }
+
+        @Override
+        public final String toString() {
+            return label + " " + n;
+        }
+
+        @Override
+        public final boolean equals(Object o) {
+            return o != null && o.getClass() == getClass() && ((Modular) o).n == n;
+        }
+
+        @Override
+        public final int hashCode() {
+            return label.hashCode() * 31 + Long.hashCode(n);
+        }
+    }
+
+    /** Decimal digits of any length, reduced as they are read so that no number ever overflows. */
+    static final class Mod extends Modular {
         private static final long REDUCE_AT = 100_000_000_000_000_000L;
-        private final long n;
 
         Mod(long n) {
-            this.n = n;
+            super("mod", n);
         }
 
         @Override
@@ -74,69 +109,17 @@ final class StandardTransforms {
             }
             return acc % n;
         }
-
-        @Override
-        public long space() {
-            return n;
-        }
-
-        @Override
-        public boolean isModular() {
-            return true;
-        }
-
-        @Override
-        public String toString() {
-            return "mod " + n;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Mod m && m.n == n;
-        }
-
-        @Override
-        public int hashCode() {
-            return Long.hashCode(n);
-        }
     }
 
     /** FNV-1a of the key's UTF-8 bytes, unsigned, modulo N; every string is a good key. */
-    static final class HashMod implements KeyTransform {
-        private final long n;
-
+    static final class HashMod extends Modular {
         HashMod(long n) {
-            this.n = n;
+            super("hash-mod", n);
         }
 
         @Override
         public long apply(String key) {
             return Long.remainderUnsigned(fnv1a64(key), n);
-        }
-
-        @Override
-        public long space() {
-            return n;
-        }
-
-        @Override
-        public boolean isModular() {
-            return true;
-        }
-
-        @Override
-        public String toString() {
-            return "hash-mod " + n;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof HashMod m && m.n == n;
-        }
-
-        @Override
-        public int hashCode() {
-            return Long.hashCode(n) * 31 + 1;
         }
     }
 
