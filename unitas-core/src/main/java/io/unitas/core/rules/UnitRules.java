@@ -38,14 +38,12 @@ public final class UnitRules {
 
     // The compiled form that lookup reads.
     private final KeySource[] sourceArray;
-    private final UnitStrategy[] strategyArray;
-    private final Map<String, UnitLookup>[] strategyResults;
+    private final StrategySlot[] strategySlots;
     private final RangeTable table;
     private final String[] domainPrefixes;
     private final UnitLookup[] domainResults;
     private final UnitLookup noKey;
 
-    @SuppressWarnings("unchecked")
     UnitRules(Topology topology, List<Unit> units, Map<String, Double> loads, List<KeySource> sources,
               KeyTransform transform, List<UnitRange> ranges, MissingKeyAction missing, Map<String, String> domains,
               Map<String, List<GrayRule>> gray, Map<String, UnitStrategy> strategies) {
@@ -66,15 +64,13 @@ public final class UnitRules {
         this.strategies = Map.copyOf(strategies);
 
         sourceArray = this.sources.toArray(new KeySource[0]);
-        strategyArray = new UnitStrategy[sourceArray.length];
-        strategyResults = new Map[sourceArray.length];
+        strategySlots = new StrategySlot[sourceArray.length];
         for (int i = 0; i < sourceArray.length; i++) {
             if (sourceArray[i].kind() == KeySource.Kind.STRATEGY) {
                 KeySource source = sourceArray[i];
-                strategyArray[i] = strategies.get(source.name());
                 Map<String, UnitLookup> results = new HashMap<>();
                 units.forEach(u -> results.put(u.id(), found(u, source, u.id(), -1)));
-                strategyResults[i] = Map.copyOf(results);
+                strategySlots[i] = new StrategySlot(strategies.get(source.name()), Map.copyOf(results));
             }
         }
         table = new RangeTable(this.ranges, unitsById);
@@ -88,6 +84,9 @@ public final class UnitRules {
                 ? new UnitLookup(UnitLookup.Outcome.CENTER, null, topology.center().orElseThrow(), null, null, -1)
                 : new UnitLookup(UnitLookup.Outcome.MISSING_KEY, null, null, null, null, -1);
     }
+
+    /** A strategy source's strategy and its result for each unit id, built once. */
+    private record StrategySlot(UnitStrategy strategy, Map<String, UnitLookup> results) {}
 
     private static UnitLookup found(Unit unit, KeySource source, String key, long transformed) {
         return new UnitLookup(UnitLookup.Outcome.UNIT, unit, unit.home(), source, key, transformed);
@@ -109,9 +108,10 @@ public final class UnitRules {
             KeySource source = sourceArray[i];
             switch (source.kind()) {
                 case STRATEGY -> {
-                    String id = strategyArray[i].unitFor(request);
+                    StrategySlot slot = strategySlots[i];
+                    String id = slot.strategy().unitFor(request);
                     if (id != null) {
-                        UnitLookup result = strategyResults[i].get(id);
+                        UnitLookup result = slot.results().get(id);
                         return result != null ? result
                                 : new UnitLookup(UnitLookup.Outcome.UNKNOWN_UNIT, null, null, source, id, -1);
                     }
