@@ -26,7 +26,7 @@ import io.unitas.core.rules.UnitRules;
  * Unit rule lookup with 100,000 ranges (100 units over three regions, {@code mod 10000000}, ranges of 100 keys):
  * a numeric user id in a header, the same under {@code hash-mod}, and a request that falls to the last key source.
  * The requests are built in setup, so what is measured is the lookup: header reads, transform, binary search and
- * the one result object.
+ * the one result object; {@code headerReadOnly} is the header read alone, a baseline to scale the others by.
  *
  * <p>Run: {@code mvn -B -ntp -q -pl benchmarks/jmh -am package -DskipTests &&
  * java -jar benchmarks/jmh/target/benchmarks.jar RuleLookupBenchmark -prof gc}
@@ -85,6 +85,12 @@ public class RuleLookupBenchmark {
 
     private int nextIndex() {
         return next = (next + 1) & (REQUESTS - 1);
+    }
+
+    /** Baseline: only the header read that every lookup starts with, to scale the others on a busy machine. */
+    @Benchmark
+    public String headerReadOnly() {
+        return numeric[nextIndex()].header("x-user-id");
     }
 
     /** A numeric user id in the first source, {@code mod 10000000}, 100,000 ranges. */
