@@ -134,6 +134,25 @@ class UnitRulesPropertyTest {
         assertThat(a.lookup(request)).isEqualTo(a.lookup(request)).isEqualTo(b.lookup(request));
     }
 
+    @Property(tries = 300)
+    void theFirstSourceThatHasAKey_decides(@ForAll boolean header, @ForAll boolean cookie, @ForAll boolean query,
+                                           @ForAll boolean host, @ForAll @LongRange(min = 0) long user) {
+        UnitRules rules = RulesFixtures.threeUnits().build(TOPOLOGY);
+        String key = Long.toString(user);
+        RequestView request = RequestView.of(header ? Map.of("x-user-id", key) : Map.of(),
+                                             cookie ? Map.of("uid", key) : Map.of(),
+                                             query ? Map.of("user_id", key) : Map.of(),
+                                             host ? "paris.example.com" : "www.example.com");
+        KeySource expected = header ? KeySource.header("x-user-id") : cookie ? KeySource.cookie("uid")
+                : query ? KeySource.query("user_id") : host ? KeySource.domainPrefix() : null;
+        UnitLookup lookup = rules.lookup(request);
+        assertThat(lookup.source()).isEqualTo(expected);
+        assertThat(lookup.outcome()).isEqualTo(expected == null ? Outcome.MISSING_KEY : Outcome.UNIT);
+        if (expected != null && expected.kind().usesRanges()) {
+            assertThat(lookup.transformedKey()).isEqualTo(user % 10_000);
+        }
+    }
+
     @Property(tries = 200)
     void remap_movesOnlyTheNamedUnits(@ForAll("tilings") Tiling tiling, @ForAll long seed) {
         UnitRules.Builder builder = tiling.builder(KeyTransform.none());
