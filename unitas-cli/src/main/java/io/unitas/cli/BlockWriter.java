@@ -43,7 +43,9 @@ final class BlockWriter implements AutoCloseable {
         if (len > buf.length - size) {
             handOff();
             if (len > buf.length) {
-                buf = new byte[len];
+                // Travels alone, in an array of its own that never joins the pool of blocks.
+                send(new Block(java.util.Arrays.copyOfRange(b, off, off + len), len));
+                return;
             }
         }
         System.arraycopy(b, off, buf, size, len);
@@ -67,17 +69,26 @@ final class BlockWriter implements AutoCloseable {
     }
 
     private void handOff() throws IOException {
-        if (failure != null) {
-            throw failure;
-        }
+        send(new Block(buf, size));
         try {
-            full.put(new Block(buf, size));
             buf = free.take();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while writing");
         }
         size = 0;
+    }
+
+    private void send(Block block) throws IOException {
+        if (failure != null) {
+            throw failure;
+        }
+        try {
+            full.put(block);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while writing");
+        }
     }
 
     private void end() throws IOException {
