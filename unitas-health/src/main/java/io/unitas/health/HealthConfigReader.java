@@ -234,7 +234,7 @@ final class HealthConfigReader {
 
     private Aggregation atLeast(JsonNode node, String path, int children) {
         JsonNode k = node.get("k");
-        if (k == null || !k.canConvertToInt() || !k.isIntegralNumber() || k.asInt() < 1 || k.asInt() > children) {
+        if (!whole(k) || k.asInt() < 1 || k.asInt() > children) {
             problems.add(doc.describe(path, (k == null ? "missing" : k.toString())
                                             + " (expected: a whole number from 1 to " + children + ")"));
             return Aggregation.all();
@@ -339,7 +339,7 @@ final class HealthConfigReader {
         if (node == null || node.isNull()) {
             return fallback;
         }
-        if (!node.isIntegralNumber() || node.asInt() < 1 || node.asInt() > 100) {
+        if (!whole(node) || node.asInt() < 1 || node.asInt() > 100) {
             problems.add(doc.describe(path, node + " (expected: a whole number from 1 to 100)"));
             return fallback;
         }
@@ -351,7 +351,7 @@ final class HealthConfigReader {
         if (node == null || node.isNull()) {
             return fallback;
         }
-        if (!node.isIntegralNumber() || node.asInt() < 0 || node.asInt() > 65535) {
+        if (!whole(node) || node.asInt() < 0 || node.asInt() > 65535) {
             problems.add(doc.describe(path, node + " (expected: a port from 0 to 65535; 0 picks a free one)"));
             return fallback;
         }
@@ -367,6 +367,12 @@ final class HealthConfigReader {
         }
         problems.add(doc.describe(path, "'" + text + "' (expected: healthy, writable or none)"));
         return Gate.HEALTHY;
+    }
+
+    /** Whether {@code node} is a whole number that fits an int (documents keep every number as a decimal). */
+    private static boolean whole(JsonNode node) {
+        return node != null && node.isNumber() && node.decimalValue().stripTrailingZeros().scale() <= 0
+               && node.canConvertToInt();
     }
 
     private static String last(String path) {
