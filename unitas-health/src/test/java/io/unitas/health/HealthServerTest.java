@@ -16,6 +16,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -60,9 +61,9 @@ class HealthServerTest {
     private static final Duration DETECTION = Duration.ofSeconds(3);
     private static final Duration RECOVERY = Duration.ofSeconds(15);
 
-    private static final PostgresCluster PG = PostgresCluster.shared();
-    private static final MariaDbServer MARIADB = MariaDbServer.shared();
-    private static final RedisPair REDIS = RedisPair.shared();
+    private static PostgresCluster pg;
+    private static MariaDbServer mariadb;
+    private static RedisPair redis;
     private static final HttpClient CLIENT = HttpClient.newHttpClient();
     private static final List<String> PUSHED = new CopyOnWriteArrayList<>();
     private static final List<String> PUSH_AUTH = new CopyOnWriteArrayList<>();
@@ -74,6 +75,12 @@ class HealthServerTest {
 
     @BeforeAll
     static void start() throws IOException {
+        // The servers boot in parallel: most of their start-up is waiting on disk and processes.
+        CompletableFuture.allOf(CompletableFuture.runAsync(PostgresCluster::shared),
+                CompletableFuture.runAsync(MariaDbServer::shared), CompletableFuture.runAsync(RedisPair::shared)).join();
+        pg = PostgresCluster.shared();
+        mariadb = MariaDbServer.shared();
+        redis = RedisPair.shared();
         receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         receiver.createContext("/api/v1/health/cn", exchange -> {
             byte[] body = exchange.getRequestBody().readAllBytes();
@@ -101,7 +108,7 @@ class HealthServerTest {
                   url: http://127.0.0.1:%d/api/v1/health/cn
                   token-file: %s
                   every: 1s
-                """.formatted(PG.primary().uri(), PG.standby().uri(), MARIADB.uri(), REDIS.replica().uri(),
+                """.formatted(pg.primary().uri(), pg.standby().uri(), mariadb.uri(), redis.replica().uri(),
                               receiver.getAddress().getPort(), token);
         server = HealthServer.start(HealthConfig.parse("health.yaml", yaml), Clock.systemUTC());
         channel = NettyChannelBuilder.forAddress("127.0.0.1", server.grpcPort()).usePlaintext().build();
@@ -146,7 +153,7 @@ class HealthServerTest {
 
     @Test
     void theSeedIncident_aReadOnlyPrimaryTurnsReadyz503WithinTheDetectionTimeWhileLivezStays200() {
-        PG.primary().execute("ALTER SYSTEM SET default_transaction_read_only = on", "SELECT pg_reload_conf()");
+        pg.primary().execute("ALTER SYSTEM SET default_transaction_read_only = on", "SELECT pg_reload_conf()");
         long start = System.nanoTime();
         try {
             HttpResponse<String> ready = Eventually.within(DETECTION.plusSeconds(2), r -> r.statusCode() == 503,
@@ -166,7 +173,7 @@ class HealthServerTest {
             assertThat(grpcCheck("pg-primary")).isEqualTo(ServingStatus.NOT_SERVING);
             assertThat(grpcCheck("mariadb")).isEqualTo(ServingStatus.SERVING);
         } finally {
-            PG.primary().execute("ALTER SYSTEM RESET default_transaction_read_only", "SELECT pg_reload_conf()");
+            pg.primary().execute("ALTER SYSTEM RESET default_transaction_read_only", "SELECT pg_reload_conf()");
         }
         HttpResponse<String> back = Eventually.within(RECOVERY, r -> r.statusCode() == 200, () -> get("/readyz"));
         assertThat(back.body()).isEqualTo("ready: region cn\n");
@@ -176,9 +183,9 @@ class HealthServerTest {
 
     @Test
     void replicationBacklog_withReplayPausedLagRisesPastMaxLagAndTheRegionTurnsUnhealthyUntilResumed() {
-        PG.standby().execute("SELECT pg_wal_replay_pause()");
+        pg.standby().execute("SELECT pg_wal_replay_pause()");
         try {
-            PG.primary().execute("CREATE TABLE IF NOT EXISTS orders (id serial, at timestamptz DEFAULT now())",
+            pg.primary().execute("CREATE TABLE IF NOT EXISTS orders (id serial, at timestamptz DEFAULT now())",
                                  "INSERT INTO orders DEFAULT VALUES");
             HttpResponse<String> ready = Eventually.within(Duration.ofSeconds(10), r -> r.statusCode() == 503,
                                                            () -> get("/readyz"));
@@ -189,7 +196,7 @@ class HealthServerTest {
             HealthReport report = HealthReportJson.read(get("/healthz").body());
             assertThat(report.health().replicationLagMs()).isGreaterThan(1000);
         } finally {
-            PG.standby().execute("SELECT pg_wal_replay_resume()");
+            pg.standby().execute("SELECT pg_wal_replay_resume()");
         }
         assertThat(Eventually.within(RECOVERY, r -> r.statusCode() == 200, () -> get("/readyz")).statusCode())
                 .isEqualTo(200);
@@ -200,13 +207,13 @@ class HealthServerTest {
         int nowhere = PostgresProbeTest.closedPort();
         return Stream.of(
                 Arguments.of("MariaDB read_only", "mariadb: read-only (read_only=ON)",
-                        (Runnable) () -> MARIADB.execute("SET GLOBAL read_only = ON"),
-                        (Runnable) () -> MARIADB.execute("SET GLOBAL read_only = OFF")),
+                        (Runnable) () -> mariadb.execute("SET GLOBAL read_only = ON"),
+                        (Runnable) () -> mariadb.execute("SET GLOBAL read_only = OFF")),
                 Arguments.of("Redis replica link loss", "sessions: replication link to 127.0.0.1:" + nowhere
                                                         + " is down",
-                        (Runnable) () -> REDIS.replica().execute(c -> c.replicaof("127.0.0.1", nowhere)),
-                        (Runnable) () -> REDIS.replica().execute(c -> c.replicaof("127.0.0.1",
-                                                                                  REDIS.primary().port()))));
+                        (Runnable) () -> redis.replica().execute(c -> c.replicaof("127.0.0.1", nowhere)),
+                        (Runnable) () -> redis.replica().execute(c -> c.replicaof("127.0.0.1",
+                                                                                  redis.primary().port()))));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -247,11 +254,11 @@ class HealthServerTest {
                 });
         assertThat(statuses.poll(5, TimeUnit.SECONDS)).isEqualTo(ServingStatus.SERVING);
 
-        MARIADB.execute("SET GLOBAL read_only = ON");
+        mariadb.execute("SET GLOBAL read_only = ON");
         try {
             assertThat(statuses.poll(10, TimeUnit.SECONDS)).isEqualTo(ServingStatus.NOT_SERVING);
         } finally {
-            MARIADB.execute("SET GLOBAL read_only = OFF");
+            mariadb.execute("SET GLOBAL read_only = OFF");
         }
         assertThat(statuses.poll(RECOVERY.toSeconds(), TimeUnit.SECONDS)).isEqualTo(ServingStatus.SERVING);
     }

@@ -3,11 +3,14 @@ package io.unitas.testkit;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
 
 /**
  * A Redis primary with a replica, each a {@code redis-server} of its own on a free port, without persistence
@@ -19,6 +22,7 @@ public final class RedisPair implements AutoCloseable {
     private static RedisPair shared;
 
     private final Path base;
+    private final ClientResources resources = DefaultClientResources.create();
     private final Node primary;
     private final Node replica;
 
@@ -72,6 +76,7 @@ public final class RedisPair implements AutoCloseable {
         ServerProcesses.stop(replica.process);
         ServerProcesses.stop(primary.process);
         ServerProcesses.delete(base);
+        resources.shutdown(0, 1, TimeUnit.SECONDS);
     }
 
     /** One redis-server of the pair. */
@@ -86,7 +91,8 @@ public final class RedisPair implements AutoCloseable {
         private void start(List<String> extra) {
             List<String> command = new java.util.ArrayList<>(List.of("redis-server", "--port", String.valueOf(port),
                     "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no",
-                    "--dir", base.toString(), "--dbfilename", "dump-" + port + ".rdb"));
+                    "--dir", base.toString(), "--dbfilename", "dump-" + port + ".rdb",
+                    "--repl-diskless-sync-delay", "0"));
             command.addAll(extra);
             process = ServerProcesses.start(command, base.resolve("redis-" + port + ".log"));
             ServerProcesses.await("redis on port " + port, SLOW, () -> execute(RedisCommands::ping));
@@ -104,11 +110,11 @@ public final class RedisPair implements AutoCloseable {
 
         /** Runs {@code commands} on a fresh connection and returns what they return. */
         public <T> T execute(Function<RedisCommands<String, String>, T> commands) {
-            RedisClient client = RedisClient.create(uri());
+            RedisClient client = RedisClient.create(resources, uri());
             try (StatefulRedisConnection<String, String> connection = client.connect()) {
                 return commands.apply(connection.sync());
             } finally {
-                client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+                client.shutdown(Duration.ZERO, Duration.ZERO);
             }
         }
     }
