@@ -24,6 +24,8 @@ import picocli.CommandLine.Command;
                  CommandLine.HelpCommand.class,
                  RouteCommand.class,
                  ReplayCommand.class,
+                 ProbeCommand.class,
+                 HealthCommand.class,
          })
 public final class Main implements Runnable {
 
