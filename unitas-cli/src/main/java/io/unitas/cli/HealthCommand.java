@@ -75,7 +75,7 @@ final class HealthCommand implements Runnable {
         }
 
         private static String line(HealthReport report) {
-            return report.observedAt() + " " + report.region() + " #" + report.sequence() + " "
+            return report.observedAt().truncatedTo(java.time.temporal.ChronoUnit.MILLIS) + " " + report.region() + " #" + report.sequence() + " "
                    + (report.healthy() ? "healthy" : "UNHEALTHY") + (report.health().writable() ? "" : ", not writable")
                    + ", score " + report.health().score()
                    + (report.reasons().isEmpty() ? "" : ": " + String.join("; ", report.reasons()));
