@@ -14,12 +14,15 @@ import java.util.Map;
  */
 record Endpoint(String user, String password, String host, int port, String path, Map<String, String> query) {
 
-    /** Parses {@code target}, or throws {@link IllegalArgumentException} showing the form that was expected. */
+    /**
+     * Parses {@code target} (a {@code jdbc:} prefix is dropped), or throws {@link IllegalArgumentException} showing
+     * the form that was expected.
+     */
     static Endpoint parse(String target, List<String> schemes, int defaultPort, String form) {
         String problem = "target: '" + target + "' (expected: " + form + ")";
         URI uri;
         try {
-            uri = new URI(target);
+            uri = new URI(target.startsWith("jdbc:") ? target.substring(5) : target);
         } catch (URISyntaxException e) {
             throw new IllegalArgumentException(problem);
         }
@@ -47,6 +50,17 @@ record Endpoint(String user, String password, String host, int port, String path
         }
         return new Endpoint(user, password, uri.getHost(), uri.getPort() < 0 ? defaultPort : uri.getPort(), path,
                             Map.copyOf(query));
+    }
+
+    /** Parses {@code host:port} or {@code scheme://host:port}; the port is required. */
+    static Endpoint parseHostPort(String target, String scheme) {
+        String form = "host:port or " + scheme + "://host:port";
+        Endpoint endpoint = parse(target.contains("://") ? target : scheme + "://" + target, List.of(scheme), -1,
+                                  form);
+        if (endpoint.port() < 0) {
+            throw new IllegalArgumentException("target: '" + target + "' (expected: " + form + ")");
+        }
+        return endpoint;
     }
 
     /** {@code host:port}, as reasons name the target. */

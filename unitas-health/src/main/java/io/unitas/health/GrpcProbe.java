@@ -1,7 +1,6 @@
 package io.unitas.health;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -22,18 +21,12 @@ import io.unitas.core.health.ProbeResult;
  */
 final class GrpcProbe implements Probe {
 
-    private static final String FORM = "host:port or grpc://host:port";
-
     private final ProbeConfig config;
     private final Endpoint endpoint;
 
     GrpcProbe(ProbeConfig config) {
         this.config = config;
-        String target = config.target().contains("://") ? config.target() : "grpc://" + config.target();
-        this.endpoint = Endpoint.parse(target, List.of("grpc"), -1, FORM);
-        if (endpoint.port() < 0) {
-            throw new IllegalArgumentException("target: '" + config.target() + "' (expected: " + FORM + ")");
-        }
+        this.endpoint = Endpoint.parseHostPort(config.target(), "grpc");
     }
 
     @Override

@@ -335,24 +335,20 @@ final class HealthConfigReader {
     }
 
     private int count(JsonNode parent, String path, int fallback) {
-        JsonNode node = parent.get(last(path));
-        if (node == null || node.isNull()) {
-            return fallback;
-        }
-        if (!whole(node) || node.asInt() < 1 || node.asInt() > 100) {
-            problems.add(doc.describe(path, node + " (expected: a whole number from 1 to 100)"));
-            return fallback;
-        }
-        return node.asInt();
+        return wholeNumber(parent, path, fallback, 1, 100, "a whole number from 1 to 100");
     }
 
     private int port(JsonNode parent, String path, int fallback) {
+        return wholeNumber(parent, path, fallback, 0, 65535, "a port from 0 to 65535; 0 picks a free one");
+    }
+
+    private int wholeNumber(JsonNode parent, String path, int fallback, int min, int max, String expected) {
         JsonNode node = parent.get(last(path));
         if (node == null || node.isNull()) {
             return fallback;
         }
-        if (!whole(node) || node.asInt() < 0 || node.asInt() > 65535) {
-            problems.add(doc.describe(path, node + " (expected: a port from 0 to 65535; 0 picks a free one)"));
+        if (!whole(node) || node.asInt() < min || node.asInt() > max) {
+            problems.add(doc.describe(path, node + " (expected: " + expected + ")"));
             return fallback;
         }
         return node.asInt();

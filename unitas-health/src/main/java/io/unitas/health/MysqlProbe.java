@@ -8,14 +8,11 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.stream.Stream;
-
-import org.mariadb.jdbc.Driver;
 
 import io.unitas.core.RegionHealth;
 import io.unitas.core.health.ProbeResult;
@@ -25,49 +22,30 @@ import io.unitas.core.health.ProbeResult;
  * when the server is a replica, {@code Seconds_Behind_Source} ({@code Seconds_Behind_Master} on older servers).
  * A NULL lag means replication is broken, not that there is no lag.
  */
-final class MysqlProbe implements Probe {
+final class MysqlProbe extends SqlProbe {
 
     private static final String FORM = "mysql://[user[:password]@]host[:port][/database]";
 
-    static {
-        try {
-            DriverManager.registerDriver(new Driver());
-        } catch (SQLException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    private final ProbeConfig config;
-    private final Endpoint endpoint;
-
     MysqlProbe(ProbeConfig config) {
-        this.config = config;
-        String target = config.target().startsWith("jdbc:") ? config.target().substring(5) : config.target();
-        this.endpoint = Endpoint.parse(target, List.of("mysql", "mariadb"), 3306, FORM);
+        super(config, List.of("mysql", "mariadb"), 3306, FORM);
     }
 
     @Override
-    public ProbeResult probe(Duration timeout) {
-        long start = Latency.start();
-        Map<String, Object> seen = new LinkedHashMap<>();
-        try (Connection c = connect(timeout); Statement s = c.createStatement()) {
-            boolean readOnly = flag(s, "@@read_only");
-            Boolean superReadOnly = hasVariable(s, "super_read_only") ? flag(s, "@@super_read_only") : null;
-            seen.put("read_only", readOnly);
-            if (superReadOnly != null) {
-                seen.put("super_read_only", superReadOnly);
-            }
-            Map<String, String> replica = replicaStatus(s);
-            seen.put("role", replica == null ? "primary" : "standby");
-            seen.put("writable", !readOnly && !Boolean.TRUE.equals(superReadOnly));
-            if (replica == null) {
-                return primary(readOnly, superReadOnly, seen, start);
-            }
-            return standby(replica, seen, start);
-        } catch (SQLException e) {
-            return ProbeResult.down(Latency.since(start), ProbeFailure.reason(e, endpoint.address(), timeout),
-                                    RegionHealth.UNKNOWN_LAG, seen);
+    ProbeResult examine(Connection c, Statement s, Duration timeout, Map<String, Object> seen, long start)
+            throws SQLException {
+        boolean readOnly = flag(s, "@@read_only");
+        Boolean superReadOnly = hasVariable(s, "super_read_only") ? flag(s, "@@super_read_only") : null;
+        seen.put("read_only", readOnly);
+        if (superReadOnly != null) {
+            seen.put("super_read_only", superReadOnly);
         }
+        Map<String, String> replica = replicaStatus(s);
+        seen.put("role", replica == null ? "primary" : "standby");
+        seen.put("writable", !readOnly && !Boolean.TRUE.equals(superReadOnly));
+        if (replica == null) {
+            return primary(readOnly, superReadOnly, seen, start);
+        }
+        return standby(replica, seen, start);
     }
 
     private ProbeResult primary(boolean readOnly, Boolean superReadOnly, Map<String, Object> seen, long start) {
@@ -160,7 +138,8 @@ final class MysqlProbe implements Probe {
         return null;
     }
 
-    private Connection connect(Duration timeout) throws SQLException {
+    @Override
+    Connection connect(Duration timeout) throws SQLException {
         Properties props = new Properties();
         props.putAll(endpoint.query());
         props.setProperty("user", endpoint.user() != null ? endpoint.user() : System.getProperty("user.name"));

@@ -7,12 +7,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-
-import org.postgresql.Driver;
 
 import io.unitas.core.RegionHealth;
 import io.unitas.core.health.ProbeResult;
@@ -28,50 +25,31 @@ import io.unitas.core.health.ProbeResult;
  * {@code heartbeat: true}), or, without a heartbeat table, the age of the last replayed transaction. The heartbeat
  * keeps an idle primary from looking like lag.
  */
-final class PostgresProbe implements Probe {
+final class PostgresProbe extends SqlProbe {
 
     static final String HEARTBEAT_TABLE = "unitas_heartbeat";
     static final String HEARTBEAT_ID = "unitas";
     private static final String FORM = "postgresql://[user[:password]@]host[:port][/database][?param=value]";
 
-    static {
-        try {
-            DriverManager.registerDriver(new Driver());
-        } catch (SQLException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    private final ProbeConfig config;
-    private final Endpoint endpoint;
-
     PostgresProbe(ProbeConfig config) {
-        this.config = config;
-        String target = config.target().startsWith("jdbc:") ? config.target().substring(5) : config.target();
-        this.endpoint = Endpoint.parse(target, List.of("postgresql", "postgres"), 5432, FORM);
+        super(config, List.of("postgresql", "postgres"), 5432, FORM);
     }
 
     @Override
-    public ProbeResult probe(Duration timeout) {
-        long start = Latency.start();
-        Map<String, Object> seen = new LinkedHashMap<>();
-        try (Connection c = connect(timeout); Statement s = c.createStatement()) {
-            s.setQueryTimeout(seconds(timeout));
-            boolean standby;
-            boolean readOnly;
-            try (ResultSet rs = s.executeQuery(
-                    "SELECT pg_is_in_recovery(), current_setting('transaction_read_only') = 'on'")) {
-                rs.next();
-                standby = rs.getBoolean(1);
-                readOnly = rs.getBoolean(2);
-            }
-            seen.put("role", standby ? "standby" : "primary");
-            seen.put("writable", !standby && !readOnly);
-            return standby ? standby(s, seen, start) : primary(c, s, readOnly, seen, start);
-        } catch (SQLException e) {
-            return ProbeResult.down(Latency.since(start), ProbeFailure.reason(e, endpoint.address(), timeout),
-                                    RegionHealth.UNKNOWN_LAG, seen);
+    ProbeResult examine(Connection c, Statement s, Duration timeout, Map<String, Object> seen, long start)
+            throws SQLException {
+        s.setQueryTimeout(seconds(timeout));
+        boolean standby;
+        boolean readOnly;
+        try (ResultSet rs = s.executeQuery(
+                "SELECT pg_is_in_recovery(), current_setting('transaction_read_only') = 'on'")) {
+            rs.next();
+            standby = rs.getBoolean(1);
+            readOnly = rs.getBoolean(2);
         }
+        seen.put("role", standby ? "standby" : "primary");
+        seen.put("writable", !standby && !readOnly);
+        return standby ? standby(s, seen, start) : primary(c, s, readOnly, seen, start);
     }
 
     private ProbeResult primary(Connection c, Statement s, boolean readOnly, Map<String, Object> seen, long start)
@@ -163,7 +141,8 @@ final class PostgresProbe implements Probe {
         }
     }
 
-    private Connection connect(Duration timeout) throws SQLException {
+    @Override
+    Connection connect(Duration timeout) throws SQLException {
         Properties props = new Properties();
         props.putAll(endpoint.query());
         props.setProperty("user", endpoint.user() != null ? endpoint.user()

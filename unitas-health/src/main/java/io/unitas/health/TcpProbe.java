@@ -4,23 +4,16 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.time.Duration;
-import java.util.List;
 
 import io.unitas.core.health.ProbeResult;
 
 /** Probes that a TCP connection to {@code host:port} is accepted within the timeout. */
 final class TcpProbe implements Probe {
 
-    private static final String FORM = "host:port or tcp://host:port";
-
     private final Endpoint endpoint;
 
     TcpProbe(ProbeConfig config) {
-        String target = config.target().contains("://") ? config.target() : "tcp://" + config.target();
-        this.endpoint = Endpoint.parse(target, List.of("tcp"), -1, FORM);
-        if (endpoint.port() < 0) {
-            throw new IllegalArgumentException("target: '" + config.target() + "' (expected: " + FORM + ")");
-        }
+        this.endpoint = Endpoint.parseHostPort(config.target(), "tcp");
     }
 
     @Override

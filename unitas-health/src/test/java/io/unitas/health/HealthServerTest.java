@@ -151,6 +151,25 @@ class HealthServerTest {
                 .check(HealthCheckRequest.newBuilder().setService(service).build()).getStatus();
     }
 
+    /** Every status the server streams for {@code service}, as it arrives. */
+    private static BlockingQueue<ServingStatus> watch(String service) {
+        BlockingQueue<ServingStatus> statuses = new LinkedBlockingQueue<>();
+        StreamObserver<HealthCheckResponse> collect = new StreamObserver<>() {
+            @Override
+            public void onNext(HealthCheckResponse value) {
+                statuses.add(value.getStatus());
+            }
+
+            @Override
+            public void onError(Throwable t) {}
+
+            @Override
+            public void onCompleted() {}
+        };
+        HealthGrpc.newStub(channel).watch(HealthCheckRequest.newBuilder().setService(service).build(), collect);
+        return statuses;
+    }
+
     @Test
     void theSeedIncident_aReadOnlyPrimaryTurnsReadyz503WithinTheDetectionTimeWhileLivezStays200() {
         pg.primary().execute("ALTER SYSTEM SET default_transaction_read_only = on", "SELECT pg_reload_conf()");
@@ -238,20 +257,7 @@ class HealthServerTest {
 
     @Test
     void grpcWatchStreamsEachChangeOfTheRegion() throws InterruptedException {
-        BlockingQueue<ServingStatus> statuses = new LinkedBlockingQueue<>();
-        HealthGrpc.newStub(channel).watch(HealthCheckRequest.newBuilder().setService("").build(),
-                new StreamObserver<>() {
-                    @Override
-                    public void onNext(HealthCheckResponse value) {
-                        statuses.add(value.getStatus());
-                    }
-
-                    @Override
-                    public void onError(Throwable t) {}
-
-                    @Override
-                    public void onCompleted() {}
-                });
+        BlockingQueue<ServingStatus> statuses = watch("");
         assertThat(statuses.poll(5, TimeUnit.SECONDS)).isEqualTo(ServingStatus.SERVING);
 
         mariadb.execute("SET GLOBAL read_only = ON");
@@ -267,20 +273,7 @@ class HealthServerTest {
     void grpcUnknownServices_checkIsNotFoundAndWatchIsServiceUnknown() throws InterruptedException {
         assertThatThrownBy(() -> grpcCheck("no-such-check")).isInstanceOfSatisfying(StatusRuntimeException.class,
                 e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND));
-        BlockingQueue<ServingStatus> statuses = new LinkedBlockingQueue<>();
-        HealthGrpc.newStub(channel).watch(HealthCheckRequest.newBuilder().setService("no-such-check").build(),
-                new StreamObserver<>() {
-                    @Override
-                    public void onNext(HealthCheckResponse value) {
-                        statuses.add(value.getStatus());
-                    }
-
-                    @Override
-                    public void onError(Throwable t) {}
-
-                    @Override
-                    public void onCompleted() {}
-                });
+        BlockingQueue<ServingStatus> statuses = watch("no-such-check");
         assertThat(statuses.poll(5, TimeUnit.SECONDS)).isEqualTo(ServingStatus.SERVICE_UNKNOWN);
     }
 

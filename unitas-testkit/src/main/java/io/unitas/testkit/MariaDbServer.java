@@ -22,7 +22,7 @@ public final class MariaDbServer implements SqlServer, AutoCloseable {
     public static final String PASSWORD = "unitas";
 
     private static final Duration SLOW = Duration.ofSeconds(90);
-    private static MariaDbServer shared;
+    private static final Shared<MariaDbServer> SHARED = new Shared<>(MariaDbServer::start, MariaDbServer::close);
 
     private final Path base;
     private final int port;
@@ -34,24 +34,13 @@ public final class MariaDbServer implements SqlServer, AutoCloseable {
     }
 
     /** The server shared by every test of this JVM, started on first use and stopped when the JVM exits. */
-    public static synchronized MariaDbServer shared() {
-        if (shared == null) {
-            shared = start();
-            ServerProcesses.onExit(shared::close);
-        }
-        return shared;
+    public static MariaDbServer shared() {
+        return SHARED.get();
     }
 
     /** Starts a new server; the caller closes it. */
     public static MariaDbServer start() {
-        MariaDbServer server = new MariaDbServer();
-        try {
-            server.boot();
-            return server;
-        } catch (RuntimeException e) {
-            server.close();
-            throw e;
-        }
+        return Shared.booted(new MariaDbServer(), MariaDbServer::boot);
     }
 
     private void boot() {

@@ -25,7 +25,7 @@ public final class PostgresCluster implements AutoCloseable {
     public static final String PASSWORD = "s3cret";
 
     private static final Duration SLOW = Duration.ofSeconds(90);
-    private static PostgresCluster shared;
+    private static final Shared<PostgresCluster> SHARED = new Shared<>(PostgresCluster::start, PostgresCluster::close);
 
     private final Path bin;
     private final Path base;
@@ -40,24 +40,13 @@ public final class PostgresCluster implements AutoCloseable {
     }
 
     /** The cluster shared by every test of this JVM, started on first use and stopped when the JVM exits. */
-    public static synchronized PostgresCluster shared() {
-        if (shared == null) {
-            shared = start();
-            ServerProcesses.onExit(shared::close);
-        }
-        return shared;
+    public static PostgresCluster shared() {
+        return SHARED.get();
     }
 
     /** Starts a new primary and its streaming standby; the caller closes it. */
     public static PostgresCluster start() {
-        PostgresCluster cluster = new PostgresCluster();
-        try {
-            cluster.boot();
-            return cluster;
-        } catch (RuntimeException e) {
-            cluster.close();
-            throw e;
-        }
+        return Shared.booted(new PostgresCluster(), PostgresCluster::boot);
     }
 
     private void boot() {

@@ -19,7 +19,7 @@ import io.lettuce.core.resource.DefaultClientResources;
 public final class RedisPair implements AutoCloseable {
 
     private static final Duration SLOW = Duration.ofSeconds(30);
-    private static RedisPair shared;
+    private static final Shared<RedisPair> SHARED = new Shared<>(RedisPair::start, RedisPair::close);
 
     private final Path base;
     private final ClientResources resources = DefaultClientResources.create();
@@ -33,31 +33,24 @@ public final class RedisPair implements AutoCloseable {
     }
 
     /** The pair shared by every test of this JVM, started on first use and stopped when the JVM exits. */
-    public static synchronized RedisPair shared() {
-        if (shared == null) {
-            shared = start();
-            ServerProcesses.onExit(shared::close);
-        }
-        return shared;
+    public static RedisPair shared() {
+        return SHARED.get();
     }
 
     /** Starts a new primary and replica; the caller closes them. */
     public static RedisPair start() {
-        RedisPair pair = new RedisPair();
-        try {
-            pair.primary.start(List.of());
-            pair.replica.start(List.of("--replicaof", "127.0.0.1", String.valueOf(pair.primary.port)));
-            ServerProcesses.await("redis replica link", SLOW, () -> {
-                if (!pair.replica.execute(c -> c.info("replication")).contains("master_link_status:up")) {
-                    throw new IllegalStateException("replica link not up yet");
-                }
-                return null;
-            });
-            return pair;
-        } catch (RuntimeException e) {
-            pair.close();
-            throw e;
-        }
+        return Shared.booted(new RedisPair(), RedisPair::boot);
+    }
+
+    private void boot() {
+        primary.start(List.of());
+        replica.start(List.of("--replicaof", "127.0.0.1", String.valueOf(primary.port)));
+        ServerProcesses.await("redis replica link", SLOW, () -> {
+            if (!replica.execute(c -> c.info("replication")).contains("master_link_status:up")) {
+                throw new IllegalStateException("replica link not up yet");
+            }
+            return null;
+        });
     }
 
     /** The primary. */
