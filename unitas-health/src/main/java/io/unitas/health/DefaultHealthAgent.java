@@ -101,14 +101,16 @@ final class DefaultHealthAgent implements HealthAgent {
         Map<String, CheckReport> reports = new LinkedHashMap<>();
         for (CheckConfig check : config.checks()) {
             if (!check.calculated()) {
-                reports.put(check.name(), invert(check, states.get(check.name()).report(now, check.staleAfter())));
+                reports.put(check.name(),
+                            states.get(check.name()).report(now, check.staleAfter(), check.inverted()));
             }
         }
         for (CheckConfig check : config.checks()) {
             if (check.calculated()) {
                 Map<String, CheckReport> children = new LinkedHashMap<>();
                 check.children().forEach(child -> children.put(child, reports.get(child)));
-                reports.put(check.name(), invert(check, check.aggregation().apply(children)));
+                CheckReport calculated = check.aggregation().apply(children);
+                reports.put(check.name(), check.inverted() ? calculated.inverted() : calculated);
             }
         }
         Map<String, CheckReport> ordered = new LinkedHashMap<>();
@@ -119,10 +121,6 @@ final class DefaultHealthAgent implements HealthAgent {
             entries.add(new HealthRollup.Entry(check.name(), check.gate(), check.maxLag().toMillis(), report));
         }
         return new HealthReport(config.region(), sequence, now, HealthRollup.rollUp(entries), ordered);
-    }
-
-    private static CheckReport invert(CheckConfig check, CheckReport report) {
-        return check.inverted() ? report.inverted() : report;
     }
 
     @Override

@@ -62,6 +62,14 @@ public record CheckState(boolean known, boolean up, int contrary, Instant since,
      * is down whatever its thresholds say: a probe that stopped reporting is not evidence of health.
      */
     public CheckReport report(Instant now, Duration staleAfter) {
+        return report(now, staleAfter, false);
+    }
+
+    /**
+     * As {@link #report(Instant, Duration)}, with the verdict flipped when {@code inverted}. Only a fresh verdict
+     * is flipped: a check with no result yet, or a stale one, stays down.
+     */
+    public CheckReport report(Instant now, Duration staleAfter, boolean inverted) {
         if (!known) {
             return CheckReport.down("no result yet");
         }
@@ -79,6 +87,7 @@ public record CheckState(boolean known, boolean up, int contrary, Instant since,
         } else {
             reason = failure;
         }
-        return new CheckReport(up, latencyMs, reason, last.replicationLagMs(), last.details());
+        CheckReport report = new CheckReport(up, latencyMs, reason, last.replicationLagMs(), last.details());
+        return inverted ? report.inverted() : report;
     }
 }

@@ -95,6 +95,16 @@ class CheckStateTest {
     }
 
     @Test
+    void anInvertedCheckFlipsOnlyAFreshVerdict() {
+        CheckState initial = CheckState.initial(now);
+        CheckState failing = feed(initial, READ_ONLY);
+
+        assertThat(initial.report(now, STALE, true).reason()).isEqualTo("no result yet");
+        assertThat(failing.report(now, STALE, true).up()).isTrue();
+        assertThat(failing.report(now.plus(STALE).plusMillis(1), STALE, true).up()).isFalse();
+    }
+
+    @Test
     void invertingFlipsTheVerdict() {
         CheckReport up = new CheckReport(true, 1, "", -1, Map.of());
 
