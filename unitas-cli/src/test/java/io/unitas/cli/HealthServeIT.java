@@ -79,6 +79,7 @@ class HealthServeIT {
             assertThat(serve.waitFor(30, TimeUnit.SECONDS)).isTrue();
         }
         assertThat(dir.resolve("serve.log")).content().contains("unitas health: region cn, 1 check;")
-                .contains(" healthy, score 1.0\n").contains("UNHEALTHY, not writable, score 0.0: pg-primary: read-only");
+                .contains(" healthy, score 1.0\n")
+                .contains("UNHEALTHY, not writable, score 0.0: pg-primary: read-only");
     }
 }
