@@ -4,6 +4,7 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
@@ -89,17 +90,19 @@ final class ReplayCommand implements Callable<Integer> {
                 writeSummary(summaryTemp, result);
             }
             // Only now, with everything written, do the results replace anything of the same name.
-            if (routesTemp != null) {
-                Files.move(routesTemp, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            }
-            if (summaryTemp != null) {
-                Files.move(summaryTemp, summary, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            }
+            replace(routesTemp, out);
+            replace(summaryTemp, summary);
             return 0;
         } finally {
             for (Path p : temps) {
                 Files.deleteIfExists(p);
             }
+        }
+    }
+
+    private static void replace(Path written, Path target) throws IOException {
+        if (written != null && !written.equals(target)) {
+            Files.move(written, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         }
     }
 
@@ -111,8 +114,14 @@ final class ReplayCommand implements Callable<Integer> {
         }
     }
 
-    /** An empty file beside {@code target}, moved onto it once everything is written. */
+    /**
+     * An empty file beside {@code target}, moved onto it once everything is written; or {@code target} itself when it
+     * is a device, pipe or link ({@code /dev/stdout}), which must be written through, never replaced.
+     */
     private static Path temp(Path target, List<Path> temps) {
+        if (Files.exists(target, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) {
+            return target;
+        }
         Path dir = target.toAbsolutePath().getParent();
         try {
             Path temp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".tmp");
