@@ -1,0 +1,73 @@
+package io.unitas.data;
+
+import io.unitas.core.Region;
+import io.unitas.core.ratelimit.TokenBucket;
+import io.unitas.data.store.Account;
+import io.unitas.data.store.Session;
+import io.unitas.data.store.StoreDirectory;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The check a service makes after routing: is this user's data here? Reads the serving region's store first; on a
+ * miss in a region that is not the user's home, reads the home region (回源); when the home cannot be read, answers
+ * {@code NOT_READY} (retryable 503 {@code data-not-ready}) — never "not found" for data only the home can vouch
+ * for. A session that cannot be found anywhere readable may be rebuilt, at a rate-limited pace, so a failover's
+ * wave of rebuilds does not crush the target region.
+ */
+public interface DataReadiness {
+
+    /** A builder; {@link Builder#stores} is required. */
+    static Builder builder() {
+        return new Builder();
+    }
+
+    /** The account of {@code userId}, whose unit's home is {@code home}, for a request served in {@code serving}. */
+    ReadinessResult<Account> account(Region serving, Region home, String userId);
+
+    /**
+     * The session {@code token} of a user whose home is {@code home}, for a request served in {@code serving}; may
+     * answer {@code REBUILD} when the home cannot be read and the rebuild rate limit admits one more.
+     */
+    ReadinessResult<Session> session(Region serving, Region home, String token);
+
+    /** Collects the settings of a {@link DataReadiness}. */
+    final class Builder {
+        private StoreDirectory stores;
+        private TokenBucket sessionRebuilds;
+        private Duration retryAfter = Duration.ofSeconds(1);
+
+        private Builder() {}
+
+        /** How to reach each region's store, the serving one and the homes. */
+        public Builder stores(StoreDirectory stores) {
+            this.stores = Objects.requireNonNull(stores, "stores");
+            return this;
+        }
+
+        /** The rate limit on session rebuilds in the serving region (default: 50 at once, then 20 a second). */
+        public Builder sessionRebuilds(TokenBucket sessionRebuilds) {
+            this.sessionRebuilds = Objects.requireNonNull(sessionRebuilds, "sessionRebuilds");
+            return this;
+        }
+
+        /** The wait suggested with {@code data-not-ready} when the home cannot be read (default: 1 s). */
+        public Builder retryAfter(Duration retryAfter) {
+            if (retryAfter.isNegative() || retryAfter.isZero()) {
+                throw new IllegalArgumentException("retry_after: " + retryAfter + " (expected: > 0)");
+            }
+            this.retryAfter = retryAfter;
+            return this;
+        }
+
+        /** Builds it. */
+        public DataReadiness build() {
+            if (stores == null) {
+                throw new IllegalStateException("stores: not set (expected: a StoreDirectory)");
+            }
+            TokenBucket rebuilds = sessionRebuilds != null ? sessionRebuilds
+                                                           : TokenBucket.of(50, 20, System::nanoTime);
+            return new HomeFallbackReadiness(stores, rebuilds, retryAfter);
+        }
+    }
+}

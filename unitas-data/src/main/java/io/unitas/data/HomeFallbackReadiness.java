@@ -1,0 +1,74 @@
+package io.unitas.data;
+
+import io.unitas.core.Region;
+import io.unitas.core.ratelimit.TokenBucket;
+import io.unitas.data.store.Account;
+import io.unitas.data.store.RegionalStore;
+import io.unitas.data.store.Session;
+import io.unitas.data.store.StoreDirectory;
+import io.unitas.data.store.StoreResult;
+import java.time.Duration;
+import java.util.function.Function;
+
+/** {@link DataReadiness}: local store, then the home store, then not-ready or a rate-limited rebuild. */
+final class HomeFallbackReadiness implements DataReadiness {
+
+    private final StoreDirectory stores;
+    private final TokenBucket sessionRebuilds;
+    private final Duration retryAfter;
+
+    HomeFallbackReadiness(StoreDirectory stores, TokenBucket sessionRebuilds, Duration retryAfter) {
+        this.stores = stores;
+        this.sessionRebuilds = sessionRebuilds;
+        this.retryAfter = retryAfter;
+    }
+
+    @Override
+    public ReadinessResult<Account> account(Region serving, Region home, String userId) {
+        return resolve(serving, home, "account of user " + userId, s -> s.account(userId), false);
+    }
+
+    @Override
+    public ReadinessResult<Session> session(Region serving, Region home, String token) {
+        return resolve(serving, home, "session", s -> s.session(token), true);
+    }
+
+    private <T> ReadinessResult<T> resolve(Region serving, Region home, String what,
+                                           Function<RegionalStore, StoreResult<T>> read, boolean rebuildable) {
+        StoreResult<T> local = read(serving, read);
+        if (local.isOk()) {
+            return new ReadinessResult<>(ReadinessResult.Outcome.LOCAL, local.value(), null,
+                                         what + " read in " + serving);
+        }
+        StoreResult<T> atHome = serving.equals(home) ? local : read(home, read);
+        if (atHome.isOk()) {
+            return new ReadinessResult<>(ReadinessResult.Outcome.HOME, atHome.value(), null,
+                                         what + " not yet in " + serving + "; read from home region " + home);
+        }
+        if (atHome.status() == StoreResult.Status.NOT_FOUND) {
+            return new ReadinessResult<>(ReadinessResult.Outcome.NOT_FOUND, null, null,
+                                         what + " does not exist (home region " + home + " says so)");
+        }
+        String why = what + " not in " + serving + " and home region " + home + " cannot be read ("
+                     + atHome.detail() + ")";
+        if (!rebuildable) {
+            return notReady(why, retryAfter);
+        }
+        if (sessionRebuilds.tryAcquire()) {
+            return new ReadinessResult<>(ReadinessResult.Outcome.REBUILD, null, null,
+                                         why + "; rebuild admitted in " + serving);
+        }
+        Duration wait = Duration.ofNanos(Math.max(1, sessionRebuilds.nanosUntilAvailable()));
+        return notReady(why + "; session rebuilds in " + serving + " are rate-limited", wait);
+    }
+
+    private <T> StoreResult<T> read(Region region, Function<RegionalStore, StoreResult<T>> read) {
+        return stores.store(region).map(read)
+                     .orElseGet(() -> StoreResult.unavailable(region, "no route to its store"));
+    }
+
+    private static <T> ReadinessResult<T> notReady(String why, Duration wait) {
+        return new ReadinessResult<>(ReadinessResult.Outcome.NOT_READY, null,
+                                     new DataProblem(DataProblem.Type.DATA_NOT_READY, why, wait), why);
+    }
+}
