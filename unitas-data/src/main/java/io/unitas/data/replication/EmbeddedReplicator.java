@@ -132,16 +132,16 @@ final class EmbeddedReplicator implements Replicator {
         }
 
         void replicateDue() {
+            // An unreachable target applied nothing since the last round: count its backlog from there.
             StoreResult<Long> applied = to.appliedSeq(from.region());
-            StoreResult<List<Change>> changes = applied.isOk()
-                                                ? from.changesSince(applied.value(), batchSize) : applied.failure();
+            long appliedSeq = applied.isOk() ? applied.value() : measured.appliedSeq();
+            StoreResult<List<Change>> changes = from.changesSince(appliedSeq, batchSize);
             if (!changes.isOk()) {
-                // An end cannot be read: nothing is known to have moved, so the lag keeps growing from before.
+                // The origin cannot be read: nothing is known to have moved, so the lag keeps growing from before.
                 return;
             }
             long now = clock.millis();
             long delayMillis = delay.toMillis();
-            long appliedSeq = applied.value();
             long lastApplyDelay = measured.lastApplyDelayMillis();
             List<Change> unapplied = changes.value();
             int shipped = 0;
