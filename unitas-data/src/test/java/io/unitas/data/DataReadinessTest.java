@@ -1,0 +1,92 @@
+package io.unitas.data;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.unitas.core.Region;
+import io.unitas.core.ratelimit.TokenBucket;
+import io.unitas.data.store.Account;
+import io.unitas.data.store.RegionalStore;
+import io.unitas.data.store.Session;
+import io.unitas.data.store.StoreDirectory;
+import io.unitas.data.store.StoreMode;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class DataReadinessTest {
+
+    static final Region CN = Region.of("cn");
+    static final Region EU = Region.of("eu");
+
+    final FakeClock clock = new FakeClock();
+    final RegionalStore cn = RegionalStore.embedded(CN, clock);
+    final RegionalStore eu = RegionalStore.embedded(EU, clock);
+    final DataReadiness readiness = DataReadiness.builder().stores(StoreDirectory.of(cn, eu))
+            .sessionRebuilds(TokenBucket.of(2, 1.0, clock::nanoTime)).build();
+
+    @AfterEach
+    void close() {
+        List.of(cn, eu).forEach(RegionalStore::close);
+    }
+
+    @ParameterizedTest(name = "served in {0}, user in eu: {1}, in cn: {2}, cn {3} -> {4}")
+    @CsvSource(textBlock = """
+            eu, true,  true,  READ_WRITE,  LOCAL
+            eu, true,  false, UNAVAILABLE, LOCAL
+            eu, false, true,  READ_WRITE,  HOME
+            eu, false, true,  READ_ONLY,   HOME
+            eu, false, true,  UNAVAILABLE, NOT_READY
+            eu, false, false, READ_WRITE,  NOT_FOUND
+            cn, false, true,  READ_WRITE,  LOCAL
+            cn, false, false, READ_WRITE,  NOT_FOUND
+            cn, false, true,  UNAVAILABLE, NOT_READY
+            """)
+    void account_ofACnUser(String serving, boolean inEu, boolean inCn, StoreMode cnMode,
+                           ReadinessResult.Outcome expected) {
+        Account alice = new Account("alice", "u-cn-1", CN, "Alice", clock.instant());
+        if (inEu) {
+            eu.putAccount(alice);
+        }
+        if (inCn) {
+            cn.putAccount(alice);
+        }
+        cn.mode(cnMode);
+        ReadinessResult<Account> result = readiness.account(Region.of(serving), CN, "alice");
+        assertThat(result.outcome()).isEqualTo(expected);
+        assertThat(result.hasValue() ? result.value() : alice).isEqualTo(alice);
+    }
+
+    @Test
+    void notReady_isARetryable503NamingTheUserAndRegions() {
+        cn.mode(StoreMode.UNAVAILABLE);
+        ReadinessResult<Account> result = readiness.account(EU, CN, "alice");
+        assertThat(result.problem().type().id()).isEqualTo("data-not-ready");
+        assertThat(result.problem().type().status()).isEqualTo(503);
+        assertThat(result.problem().retryable()).isTrue();
+        assertThat(result.problem().retryAfter()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(result.problem().detail()).isEqualTo(
+                "account of user alice not in eu and home region cn cannot be read (cn: store is unavailable:"
+                + " switched off)");
+    }
+
+    @Test
+    void session_missingEverywhereReadable_isRebuiltAtTheBucketsPace() {
+        cn.mode(StoreMode.UNAVAILABLE);
+        assertThat(readiness.session(EU, CN, "t1").outcome()).isEqualTo(ReadinessResult.Outcome.REBUILD);
+        assertThat(readiness.session(EU, CN, "t2").outcome()).isEqualTo(ReadinessResult.Outcome.REBUILD);
+        ReadinessResult<Session> limited = readiness.session(EU, CN, "t3");
+        assertThat(limited.outcome()).isEqualTo(ReadinessResult.Outcome.NOT_READY);
+        assertThat(limited.problem().retryAfter()).isEqualTo(Duration.ofSeconds(1));
+
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(readiness.session(EU, CN, "t3").outcome()).isEqualTo(ReadinessResult.Outcome.REBUILD);
+    }
+
+    @Test
+    void session_thatTheHomeSaysDoesNotExist_isNotFound_andNeedsNoRebuild() {
+        assertThat(readiness.session(EU, CN, "t1").outcome()).isEqualTo(ReadinessResult.Outcome.NOT_FOUND);
+    }
+}
