@@ -1,7 +1,7 @@
 package io.unitas.data;
 
 import io.unitas.core.Region;
-import io.unitas.core.ratelimit.TokenBucket;
+import io.unitas.core.fence.TokenBucket;
 import io.unitas.data.store.Account;
 import io.unitas.data.store.Session;
 import io.unitas.data.store.StoreDirectory;
@@ -66,7 +66,7 @@ public interface DataReadiness {
                 throw new IllegalStateException("stores: not set (expected: a StoreDirectory)");
             }
             TokenBucket rebuilds = sessionRebuilds != null ? sessionRebuilds
-                                                           : TokenBucket.of(50, 20, System::nanoTime);
+                                                           : TokenBucket.of(20, 50, System::nanoTime);
             return new HomeFallbackReadiness(stores, rebuilds, retryAfter);
         }
     }

@@ -1,7 +1,7 @@
 package io.unitas.data;
 
 import io.unitas.core.Region;
-import io.unitas.core.ratelimit.TokenBucket;
+import io.unitas.core.fence.TokenBucket;
 import io.unitas.data.store.Account;
 import io.unitas.data.store.RegionalStore;
 import io.unitas.data.store.Session;
@@ -54,12 +54,12 @@ final class HomeFallbackReadiness implements DataReadiness {
         if (!rebuildable) {
             return notReady(why, retryAfter);
         }
-        if (sessionRebuilds.tryAcquire()) {
+        long waitNanos = sessionRebuilds.tryTake();
+        if (waitNanos == 0) {
             return new ReadinessResult<>(ReadinessResult.Outcome.REBUILD, null, null,
                                          why + "; rebuild admitted in " + serving);
         }
-        Duration wait = Duration.ofNanos(Math.max(1, sessionRebuilds.nanosUntilAvailable()));
-        return notReady(why + "; session rebuilds in " + serving + " are rate-limited", wait);
+        return notReady(why + "; session rebuilds in " + serving + " are rate-limited", Duration.ofNanos(waitNanos));
     }
 
     private <T> StoreResult<T> read(Region region, Function<RegionalStore, StoreResult<T>> read) {

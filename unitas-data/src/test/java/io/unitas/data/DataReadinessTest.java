@@ -3,7 +3,7 @@ package io.unitas.data;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.unitas.core.Region;
-import io.unitas.core.ratelimit.TokenBucket;
+import io.unitas.core.fence.TokenBucket;
 import io.unitas.data.store.Account;
 import io.unitas.data.store.RegionalStore;
 import io.unitas.data.store.Session;
@@ -25,7 +25,7 @@ class DataReadinessTest {
     final RegionalStore cn = RegionalStore.embedded(CN, clock);
     final RegionalStore eu = RegionalStore.embedded(EU, clock);
     final DataReadiness readiness = DataReadiness.builder().stores(StoreDirectory.of(cn, eu))
-            .sessionRebuilds(TokenBucket.of(2, 1.0, clock::nanoTime)).build();
+            .sessionRebuilds(TokenBucket.of(1.0, 2, clock::nanoTime)).build();
 
     @AfterEach
     void close() {
