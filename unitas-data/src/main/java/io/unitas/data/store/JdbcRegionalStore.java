@@ -16,7 +16,7 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
-import org.h2.jdbcx.JdbcDataSource;
+import org.h2.jdbcx.JdbcConnectionPool;
 
 /**
  * {@link RegionalStore} in plain, portable SQL (H2 and PostgreSQL alike): one table per entity, a change log
@@ -77,16 +77,18 @@ final class JdbcRegionalStore implements RegionalStore {
     }
 
     static JdbcRegionalStore embedded(Region region, Clock clock) {
-        JdbcDataSource dataSource = new JdbcDataSource();
-        // DB_CLOSE_DELAY=-1 keeps the in-memory database between connections until close() shuts it down.
-        dataSource.setURL("jdbc:h2:mem:unitas-" + region.id() + "-" + EMBEDDED_DATABASES.incrementAndGet()
-                          + ";DB_CLOSE_DELAY=-1");
-        return new JdbcRegionalStore(region, dataSource, clock, () -> {
-            try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+        // DB_CLOSE_DELAY=-1 keeps the in-memory database between connections until close() shuts it down; the
+        // pool keeps sessions open, as opening one per call would cost more than the call.
+        JdbcConnectionPool pool = JdbcConnectionPool.create(
+                "jdbc:h2:mem:unitas-" + region.id() + "-" + EMBEDDED_DATABASES.incrementAndGet() + ";DB_CLOSE_DELAY=-1",
+                "sa", "");
+        return new JdbcRegionalStore(region, pool, clock, () -> {
+            try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
                 s.execute("SHUTDOWN");
             } catch (SQLException e) {
                 // already gone: nothing left to release
             }
+            pool.dispose();
         });
     }
 
