@@ -59,6 +59,14 @@ public record DataProblem(Type type, String detail, Duration retryAfter) {
         }
     }
 
+    /** {@code retryAfter} when it is a wait a builder can suggest (above 0), else an error saying so. */
+    static Duration requireSuggestedWait(Duration retryAfter) {
+        if (retryAfter.isNegative() || retryAfter.isZero()) {
+            throw new IllegalArgumentException("retry_after: " + retryAfter + " (expected: > 0)");
+        }
+        return retryAfter;
+    }
+
     /** Whether the same request may succeed later. */
     public boolean retryable() {
         return type != Type.IDEMPOTENCY_KEY_REUSED;

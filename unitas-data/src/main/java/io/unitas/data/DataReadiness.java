@@ -53,10 +53,7 @@ public interface DataReadiness {
 
         /** The wait suggested with {@code data-not-ready} when the home cannot be read (default: 1 s). */
         public Builder retryAfter(Duration retryAfter) {
-            if (retryAfter.isNegative() || retryAfter.isZero()) {
-                throw new IllegalArgumentException("retry_after: " + retryAfter + " (expected: > 0)");
-            }
-            this.retryAfter = retryAfter;
+            this.retryAfter = DataProblem.requireSuggestedWait(retryAfter);
             return this;
         }
 

@@ -93,10 +93,7 @@ public interface Idempotency {
 
         /** The wait suggested with 409 and 503 answers (default: 1 s). */
         public Builder retryAfter(Duration retryAfter) {
-            if (retryAfter.isNegative() || retryAfter.isZero()) {
-                throw new IllegalArgumentException("retry_after: " + retryAfter + " (expected: > 0)");
-            }
-            this.retryAfter = retryAfter;
+            this.retryAfter = DataProblem.requireSuggestedWait(retryAfter);
             return this;
         }
 

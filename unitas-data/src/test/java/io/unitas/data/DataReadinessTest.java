@@ -1,5 +1,8 @@
 package io.unitas.data;
 
+import org.junit.jupiter.api.extension.RegisterExtension;
+import static io.unitas.data.EmbeddedRegions.EU;
+import static io.unitas.data.EmbeddedRegions.CN;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.unitas.core.Region;
@@ -7,30 +10,21 @@ import io.unitas.core.fence.TokenBucket;
 import io.unitas.data.store.Account;
 import io.unitas.data.store.RegionalStore;
 import io.unitas.data.store.Session;
-import io.unitas.data.store.StoreDirectory;
 import io.unitas.data.store.StoreMode;
 import java.time.Duration;
-import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class DataReadinessTest {
 
-    static final Region CN = Region.of("cn");
-    static final Region EU = Region.of("eu");
-
-    final FakeClock clock = new FakeClock();
-    final RegionalStore cn = RegionalStore.embedded(CN, clock);
-    final RegionalStore eu = RegionalStore.embedded(EU, clock);
-    final DataReadiness readiness = DataReadiness.builder().stores(StoreDirectory.of(cn, eu))
+    @RegisterExtension
+    final EmbeddedRegions regions = new EmbeddedRegions();
+    final FakeClock clock = regions.clock;
+    final RegionalStore cn = regions.cn;
+    final RegionalStore eu = regions.eu;
+    final DataReadiness readiness = DataReadiness.builder().stores(regions.stores)
             .sessionRebuilds(TokenBucket.of(1.0, 2, clock::nanoTime)).build();
-
-    @AfterEach
-    void close() {
-        List.of(cn, eu).forEach(RegionalStore::close);
-    }
 
     @ParameterizedTest(name = "served in {0}, user in eu: {1}, in cn: {2}, cn {3} -> {4}")
     @CsvSource(textBlock = """

@@ -1,38 +1,33 @@
 package io.unitas.data;
 
+import org.junit.jupiter.api.extension.RegisterExtension;
+import static io.unitas.data.EmbeddedRegions.EU;
+import static io.unitas.data.EmbeddedRegions.CN;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.unitas.core.Region;
 import io.unitas.data.store.RegionalStore;
 import io.unitas.data.store.StoreDirectory;
 import io.unitas.data.store.StoreMode;
 import io.unitas.data.store.StoredResponse;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class IdempotencyTest {
 
-    static final Region CN = Region.of("cn");
-    static final Region EU = Region.of("eu");
     static final String PAYLOAD = Idempotency.payloadHash("{\"item\":\"book\",\"quantity\":1}");
 
-    final FakeClock clock = new FakeClock();
-    final RegionalStore cn = RegionalStore.embedded(CN, clock);
-    final RegionalStore eu = RegionalStore.embedded(EU, clock);
-    final StoreDirectory stores = StoreDirectory.of(cn, eu);
+    @RegisterExtension
+    final EmbeddedRegions regions = new EmbeddedRegions();
+    final FakeClock clock = regions.clock;
+    final RegionalStore cn = regions.cn;
+    final RegionalStore eu = regions.eu;
+    final StoreDirectory stores = regions.stores;
     final Idempotency inEu = Idempotency.builder().region(EU).stores(stores).clock(clock)
                                         .ttl(Duration.ofHours(1)).build();
     final AtomicInteger runs = new AtomicInteger();
-
-    @AfterEach
-    void close() {
-        List.of(cn, eu).forEach(RegionalStore::close);
-    }
 
     StoredResponse placeOrder() {
         return new StoredResponse(201, "order o-" + runs.incrementAndGet());

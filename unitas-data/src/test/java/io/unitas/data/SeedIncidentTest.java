@@ -1,8 +1,10 @@
 package io.unitas.data;
 
+import org.junit.jupiter.api.extension.RegisterExtension;
+import static io.unitas.data.EmbeddedRegions.EU;
+import static io.unitas.data.EmbeddedRegions.CN;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.unitas.core.Region;
 import io.unitas.core.crdt.Cart;
 import io.unitas.data.replication.Replicator;
 import io.unitas.data.store.Account;
@@ -30,23 +32,20 @@ import org.junit.jupiter.api.Test;
  */
 class SeedIncidentTest {
 
-    static final Region CN = Region.of("cn");
-    static final Region EU = Region.of("eu");
-    static final Region US = Region.of("us");
-
-    final FakeClock clock = new FakeClock();
-    final RegionalStore cn = RegionalStore.embedded(CN, clock);
-    final RegionalStore eu = RegionalStore.embedded(EU, clock);
-    final RegionalStore us = RegionalStore.embedded(US, clock);
-    final StoreDirectory stores = StoreDirectory.of(cn, eu, us);
+    @RegisterExtension
+    final EmbeddedRegions regions = new EmbeddedRegions();
+    final FakeClock clock = regions.clock;
+    final RegionalStore cn = regions.cn;
+    final RegionalStore eu = regions.eu;
+    final RegionalStore us = regions.us;
+    final StoreDirectory stores = regions.stores;
     // Replication's usual 200 ms; the incident's backlog is a paused cn->eu link.
     final Replicator replicator = Replicator.builder().stores(cn, eu, us).clock(clock)
                                             .delay(Duration.ofMillis(200)).build();
 
     @AfterEach
-    void close() {
+    void stopReplication() {
         replicator.close();
-        List.of(cn, eu, us).forEach(RegionalStore::close);
     }
 
     /** cn keeps serving a while, then its database goes read-only with the cn->eu backlog not shipped. */
@@ -129,7 +128,7 @@ class SeedIncidentTest {
 
         Set<String> orderIdsEverywhere() {
             Set<String> ids = new HashSet<>();
-            for (RegionalStore store : List.of(cn, eu, us)) {
+            for (RegionalStore store : regions.all()) {
                 store.orders("alice").value().forEach(o -> ids.add(o.orderId()));
             }
             return ids;
@@ -185,26 +184,26 @@ class SeedIncidentTest {
 
         @Test
         void overwritingWithEusCart_wouldLoseTheItemAcknowledgedInCn() {
-            cn.updateCart("alice", c -> c.add("cn", "book", 1));
+            cn.updateCart("alice", (c, replica) -> c.add(replica, "book", 1));
             replicator.pause(CN, EU);
-            StoreResult<Cart> inEu = eu.updateCart("alice", c -> c.add("eu", "cup", 1));
+            StoreResult<Cart> inEu = eu.updateCart("alice", (c, replica) -> c.add(replica, "cup", 1));
             assertThat(inEu.value().items()).doesNotContainKey("book");
         }
 
         @Test
         void replicationMergesBothCarts_andNoAcknowledgedItemIsLost() {
-            cn.updateCart("alice", c -> c.add("cn", "book", 1));
+            cn.updateCart("alice", (c, replica) -> c.add(replica, "book", 1));
             clock.advance(Duration.ofSeconds(1));
             replicator.replicateDue();
             replicator.pause(CN, EU);
 
             // The tail of cn's traffic (long connections) and eu's new traffic write the same cart concurrently.
-            cn.updateCart("alice", c -> c.add("cn", "pen", 3));
-            eu.updateCart("alice", c -> c.add("eu", "cup", 1).remove("book"));
+            cn.updateCart("alice", (c, replica) -> c.add(replica, "pen", 3));
+            eu.updateCart("alice", (c, replica) -> c.add(replica, "cup", 1).remove("book"));
             replicator.replicateDue();
             replicationCatchesUp();
 
-            for (RegionalStore store : List.of(cn, eu, us)) {
+            for (RegionalStore store : regions.all()) {
                 assertThat(store.cart("alice").value().items()).as("cart in %s", store.region())
                         .containsOnlyKeys("pen", "cup");
             }

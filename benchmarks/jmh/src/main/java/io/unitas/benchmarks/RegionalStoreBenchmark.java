@@ -69,7 +69,7 @@ public class RegionalStoreBenchmark {
     /** One item more in one cart: read, CRDT add, write and change-log append, in one transaction. */
     @Benchmark
     public StoreResult<Cart> updateCart() {
-        return eu.updateCart("bruno", c -> c.add("eu", "book", 1));
+        return eu.updateCart("bruno", (c, replica) -> c.add(replica, "book", 1));
     }
 
     /** A registration in cn, then one replication round that ships it to eu and applies it. */

@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
 import org.h2.jdbcx.JdbcConnectionPool;
 
@@ -224,9 +223,9 @@ final class JdbcRegionalStore implements RegionalStore {
     }
 
     @Override
-    public StoreResult<Cart> updateCart(String userId, UnaryOperator<Cart> update) {
+    public StoreResult<Cart> updateCart(String userId, CartEdit edit) {
         return write(c -> {
-            Cart updated = Objects.requireNonNull(update.apply(storedCart(c, userId)), "updated cart");
+            Cart updated = Objects.requireNonNull(edit.apply(storedCart(c, userId), region.id()), "edited cart");
             String state = ChangeCodec.cart(updated);
             upsertCart(c, userId, state);
             log(c, Change.Kind.CART, userId, state);

@@ -4,7 +4,6 @@ import io.unitas.core.Region;
 import io.unitas.core.crdt.Cart;
 import java.time.Clock;
 import java.util.List;
-import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
 
 /**
@@ -82,11 +81,11 @@ public interface RegionalStore extends AutoCloseable {
     StoreResult<Cart> cart(String userId);
 
     /**
-     * Atomically replaces the cart of {@code userId} with {@code update} applied to it and returns the result.
-     * Writes through here are serialized, so the replica id a cart update uses (this region's id) never mints one
-     * dot twice.
+     * Atomically replaces the cart of {@code userId} with {@code edit} applied to it, writing as replica
+     * {@code region().id()}, and returns the result. Cart writes of one store are serialized, so its replica id
+     * never mints one dot twice.
      */
-    StoreResult<Cart> updateCart(String userId, UnaryOperator<Cart> update);
+    StoreResult<Cart> updateCart(String userId, CartEdit edit);
 
     /** Up to {@code limit} changes written here with a sequence above {@code afterSeq}, in order. */
     StoreResult<List<Change>> changesSince(long afterSeq, int limit);

@@ -1,5 +1,10 @@
 package io.unitas.data.replication;
 
+import org.junit.jupiter.api.extension.RegisterExtension;
+import io.unitas.data.EmbeddedRegions;
+import static io.unitas.data.EmbeddedRegions.US;
+import static io.unitas.data.EmbeddedRegions.EU;
+import static io.unitas.data.EmbeddedRegions.CN;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -12,24 +17,16 @@ import io.unitas.data.store.StoreResult;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class EmbeddedReplicatorTest {
 
-    static final Region CN = Region.of("cn");
-    static final Region EU = Region.of("eu");
-    static final Region US = Region.of("us");
-
-    final FakeClock clock = new FakeClock();
-    final RegionalStore cn = RegionalStore.embedded(CN, clock);
-    final RegionalStore eu = RegionalStore.embedded(EU, clock);
-    final RegionalStore us = RegionalStore.embedded(US, clock);
-
-    @AfterEach
-    void close() {
-        List.of(cn, eu, us).forEach(RegionalStore::close);
-    }
+    @RegisterExtension
+    final EmbeddedRegions regions = new EmbeddedRegions();
+    final FakeClock clock = regions.clock;
+    final RegionalStore cn = regions.cn;
+    final RegionalStore eu = regions.eu;
+    final RegionalStore us = regions.us;
 
     Account user(String id, Region home) {
         return new Account(id, "u-" + home, home, id, clock.instant());
@@ -63,7 +60,7 @@ class EmbeddedReplicatorTest {
         eu.putAccount(user("bruno", EU));
         us.putAccount(user("carol", US));
         replicator.replicateDue();
-        for (RegionalStore store : List.of(cn, eu, us)) {
+        for (RegionalStore store : regions.all()) {
             for (String user : List.of("alice", "bruno", "carol")) {
                 assertThat(store.account(user).isOk()).as("%s in %s", user, store.region()).isTrue();
             }

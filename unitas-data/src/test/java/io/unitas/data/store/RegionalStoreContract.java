@@ -72,7 +72,7 @@ abstract class RegionalStoreContract {
                 .isEqualTo(StoreResult.Status.READ_ONLY);
         assertThat(cn.putSession(new Session("t1", "alice", clock.instant().plusSeconds(60))).status())
                 .isEqualTo(StoreResult.Status.READ_ONLY);
-        assertThat(cn.updateCart("alice", c -> c.add("cn", "book", 1)).detail()).isEqualTo("cn: store is read-only");
+        assertThat(cn.updateCart("alice", (c, replica) -> c.add(replica, "book", 1)).detail()).isEqualTo("cn: store is read-only");
         assertThat(cn.account("alice")).isEqualTo(StoreResult.ok(alice()));
         assertThat(cn.changesSince(0, 10).value()).hasSize(1);
 
@@ -146,7 +146,7 @@ abstract class RegionalStoreContract {
             List<Future<StoreResult<Cart>>> writes = new ArrayList<>();
             for (int i = 0; i < 20; i++) {
                 String item = "item-" + i;
-                writes.add(pool.submit(() -> cn.updateCart("alice", c -> c.add("cn", item, 1))));
+                writes.add(pool.submit(() -> cn.updateCart("alice", (c, replica) -> c.add(replica, item, 1))));
             }
             for (Future<StoreResult<Cart>> write : writes) {
                 assertThat(write.get().isOk()).isTrue();
@@ -162,7 +162,7 @@ abstract class RegionalStoreContract {
     void changeLog_keepsEveryWriteInOrder_withOriginSequenceAndWriteTime() {
         cn.putAccount(alice());
         clock.advance(Duration.ofMillis(5));
-        cn.updateCart("alice", c -> c.add("cn", "book", 1));
+        cn.updateCart("alice", (c, replica) -> c.add(replica, "book", 1));
         cn.claim(inFlight("k1", "hash-a"));
         cn.claim(inFlight("k1", "hash-b")); // conflicts: not a write
         cn.mode(StoreMode.READ_ONLY);
@@ -186,7 +186,7 @@ abstract class RegionalStoreContract {
         cn.claim(inFlight("k1", "hash-a"));
         cn.complete("k1", new StoredResponse(201, "o-1"));
         cn.putOrder(new Order("o-1", "alice", "k1", "book x1", clock.instant()));
-        cn.updateCart("alice", c -> c.add("cn", "book", 1));
+        cn.updateCart("alice", (c, replica) -> c.add(replica, "book", 1));
         cn.claim(inFlight("k2", "hash-b"));
         cn.release("k2");
         eu.mode(StoreMode.READ_ONLY);
@@ -210,8 +210,8 @@ abstract class RegionalStoreContract {
     @Test
     void apply_ofACart_mergesWithTheLocalCart() {
         RegionalStore eu = open(EU);
-        cn.updateCart("alice", c -> c.add("cn", "book", 1));
-        eu.updateCart("alice", c -> c.add("eu", "cup", 2));
+        cn.updateCart("alice", (c, replica) -> c.add(replica, "book", 1));
+        eu.updateCart("alice", (c, replica) -> c.add(replica, "cup", 2));
         eu.apply(cn.changesSince(0, 10).value().get(0));
         assertThat(eu.cart("alice").value().items()).containsOnlyKeys("book", "cup");
     }
