@@ -1,6 +1,7 @@
 package io.unitas.data;
 
 import io.unitas.core.Region;
+import io.unitas.core.crdt.Cart;
 import io.unitas.core.fence.TokenBucket;
 import io.unitas.data.store.Account;
 import io.unitas.data.store.Session;
@@ -30,6 +31,14 @@ public interface DataReadiness {
      * answer {@code REBUILD} when the home cannot be read and the rebuild rate limit admits one more.
      */
     ReadinessResult<Session> session(Region serving, Region home, String token);
+
+    /**
+     * The cart of {@code userId}, whose home is {@code home}, for a request served in {@code serving}: merged with the
+     * home's cart when the home can be read ({@code HOME}), else the serving region's own ({@code LOCAL}). Carts stay
+     * available while the home is down because they merge later without losing an item; {@code NOT_READY} only
+     * when neither store can be read.
+     */
+    ReadinessResult<Cart> cart(Region serving, Region home, String userId);
 
     /** Collects the settings of a {@link DataReadiness}. */
     final class Builder {

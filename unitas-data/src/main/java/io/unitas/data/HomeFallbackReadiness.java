@@ -1,6 +1,7 @@
 package io.unitas.data;
 
 import io.unitas.core.Region;
+import io.unitas.core.crdt.Cart;
 import io.unitas.core.fence.TokenBucket;
 import io.unitas.data.store.Account;
 import io.unitas.data.store.RegionalStore;
@@ -31,6 +32,26 @@ final class HomeFallbackReadiness implements DataReadiness {
     @Override
     public ReadinessResult<Session> session(Region serving, Region home, String token) {
         return resolve(serving, home, "session", s -> s.session(token), true);
+    }
+
+    @Override
+    public ReadinessResult<Cart> cart(Region serving, Region home, String userId) {
+        String what = "cart of user " + userId;
+        StoreResult<Cart> local = read(serving, s -> s.cart(userId));
+        StoreResult<Cart> atHome = serving.equals(home) ? local : read(home, s -> s.cart(userId));
+        if (atHome.isOk() && !serving.equals(home)) {
+            Cart merged = local.isOk() ? local.value().merge(atHome.value()) : atHome.value();
+            return new ReadinessResult<>(ReadinessResult.Outcome.HOME, merged, null,
+                                         what + " in " + serving + " merged with home region " + home + "'s");
+        }
+        if (local.isOk()) {
+            return new ReadinessResult<>(ReadinessResult.Outcome.LOCAL, local.value(), null,
+                                         serving.equals(home) ? what + " read in " + serving
+                                                              : what + " read in " + serving + "; home region " + home
+                                                                + " cannot be read (" + atHome.detail() + ")");
+        }
+        return notReady(what + " cannot be read in " + serving + " (" + local.detail() + ") nor in home region "
+                        + home, retryAfter);
     }
 
     private <T> ReadinessResult<T> resolve(Region serving, Region home, String what,

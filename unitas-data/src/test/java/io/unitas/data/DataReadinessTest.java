@@ -6,6 +6,7 @@ import static io.unitas.data.EmbeddedRegions.CN;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.unitas.core.Region;
+import io.unitas.core.crdt.Cart;
 import io.unitas.core.fence.TokenBucket;
 import io.unitas.data.store.Account;
 import io.unitas.data.store.RegionalStore;
@@ -51,6 +52,24 @@ class DataReadinessTest {
         ReadinessResult<Account> result = readiness.account(Region.of(serving), CN, "alice");
         assertThat(result.outcome()).isEqualTo(expected);
         assertThat(result.hasValue() ? result.value() : alice).isEqualTo(alice);
+    }
+
+    @ParameterizedTest(name = "served in {0}, cn {1} -> {2} with {3}")
+    @CsvSource(textBlock = """
+            eu, READ_WRITE,  HOME,      book+cup
+            eu, READ_ONLY,   HOME,      book+cup
+            eu, UNAVAILABLE, LOCAL,     cup
+            cn, READ_WRITE,  LOCAL,     book
+            cn, UNAVAILABLE, NOT_READY, ''
+            """)
+    void cart_ofACnUser_isMergedWithTheHomesWhenReadable_andStaysAvailableWhenNot(
+            String serving, StoreMode cnMode, ReadinessResult.Outcome expected, String items) {
+        cn.updateCart("alice", (c, replica) -> c.add(replica, "book", 1));
+        eu.updateCart("alice", (c, replica) -> c.add(replica, "cup", 1));
+        cn.mode(cnMode);
+        ReadinessResult<Cart> result = readiness.cart(Region.of(serving), CN, "alice");
+        assertThat(result.outcome()).isEqualTo(expected);
+        assertThat(result.hasValue() ? String.join("+", result.value().items().keySet()) : "").isEqualTo(items);
     }
 
     @Test

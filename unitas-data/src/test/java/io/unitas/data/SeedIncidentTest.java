@@ -191,6 +191,15 @@ class SeedIncidentTest {
         }
 
         @Test
+        void readinessInEu_showsBothRegionsItemsBeforeReplicationCatchesUp() {
+            cn.updateCart("alice", (c, replica) -> c.add(replica, "book", 1));
+            cnTurnsReadOnlyWithReplicationBehind();
+            eu.updateCart("alice", (c, replica) -> c.add(replica, "cup", 1));
+            DataReadiness readiness = DataReadiness.builder().stores(stores).build();
+            assertThat(readiness.cart(EU, CN, "alice").value().items()).containsOnlyKeys("book", "cup");
+        }
+
+        @Test
         void replicationMergesBothCarts_andNoAcknowledgedItemIsLost() {
             cn.updateCart("alice", (c, replica) -> c.add(replica, "book", 1));
             clock.advance(Duration.ofSeconds(1));
