@@ -1,8 +1,7 @@
 package io.unitas.data;
 
-import org.junit.jupiter.api.extension.RegisterExtension;
-import static io.unitas.data.EmbeddedRegions.EU;
 import static io.unitas.data.EmbeddedRegions.CN;
+import static io.unitas.data.EmbeddedRegions.EU;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.unitas.core.Region;
@@ -14,6 +13,7 @@ import io.unitas.data.store.Session;
 import io.unitas.data.store.StoreMode;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 

@@ -1,8 +1,7 @@
 package io.unitas.data;
 
-import org.junit.jupiter.api.extension.RegisterExtension;
-import static io.unitas.data.EmbeddedRegions.EU;
 import static io.unitas.data.EmbeddedRegions.CN;
+import static io.unitas.data.EmbeddedRegions.EU;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -14,6 +13,7 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class IdempotencyTest {
 

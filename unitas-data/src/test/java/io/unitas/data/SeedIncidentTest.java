@@ -1,8 +1,7 @@
 package io.unitas.data;
 
-import org.junit.jupiter.api.extension.RegisterExtension;
-import static io.unitas.data.EmbeddedRegions.EU;
 import static io.unitas.data.EmbeddedRegions.CN;
+import static io.unitas.data.EmbeddedRegions.EU;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.unitas.core.crdt.Cart;
@@ -17,13 +16,13 @@ import io.unitas.data.store.StoreResult;
 import io.unitas.data.store.StoredResponse;
 import java.time.Duration;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The incident of seed 000, region by region: cn's database turns read-only, traffic fails over to eu while

@@ -114,8 +114,14 @@ final class EmbeddedReplicator implements Replicator {
         return link;
     }
 
-    /** What the last round saw on a link: enough to tell its lag at any later time. */
-    private record Measurement(long appliedSeq, long pending, long oldestPendingMillis, long lastApplyDelayMillis) {}
+    /** What the last round saw on a link: enough to tell its lag at any later time, and why it is stuck. */
+    private record Measurement(long appliedSeq, long pending, long oldestPendingMillis, long lastApplyDelayMillis,
+                               String problem) {
+
+        Measurement withProblem(String problem) {
+            return new Measurement(appliedSeq, pending, oldestPendingMillis, lastApplyDelayMillis, problem);
+        }
+    }
 
     /** One direction between two stores, with its settings and last measurement. */
     private final class Link {
@@ -123,7 +129,7 @@ final class EmbeddedReplicator implements Replicator {
         final RegionalStore to;
         volatile boolean paused;
         volatile Duration delay;
-        private volatile Measurement measured = new Measurement(0, 0, -1, -1);
+        private volatile Measurement measured = new Measurement(0, 0, -1, -1, "");
 
         Link(RegionalStore from, RegionalStore to, Duration delay) {
             this.from = from;
@@ -132,35 +138,61 @@ final class EmbeddedReplicator implements Replicator {
         }
 
         void replicateDue() {
+            try {
+                measured = measure();
+            } catch (RuntimeException e) {
+                // A store failing unexpectedly must not stop the other links or the background rounds.
+                measured = measured.withProblem(from.region() + "->" + to.region() + ": " + e);
+            }
+        }
+
+        private Measurement measure() {
             // An unreachable target applied nothing since the last round: count its backlog from there.
             StoreResult<Long> applied = to.appliedSeq(from.region());
             long appliedSeq = applied.isOk() ? applied.value() : measured.appliedSeq();
             StoreResult<List<Change>> changes = from.changesSince(appliedSeq, batchSize);
             if (!changes.isOk()) {
                 // The origin cannot be read: nothing is known to have moved, so the lag keeps growing from before.
-                return;
+                return measured.withProblem(changes.detail());
             }
             long now = clock.millis();
             long delayMillis = delay.toMillis();
             long lastApplyDelay = measured.lastApplyDelayMillis();
+            String problem = applied.isOk() ? "" : applied.detail();
             List<Change> unapplied = changes.value();
             int shipped = 0;
             while (shipped < unapplied.size() && !paused
-                   && unapplied.get(shipped).writtenAt().toEpochMilli() + delayMillis <= now
-                   && to.apply(unapplied.get(shipped)).isOk()) {
-                Change change = unapplied.get(shipped++);
+                   && unapplied.get(shipped).writtenAt().toEpochMilli() + delayMillis <= now) {
+                Change change = unapplied.get(shipped);
+                String refused = apply(change);
+                if (!refused.isEmpty()) {
+                    problem = refused;
+                    break;
+                }
+                shipped++;
                 appliedSeq = change.seq();
                 lastApplyDelay = clock.millis() - change.writtenAt().toEpochMilli();
             }
             long oldestPending = shipped < unapplied.size() ? unapplied.get(shipped).writtenAt().toEpochMilli() : -1;
-            measured = new Measurement(appliedSeq, unapplied.size() - shipped, oldestPending, lastApplyDelay);
+            return new Measurement(appliedSeq, unapplied.size() - shipped, oldestPending, lastApplyDelay, problem);
+        }
+
+        /** Applies one change; empty when applied, else why not. */
+        private String apply(Change change) {
+            try {
+                StoreResult<Boolean> result = to.apply(change);
+                return result.isOk() ? "" : result.detail();
+            } catch (RuntimeException e) {
+                // A change that cannot be decoded or is out of order stalls this link, visibly, not the others.
+                return "change " + change.origin() + "#" + change.seq() + ": " + e.getMessage();
+            }
         }
 
         LinkStatus status() {
             Measurement m = measured;
             long lag = m.oldestPendingMillis() < 0 ? 0 : Math.max(0, clock.millis() - m.oldestPendingMillis());
             return new LinkStatus(from.region(), to.region(), paused, delay, m.appliedSeq(), m.pending(), lag,
-                                  m.lastApplyDelayMillis());
+                                  m.lastApplyDelayMillis(), m.problem());
         }
     }
 }

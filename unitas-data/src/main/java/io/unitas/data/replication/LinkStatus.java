@@ -15,9 +15,10 @@ import java.time.Duration;
  * @param lagMillis            how far {@code to} is behind: the age of the oldest pending change, 0 when caught
  *                             up; it keeps growing while the link is paused or an end is unavailable
  * @param lastApplyDelayMillis how long the last applied change took from write to apply, -1 before the first
+ * @param problem              why the last round could not read an end or apply a change, empty when it could
  */
 public record LinkStatus(Region from, Region to, boolean paused, Duration delay, long appliedSeq,
-                         long pendingChanges, long lagMillis, long lastApplyDelayMillis) {
+                         long pendingChanges, long lagMillis, long lastApplyDelayMillis, String problem) {
 
     /** Whether {@code to} has applied everything {@code from} wrote, as far as the last measurement knows. */
     public boolean caughtUp() {

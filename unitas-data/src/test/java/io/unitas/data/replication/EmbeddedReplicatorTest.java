@@ -1,23 +1,26 @@
 package io.unitas.data.replication;
 
-import org.junit.jupiter.api.extension.RegisterExtension;
-import io.unitas.data.EmbeddedRegions;
-import static io.unitas.data.EmbeddedRegions.US;
-import static io.unitas.data.EmbeddedRegions.EU;
 import static io.unitas.data.EmbeddedRegions.CN;
+import static io.unitas.data.EmbeddedRegions.EU;
+import static io.unitas.data.EmbeddedRegions.US;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.unitas.core.Region;
+import io.unitas.data.EmbeddedRegions;
 import io.unitas.data.FakeClock;
 import io.unitas.data.store.Account;
 import io.unitas.data.store.RegionalStore;
 import io.unitas.data.store.StoreMode;
 import io.unitas.data.store.StoreResult;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class EmbeddedReplicatorTest {
 
@@ -99,13 +102,34 @@ class EmbeddedReplicatorTest {
         cn.putAccount(user("bruno", CN));
         clock.advance(Duration.ofSeconds(3));
         replicator.replicateDue();
-        assertThat(replicator.link(CN, EU)).extracting(LinkStatus::pendingChanges, LinkStatus::lagMillis)
-                                           .containsExactly(1L, 3_000L);
+        assertThat(replicator.link(CN, EU)).extracting(LinkStatus::pendingChanges, LinkStatus::lagMillis,
+                                                       LinkStatus::problem)
+                                           .containsExactly(1L, 3_000L, "eu: store is unavailable: switched off");
 
         eu.mode(StoreMode.READ_WRITE);
         replicator.replicateDue();
         assertThat(eu.account("bruno").isOk()).isTrue();
+        assertThat(replicator.link(CN, EU).problem()).isEmpty();
         assertThat(replicator.link(CN, EU).lastApplyDelayMillis()).isEqualTo(3_000);
+    }
+
+    @Test
+    void changeThatCannotBeApplied_stallsItsLinkVisibly_andNotTheOthers() throws Exception {
+        JdbcDataSource database = new JdbcDataSource();
+        database.setURL("jdbc:h2:mem:corrupt-cn;DB_CLOSE_DELAY=-1");
+        try (RegionalStore corrupt = RegionalStore.jdbc(CN, database, clock);
+             Connection c = database.getConnection(); Statement s = c.createStatement()) {
+            s.execute("INSERT INTO unitas_changes VALUES (1, 'ACCOUNT', 'alice', 'name=Alice', 0)");
+            Replicator replicator = Replicator.builder().stores(corrupt, eu).clock(clock).build();
+            eu.putAccount(user("bruno", EU));
+            replicator.replicateDue();
+
+            assertThat(replicator.link(CN, EU).problem())
+                    .isEqualTo("change cn#1: payload: no field 'user' (expected: [name] to include it)");
+            assertThat(replicator.link(CN, EU).pendingChanges()).isEqualTo(1);
+            assertThat(corrupt.account("bruno").isOk()).as("eu->cn still ships").isTrue();
+            s.execute("SHUTDOWN");
+        }
     }
 
     @Test

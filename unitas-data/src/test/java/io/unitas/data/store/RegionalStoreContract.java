@@ -7,7 +7,6 @@ import io.unitas.core.Region;
 import io.unitas.core.crdt.Cart;
 import io.unitas.data.FakeClock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
