@@ -3,6 +3,7 @@ package io.unitas.data;
 import io.unitas.core.Region;
 import io.unitas.core.crdt.Cart;
 import io.unitas.core.fence.TokenBucket;
+import io.unitas.data.replication.ReplicationLag;
 import io.unitas.data.store.Account;
 import io.unitas.data.store.Session;
 import io.unitas.data.store.StoreDirectory;
@@ -14,7 +15,8 @@ import java.util.Objects;
  * miss in a region that is not the user's home, reads the home region (回源); when the home cannot be read, answers
  * {@code NOT_READY} (retryable 503 {@code data-not-ready}) — never "not found" for data only the home can vouch
  * for. A session that cannot be found anywhere readable may be rebuilt, at a rate-limited pace, so a failover's
- * wave of rebuilds does not crush the target region.
+ * wave of rebuilds does not crush the target region. With {@link Builder#freshness}, a local copy older than a lag
+ * bound is passed over for the home's.
  */
 public interface DataReadiness {
 
@@ -45,6 +47,8 @@ public interface DataReadiness {
         private StoreDirectory stores;
         private TokenBucket sessionRebuilds;
         private Duration retryAfter = Duration.ofSeconds(1);
+        private ReplicationLag lag = (from, to) -> 0;
+        private long maxLagMillis = Long.MAX_VALUE;
 
         private Builder() {}
 
@@ -66,6 +70,20 @@ public interface DataReadiness {
             return this;
         }
 
+        /**
+         * Serves local data only while the home's replication to the serving region lags at most {@code maxLag};
+         * beyond it, reads the home when it can be read (a logout or change there may not have arrived). Without
+         * this bound, any local copy is served.
+         */
+        public Builder freshness(ReplicationLag lag, Duration maxLag) {
+            if (maxLag.isNegative()) {
+                throw new IllegalArgumentException("max_lag: " + maxLag + " (expected: >= 0)");
+            }
+            this.lag = Objects.requireNonNull(lag, "lag");
+            this.maxLagMillis = maxLag.toMillis();
+            return this;
+        }
+
         /** Builds it. */
         public DataReadiness build() {
             if (stores == null) {
@@ -73,7 +91,7 @@ public interface DataReadiness {
             }
             TokenBucket rebuilds = sessionRebuilds != null ? sessionRebuilds
                                                            : TokenBucket.of(20, 50, System::nanoTime);
-            return new HomeFallbackReadiness(stores, rebuilds, retryAfter);
+            return new HomeFallbackReadiness(stores, rebuilds, retryAfter, lag, maxLagMillis);
         }
     }
 }

@@ -3,6 +3,7 @@ package io.unitas.data;
 import io.unitas.core.Region;
 import io.unitas.core.crdt.Cart;
 import io.unitas.core.fence.TokenBucket;
+import io.unitas.data.replication.ReplicationLag;
 import io.unitas.data.store.Account;
 import io.unitas.data.store.RegionalStore;
 import io.unitas.data.store.Session;
@@ -17,11 +18,16 @@ final class HomeFallbackReadiness implements DataReadiness {
     private final StoreDirectory stores;
     private final TokenBucket sessionRebuilds;
     private final Duration retryAfter;
+    private final ReplicationLag lag;
+    private final long maxLagMillis;
 
-    HomeFallbackReadiness(StoreDirectory stores, TokenBucket sessionRebuilds, Duration retryAfter) {
+    HomeFallbackReadiness(StoreDirectory stores, TokenBucket sessionRebuilds, Duration retryAfter,
+                          ReplicationLag lag, long maxLagMillis) {
         this.stores = stores;
         this.sessionRebuilds = sessionRebuilds;
         this.retryAfter = retryAfter;
+        this.lag = lag;
+        this.maxLagMillis = maxLagMillis;
     }
 
     @Override
@@ -58,8 +64,9 @@ final class HomeFallbackReadiness implements DataReadiness {
                                            Function<RegionalStore, StoreResult<T>> read, boolean rebuildable) {
         StoreResult<T> local = read(serving, read);
         if (local.isOk()) {
-            return new ReadinessResult<>(ReadinessResult.Outcome.LOCAL, local.value(), null,
-                                         what + " read in " + serving);
+            return serving.equals(home) ? new ReadinessResult<>(ReadinessResult.Outcome.LOCAL, local.value(), null,
+                                                                what + " read in " + serving)
+                                        : freshest(serving, home, what, local.value(), read);
         }
         StoreResult<T> atHome = serving.equals(home) ? local : read(home, read);
         if (atHome.isOk()) {
@@ -81,6 +88,27 @@ final class HomeFallbackReadiness implements DataReadiness {
                                          why + "; rebuild admitted in " + serving);
         }
         return notReady(why + "; session rebuilds in " + serving + " are rate-limited", Duration.ofNanos(waitNanos));
+    }
+
+    /** The local copy, unless replication from the home lags beyond the bound and the home can say better. */
+    private <T> ReadinessResult<T> freshest(Region serving, Region home, String what, T localValue,
+                                            Function<RegionalStore, StoreResult<T>> read) {
+        long lagMillis = lag.lagMillis(home, serving);
+        if (lagMillis <= maxLagMillis) {
+            return new ReadinessResult<>(ReadinessResult.Outcome.LOCAL, localValue, null, what + " read in " + serving);
+        }
+        String stale = what + " in " + serving + " may be stale (" + home + "->" + serving + " lags " + lagMillis
+                       + " ms, expected: <= " + maxLagMillis + " ms)";
+        StoreResult<T> atHome = read(home, read);
+        return switch (atHome.status()) {
+            case OK -> new ReadinessResult<>(ReadinessResult.Outcome.HOME, atHome.value(), null,
+                                             stale + "; read from home region " + home);
+            case NOT_FOUND -> new ReadinessResult<>(ReadinessResult.Outcome.NOT_FOUND, null, null,
+                                                    stale + "; home region " + home + " no longer has it");
+            default -> new ReadinessResult<>(ReadinessResult.Outcome.LOCAL, localValue, null,
+                                             stale + "; home region " + home + " cannot be read (" + atHome.detail()
+                                             + ")");
+        };
     }
 
     private <T> StoreResult<T> read(Region region, Function<RegionalStore, StoreResult<T>> read) {

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.unitas.core.Region;
 import io.unitas.core.crdt.Cart;
 import io.unitas.core.fence.TokenBucket;
+import io.unitas.data.replication.Replicator;
 import io.unitas.data.store.Account;
 import io.unitas.data.store.RegionalStore;
 import io.unitas.data.store.Session;
@@ -70,6 +71,33 @@ class DataReadinessTest {
         ReadinessResult<Cart> result = readiness.cart(Region.of(serving), CN, "alice");
         assertThat(result.outcome()).isEqualTo(expected);
         assertThat(result.hasValue() ? String.join("+", result.value().items().keySet()) : "").isEqualTo(items);
+    }
+
+    @Test
+    void staleLocalCopy_beyondTheLagBound_yieldsToTheHome() {
+        Replicator replicator = Replicator.builder().stores(cn, eu).clock(clock).build();
+        DataReadiness bounded = DataReadiness.builder().stores(regions.stores)
+                .freshness(replicator, Duration.ofSeconds(5)).build();
+        cn.putSession(new Session("t1", "alice", clock.instant().plus(Duration.ofHours(1))));
+        replicator.replicateDue();
+        replicator.pause(CN, EU);
+        cn.putSession(new Session("t1", "alice", clock.instant())); // logged out in cn
+
+        clock.advance(Duration.ofSeconds(5));
+        replicator.replicateDue();
+        assertThat(bounded.session(EU, CN, "t1").outcome()).isEqualTo(ReadinessResult.Outcome.LOCAL);
+
+        clock.advance(Duration.ofMillis(1));
+        ReadinessResult<Session> result = bounded.session(EU, CN, "t1");
+        assertThat(result.outcome()).isEqualTo(ReadinessResult.Outcome.NOT_FOUND);
+        assertThat(result.detail()).isEqualTo("session in eu may be stale (cn->eu lags 5001 ms, expected: <= 5000 ms);"
+                                              + " home region cn no longer has it");
+        assertThat(readiness.session(EU, CN, "t1").outcome()).as("without a bound").isEqualTo(
+                ReadinessResult.Outcome.LOCAL);
+
+        cn.mode(StoreMode.UNAVAILABLE);
+        assertThat(bounded.session(EU, CN, "t1").outcome()).as("stale beats nothing when the home is down")
+                .isEqualTo(ReadinessResult.Outcome.LOCAL);
     }
 
     @Test

@@ -18,7 +18,7 @@ import java.util.Objects;
  * clock call {@code replicateDue()} themselves. Another implementation (PostgreSQL logical replication, Kafka)
  * can stand in behind this interface.
  */
-public interface Replicator extends AutoCloseable {
+public interface Replicator extends ReplicationLag, AutoCloseable {
 
     /** A builder of the embedded replicator between the given stores. */
     static Builder builder() {
@@ -42,6 +42,12 @@ public interface Replicator extends AutoCloseable {
 
     /** The link from {@code from} to {@code to} as last measured. */
     LinkStatus link(Region from, Region to);
+
+    /** The lag of the link from {@code from} to {@code to}: {@code link(from, to).lagMillis()}. */
+    @Override
+    default long lagMillis(Region from, Region to) {
+        return link(from, to).lagMillis();
+    }
 
     /** Every link as last measured, by origin then target in the stores' order. */
     List<LinkStatus> links();
