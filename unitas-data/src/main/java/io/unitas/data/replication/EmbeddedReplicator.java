@@ -148,7 +148,7 @@ final class EmbeddedReplicator implements Replicator {
 
         private Measurement measure() {
             // An unreachable target applied nothing since the last round: count its backlog from there.
-            StoreResult<Long> applied = to.appliedSeq(from.region());
+            StoreResult<Long> applied = to.appliedSeq(from.replicaId());
             long appliedSeq = applied.isOk() ? applied.value() : measured.appliedSeq();
             StoreResult<List<Change>> changes = from.changesSince(appliedSeq, batchSize);
             if (!changes.isOk()) {
@@ -184,7 +184,7 @@ final class EmbeddedReplicator implements Replicator {
                 return result.isOk() ? "" : result.detail();
             } catch (RuntimeException e) {
                 // A change that cannot be decoded or is out of order stalls this link, visibly, not the others.
-                return "change " + change.origin() + "#" + change.seq() + ": " + e.getMessage();
+                return "change " + change.id() + ": " + e.getMessage();
             }
         }
 

@@ -10,7 +10,7 @@ import java.time.Duration;
  * @param to                   the target region
  * @param paused               whether shipping is paused (the replication-backlog fault)
  * @param delay                the injected delay: a change ships no earlier than this after it was written
- * @param appliedSeq           the last sequence of {@code from} applied in {@code to}
+ * @param appliedSeq           the last sequence of {@code from}'s log applied in {@code to}
  * @param pendingChanges       changes written in {@code from} and not yet applied in {@code to}
  * @param lagMillis            how far {@code to} is behind: the age of the oldest pending change, 0 when caught
  *                             up; it keeps growing while the link is paused or an end is unavailable

@@ -6,6 +6,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -111,7 +112,7 @@ public interface Replicator extends ReplicationLag, AutoCloseable {
 
         /** Builds the replicator; rounds run only when asked or after {@link Replicator#start()}. */
         public Replicator build() {
-            Map<Region, RegionalStore> byRegion = new java.util.LinkedHashMap<>();
+            Map<Region, RegionalStore> byRegion = new LinkedHashMap<>();
             for (RegionalStore store : stores) {
                 if (byRegion.put(store.region(), store) != null) {
                     throw new IllegalArgumentException("stores: two for region " + store.region()

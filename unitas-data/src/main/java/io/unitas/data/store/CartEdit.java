@@ -4,7 +4,7 @@ import io.unitas.core.crdt.Cart;
 
 /**
  * A change to a user's cart, applied by {@link RegionalStore#updateCart} to the stored cart under the store's write
- * lock. The store hands in the replica id to write with (its region's id), so no two writers share one.
+ * lock. The store hands in the replica id to write with ({@link RegionalStore#replicaId()}), so no two writers share one.
  */
 @FunctionalInterface
 public interface CartEdit {

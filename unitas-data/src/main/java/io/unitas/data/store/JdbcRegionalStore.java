@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 import org.h2.jdbcx.JdbcConnectionPool;
@@ -42,7 +43,8 @@ final class JdbcRegionalStore implements RegionalStore {
             "CREATE TABLE IF NOT EXISTS unitas_carts (user_id VARCHAR(200) PRIMARY KEY, state VARCHAR NOT NULL)",
             "CREATE TABLE IF NOT EXISTS unitas_changes (seq BIGINT PRIMARY KEY, kind VARCHAR(20) NOT NULL,"
             + " entity_key VARCHAR(300) NOT NULL, payload VARCHAR NOT NULL, written_at BIGINT NOT NULL)",
-            "CREATE TABLE IF NOT EXISTS unitas_applied (origin VARCHAR(63) PRIMARY KEY, seq BIGINT NOT NULL)");
+            "CREATE TABLE IF NOT EXISTS unitas_applied (origin_replica VARCHAR(100) PRIMARY KEY, seq BIGINT NOT NULL)",
+            "CREATE TABLE IF NOT EXISTS unitas_meta (name VARCHAR(63) PRIMARY KEY, text_value VARCHAR(200) NOT NULL)");
 
     /** SQLSTATE of a write refused by a read-only transaction or server (PostgreSQL; SQL standard class 25). */
     private static final String READ_ONLY_SQL_TRANSACTION = "25006";
@@ -53,6 +55,7 @@ final class JdbcRegionalStore implements RegionalStore {
     private final DataSource dataSource;
     private final Clock clock;
     private final Runnable onClose;
+    private final String replicaId;
     private final Object writeLock = new Object();
     private volatile StoreMode mode = StoreMode.READ_WRITE;
     private long lastSeq; // guarded by writeLock
@@ -70,6 +73,7 @@ final class JdbcRegionalStore implements RegionalStore {
                 rs.next();
                 lastSeq = rs.getLong(1);
             }
+            replicaId = replicaId(c, region);
         } catch (SQLException e) {
             throw new IllegalStateException(region + ": cannot create the store's tables: " + e.getMessage(), e);
         }
@@ -94,6 +98,11 @@ final class JdbcRegionalStore implements RegionalStore {
     @Override
     public Region region() {
         return region;
+    }
+
+    @Override
+    public String replicaId() {
+        return replicaId;
     }
 
     @Override
@@ -225,7 +234,7 @@ final class JdbcRegionalStore implements RegionalStore {
     @Override
     public StoreResult<Cart> updateCart(String userId, CartEdit edit) {
         return write(c -> {
-            Cart updated = Objects.requireNonNull(edit.apply(storedCart(c, userId), region.id()), "edited cart");
+            Cart updated = Objects.requireNonNull(edit.apply(storedCart(c, userId), replicaId), "edited cart");
             String state = ChangeCodec.cart(updated);
             upsertCart(c, userId, state);
             log(c, Change.Kind.CART, userId, state);
@@ -242,7 +251,7 @@ final class JdbcRegionalStore implements RegionalStore {
                  ResultSet rs = ps.executeQuery()) {
                 List<Change> changes = new ArrayList<>();
                 while (rs.next()) {
-                    changes.add(new Change(region, rs.getLong(1), Change.Kind.valueOf(rs.getString(2)),
+                    changes.add(new Change(region, replicaId, rs.getLong(1), Change.Kind.valueOf(rs.getString(2)),
                                            rs.getString(3), rs.getString(4), Instant.ofEpochMilli(rs.getLong(5))));
                 }
                 return StoreResult.ok(List.copyOf(changes));
@@ -252,23 +261,23 @@ final class JdbcRegionalStore implements RegionalStore {
 
     @Override
     public StoreResult<Boolean> apply(Change change) {
-        if (change.origin().equals(region)) {
-            throw new IllegalArgumentException("change " + change.origin() + "#" + change.seq()
-                                               + ": from this store itself (expected: another region's)");
+        if (change.originReplica().equals(replicaId)) {
+            throw new IllegalArgumentException("change " + change.id() + ": from this store itself"
+                                               + " (expected: another store's)");
         }
         return transact(c -> {
-            long applied = appliedSeq(c, change.origin());
+            long applied = appliedSeq(c, change.originReplica());
             if (change.seq() <= applied) {
                 return StoreResult.ok(false);
             }
             if (change.seq() != applied + 1) {
-                throw new IllegalArgumentException("change " + change.origin() + "#" + change.seq()
-                                                   + ": out of order (expected: #" + (applied + 1) + ")");
+                throw new IllegalArgumentException("change " + change.id() + ": out of order (expected: "
+                                                   + change.originReplica() + "#" + (applied + 1) + ")");
             }
             applyEntity(c, change);
-            if (update(c, "UPDATE unitas_applied SET seq = ? WHERE origin = ?", change.seq(),
-                       change.origin().id()) == 0) {
-                update(c, "INSERT INTO unitas_applied (origin, seq) VALUES (?, ?)", change.origin().id(),
+            if (update(c, "UPDATE unitas_applied SET seq = ? WHERE origin_replica = ?", change.seq(),
+                       change.originReplica()) == 0) {
+                update(c, "INSERT INTO unitas_applied (origin_replica, seq) VALUES (?, ?)", change.originReplica(),
                        change.seq());
             }
             return StoreResult.ok(true);
@@ -276,8 +285,8 @@ final class JdbcRegionalStore implements RegionalStore {
     }
 
     @Override
-    public StoreResult<Long> appliedSeq(Region origin) {
-        return read(c -> StoreResult.ok(appliedSeq(c, origin)));
+    public StoreResult<Long> appliedSeq(String originReplica) {
+        return read(c -> StoreResult.ok(appliedSeq(c, originReplica)));
     }
 
     @Override
@@ -288,6 +297,23 @@ final class JdbcRegionalStore implements RegionalStore {
     @Override
     public String toString() {
         return "RegionalStore{" + region + ", " + mode + '}';
+    }
+
+    /**
+     * The store's replica id, {@code <region>.<incarnation>}, minted once per database: a region whose data is wiped
+     * and rebuilt writes under a new id, so its counters restarting at 1 cannot collide with dots the other regions
+     * already saw.
+     */
+    private static String replicaId(Connection c, Region region) throws SQLException {
+        try (PreparedStatement ps = prepare(c, "SELECT text_value FROM unitas_meta WHERE name = ?", "replica_id");
+             ResultSet rs = ps.executeQuery()) {
+            if (rs.next()) {
+                return rs.getString(1);
+            }
+        }
+        String minted = region.id() + "." + UUID.randomUUID().toString().substring(0, 8);
+        update(c, "INSERT INTO unitas_meta (name, text_value) VALUES (?, ?)", "replica_id", minted);
+        return minted;
     }
 
     private void applyEntity(Connection c, Change change) throws SQLException {
@@ -381,8 +407,9 @@ final class JdbcRegionalStore implements RegionalStore {
         return state.isOk() ? ChangeCodec.cart(state.value()) : Cart.empty();
     }
 
-    private static long appliedSeq(Connection c, Region origin) throws SQLException {
-        try (PreparedStatement ps = prepare(c, "SELECT seq FROM unitas_applied WHERE origin = ?", origin.id());
+    private static long appliedSeq(Connection c, String originReplica) throws SQLException {
+        try (PreparedStatement ps = prepare(c, "SELECT seq FROM unitas_applied WHERE origin_replica = ?",
+                                            originReplica);
              ResultSet rs = ps.executeQuery()) {
             return rs.next() ? rs.getLong(1) : 0;
         }

@@ -38,6 +38,12 @@ public interface RegionalStore extends AutoCloseable {
     /** The region this store belongs to. */
     Region region();
 
+    /**
+     * The id this store writes cart changes under: its region's id and the incarnation of its data
+     * ({@code cn.3f9a0c1e}), minted when its tables are first created.
+     */
+    String replicaId();
+
     /** What the store accepts right now. */
     StoreMode mode();
 
@@ -82,7 +88,7 @@ public interface RegionalStore extends AutoCloseable {
 
     /**
      * Atomically replaces the cart of {@code userId} with {@code edit} applied to it, writing as replica
-     * {@code region().id()}, and returns the result. Cart writes of one store are serialized, so its replica id
+     * {@link #replicaId()}, and returns the result. Cart writes of one store are serialized, so its replica id
      * never mints one dot twice.
      */
     StoreResult<Cart> updateCart(String userId, CartEdit edit);
@@ -97,8 +103,8 @@ public interface RegionalStore extends AutoCloseable {
      */
     StoreResult<Boolean> apply(Change change);
 
-    /** The highest sequence from {@code origin} applied here, 0 for none. */
-    StoreResult<Long> appliedSeq(Region origin);
+    /** The highest sequence of the log of replica {@code originReplica} applied here, 0 for none. */
+    StoreResult<Long> appliedSeq(String originReplica);
 
     /** Releases the store's resources; an embedded store's data is dropped. */
     @Override

@@ -125,10 +125,29 @@ class EmbeddedReplicatorTest {
             replicator.replicateDue();
 
             assertThat(replicator.link(CN, EU).problem())
-                    .isEqualTo("change cn#1: payload: no field 'user' (expected: [name] to include it)");
+                    .isEqualTo("change " + corrupt.replicaId() + "#1: payload: no field 'user' (expected: [name] to include it)");
             assertThat(replicator.link(CN, EU).pendingChanges()).isEqualTo(1);
             assertThat(corrupt.account("bruno").isOk()).as("eu->cn still ships").isTrue();
             s.execute("SHUTDOWN");
+        }
+    }
+
+    @Test
+    void regionWipedAndRebuilt_writesUnderANewReplicaId_soItsNewCartItemsAreNotMistakenForSeenOnes() {
+        try (Replicator before = Replicator.builder().stores(cn, eu).clock(clock).build()) {
+            eu.updateCart("alice", (c, replica) -> c.add(replica, "book", 1));
+            before.replicateDue();
+        }
+        try (RegionalStore rebuiltEu = RegionalStore.embedded(EU, clock);
+             Replicator after = Replicator.builder().stores(cn, rebuiltEu).clock(clock).build()) {
+            rebuiltEu.updateCart("alice", (c, replica) -> c.add(replica, "cup", 1));
+            after.replicateDue();
+            assertThat(cn.cart("alice").value().items()).containsOnlyKeys("book", "cup");
+
+            // Only writes ship, not snapshots: the rebuilt eu gets the old book back with cn's next write of the cart.
+            cn.updateCart("alice", (c, replica) -> c.add(replica, "pen", 1));
+            after.replicateDue();
+            assertThat(rebuiltEu.cart("alice").value().items()).containsOnlyKeys("book", "cup", "pen");
         }
     }
 

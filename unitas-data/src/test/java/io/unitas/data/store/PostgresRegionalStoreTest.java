@@ -1,5 +1,7 @@
 package io.unitas.data.store;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.unitas.core.Region;
 import io.unitas.data.FakeClock;
 import java.sql.Connection;
@@ -9,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
@@ -32,6 +35,14 @@ class PostgresRegionalStoreTest extends RegionalStoreContract {
         dataSource.setCurrentSchema(schema);
         schemas.add(schema);
         return RegionalStore.jdbc(region, dataSource, clock);
+    }
+
+    @Test
+    void replicaId_staysWithTheData_whenTheStoreIsOpenedAgain() {
+        PGSimpleDataSource sameDatabase = new PGSimpleDataSource();
+        sameDatabase.setUrl(URL);
+        sameDatabase.setCurrentSchema(schemas.get(0));
+        assertThat(RegionalStore.jdbc(CN, sameDatabase, clock).replicaId()).isEqualTo(cn.replicaId());
     }
 
     @AfterEach

@@ -63,6 +63,14 @@ abstract class RegionalStoreContract {
     }
 
     @Test
+    void replicaId_isTheRegionAndAnIncarnationOfItsData() {
+        assertThat(cn.replicaId()).matches("cn\\.[0-9a-f]{8}");
+        assertThat(open(CN).replicaId()).as("a new database, a new incarnation").isNotEqualTo(cn.replicaId());
+        cn.updateCart("alice", (c, replica) -> c.add(replica, "book", 1));
+        assertThat(cn.cart("alice").value().lines().context().counters()).containsOnlyKeys(cn.replicaId());
+    }
+
+    @Test
     void readOnly_refusesEveryWrite_keepsReads_andLeavesDataIntact() {
         cn.putAccount(alice());
         cn.mode(StoreMode.READ_ONLY);
@@ -195,7 +203,7 @@ abstract class RegionalStoreContract {
             assertThat(eu.apply(change)).isEqualTo(StoreResult.ok(true));
         }
         assertThat(eu.apply(changes.get(0))).isEqualTo(StoreResult.ok(false));
-        assertThat(eu.appliedSeq(CN).value()).isEqualTo(changes.size());
+        assertThat(eu.appliedSeq(cn.replicaId()).value()).isEqualTo(changes.size());
 
         assertThat(eu.account("alice")).isEqualTo(cn.account("alice"));
         assertThat(eu.session("t1")).isEqualTo(cn.session("t1"));
@@ -221,7 +229,8 @@ abstract class RegionalStoreContract {
         cn.putAccount(alice());
         cn.putAccount(alice());
         Change second = cn.changesSince(1, 10).value().get(0);
-        assertThatThrownBy(() -> eu.apply(second)).hasMessage("change cn#2: out of order (expected: #1)");
+        assertThatThrownBy(() -> eu.apply(second)).hasMessage(
+                "change " + cn.replicaId() + "#2: out of order (expected: " + cn.replicaId() + "#1)");
     }
 
     IdempotencyRecord inFlight(String key, String hash) {
