@@ -1,6 +1,5 @@
 package io.unitas.benchmarks;
 
-import io.unitas.core.Region;
 import io.unitas.core.crdt.Cart;
 import io.unitas.data.DataReadiness;
 import io.unitas.data.ReadinessResult;
@@ -20,7 +19,6 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -38,32 +36,21 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 public class RegionalStoreBenchmark {
 
-    private static final Region CN = Region.of("cn");
-    private static final Region EU = Region.of("eu");
-
     private RegionalStore cn;
     private RegionalStore eu;
     private Replicator replicator;
     private DataReadiness readiness;
     private long users;
 
-    /** Two empty regions, replication between them run by hand, one user whose home is cn. */
+    /** Replication between the two regions run by hand, one user whose home is cn and who is only there. */
     @Setup
-    public void open() {
-        cn = RegionalStore.embedded(CN, Clock.systemUTC());
-        eu = RegionalStore.embedded(EU, Clock.systemUTC());
+    public void open(TwoRegions regions) {
+        cn = regions.cn;
+        eu = regions.eu;
         replicator = Replicator.builder().stores(cn, eu).build();
         readiness = DataReadiness.builder().stores(StoreDirectory.of(cn, eu)).build();
-        replicator.pause(CN, EU);
-        cn.putAccount(new Account("alice", "u-cn", CN, "Alice", Clock.systemUTC().instant()));
-    }
-
-    /** Closes both stores. */
-    @TearDown
-    public void close() {
-        replicator.close();
-        cn.close();
-        eu.close();
+        replicator.pause(TwoRegions.CN, TwoRegions.EU);
+        cn.putAccount(new Account("alice", "u-cn", TwoRegions.CN, "Alice", Clock.systemUTC().instant()));
     }
 
     /** One item more in one cart: read, CRDT add, write and change-log append, in one transaction. */
@@ -75,15 +62,15 @@ public class RegionalStoreBenchmark {
     /** A registration in cn, then one replication round that ships it to eu and applies it. */
     @Benchmark
     public void registerInCnAndShipToEu() {
-        cn.putAccount(new Account("user-" + users++, "u-cn", CN, "User", Clock.systemUTC().instant()));
-        replicator.resume(CN, EU);
+        cn.putAccount(new Account("user-" + users++, "u-cn", TwoRegions.CN, "User", Clock.systemUTC().instant()));
+        replicator.resume(TwoRegions.CN, TwoRegions.EU);
         replicator.replicateDue();
-        replicator.pause(CN, EU);
+        replicator.pause(TwoRegions.CN, TwoRegions.EU);
     }
 
     /** The account is not in eu yet: a local miss, then a read from its home cn (回源). */
     @Benchmark
     public ReadinessResult<Account> readinessReadingFromHome() {
-        return readiness.account(EU, CN, "alice");
+        return readiness.account(TwoRegions.EU, TwoRegions.CN, "alice");
     }
 }

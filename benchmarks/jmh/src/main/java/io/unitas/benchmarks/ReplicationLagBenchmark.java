@@ -1,6 +1,5 @@
 package io.unitas.benchmarks;
 
-import io.unitas.core.Region;
 import io.unitas.data.replication.Replicator;
 import io.unitas.data.store.Account;
 import io.unitas.data.store.RegionalStore;
@@ -35,37 +34,30 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 public class ReplicationLagBenchmark {
 
-    private static final Region CN = Region.of("cn");
-    private static final Region EU = Region.of("eu");
-
     private RegionalStore cn;
-    private RegionalStore eu;
     private Replicator replicator;
     private long written;
 
-    /** Two regions with background replication between them. */
+    /** Background replication between the two regions. */
     @Setup
-    public void open() {
-        cn = RegionalStore.embedded(CN, Clock.systemUTC());
-        eu = RegionalStore.embedded(EU, Clock.systemUTC());
-        replicator = Replicator.builder().stores(cn, eu).pollInterval(Duration.ofMillis(1)).build();
+    public void start(TwoRegions regions) {
+        cn = regions.cn;
+        replicator = Replicator.builder().stores(regions.cn, regions.eu).pollInterval(Duration.ofMillis(1)).build();
         replicator.start();
     }
 
-    /** Stops replication and closes both stores. */
+    /** Stops replication. */
     @TearDown
-    public void close() {
+    public void stop() {
         replicator.close();
-        cn.close();
-        eu.close();
     }
 
     /** One registration in cn, until eu has applied it. */
     @Benchmark
     public long registerInCnUntilAppliedInEu() {
-        cn.putAccount(new Account("user-" + written, "u-cn", CN, "User", Clock.systemUTC().instant()));
+        cn.putAccount(new Account("user-" + written, "u-cn", TwoRegions.CN, "User", Clock.systemUTC().instant()));
         long seq = ++written;
-        while (replicator.link(CN, EU).appliedSeq() < seq) {
+        while (replicator.link(TwoRegions.CN, TwoRegions.EU).appliedSeq() < seq) {
             Thread.onSpinWait();
         }
         return seq;
