@@ -9,6 +9,7 @@ import io.unitas.data.store.StoredResponse;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -54,7 +55,7 @@ final class HomeUnitIdempotency implements Idempotency {
         }
         StoredResponse response;
         try {
-            response = action.get();
+            response = Objects.requireNonNull(action.get(), "response of the action for key '" + key + "'");
         } catch (RuntimeException | Error e) {
             store.release(key);
             throw e;

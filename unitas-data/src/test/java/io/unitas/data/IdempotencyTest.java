@@ -92,6 +92,13 @@ class IdempotencyTest {
     }
 
     @Test
+    void actionWithoutAResponse_isRejectedAndReleasesTheKey() {
+        assertThatThrownBy(() -> inEu.execute("k1", "alice", CN, PAYLOAD, () -> null))
+                .hasMessage("response of the action for key 'k1'");
+        assertThat(cn.idempotencyRecord("k1").isOk()).isFalse();
+    }
+
+    @Test
     void keyAfterItsTtl_runsAgain() {
         inEu.execute("k1", "alice", CN, PAYLOAD, this::placeOrder);
         clock.advance(Duration.ofMinutes(59));
