@@ -63,13 +63,4 @@ public record StoreResult<T>(Status status, T value, String detail) {
     public boolean isOk() {
         return status == Status.OK;
     }
-
-    /** This non-OK result retyped, to pass a failure on. */
-    @SuppressWarnings("unchecked")
-    public <U> StoreResult<U> failure() {
-        if (status == Status.OK || status == Status.CONFLICT) {
-            throw new IllegalStateException("status: " + status + " (expected: a failure without a value)");
-        }
-        return (StoreResult<U>) this;
-    }
 }
