@@ -2,6 +2,7 @@ package io.unitas.control;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -45,7 +46,7 @@ final class DefaultControlServer implements ControlServer {
         ControlService service = new ControlService(store, b.clock, b.healthTtl, b.healthGrace);
         WatchHub hub = new WatchHub(store);
         ServerBuilder sb = Server.builder()
-                .localPort(b.port, SessionProtocol.HTTP)
+                .http(new InetSocketAddress("127.0.0.1", b.port))
                 .requestTimeout(Duration.ofSeconds(30))
                 .idleTimeout(Duration.ofMinutes(5))
                 .gracefulShutdownTimeout(Duration.ZERO, Duration.ofMillis(500))
