@@ -30,6 +30,8 @@ import com.linecorp.armeria.server.file.HttpFile;
  */
 final class ControlApi {
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ControlApi.class);
+
     private static final MediaType PROBLEM_JSON = MediaType.parse("application/problem+json");
     private static final MediaType EVENT_STREAM = MediaType.parse("text/event-stream");
     private static final String REASON_HEADER = "x-unitas-reason";
@@ -87,8 +89,14 @@ final class ControlApi {
     }
 
     private void bind(ServerBuilder sb, HttpMethod method, String path, Role role, String action, Operation op) {
-        HttpService service = (ctx, req) -> HttpResponse.of(req.aggregate().thenApplyAsync(
-                agg -> respond(handle(ctx, agg, role, action, op)), ctx.blockingTaskExecutor()));
+        HttpService service = (ctx, req) -> HttpResponse.of(req.aggregate().thenApplyAsync(agg -> {
+            try {
+                return respond(handle(ctx, agg, role, action, op));
+            } catch (RuntimeException e) {
+                log.warn("{} {} failed", method, path, e);
+                return respond(Outcome.problem(Outcome.Kind.UNAVAILABLE, e.getMessage()));
+            }
+        }, ctx.blockingTaskExecutor()));
         sb.route().methods(method).path(path).build(service);
     }
 

@@ -56,6 +56,7 @@ final class EtcdStore implements StateStore {
     private final ByteSequence leaderKey;
     private final ByteSequence id = bytes(UUID.randomUUID().toString());
     private final List<Consumer<ControlState>> listeners = new CopyOnWriteArrayList<>();
+    private final java.util.concurrent.locks.ReentrantLock commitLock = new java.util.concurrent.locks.ReentrantLock();
     private final ScheduledExecutorService elector;
     private final long leaseSeconds;
     private volatile ControlState current;
@@ -139,13 +140,15 @@ final class EtcdStore implements StateStore {
         }
     }
 
-    private synchronized void deliver(ControlState state, long mod) {
-        if (state.revision() <= current.revision()) {
-            return;
+    private void deliver(ControlState state, long mod) {
+        synchronized (listeners) {
+            if (state.revision() <= current.revision()) {
+                return;
+            }
+            current = state;
+            modRevision = mod;
+            listeners.forEach(l -> l.accept(state));
         }
-        current = state;
-        modRevision = mod;
-        listeners.forEach(l -> l.accept(state));
     }
 
     @Override
@@ -153,10 +156,27 @@ final class EtcdStore implements StateStore {
         return current;
     }
 
+    /**
+     * Not synchronized on the delivery lock while waiting for etcd: jetcd completes futures and delivers watch
+     * events on the same executor, so holding it would deadlock against our own watch.
+     */
     @Override
-    public synchronized Optional<ControlState> commit(ControlState next) {
-        if (next.revision() != current.revision() + 1) {
-            return Optional.empty();
+    public Optional<ControlState> commit(ControlState next) {
+        commitLock.lock();
+        try {
+            return commitLocked(next);
+        } finally {
+            commitLock.unlock();
+        }
+    }
+
+    private Optional<ControlState> commitLocked(ControlState next) {
+        long modRevision;
+        synchronized (listeners) {
+            if (next.revision() != current.revision() + 1) {
+                return Optional.empty();
+            }
+            modRevision = this.modRevision;
         }
         Cmp unchanged = modRevision == 0 ? new Cmp(stateKey, Cmp.Op.EQUAL, CmpTarget.createRevision(0))
                                          : new Cmp(stateKey, Cmp.Op.EQUAL, CmpTarget.modRevision(modRevision));

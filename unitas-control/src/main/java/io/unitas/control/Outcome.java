@@ -23,7 +23,8 @@ record Outcome(int status, JsonNode body, long revision, Kind kind) {
         SWITCHOVER_REFUSED(409, "switchover-refused", "The switchover plan was refused"),
         STALE_REVISION(412, "stale-revision", "The state changed since the revision in If-Match"),
         INVALID_DOCUMENT(422, "invalid-document", "The document is invalid"),
-        REVISION_REQUIRED(428, "revision-required", "If-Match with the revision being replaced is required");
+        REVISION_REQUIRED(428, "revision-required", "If-Match with the revision being replaced is required"),
+        UNAVAILABLE(503, "unavailable", "The control plane cannot reach its store");
 
         final int status;
         final String slug;

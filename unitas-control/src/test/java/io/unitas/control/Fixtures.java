@@ -54,14 +54,17 @@ final class Fixtures {
 
     /** Applies the topology and the rules as admin and reports every region healthy with the given lag. */
     static void seed(ControlClient admin, Instant now, long lagMs) {
-        assertThat(admin.put("/api/v1/topology", TOPOLOGY, admin.get("/api/v1/state").revision()).status())
-                .isEqualTo(200);
-        assertThat(admin.put("/api/v1/rules", RULES, admin.get("/api/v1/state").revision()).status())
-                .isEqualTo(200);
+        assertOk(admin.put("/api/v1/topology", TOPOLOGY, admin.get("/api/v1/state").revision()));
+        assertOk(admin.put("/api/v1/rules", RULES, admin.get("/api/v1/state").revision()));
         for (String region : new String[] {"cn", "eu", "us"}) {
-            assertThat(admin.send("PUT", "/api/v1/health/" + region, report(region, 1, now, true, lagMs),
-                                  java.util.Map.of()).status()).isEqualTo(200);
+            assertOk(admin.send("PUT", "/api/v1/health/" + region, report(region, 1, now, true, lagMs),
+                                java.util.Map.of()));
         }
+    }
+
+    /** Asserts a 200, showing the body otherwise. */
+    static void assertOk(ControlResponse res) {
+        assertThat(res.status()).as(res.body()).isEqualTo(200);
     }
 
     /** Waits (polling, bounded) until {@code condition} holds; fails with {@code what} otherwise. */
