@@ -37,10 +37,20 @@ final class ControlApi {
     private static final String REASON_HEADER = "x-unitas-reason";
     private static final long HEARTBEAT_SECONDS = 5;
 
-    /** One operation: the authenticated caller and the request's JSON body (null when it has none). */
+    /**
+     * A request's body: its text, the document name errors will carry ({@code rules.yaml} when sent as YAML,
+     * else {@code rules.json}), and its JSON tree (null for YAML or no body).
+     */
+    private record Body(String text, String name, JsonNode json) {
+        JsonNode path(String field) {
+            return json.path(field);
+        }
+    }
+
+    /** One operation: the authenticated caller, the request's body and the reason it gives. */
     @FunctionalInterface
     private interface Operation {
-        Outcome apply(ServiceRequestContext ctx, TokenTable.Principal caller, JsonNode body, String reason);
+        Outcome apply(ServiceRequestContext ctx, TokenTable.Principal caller, Body body, String reason);
     }
 
     private final ControlService service;
@@ -61,24 +71,24 @@ final class ControlApi {
                 StateJson.MAPPER.createObjectNode().put("leader", service.store().leader())
                                 .put("revision", service.store().current().revision()), 0));
         bind(sb, HttpMethod.PUT, "/api/v1/topology", Role.ADMIN, "topology.replace", (ctx, who, body, why) ->
-                requireRevision(ctx).failed() ? requireRevision(ctx)
-                        : service.replaceTopology(who.name(), ifMatch(ctx), body, why));
+                ifMatch(ctx) == null ? revisionRequired()
+                        : service.replaceTopology(who.name(), ifMatch(ctx), "topology" + body.name, body.text, why));
         bind(sb, HttpMethod.PUT, "/api/v1/rules", Role.OPERATOR, "rules.replace", (ctx, who, body, why) ->
-                requireRevision(ctx).failed() ? requireRevision(ctx)
-                        : service.replaceRules(who.name(), ifMatch(ctx), body, why));
+                ifMatch(ctx) == null ? revisionRequired()
+                        : service.replaceRules(who.name(), ifMatch(ctx), "rules" + body.name, body.text, why));
         bind(sb, HttpMethod.PUT, "/api/v1/health/{region}", Role.REPORTER, "health.report", (ctx, who, body, why) ->
-                service.reportHealth(who.name(), ctx.pathParam("region"), body));
+                service.reportHealth(who.name(), ctx.pathParam("region"), body.json));
         bind(sb, HttpMethod.POST, "/api/v1/fences", Role.OPERATOR, "fence.add", (ctx, who, body, why) ->
                 service.addFences(who.name(), texts(body.path("units")), body.path("reason").asText(why)));
         bind(sb, HttpMethod.DELETE, "/api/v1/fences/{unit}", Role.OPERATOR, "fence.lift", (ctx, who, body, why) ->
                 service.liftFence(who.name(), ctx.pathParam("unit"), why));
         bind(sb, HttpMethod.POST, "/api/v1/switchovers", Role.OPERATOR, "switchover.start", (ctx, who, body, why) ->
-                service.startSwitchover(who.name(), body));
+                service.startSwitchover(who.name(), body.json));
         bind(sb, HttpMethod.GET, "/api/v1/switchovers/{id}", Role.VIEWER, "switchover.read", (ctx, who, body, why) ->
                 service.switchover(ctx.pathParam("id")));
         bind(sb, HttpMethod.POST, "/api/v1/switchovers/{id}/abort", Role.OPERATOR, "switchover.abort",
              (ctx, who, body, why) -> service.abortSwitchover(who.name(), ctx.pathParam("id"),
-                                                                body == null ? why : body.path("reason").asText(why)));
+                                                                body.path("reason").asText(why)));
         bind(sb, HttpMethod.GET, "/api/v1/audit", Role.VIEWER, "audit.read", (ctx, who, body, why) -> service.audit(
                 longParam(ctx, "after", 0), (int) Math.min(10_000, longParam(ctx, "limit", 200))));
         sb.route().get("/api/v1/watch").build(this::watch);
@@ -110,19 +120,22 @@ final class ControlApi {
         }
         JsonNode body = null;
         String text = req.content(StandardCharsets.UTF_8);
-        if (!text.isBlank()) {
+        MediaType type = req.contentType();
+        boolean yaml = type != null && type.subtype().contains("yaml");
+        if (!text.isBlank() && !yaml) {
             try {
                 body = StateJson.parse(text);
             } catch (IllegalArgumentException e) {
                 return service.record(auth.actor, action, target, reason,
                                       Outcome.problem(Outcome.Kind.BAD_REQUEST, "body: " + e.getMessage()));
             }
-        } else if (req.method() == HttpMethod.PUT || (req.method() == HttpMethod.POST && !action.endsWith("abort"))) {
+        } else if (text.isBlank() && (req.method() == HttpMethod.PUT
+                                      || (req.method() == HttpMethod.POST && !action.endsWith("abort")))) {
             return service.record(auth.actor, action, target, reason,
                                   Outcome.problem(Outcome.Kind.BAD_REQUEST, "body: empty (expected: a JSON document)"));
         }
-        Outcome outcome = op.apply(ctx, auth.principal, body, reason);
-        return outcome;
+        return op.apply(ctx, auth.principal, new Body(text, yaml ? ".yaml" : ".json",
+                body == null ? com.fasterxml.jackson.databind.node.MissingNode.getInstance() : body), reason);
     }
 
     /** Who is calling, or why they may not. */
@@ -163,11 +176,9 @@ final class ControlApi {
         return HttpResponse.of(headers.build(), HttpData.ofUtf8(StateJson.write(outcome.body())));
     }
 
-    private Outcome requireRevision(ServiceRequestContext ctx) {
-        return ifMatch(ctx) == null
-                ? Outcome.problem(Outcome.Kind.REVISION_REQUIRED, "If-Match: missing (expected: the revision "
-                                  + "this change replaces, from GET /api/v1/state)")
-                : Outcome.ok(null, 0);
+    private static Outcome revisionRequired() {
+        return Outcome.problem(Outcome.Kind.REVISION_REQUIRED, "If-Match: missing (expected: the revision this "
+                                                               + "change replaces, from GET /api/v1/state)");
     }
 
     private static String ifMatch(ServiceRequestContext ctx) {

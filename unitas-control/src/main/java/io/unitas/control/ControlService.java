@@ -15,11 +15,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.unitas.core.InvalidModelException;
 import io.unitas.core.Problem;
 import io.unitas.core.Region;
 import io.unitas.core.RegionHealth;
 import io.unitas.core.Topology;
+import io.unitas.core.rules.UnitRules;
 import io.unitas.core.switchover.Switchover;
 import io.unitas.core.switchover.SwitchoverPhase;
 import io.unitas.core.switchover.SwitchoverPlan;
@@ -91,39 +91,42 @@ final class ControlService {
 
     // ---- changes
 
-    Outcome replaceTopology(String actor, String ifMatch, JsonNode doc, String reason) {
+    Outcome replaceTopology(String actor, String ifMatch, String name, String text, String reason) {
         return change(actor, "topology.replace", "topology", reason, ifMatch, current -> {
-            Topology topology;
-            try {
-                topology = StateJson.readTopology(doc);
-            } catch (InvalidModelException e) {
-                return Change.refused(invalid("topology", e.problems()));
+            Documents.Read<Topology> topology = Documents.topology(name, text);
+            if (!topology.ok()) {
+                return Change.refused(invalid("topology", topology));
             }
-            List<Problem> rules = prefixed("rules.", RulesModel.validate(current.rules(), topology));
-            if (!rules.isEmpty()) {
-                return Change.refused(invalid("the current rules against this topology", rules));
+            UnitRules rules = null;
+            if (current.rules() != null) {
+                Documents.Read<UnitRules> again = Documents.rules(current.rules(), topology.value());
+                if (!again.ok()) {
+                    return Change.refused(invalid("the current rules against this topology", again));
+                }
+                rules = again.value();
             }
             if (current.switchoverRunning()) {
                 return Change.refused(runningSwitchover(current));
             }
             Map<Region, HealthEntry> health = new LinkedHashMap<>(current.health());
-            health.keySet().removeIf(r -> !topology.contains(r));
-            return Change.to(current.withTopology(topology).withHealth(health),
-                             "regions " + topology.regions() + (current.topology() == null ? ""
+            health.keySet().removeIf(r -> !topology.value().contains(r));
+            return Change.to(current.withTopology(topology.value()).withRules(rules).withHealth(health),
+                             "regions " + topology.value().regions() + (current.topology() == null ? ""
                                      : " (were " + current.topology().regions() + ")"));
         });
     }
 
-    Outcome replaceRules(String actor, String ifMatch, JsonNode doc, String reason) {
+    Outcome replaceRules(String actor, String ifMatch, String name, String text, String reason) {
         return change(actor, "rules.replace", "rules", reason, ifMatch, current -> {
-            List<Problem> problems = RulesModel.validate(doc, current.topology());
-            if (!problems.isEmpty()) {
-                return Change.refused(invalid("rules", problems));
+            Documents.Read<UnitRules> rules = Documents.rules(name, text, current.topology());
+            if (!rules.ok()) {
+                return Change.refused(invalid("rules", rules));
             }
             if (current.switchoverRunning()) {
                 return Change.refused(runningSwitchover(current));
             }
-            return Change.to(current.withRules(doc), RulesModel.homes(doc).size() + " units");
+            return Change.to(current.withRules(rules.value()), rules.value().units().size() + " units, "
+                                                                 + rules.value().ranges().size() + " ranges");
         });
     }
 
@@ -194,7 +197,7 @@ final class ControlService {
 
     Outcome addFences(String actor, List<String> units, String reason) {
         return change(actor, "fence.add", String.join(",", units), reason, null, current -> {
-            Map<String, Region> homes = RulesModel.homes(current.rules());
+            Map<String, Region> homes = current.homes();
             List<Problem> problems = new ArrayList<>();
             for (int i = 0; i < units.size(); i++) {
                 if (!homes.containsKey(units.get(i))) {
@@ -246,9 +249,9 @@ final class ControlService {
         return change(actor, request.dryRun ? "switchover.plan" : "switchover.start",
                       "units " + String.join(",", request.units) + " -> " + request.target, request.reason, null,
                       current -> {
-            SwitchoverPlan plan = SwitchoverPlan.of(current.topology(), current.healthSnapshot(),
-                    RulesModel.homes(current.rules()), u -> RulesModel.load(current.rules(), u), request.units,
-                    request.target, request.force);
+            // Units without a stated load add nothing, so only the loads the rules state can overload a region.
+            SwitchoverPlan plan = SwitchoverPlan.of(current.topology(), current.healthSnapshot(), current.homes(),
+                    u -> current.rules().load(u).orElse(0), request.units, request.target, request.force);
             ObjectNode planJson = StateJson.plan(plan);
             if (!plan.accepted()) {
                 ObjectNode extra = StateJson.MAPPER.createObjectNode();
@@ -281,7 +284,7 @@ final class ControlService {
             if (!units.isEmpty()) {
                 problems.add(new Problem("drain", "given with units (expected: one of units or drain)"));
             }
-            RulesModel.homes(current.rules()).forEach((unit, home) -> {
+            current.homes().forEach((unit, home) -> {
                 if (home.id().equals(drain)) {
                     units.add(unit);
                 }
@@ -296,8 +299,8 @@ final class ControlService {
         if (target.isEmpty()) {
             problems.add(new Problem("target", "missing (expected: a region id, or drain with a healthy fallback)"));
         }
-        if (current.topology() == null) {
-            problems.add(new Problem("", "no topology applied yet"));
+        if (current.rules() == null) {
+            problems.add(new Problem("", "no topology and rules applied yet"));
         }
         long maxLag = doc.path("max_lag_ms").asLong(1_000);
         if (maxLag < 0) {
@@ -381,9 +384,9 @@ final class ControlService {
             next.units().forEach(u -> fences.put(u, new WriteFence(u, "switchover " + next.id() + " to "
                                                                       + next.target(), at, next.id())));
         } else if (phase == SwitchoverPhase.FLIPPED) {
-            Map<String, Region> moves = new LinkedHashMap<>();
-            next.units().forEach(u -> moves.put(u, next.target()));
-            state = state.withRules(RulesModel.remap(current.rules(), moves));
+            Map<String, String> moves = new LinkedHashMap<>();
+            next.units().forEach(u -> moves.put(u, next.target().id()));
+            state = state.withRules(current.rules().remap(moves));
         } else if (phase.terminal()) {
             fences.values().removeIf(f -> f.switchover().equals(next.id()));
         }
@@ -458,12 +461,18 @@ final class ControlService {
                 + (problems.size() == 1 ? "" : "s"), problems, null);
     }
 
+    /** A 422 for a document, with its problems by path and as the reader's {@code name:line:} lines. */
+    private static Outcome invalid(String what, Documents.Read<?> read) {
+        ObjectNode extra = StateJson.MAPPER.createObjectNode();
+        ArrayNode lines = extra.putArray("errors");
+        read.lines().forEach(lines::add);
+        return Outcome.problem(Outcome.Kind.INVALID_DOCUMENT, what + ": " + read.problems().size() + " problem"
+                + (read.problems().size() == 1 ? "" : "s"), read.problems(), extra);
+    }
+
     private static Outcome runningSwitchover(ControlState current) {
         return Outcome.problem(Outcome.Kind.CONFLICT, "switchover " + current.switchover().id() + " is "
                 + current.switchover().phase().jsonName() + " (expected: none running; one at a time)");
     }
 
-    private static List<Problem> prefixed(String prefix, List<Problem> problems) {
-        return problems.stream().map(p -> new Problem(prefix + p.path(), p.message())).toList();
-    }
 }

@@ -5,21 +5,20 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import com.fasterxml.jackson.databind.JsonNode;
-
 import io.unitas.core.HealthSnapshot;
 import io.unitas.core.Region;
 import io.unitas.core.RegionHealth;
 import io.unitas.core.Topology;
+import io.unitas.core.rules.UnitRules;
 import io.unitas.core.switchover.Switchover;
 import io.unitas.core.switchover.WriteFence;
 
 /**
- * The whole control-plane state at one revision: topology (null until one is applied), unit rules (with their
- * gray rules), write fences by unit, the health table, and the current or last switchover (null if none yet).
+ * The whole control-plane state at one revision: topology and unit rules with their gray rules (each null until
+ * one is applied), write fences by unit, the health table, and the current or last switchover (null if none yet).
  * Immutable; each change makes a new value with the next revision.
  */
-record ControlState(long revision, Instant updatedAt, Topology topology, JsonNode rules,
+record ControlState(long revision, Instant updatedAt, Topology topology, UnitRules rules,
                     Map<String, WriteFence> fences, Map<Region, HealthEntry> health, Switchover switchover,
                     long switchoverCount) {
 
@@ -30,7 +29,7 @@ record ControlState(long revision, Instant updatedAt, Topology topology, JsonNod
 
     /** The state before anything was applied. */
     static ControlState initial() {
-        return new ControlState(0, Instant.EPOCH, null, RulesModel.EMPTY, Map.of(), Map.of(), null, 0);
+        return new ControlState(0, Instant.EPOCH, null, null, Map.of(), Map.of(), null, 0);
     }
 
     /** The same content at another revision and time; the store stamps each commit with it. */
@@ -42,7 +41,7 @@ record ControlState(long revision, Instant updatedAt, Topology topology, JsonNod
         return new ControlState(revision, updatedAt, next, rules, fences, health, switchover, switchoverCount);
     }
 
-    ControlState withRules(JsonNode next) {
+    ControlState withRules(UnitRules next) {
         return new ControlState(revision, updatedAt, topology, next, fences, health, switchover, switchoverCount);
     }
 
@@ -56,6 +55,15 @@ record ControlState(long revision, Instant updatedAt, Topology topology, JsonNod
 
     ControlState withSwitchover(Switchover next, long count) {
         return new ControlState(revision, updatedAt, topology, rules, fences, health, next, count);
+    }
+
+    /** Each unit's home region, in the rules' order; empty without rules. */
+    Map<String, Region> homes() {
+        Map<String, Region> homes = new LinkedHashMap<>();
+        if (rules != null) {
+            rules.units().forEach(u -> homes.put(u.id(), u.home()));
+        }
+        return homes;
     }
 
     /** Whether a switchover is running (not ended). */

@@ -43,7 +43,7 @@ final class HttpControlClient implements ControlClient {
     public ControlResponse send(String method, String path, String json, Map<String, String> headers) {
         HttpRequest.Builder b = request(path).timeout(Duration.ofSeconds(30)).method(method, json == null
                 ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
-        if (json != null) {
+        if (json != null && headers.keySet().stream().noneMatch("content-type"::equalsIgnoreCase)) {
             b.header("Content-Type", "application/json");
         }
         headers.forEach(b::header);

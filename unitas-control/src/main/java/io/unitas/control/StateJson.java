@@ -12,11 +12,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.unitas.core.InvalidModelException;
+import io.unitas.config.UnitRulesFile;
 import io.unitas.core.Problem;
 import io.unitas.core.Region;
 import io.unitas.core.RegionHealth;
 import io.unitas.core.Topology;
+import io.unitas.core.rules.UnitRules;
 import io.unitas.core.switchover.Switchover;
 import io.unitas.core.switchover.SwitchoverPhase;
 import io.unitas.core.switchover.SwitchoverPlan;
@@ -54,7 +55,7 @@ final class StateJson {
         o.put("revision", s.revision());
         o.put("updated_at", s.updatedAt().toString());
         o.set("topology", s.topology() == null ? MAPPER.nullNode() : topology(s.topology()));
-        o.set("rules", s.rules());
+        o.set("rules", s.rules() == null ? MAPPER.nullNode() : UnitRulesFile.toTree(s.rules()));
         ObjectNode fences = o.putObject("fences");
         s.fences().forEach((unit, f) -> fences.set(unit, fence(f)));
         ObjectNode health = o.putObject("health");
@@ -65,14 +66,17 @@ final class StateJson {
     }
 
     static ControlState readState(JsonNode o) {
-        Topology topology = o.path("topology").isObject() ? readTopology(o.get("topology")) : null;
+        Topology topology = o.path("topology").isObject() ? Documents.topology("topology.json",
+                write(o.get("topology"))).value() : null;
+        UnitRules rules = o.path("rules").isObject() ? Documents.rules(Documents.RULES_JSON, write(o.get("rules")),
+                                                                         topology).value() : null;
         Map<String, WriteFence> fences = new LinkedHashMap<>();
         o.path("fences").fields().forEachRemaining(e -> fences.put(e.getKey(), readFence(e.getKey(), e.getValue())));
         Map<Region, HealthEntry> health = new LinkedHashMap<>();
         o.path("health").fields().forEachRemaining(e -> health.put(Region.of(e.getKey()), readHealth(Region.of(e.getKey()), e.getValue())));
         Switchover sw = o.path("switchover").isObject() ? readSwitchover(o.get("switchover")) : null;
         return new ControlState(o.path("revision").asLong(), Instant.parse(o.path("updated_at").asText()), topology,
-                                o.path("rules"), fences, health, sw, o.path("switchover_count").asLong());
+                                rules, fences, health, sw, o.path("switchover_count").asLong());
     }
 
     static ObjectNode topology(Topology t) {
@@ -91,40 +95,6 @@ final class StateJson {
         }
         t.center().ifPresent(c -> o.put("center", c.id()));
         return o;
-    }
-
-    /** Reads a topology document, or throws {@link InvalidModelException} listing every problem by path. */
-    static Topology readTopology(JsonNode o) {
-        List<Problem> shape = new ArrayList<>();
-        Topology.Builder builder = Topology.builder();
-        if (!o.path("regions").isArray()) {
-            shape.add(new Problem("regions", "expected: a list of regions"));
-        }
-        JsonNode regions = o.path("regions");
-        for (int i = 0; i < regions.size(); i++) {
-            JsonNode r = regions.get(i);
-            JsonNode capacity = r.path("capacity");
-            if (!capacity.isMissingNode() && !capacity.isNumber()) {
-                shape.add(new Problem("regions[" + i + "].capacity", capacity + " (expected: a number >= 0)"));
-                capacity = com.fasterxml.jackson.databind.node.MissingNode.getInstance();
-            }
-            builder.region(r.isTextual() ? r.asText() : r.path("id").asText(null),
-                           capacity.isNumber() ? capacity.asDouble() : null);
-        }
-        o.path("fallback").fields().forEachRemaining(e -> {
-            List<String> list = new ArrayList<>();
-            e.getValue().forEach(id -> list.add(id.asText()));
-            builder.fallback(e.getKey(), list);
-        });
-        if (o.hasNonNull("center")) {
-            builder.center(o.get("center").asText());
-        }
-        List<Problem> problems = new ArrayList<>(shape);
-        problems.addAll(builder.problems());
-        if (!problems.isEmpty()) {
-            throw new InvalidModelException(problems);
-        }
-        return builder.build();
     }
 
     static ObjectNode fence(WriteFence f) {

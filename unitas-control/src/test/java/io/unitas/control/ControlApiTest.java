@@ -68,19 +68,29 @@ class ControlApiTest {
                 "regions[1].id", "regions[2].id", "regions[3].capacity", "fallback.us[0]", "fallback.us[1]",
                 "center");
         assertThat(problem.path("problems").get(2).path("message").asText())
-                .isEqualTo("-5.0 (expected: a number >= 0)");
+                .isEqualTo("-5 (expected: >= 0)");
         assertThat(revision()).isEqualTo(before);
     }
 
     @Test
-    void invalidRules_areRejectedWithPaths_againstTheCurrentTopology() {
-        ControlResponse res = operator.put("/api/v1/rules", """
-                {"units":[{"id":"u-sh","home":"cn"},{"id":"u-x","home":"mars"},{"id":"u-sh","home":"eu"}],
-                 "gray":[{"unit":"u-nope"}]}""", revision());
+    void invalidRules_areRejectedWithPathsAndLines_againstTheCurrentTopology() {
+        String yaml = """
+                units:
+                  - {id: u-sh, region: cn}
+                  - {id: u-x, region: mars}
+                key:
+                  sources: [{header: x-user-id}]
+                  transform: mod 100
+                ranges:
+                  - {range: 0~59, unit: u-sh}
+                  - {range: 50~99, unit: u-x}
+                """;
+        ControlResponse res = operator.send("PUT", "/api/v1/rules", yaml, Map.of("If-Match", "" + revision(),
+                                                                              "Content-Type", "application/yaml"));
 
         assertThat(res.status()).isEqualTo(422);
-        assertThat(res.json().path("problems").findValuesAsText("path"))
-                .containsExactly("units[1].home", "units[2].id", "gray[0].unit");
+        assertThat(res.json().path("problems").findValuesAsText("path")).contains("units[1].region", "ranges[1]");
+        assertThat(res.json().path("errors").get(0).asText()).startsWith("rules.yaml:3: units[1].region: ");
     }
 
     @Test

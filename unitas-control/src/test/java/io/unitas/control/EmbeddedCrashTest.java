@@ -89,7 +89,7 @@ class EmbeddedCrashTest {
 
             Fixtures.awaitEquals("phase", WAIT, () -> phase(admin), "completed");
             JsonNode state = admin.get("/api/v1/state").json();
-            assertThat(state.path("rules").path("units").get(0).path("home").asText()).isEqualTo("eu");
+            assertThat(state.path("rules").path("units").get(0).path("region").asText()).isEqualTo("eu");
             assertThat(state.path("fences").size()).isZero();
         }
     }
@@ -109,7 +109,7 @@ class EmbeddedCrashTest {
 
             Fixtures.awaitEquals("phase", WAIT, () -> phase(admin), "rolled_back");
             JsonNode state = admin.get("/api/v1/state").json();
-            assertThat(state.path("rules").path("units").get(0).path("home").asText()).isEqualTo("cn");
+            assertThat(state.path("rules").path("units").get(0).path("region").asText()).isEqualTo("cn");
             assertThat(state.path("fences").size()).isZero();
         }
     }

@@ -88,7 +88,7 @@ class EtcdReplicasTest {
             Fixtures.await("the follower leads", WAIT, () -> leader(follower));
             Fixtures.awaitEquals("phase", WAIT, () -> phase(onFollower), "completed");
             JsonNode state = onFollower.get("/api/v1/state").json();
-            assertThat(state.path("rules").path("units").get(0).path("home").asText()).isEqualTo("eu");
+            assertThat(state.path("rules").path("units").get(0).path("region").asText()).isEqualTo("eu");
             assertThat(state.path("fences").size()).isZero();
         } finally {
             one.kill();

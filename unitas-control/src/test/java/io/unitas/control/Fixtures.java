@@ -19,11 +19,13 @@ final class Fixtures {
              "center":"cn"}""";
 
     static final String RULES = """
-            {"units":[{"id":"u-sh","home":"cn","ranges":["0~4999"],"load":100},
-                      {"id":"u-bj","home":"cn","ranges":["5000~6999"],"load":100},
-                      {"id":"u-de","home":"eu","ranges":["7000~8999"],"load":300},
-                      {"id":"u-ny","home":"us","ranges":["9000~9999"],"load":100}],
-             "gray":[{"unit":"u-sh","version":"v2","weight":10},{"unit":"u-de","version":"v2","weight":5}]}""";
+            {"units":[{"id":"u-sh","region":"cn","load":100},{"id":"u-bj","region":"cn","load":100},
+                      {"id":"u-de","region":"eu","load":300},{"id":"u-ny","region":"us","load":100}],
+             "key":{"sources":[{"header":"x-user-id"}],"transform":"mod 10000","missing":"reject"},
+             "ranges":[{"range":"0~4999","unit":"u-sh"},{"range":"5000~6999","unit":"u-bj"},
+                       {"range":"7000~8999","unit":"u-de"},{"range":"9000~9999","unit":"u-ny"}],
+             "gray":{"u-sh":[{"when":{"header":"x-version","equals":"2"},"version":"2"},{"version":"1"}],
+                     "u-de":[{"version":"1"}]}}""";
 
     static final ControlToken ADMIN = ControlToken.generate("root", Role.ADMIN);
     static final ControlToken OPERATOR = ControlToken.generate("ops", Role.OPERATOR);

@@ -6,20 +6,22 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.function.ToDoubleFunction;
 
 import io.unitas.core.HealthSnapshot;
 import io.unitas.core.Problem;
 import io.unitas.core.Region;
-import io.unitas.core.RouteDecision;
 import io.unitas.core.Router;
 import io.unitas.core.Topology;
+import io.unitas.core.capacity.CapacityPlanner;
+import io.unitas.core.capacity.LoadPlan;
+import io.unitas.core.capacity.RegionLoad;
 
 /**
  * What a switchover would do before anything moves: each unit's move, the load every region serves before and
- * after (routed through the current health, so a failed-over home counts where it is served), and every reason
+ * after (by the {@link CapacityPlanner}, routed through the current health, so a failed-over home counts where it
+ * is served), and every reason
  * to refuse it. Refused when a unit or the target is unknown, when the target is not healthy, when a unit would
  * be left with no serving region (a safety assertion, never overridable), or when a region would carry more than
  * its capacity (overridable with force, which turns the refusal into a warning).
@@ -87,7 +89,7 @@ public record SwitchoverPlan(Region target, List<Move> moves, Map<Region, Double
             refusals.add(new Problem("units", "[] (expected: at least one unit to move)"));
         }
         List<Move> moves = new ArrayList<>();
-        Map<String, Region> after = new LinkedHashMap<>(homes);
+        Map<String, Region> afterHomes = new LinkedHashMap<>(homes);
         Set<String> seen = new HashSet<>();
         for (int i = 0; i < units.size(); i++) {
             String unit = units.get(i);
@@ -101,12 +103,13 @@ public record SwitchoverPlan(Region target, List<Move> moves, Map<Region, Double
                 refusals.add(new Problem(path, "unit '" + unit + "' already has home " + target));
             } else if (target != null) {
                 moves.add(new Move(unit, from, target, load.applyAsDouble(unit)));
-                after.put(unit, target);
+                afterHomes.put(unit, target);
             }
         }
         Router router = Router.of(topology);
-        Map<Region, Double> before = servedLoad(topology, router, health, homes, load);
-        Map<Region, Double> afterLoad = servedLoad(topology, router, health, after, load);
+        CapacityPlanner planner = CapacityPlanner.of(topology);
+        LoadPlan before = planner.plan(loadByHome(homes, load), health);
+        LoadPlan after = planner.plan(loadByHome(afterHomes, load), health);
         for (Move move : moves) {
             boolean servedBefore = router.route(move.from(), health).hasTarget();
             if (servedBefore && !router.route(move.to(), health).hasTarget()) {
@@ -114,29 +117,26 @@ public record SwitchoverPlan(Region target, List<Move> moves, Map<Region, Double
                         + "' would be left with no serving region"));
             }
         }
-        for (Region region : topology.regions()) {
-            OptionalDouble capacity = topology.capacity(region);
-            double now = before.get(region);
-            double then = afterLoad.get(region);
-            if (capacity.isPresent() && then > capacity.getAsDouble() && then > now) {
-                Problem overload = new Problem("regions." + region, region + " would serve " + format(then)
-                        + " of capacity " + format(capacity.getAsDouble()) + " (expected: <= capacity, or force)");
+        for (RegionLoad then : after.regions()) {
+            if (then.overloaded() && then.load() > before.of(then.region()).load()) {
+                Problem overload = new Problem("regions." + then.region(), then.region() + " would serve "
+                        + format(then.load()) + " of capacity " + format(then.capacity().getAsDouble())
+                        + " (expected: <= capacity, or force)");
                 (force ? warnings : refusals).add(overload);
             }
         }
-        return new SwitchoverPlan(target, moves, before, afterLoad, refusals, warnings);
+        return new SwitchoverPlan(target, moves, served(before), served(after), refusals, warnings);
     }
 
-    private static Map<Region, Double> servedLoad(Topology topology, Router router, HealthSnapshot health,
-                                                  Map<String, Region> homes, ToDoubleFunction<String> load) {
+    private static Map<String, Double> loadByHome(Map<String, Region> homes, ToDoubleFunction<String> load) {
+        Map<String, Double> byHome = new LinkedHashMap<>();
+        homes.forEach((unit, home) -> byHome.merge(home.id(), load.applyAsDouble(unit), Double::sum));
+        return byHome;
+    }
+
+    private static Map<Region, Double> served(LoadPlan plan) {
         Map<Region, Double> served = new LinkedHashMap<>();
-        topology.regions().forEach(r -> served.put(r, 0.0));
-        homes.forEach((unit, home) -> {
-            RouteDecision decision = router.route(home, health);
-            if (decision.hasTarget()) {
-                served.merge(decision.target(), load.applyAsDouble(unit), Double::sum);
-            }
-        });
+        plan.regions().forEach(r -> served.put(r.region(), r.load()));
         return served;
     }
 
