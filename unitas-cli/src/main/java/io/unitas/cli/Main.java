@@ -24,6 +24,8 @@ import picocli.CommandLine.Command;
                  CommandLine.HelpCommand.class,
                  RouteCommand.class,
                  ReplayCommand.class,
+                 ControlCommand.class,
+                 CtlCommand.class,
          })
 public final class Main implements Runnable {
 
