@@ -25,6 +25,7 @@ import io.unitas.control.ControlToken;
 import io.unitas.control.Role;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -63,6 +64,12 @@ final class CtlCommand {
 
     ControlClient client() {
         return ControlClient.of(server, token);
+    }
+
+    /** {@code --reason}: why, recorded in the audit log (and, for fences, shown with refused writes). */
+    static final class Reason {
+        @Option(names = "--reason", defaultValue = "", description = "why, for the audit log")
+        String text;
     }
 
     /** Reads {@code 500ms}, {@code 30s}, {@code 2m}. */
@@ -199,8 +206,8 @@ final class CtlCommand {
         @Option(names = "--revision", description = "the revision this replaces (default: the current one)")
         Long revision;
 
-        @Option(names = "--reason", defaultValue = "", description = "why, for the audit log")
-        String reason;
+        @Mixin
+        Reason reason;
 
         @Override
         public Integer call() throws IOException {
@@ -210,7 +217,7 @@ final class CtlCommand {
             return ctl.call("apply", c -> {
                 long rev = revision != null ? revision : c.get("/api/v1/state").revision();
                 return c.send("PUT", "/api/v1/" + what, text, Map.of("If-Match", "\"" + rev + "\"",
-                        "Content-Type", yaml ? "application/yaml" : "application/json", "X-Unitas-Reason", reason));
+                        "Content-Type", yaml ? "application/yaml" : "application/json", "X-Unitas-Reason", reason.text));
             }, res -> {
                 ctl.main.out().println(what + " applied: revision " + res.json().path("revision").asLong());
                 return 0;
@@ -228,12 +235,12 @@ final class CtlCommand {
         @Parameters(arity = "1..*", paramLabel = "UNIT")
         List<String> units;
 
-        @Option(names = "--reason", defaultValue = "", description = "why, shown with refused writes")
-        String reason;
+        @Mixin
+        Reason reason;
 
         @Override
         public Integer call() {
-            ObjectNode body = JSON.createObjectNode().put("reason", reason);
+            ObjectNode body = JSON.createObjectNode().put("reason", reason.text);
             units.forEach(body.putArray("units")::add);
             return ctl.call("fence", c -> c.post("/api/v1/fences", body.toString()), res -> {
                 ctl.main.out().println("fenced " + String.join(", ", units) + ": revision "
@@ -251,13 +258,13 @@ final class CtlCommand {
         @Parameters(paramLabel = "UNIT")
         String unit;
 
-        @Option(names = "--reason", defaultValue = "", description = "why, for the audit log")
-        String reason;
+        @Mixin
+        Reason reason;
 
         @Override
         public Integer call() {
             return ctl.call("unfence", c -> c.send("DELETE", "/api/v1/fences/" + unit, null,
-                                                   Map.of("X-Unitas-Reason", reason)), res -> {
+                                                   Map.of("X-Unitas-Reason", reason.text)), res -> {
                 ctl.main.out().println("unfenced " + unit + ": revision " + res.json().path("revision").asLong());
                 return 0;
             });
@@ -303,8 +310,8 @@ final class CtlCommand {
         @Option(names = "--wait", description = "follow the switchover until it ends")
         boolean await;
 
-        @Option(names = "--reason", defaultValue = "", description = "why, for the audit log")
-        String reason;
+        @Mixin
+        Reason reason;
 
         @Override
         public Integer call() {
@@ -319,7 +326,7 @@ final class CtlCommand {
             }
             body.put("max_lag_ms", maxLag.toMillis())
                 .put("timeout_ms", timeout.toMillis())
-                .put("force", force).put("dry_run", dryRun).put("reason", reason);
+                .put("force", force).put("dry_run", dryRun).put("reason", reason.text);
             int code = ctl.call("switch", c -> c.post("/api/v1/switchovers", body.toString()), res -> {
                 printPlan(res.json().path("plan"));
                 if (dryRun) {
@@ -385,13 +392,13 @@ final class CtlCommand {
         @Parameters(paramLabel = "ID")
         String id;
 
-        @Option(names = "--reason", defaultValue = "", description = "why, for the audit log")
-        String reason;
+        @Mixin
+        Reason reason;
 
         @Override
         public Integer call() {
             return ctl.call("abort", c -> c.post("/api/v1/switchovers/" + id + "/abort",
-                                                 JSON.createObjectNode().put("reason", reason).toString()), res -> {
+                                                 JSON.createObjectNode().put("reason", reason.text).toString()), res -> {
                 ctl.main.out().println("switchover " + id + ": " + res.json().path("outcome").asText());
                 return 0;
             });
