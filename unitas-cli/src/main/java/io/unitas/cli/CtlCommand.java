@@ -327,7 +327,7 @@ final class CtlCommand {
             body.put("max_lag_ms", maxLag.toMillis())
                 .put("timeout_ms", timeout.toMillis())
                 .put("force", force).put("dry_run", dryRun).put("reason", reason.text);
-            int code = ctl.call("switch", c -> c.post("/api/v1/switchovers", body.toString()), res -> {
+            return ctl.call("switch", c -> c.post("/api/v1/switchovers", body.toString()), res -> {
                 printPlan(res.json().path("plan"));
                 if (dryRun) {
                     return 0;
@@ -336,12 +336,6 @@ final class CtlCommand {
                 ctl.main.out().println("switchover " + id + " started");
                 return await ? follow(id) : 0;
             });
-            if (code == EXIT_REFUSED) {
-                // A refused plan still says what it would have done.
-                ctl.call("switch", c -> c.post("/api/v1/switchovers", body.put("dry_run", true).put("force", true)
-                                                                          .toString()), res -> 0);
-            }
-            return code;
         }
 
         private void printPlan(JsonNode plan) {
