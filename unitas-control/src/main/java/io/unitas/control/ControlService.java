@@ -359,7 +359,8 @@ final class ControlService {
             return changed.isEmpty() ? Change.refused(null)
                                      : Change.to(current.withHealth(health), String.join("; ", changed));
         });
-        change("control", "switchover.step", "switchover", "", null, current -> {
+        Switchover running = store.current().switchover();
+        change("control", "switchover.step", running == null ? "switchover" : running.id(), "", null, current -> {
             Switchover s = current.switchover();
             if (s == null || s.phase().terminal()) {
                 return Change.refused(null);
