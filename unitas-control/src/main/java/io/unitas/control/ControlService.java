@@ -382,8 +382,9 @@ final class ControlService {
         SwitchoverPhase phase = next.phase();
         Instant at = next.updatedAt();
         if (phase == SwitchoverPhase.CATCHING_UP) {
-            next.units().forEach(u -> fences.put(u, new WriteFence(u, "switchover " + next.id() + " to "
-                                                                      + next.target(), at, next.id())));
+            // A fence an operator already holds stays theirs: lifting this switchover's fences must not lift it.
+            next.units().forEach(u -> fences.putIfAbsent(u, new WriteFence(u, "switchover " + next.id() + " to "
+                                                                              + next.target(), at, next.id())));
         } else if (phase == SwitchoverPhase.FLIPPED) {
             Map<String, String> moves = new LinkedHashMap<>();
             next.units().forEach(u -> moves.put(u, next.target().id()));

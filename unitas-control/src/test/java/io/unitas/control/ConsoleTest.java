@@ -26,7 +26,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The console in a real headless Chromium (Debian's {@code chromium} and {@code chromium-driver}): it loads, shows
- * each region's state, runs a dry run without moving anything, and follows changes live. Leaves a screenshot in
+ * each region's state, runs a dry run without moving anything, then the switchover with its live progress, and
+ * follows changes live. Leaves a screenshot in
  * {@code target/console.png}.
  */
 class ConsoleTest {
@@ -75,7 +76,7 @@ class ConsoleTest {
     }
 
     @Test
-    void theConsoleShowsRegionsAndUnits_runsADryRun_andUpdatesLive() throws Exception {
+    void theConsoleShowsRegionsAndUnits_runsADryRunThenTheSwitchover_andUpdatesLive() throws Exception {
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(15));
         browser.get(server.uri() + "/#token=" + Fixtures.OPERATOR.secret());
 
@@ -88,6 +89,7 @@ class ConsoleTest {
         assertThat(browser.getCurrentUrl()).doesNotContain(Fixtures.OPERATOR.secret());
 
         long before = server.revision();
+        assertThat(browser.findElement(By.id("start-button")).isEnabled()).as("start before a plan").isFalse();
         browser.findElement(By.id("sw-units")).sendKeys("u-sh,u-bj");
         new Select(browser.findElement(By.id("sw-target"))).selectByValue("eu");
         browser.findElement(By.id("plan-button")).click();
@@ -101,6 +103,11 @@ class ConsoleTest {
                      .post("/api/v1/fences", "{\"units\":[\"u-sh\"],\"reason\":\"live update\"}");
         wait.until(ExpectedConditions.attributeToBe(By.id("unit-u-sh"), "data-fenced", "true"));
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("audit"), "fence.add"));
+
+        browser.findElement(By.id("start-button")).click();
+        wait.until(ExpectedConditions.textToBe(By.id("switchover-phase"), "completed"));
+        assertThat(browser.findElement(By.id("progress")).getText()).contains("flipped").contains("completed");
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("#unit-u-bj .tag.home"), "eu"));
 
         byte[] png = ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES);
         Files.createDirectories(Path.of("target"));
