@@ -64,6 +64,26 @@ final class Fixtures {
         }
     }
 
+    /** Starts moving u-sh from cn to eu (max_lag 200 ms, deadline {@code timeout} from now); waits until it catches up. */
+    static void startMovingUshToEu(ControlClient client, Duration timeout) {
+        ControlResponse res = client.post("/api/v1/switchovers", "{\"units\":[\"u-sh\"],\"target\":\"eu\","
+                + "\"max_lag_ms\":200,\"deadline\":\"" + Instant.now().plus(timeout) + "\"}");
+        assertThat(res.status()).as(res.body()).isEqualTo(202);
+        awaitEquals("phase", Duration.ofSeconds(20), () -> phase(client), "catching_up");
+    }
+
+    /** The phase of the current or last switchover. */
+    static String phase(ControlClient client) {
+        return client.get("/api/v1/state").json().path("switchover").path("phase").asText();
+    }
+
+    /** Asserts that u-sh (the first unit) has {@code home} and that no fence is left. */
+    static void assertUshHomeAndNoFences(ControlClient client, String home) {
+        com.fasterxml.jackson.databind.JsonNode state = client.get("/api/v1/state").json();
+        assertThat(state.path("rules").path("units").get(0).path("region").asText()).isEqualTo(home);
+        assertThat(state.path("fences").size()).isZero();
+    }
+
     /** Asserts a 200, showing the body otherwise. */
     static void assertOk(ControlResponse res) {
         assertThat(res.status()).as(res.body()).isEqualTo(200);
