@@ -47,7 +47,9 @@ class ConsoleTest {
         admin.send("PUT", "/api/v1/health/eu", Fixtures.report("eu", 2, Instant.now(), true, 850), Map.of());
         admin.send("PUT", "/api/v1/health/us", "{\"sequence\":2,\"observed_at\":\"" + Instant.now() + "\","
                 + "\"healthy\":false,\"writable\":false,\"replication_lag_ms\":-1,\"score\":0.1,"
-                + "\"reasons\":[\"pg-primary: read-only (transaction_read_only=on)\"]}", Map.of());
+                + "\"reasons\":[\"pg-primary: read-only (transaction_read_only=on)\"],\"region\":\"us\","
+                + "\"checks\":{\"pg-primary\":{\"up\":false,\"latency_ms\":3,"
+                + "\"reason\":\"read-only (transaction_read_only=on)\"}}}", Map.of());
         admin.post("/api/v1/fences", "{\"units\":[\"u-ny\"],\"reason\":\"us read-only\"}");
 
         ChromeOptions options = new ChromeOptions();

@@ -8,30 +8,19 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.unitas.testkit.EtcdServer;
 
 /** Control-plane replicas sharing one real etcd: one state, one leader, and a switchover that survives it. */
 class EtcdReplicasTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
-    private static EtcdServer etcd;
+    private final EtcdServer etcd = EtcdServer.shared();
 
     @TempDir
     Path dir;
-
-    @BeforeAll
-    static void startEtcd() {
-        etcd = EtcdServer.start();
-    }
-
-    @AfterAll
-    static void stopEtcd() {
-        etcd.close();
-    }
 
     private ControlServer replica(String name, String prefix) {
         return ControlServer.builder().port(0).dataDir(dir.resolve(name)).tokens(Fixtures.tokensFile(dir))

@@ -51,7 +51,7 @@ final class Fixtures {
         return "{\"region\":\"" + region + "\",\"sequence\":" + sequence + ",\"observed_at\":\"" + observedAt
                + "\",\"healthy\":" + healthy + ",\"writable\":" + healthy + ",\"replication_lag_ms\":" + lagMs
                + ",\"score\":" + (healthy ? 1.0 : 0.0) + ",\"reasons\":[]"
-               + ",\"checks\":{\"pg-primary\":{\"up\":" + healthy + ",\"latency_ms\":3}}}";
+               + ",\"checks\":{\"pg-primary\":{\"up\":" + healthy + ",\"latency_ms\":3,\"reason\":\"\"}}}";
     }
 
     /** Applies the topology and the rules as admin and reports every region healthy with the given lag. */
