@@ -11,8 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -49,7 +47,6 @@ final class CtlCommand {
     static final int EXIT_UNREACHABLE = 5;
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m)");
 
     @ParentCommand
     Main main;
@@ -72,14 +69,6 @@ final class CtlCommand {
         String text;
     }
 
-    /** Reads {@code 500ms}, {@code 30s}, {@code 2m}. */
-    static final class DurationConverter implements picocli.CommandLine.ITypeConverter<Duration> {
-        @Override
-        public Duration convert(String text) {
-            return duration(text);
-        }
-    }
-
     /** Reads {@code viewer}, {@code reporter}, {@code operator}, {@code admin}. */
     static final class RoleConverter implements picocli.CommandLine.ITypeConverter<Role> {
         @Override
@@ -90,21 +79,6 @@ final class CtlCommand {
                 throw new picocli.CommandLine.TypeConversionException(e.getMessage());
             }
         }
-    }
-
-    /** {@code 500ms}, {@code 30s}, {@code 2m}. */
-    static Duration duration(String text) {
-        Matcher m = DURATION.matcher(text);
-        if (!m.matches()) {
-            throw new picocli.CommandLine.TypeConversionException("'" + text
-                    + "' (expected: a duration like 500ms, 30s or 2m)");
-        }
-        long n = Long.parseLong(m.group(1));
-        return switch (m.group(2)) {
-            case "ms" -> Duration.ofMillis(n);
-            case "s" -> Duration.ofSeconds(n);
-            default -> Duration.ofMinutes(n);
-        };
     }
 
     /** Prints a refusal as one line per problem and maps its status to an exit code. */
@@ -293,11 +267,11 @@ final class CtlCommand {
                 description = "target region (with --drain, default: the first healthy region it fails over to)")
         String to;
 
-        @Option(names = "--max-lag", defaultValue = "1s", converter = DurationConverter.class,
+        @Option(names = "--max-lag", defaultValue = "1s", converter = ProbeCommand.DurationConverter.class,
                 description = "flip once the target's replication lag is at most this (default: ${DEFAULT-VALUE})")
         Duration maxLag;
 
-        @Option(names = "--timeout", defaultValue = "60s", converter = DurationConverter.class,
+        @Option(names = "--timeout", defaultValue = "60s", converter = ProbeCommand.DurationConverter.class,
                 description = "roll back if not flipped by then (default: ${DEFAULT-VALUE})")
         Duration timeout;
 
