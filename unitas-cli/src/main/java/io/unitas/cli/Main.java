@@ -27,6 +27,8 @@ import picocli.CommandLine.Command;
                  RulesCommand.class,
                  ProbeCommand.class,
                  HealthCommand.class,
+                 ControlCommand.class,
+                 CtlCommand.class,
          })
 public final class Main implements Runnable {
 

@@ -1,0 +1,87 @@
+package io.unitas.control;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.unitas.testkit.EtcdServer;
+
+/** Control-plane replicas sharing one real etcd: one state, one leader, and a switchover that survives it. */
+class EtcdReplicasTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    private final EtcdServer etcd = EtcdServer.shared();
+
+    @TempDir
+    Path dir;
+
+    private ControlServer replica(String name, String prefix) {
+        return ControlServer.builder().port(0).dataDir(dir.resolve(name)).tokens(Fixtures.tokensFile(dir))
+                            .etcd(List.of(etcd.endpoint())).etcdPrefix(prefix).leaderLease(Duration.ofSeconds(2))
+                            .tick(Duration.ofMillis(50)).start();
+    }
+
+    @Test
+    void twoReplicas_shareOneVersionedState_andExactlyOneLeads() {
+        try (ControlServer a = replica("a", "/t1/"); ControlServer b = replica("b", "/t1/")) {
+            ControlClient onA = ControlClient.of(a.uri(), Fixtures.ADMIN.secret());
+            ControlClient onB = ControlClient.of(b.uri(), Fixtures.ADMIN.secret());
+
+            Fixtures.seed(onA, Instant.now(), 0);
+            Fixtures.awaitEquals("b's revision", WAIT, b::revision, a.revision());
+            assertThat(onB.get("/api/v1/state").json().path("rules").path("units")).hasSize(4);
+
+            long read = a.revision();
+            assertThat(onB.post("/api/v1/fences", "{\"units\":[\"u-ny\"]}").status()).isEqualTo(200);
+            ControlResponse stale = onA.put("/api/v1/rules", Fixtures.RULES, read);
+            assertThat(stale.status()).isEqualTo(412);
+
+            Fixtures.await("one leader", WAIT, () -> a.leader() ^ b.leader());
+            assertThat(a.leader() && b.leader()).isFalse();
+            assertThat(onA.get("/api/v1/audit").json().path("entries").findValuesAsText("action"))
+                    .contains("topology.replace", "rules.replace", "fence.add");
+        }
+    }
+
+    @Test
+    void theFollowerTakesOverASwitchover_whenTheLeaderIsKilled() {
+        Path tokens = Fixtures.tokensFile(dir);
+        String endpoint = etcd.endpoint() + "";
+        ControlProcess one = ControlProcess.start(dir.resolve("one"), tokens, endpoint, dir.resolve("one.log"));
+        ControlProcess two = ControlProcess.start(dir.resolve("two"), tokens, endpoint, dir.resolve("two.log"));
+        try {
+            Fixtures.await("a leader", WAIT, () -> leader(one) || leader(two));
+            ControlProcess leader = leader(one) ? one : two;
+            ControlProcess follower = leader == one ? two : one;
+            ControlClient onLeader = ControlClient.of(leader.uri(), Fixtures.ADMIN.secret());
+            ControlClient onFollower = ControlClient.of(follower.uri(), Fixtures.ADMIN.secret());
+            assertThat(leader(follower)).isFalse();
+
+            Fixtures.seed(onLeader, Instant.now(), 5_000);
+            Fixtures.startMovingUshToEu(onFollower, Duration.ofMinutes(2));
+
+            leader.kill();
+            onFollower.send("PUT", "/api/v1/health/eu", Fixtures.report("eu", 2, Instant.now(), true, 50), Map.of());
+
+            Fixtures.await("the follower leads", WAIT, () -> leader(follower));
+            Fixtures.awaitEquals("phase", WAIT, () -> Fixtures.phase(onFollower), "completed");
+            Fixtures.assertUshHomeAndNoFences(onFollower, "eu");
+        } finally {
+            one.kill();
+            two.kill();
+        }
+    }
+
+    private static boolean leader(ControlProcess p) {
+        return ControlClient.of(p.uri(), Fixtures.VIEWER.secret()).get("/api/v1/replica").json().path("leader")
+                            .asBoolean();
+    }
+
+}
