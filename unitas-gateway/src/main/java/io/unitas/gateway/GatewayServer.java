@@ -1,0 +1,110 @@
+package io.unitas.gateway;
+
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+
+import com.linecorp.armeria.client.ClientFactory;
+import com.linecorp.armeria.common.HttpResponse;
+import com.linecorp.armeria.common.HttpStatus;
+import com.linecorp.armeria.common.MediaType;
+import com.linecorp.armeria.server.Server;
+
+/** The gateway's server: the proxy under {@code /}, {@code /metrics} and {@code /unitas/healthz} beside it. */
+final class GatewayServer implements Gateway {
+
+    /** The gateway's own health path; other regions' gateways are checked on it. */
+    static final String HEALTH_PATH = "/unitas/healthz";
+
+    private final Server server;
+    private final StateHolder holder;
+    private final StateFeed feed;
+    private final Upstreams upstreams;
+    private final ClientFactory factory;
+    private final CountDownLatch closed = new CountDownLatch(1);
+
+    private GatewayServer(Server server, StateHolder holder, StateFeed feed, Upstreams upstreams,
+                          ClientFactory factory) {
+        this.server = server;
+        this.holder = holder;
+        this.feed = feed;
+        this.upstreams = upstreams;
+        this.factory = factory;
+    }
+
+    static StateFeed feedFor(GatewayConfig config) {
+        if (config.source() instanceof GatewayConfig.ControlPlane cp) {
+            return new ControlPlaneFeed(cp, config.writeMethods());
+        }
+        return new StaticFilesFeed((GatewayConfig.StaticFiles) config.source(), config.writeMethods());
+    }
+
+    static Gateway start(GatewayConfig config, StateFeed feed) {
+        GatewayConfig.Resilience r = config.resilience();
+        ClientFactory factory = ClientFactory.builder().connectTimeout(r.connectTimeout()).build();
+        Upstreams upstreams = new Upstreams(config.upstreams(), r, factory);
+        GatewayMetrics metrics = new GatewayMetrics(config.region().id(), accessLog(config.accessLog()));
+        StateHolder holder = new StateHolder(System::nanoTime);
+        feed.start(holder);
+        ProxyService proxy = new ProxyService(config, holder, upstreams, metrics);
+        Server server = Server.builder()
+                              .http(config.listen())
+                              .maxRequestLength(0)
+                              .requestTimeout(r.responseTimeout().plus(Duration.ofSeconds(5)))
+                              .service("/metrics", (ctx, req) -> HttpResponse.of(
+                                      HttpStatus.OK, MediaType.parse("text/plain; version=0.0.4; charset=utf-8"),
+                                      metrics.registry().scrape()))
+                              .service(HEALTH_PATH, (ctx, req) -> holder.get() == null
+                                      ? HttpResponse.of(HttpStatus.SERVICE_UNAVAILABLE, MediaType.PLAIN_TEXT_UTF_8,
+                                                        "no routing state")
+                                      : HttpResponse.of(HttpStatus.OK, MediaType.PLAIN_TEXT_UTF_8, "ok"))
+                              .serviceUnder("/", proxy)
+                              .build();
+        server.start().join();
+        return new GatewayServer(server, holder, feed, upstreams, factory);
+    }
+
+    private static PrintStream accessLog(String target) {
+        return switch (target) {
+            case "off" -> null;
+            case "stdout" -> System.out;
+            case "stderr" -> System.err;
+            default -> {
+                try {
+                    yield new PrintStream(new FileOutputStream(target, true), true, StandardCharsets.UTF_8);
+                } catch (IOException e) {
+                    throw new UncheckedIOException("access_log: cannot open " + target, e);
+                }
+            }
+        };
+    }
+
+    @Override
+    public int port() {
+        return server.activeLocalPort();
+    }
+
+    @Override
+    public long revision() {
+        RoutingState s = holder.get();
+        return s == null ? -1 : s.revision();
+    }
+
+    @Override
+    public void awaitClose() throws InterruptedException {
+        closed.await();
+    }
+
+    @Override
+    public void close() {
+        feed.close();
+        server.stop().join();
+        upstreams.close();
+        factory.close();
+        closed.countDown();
+    }
+}

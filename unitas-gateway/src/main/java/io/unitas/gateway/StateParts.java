@@ -1,0 +1,122 @@
+package io.unitas.gateway;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.unitas.config.ConfigDocument;
+import io.unitas.config.ConfigException;
+import io.unitas.config.TopologyFile;
+import io.unitas.core.HealthSnapshot;
+import io.unitas.core.Region;
+import io.unitas.core.RegionHealth;
+import io.unitas.core.Topology;
+import io.unitas.core.fence.Fence;
+import io.unitas.core.fence.WriteFences;
+import io.unitas.core.rules.UnitRules;
+
+/**
+ * Reads the parts of routing state, the same whether they come from static files or from a control plane's
+ * state document: topology, unit rules, health ({@code region: {healthy, writable, replication_lag_ms, score,
+ * reasons}}) and fences ({@code unit: {mode: reject|throttle, writes_per_second, burst, retry_after}}).
+ */
+final class StateParts {
+
+    /** What a refused write is told to wait when the fence does not say. */
+    static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(5);
+
+    private StateParts() {
+    }
+
+    static Topology topology(ConfigDocument doc) {
+        return TopologyFile.parse(doc);
+    }
+
+    static UnitRules rules(ConfigDocument doc, Topology topology) {
+        return io.unitas.config.RulesFile.parse(doc, topology);
+    }
+
+    /** Reads a health table; a region the topology lacks is an error, a region missing from the table is down. */
+    static HealthSnapshot health(ConfigDocument doc, JsonNode node, String base, Topology topology, long revision) {
+        List<String> problems = new ArrayList<>();
+        Map<Region, RegionHealth> out = new LinkedHashMap<>();
+        if (node != null && !node.isNull() && !node.isObject()) {
+            throw doc.error(base, "expected a mapping from region to its health");
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = fields(node); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            String path = join(base, e.getKey());
+            if (!Region.isValidId(e.getKey()) || topology.region(e.getKey()).isEmpty()) {
+                problems.add(doc.describe(path, "unknown region '" + e.getKey() + "' (expected one of: "
+                        + String.join(", ", topology.regions().stream().map(Region::id).toList()) + ")"));
+                continue;
+            }
+            JsonNode h = e.getValue();
+            if (h.isBoolean()) {
+                out.put(Region.of(e.getKey()), RegionHealth.of(h.asBoolean()));
+                continue;
+            }
+            if (!h.path("healthy").isBoolean()) {
+                problems.add(doc.describe(path + ".healthy", "missing (expected: true or false)"));
+                continue;
+            }
+            List<String> reasons = new ArrayList<>();
+            h.path("reasons").forEach(r -> reasons.add(r.asText()));
+            try {
+                boolean healthy = h.get("healthy").asBoolean();
+                out.put(Region.of(e.getKey()), new RegionHealth(
+                        healthy, h.path("writable").asBoolean(healthy), h.path("replication_lag_ms").asLong(-1),
+                        h.path("score").asDouble(healthy ? 1 : 0), reasons));
+            } catch (IllegalArgumentException bad) {
+                problems.add(doc.describe(path, bad.getMessage()));
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new ConfigException(problems);
+        }
+        return HealthSnapshot.of(revision, out);
+    }
+
+    /** Reads a fence table; a bare fence ({@code {}} or a control plane's {@code {reason, since}}) rejects. */
+    static WriteFences fences(ConfigDocument doc, JsonNode node, String base, Set<String> writeMethods) {
+        List<String> problems = new ArrayList<>();
+        Map<String, Fence> out = new LinkedHashMap<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = fields(node); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            String path = join(base, e.getKey());
+            JsonNode f = e.getValue();
+            try {
+                Duration retryAfter = f.has("retry_after")
+                        ? GatewayConfigReader.parseDuration(f.get("retry_after").asText()) : DEFAULT_RETRY_AFTER;
+                String mode = f.path("mode").asText("reject");
+                out.put(e.getKey(), switch (mode) {
+                    case "reject" -> Fence.reject(retryAfter);
+                    case "throttle" -> Fence.throttle(f.path("writes_per_second").asDouble(0),
+                                                      f.path("burst").asInt(1), retryAfter);
+                    default -> throw new IllegalArgumentException(
+                            "mode: '" + mode + "' (expected: reject or throttle)");
+                });
+            } catch (IllegalArgumentException bad) {
+                problems.add(doc.describe(path, bad.getMessage()));
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new ConfigException(problems);
+        }
+        return WriteFences.of(out, writeMethods);
+    }
+
+    private static Iterator<Map.Entry<String, JsonNode>> fields(JsonNode node) {
+        return node == null || !node.isObject() ? java.util.Collections.emptyIterator() : node.fields();
+    }
+
+    private static String join(String base, String key) {
+        return base.isEmpty() ? key : base + "." + key;
+    }
+}
