@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
                        + "fail over in a fixed order, and prove it.",
          subcommands = {
                  CommandLine.HelpCommand.class,
+                 GatewayCommand.class,
          })
 public final class Main implements Runnable {
 
