@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.unitas.config.ConfigDocument;
 import io.unitas.config.ConfigException;
 import io.unitas.config.TopologyFile;
+import io.unitas.config.UnitRulesFile;
 import io.unitas.core.HealthSnapshot;
 import io.unitas.core.Region;
 import io.unitas.core.RegionHealth;
@@ -39,7 +40,7 @@ final class StateParts {
     }
 
     static UnitRules rules(ConfigDocument doc, Topology topology) {
-        return io.unitas.config.RulesFile.parse(doc, topology);
+        return UnitRulesFile.parse(doc, topology);
     }
 
     /** Reads a health table; a region the topology lacks is an error, a region missing from the table is down. */
