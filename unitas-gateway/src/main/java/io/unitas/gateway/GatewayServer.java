@@ -54,6 +54,8 @@ final class GatewayServer implements Gateway {
         Server server = Server.builder()
                               .http(config.listen())
                               .maxRequestLength(0)
+                              // No quiet period: stop taking requests at once, give those in flight 5 s.
+                              .gracefulShutdownTimeout(Duration.ZERO, Duration.ofSeconds(5))
                               .requestTimeout(r.responseTimeout().plus(Duration.ofSeconds(5)))
                               .service("/metrics", (ctx, req) -> HttpResponse.of(
                                       HttpStatus.OK, MediaType.parse("text/plain; version=0.0.4; charset=utf-8"),

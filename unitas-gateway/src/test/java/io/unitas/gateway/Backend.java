@@ -27,6 +27,7 @@ final class Backend implements AutoCloseable {
         this.server = Server.builder()
                             .http(0)
                             .maxRequestLength(0)
+                            .gracefulShutdownTimeoutMillis(0, 0)
                             .service("/healthz", (ctx, req) -> HttpResponse.of("ok"))
                             .serviceUnder("/", (ctx, req) -> HttpResponse.of(req.aggregate().thenApply(this::answer)))
                             .build();
