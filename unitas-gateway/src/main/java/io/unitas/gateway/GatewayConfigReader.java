@@ -61,7 +61,10 @@ final class GatewayConfigReader {
         int hopLimit = integer(root.get("hop_limit"), "hop_limit", HopRule.DEFAULT_LIMIT, 1);
         Set<String> writeMethods = writeMethods(root.get("write_methods"));
         Resilience resilience = resilience(root);
-        String accessLog = text(root.get("access_log"), "access_log", "stdout");
+        // YAML 1.1 reads a bare `off` as false.
+        JsonNode log = root.get("access_log");
+        String accessLog = log != null && log.isBoolean() && !log.asBoolean() ? "off"
+                           : text(log, "access_log", "stdout");
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }

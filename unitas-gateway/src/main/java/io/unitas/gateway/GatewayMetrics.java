@@ -3,6 +3,8 @@ package io.unitas.gateway;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.Counter;
@@ -16,7 +18,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
  * and status class, plus one access log line per request with the same fields. Meters are created once per
  * combination and found again without allocating.
  */
-final class GatewayMetrics {
+final class GatewayMetrics implements AutoCloseable {
 
     /** The label value for a home or target the gateway could not determine. */
     static final String NONE = "none";
@@ -27,9 +29,28 @@ final class GatewayMetrics {
             new ConcurrentHashMap<>();
     private final PrintStream accessLog;
 
+    private final ScheduledExecutorService flusher;
+
     GatewayMetrics(String gatewayRegion, PrintStream accessLog) {
         this.gatewayRegion = gatewayRegion;
         this.accessLog = accessLog;
+        this.flusher = accessLog == null ? null : Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "unitas-gateway-access-log");
+            t.setDaemon(true);
+            return t;
+        });
+        if (flusher != null) {
+            flusher.scheduleWithFixedDelay(accessLog::flush, 1, 1, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Flushes and stops the access log. */
+    @Override
+    public void close() {
+        if (flusher != null) {
+            flusher.shutdownNow();
+            accessLog.flush();
+        }
     }
 
     /** The registry, for the {@code /metrics} endpoint. */
@@ -50,8 +71,7 @@ final class GatewayMetrics {
             accessLog.println(Instant.now() + " method=" + method + " path=" + path + " status=" + status
                               + " gateway_region=" + gatewayRegion + " home_region=" + home
                               + " target_region=" + target + " route=" + route + " unit=" + unit
-                              + " status_class=" + statusClass + "xx duration_ms="
-                              + String.format("%.3f", durationNanos / 1e6));
+                              + " status_class=" + statusClass + "xx duration_us=" + durationNanos / 1000);
         }
     }
 
