@@ -2,9 +2,12 @@ package io.unitas.cli;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.util.Properties;
 
+import io.unitas.config.ConfigException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -19,6 +22,8 @@ import picocli.CommandLine.Command;
                        + "fail over in a fixed order, and prove it.",
          subcommands = {
                  CommandLine.HelpCommand.class,
+                 RouteCommand.class,
+                 ReplayCommand.class,
                  GatewayCommand.class,
          })
 public final class Main implements Runnable {
@@ -29,6 +34,14 @@ public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    private final PrintStream out;
+    private final PrintStream err;
+
+    private Main(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
     /** Runs the command line and exits with its code. */
     public static void main(String[] args) {
         System.exit(run(args));
@@ -36,10 +49,38 @@ public final class Main implements Runnable {
 
     /** Runs the command line and returns its exit code; for tests and embedding. */
     public static int run(String... args) {
-        CommandLine cli = new CommandLine(new Main());
+        return run(System.out, System.err, args);
+    }
+
+    /**
+     * Runs the command line with its output on {@code out} and its messages on {@code err}, and returns its exit
+     * code. An invalid input file is reported as one line per problem, with exit code {@link #EXIT_USAGE}.
+     */
+    public static int run(PrintStream out, PrintStream err, String... args) {
+        CommandLine cli = new CommandLine(new Main(out, err));
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
         cli.setExitCodeExceptionMapper(e -> EXIT_USAGE);
         cli.getCommandSpec().exitCodeOnInvalidInput(EXIT_USAGE);
+        cli.setExecutionExceptionHandler((e, command, parsed) -> {
+            if (e instanceof ConfigException problems) {
+                problems.problems().forEach(err::println);
+                err.flush();
+                return EXIT_USAGE;
+            }
+            throw e;
+        });
         return cli.execute(args);
+    }
+
+    /** Where subcommands write their results. */
+    PrintStream out() {
+        return out;
+    }
+
+    /** Where subcommands write messages for a person. */
+    PrintStream err() {
+        return err;
     }
 
     @Override

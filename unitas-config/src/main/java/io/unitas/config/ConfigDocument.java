@@ -70,10 +70,19 @@ public final class ConfigDocument {
         } catch (JsonProcessingException e) {
             int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
             throw new ConfigException(name + (line > 0 ? ":" + line : "") + ": not valid "
-                                      + (json ? "JSON" : "YAML") + ": " + e.getOriginalMessage());
+                                      + (json ? "JSON" : "YAML") + ": " + oneLine(e.getOriginalMessage()));
         } catch (IOException e) {
             throw new ConfigException(name + ": cannot parse: " + e.getMessage());
         }
+    }
+
+    /**
+     * The parser's message on one line: YAML parsers add indented lines that quote the source and point at it,
+     * which the file:line prefix already does.
+     */
+    private static String oneLine(String message) {
+        return String.join(": ", message.lines().filter(l -> !l.isBlank() && !Character.isWhitespace(l.charAt(0)))
+                                        .toList());
     }
 
     private static JsonNode readValue(JsonParser p, String path, Map<String, Integer> lines) throws IOException {

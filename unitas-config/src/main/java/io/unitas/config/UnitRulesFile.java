@@ -9,6 +9,9 @@ import java.util.Map;
 import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.unitas.core.Problem;
 import io.unitas.core.Topology;
@@ -17,6 +20,7 @@ import io.unitas.core.rules.KeyRange;
 import io.unitas.core.rules.KeySource;
 import io.unitas.core.rules.KeyTransform;
 import io.unitas.core.rules.MissingKeyAction;
+import io.unitas.core.rules.Unit;
 import io.unitas.core.rules.UnitRules;
 import io.unitas.core.rules.UnitStrategy;
 
@@ -45,7 +49,7 @@ import io.unitas.core.rules.UnitStrategy;
 public final class UnitRulesFile {
 
     private static final Set<String> FIELDS = Set.of("units", "key", "ranges", "domains", "gray");
-    private static final Set<String> UNIT_FIELDS = Set.of("id", "region");
+    private static final Set<String> UNIT_FIELDS = Set.of("id", "region", "load");
     private static final Set<String> KEY_FIELDS = Set.of("sources", "transform", "missing");
     private static final Set<String> RANGE_FIELDS = Set.of("range", "unit");
     private static final Set<String> GRAY_FIELDS = Set.of("when", "version");
@@ -85,15 +89,62 @@ public final class UnitRulesFile {
         return builder.build(topology);
     }
 
+    /**
+     * {@code rules} as a tree in the file's format, the inverse of {@link #parse}: what the control plane stores and
+     * serves. Empty {@code domains} and {@code gray} are left out.
+     */
+    public static ObjectNode toTree(UnitRules rules) {
+        JsonNodeFactory f = JsonNodeFactory.instance;
+        ObjectNode root = f.objectNode();
+        ArrayNode units = root.putArray("units");
+        for (Unit unit : rules.units()) {
+            ObjectNode u = units.addObject().put("id", unit.id()).put("region", unit.home().id());
+            rules.load(unit.id()).ifPresent(load -> u.put("load", load));
+        }
+        ObjectNode key = root.putObject("key");
+        ArrayNode sources = key.putArray("sources");
+        for (KeySource source : rules.sources()) {
+            ObjectNode s = sources.addObject();
+            if (source.kind() == KeySource.Kind.DOMAIN_PREFIX) {
+                s.put(source.kind().label(), true);
+            } else {
+                s.put(source.kind().label(), source.name());
+            }
+        }
+        key.put("transform", rules.transform().toString());
+        key.put("missing", rules.missing().label());
+        ArrayNode ranges = root.putArray("ranges");
+        rules.ranges().forEach(r -> ranges.addObject().put("range", r.range().toString()).put("unit", r.unit()));
+        if (!rules.domains().isEmpty()) {
+            ObjectNode domains = root.putObject("domains");
+            rules.domains().forEach(domains::put);
+        }
+        if (!rules.gray().isEmpty()) {
+            ObjectNode gray = root.putObject("gray");
+            rules.gray().forEach((unit, list) -> {
+                ArrayNode rulesOfUnit = gray.putArray(unit);
+                for (GrayRule rule : list) {
+                    ObjectNode r = rulesOfUnit.addObject();
+                    if (!rule.isFallback()) {
+                        r.putObject("when").put("header", rule.when().header()).put("equals", rule.when().equals());
+                    }
+                    r.put("version", rule.version());
+                }
+            });
+        }
+        return root;
+    }
+
     /** Walks the tree into the builder; what does not fit becomes a problem at its path. */
     private record Reader(UnitRules.Builder builder, List<Problem> problems) {
 
         void document(JsonNode root) {
             unknownFields(root, "", FIELDS);
             for (Indexed unit : list(root.path("units"), "units", "a list of units, each {id, region}", true)) {
-                if (object(unit.node(), unit.path(), "{id: UNIT, region: REGION}", UNIT_FIELDS)) {
+                if (object(unit.node(), unit.path(), "{id: UNIT, region: REGION, load: N}", UNIT_FIELDS)) {
                     builder.unit(required(unit.node(), unit.path(), "id", "a unit id"),
-                                 required(unit.node(), unit.path(), "region", "a region id"));
+                                 required(unit.node(), unit.path(), "region", "a region id"),
+                                 load(unit.node().path("load"), unit.path() + ".load"));
                 }
             }
             JsonNode key = root.path("key");
@@ -264,6 +315,17 @@ public final class UnitRulesFile {
                 return null;
             }
             return scalar(value, path + "." + field, expected);
+        }
+
+        private Double load(JsonNode load, String path) {
+            if (absent(load)) {
+                return null;
+            }
+            if (!load.isNumber()) {
+                problems.add(new Problem(path, load + " (expected: a number >= 0)"));
+                return null;
+            }
+            return load.asDouble();
         }
 
         /** A string, number or boolean as text; anything else is a problem. */

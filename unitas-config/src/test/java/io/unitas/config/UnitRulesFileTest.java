@@ -138,6 +138,37 @@ class UnitRulesFileTest {
     }
 
     @Test
+    void toTree_writesTheFormatBack_andReadsToEqualRules() {
+        UnitRules example = UnitRulesFile.read(Path.of("../examples/rules.yaml"), TOPOLOGY);
+        UnitRules withLoads = parse("rules.json", """
+                {"units": [{"id": "u-cn", "region": "cn", "load": 1200}, {"id": "u-eu", "region": "eu"}],
+                 "key": {"sources": [{"cookie": "uid"}], "transform": "none", "missing": "center"},
+                 "ranges": [{"range": "5~9", "unit": "u-cn"}, {"range": "10~19", "unit": "u-eu"}]}
+                """);
+        for (UnitRules rules : List.of(example, withLoads, example.remap(Map.of("u-shanghai", "us")))) {
+            String json = UnitRulesFile.toTree(rules).toString();
+            assertThat(parse("rules.json", json)).isEqualTo(rules);
+        }
+        assertThat(withLoads.load("u-cn")).hasValue(1200.0);
+        assertThat(withLoads.load("u-eu")).isEmpty();
+        assertThat(withLoads.keyShare("u-eu")).isEqualTo(10.0 / 15);
+        assertThat(UnitRulesFile.toTree(withLoads).toString()).isEqualTo("{\"units\":[{\"id\":\"u-cn\","
+                + "\"region\":\"cn\",\"load\":1200.0},{\"id\":\"u-eu\",\"region\":\"eu\"}],\"key\":"
+                + "{\"sources\":[{\"cookie\":\"uid\"}],\"transform\":\"none\",\"missing\":\"center\"},"
+                + "\"ranges\":[{\"range\":\"5~9\",\"unit\":\"u-cn\"},{\"range\":\"10~19\",\"unit\":"
+                + "\"u-eu\"}]}");
+    }
+
+    @Test
+    void aNegativeLoad_isAProblem() {
+        assertThat(problems("""
+                units: [{id: u-cn, region: cn, load: -5}]
+                key: {sources: [{header: h}]}
+                ranges: [{range: 0~9, unit: u-cn}]
+                """)).containsExactly("rules.yaml:1: units[0].load: -5.0 (expected: a number >= 0)");
+    }
+
+    @Test
     void anUnknownStrategy_isAProblemOfTheFile() {
         assertThatThrownBy(() -> parse("rules.yaml", """
                 units: [{id: u-cn, region: cn}]

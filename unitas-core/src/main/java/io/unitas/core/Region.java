@@ -28,6 +28,17 @@ public record Region(String id) implements Comparable<Region> {
         return id != null && ID.matcher(id).matches();
     }
 
+    // Written out, rather than left to the record, because health lookups on the routing hot path hash regions.
+    @Override
+    public boolean equals(Object o) {
+        return this == o || o instanceof Region r && id.equals(r.id);
+    }
+
+    @Override
+    public int hashCode() {
+        return id.hashCode();
+    }
+
     @Override
     public int compareTo(Region other) {
         return id.compareTo(other.id);

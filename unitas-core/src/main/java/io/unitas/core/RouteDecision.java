@@ -1,10 +1,16 @@
 package io.unitas.core;
 
+import java.util.Objects;
+
 /**
  * The outcome of routing one request: where it goes and why, or why it cannot go anywhere. A value the
  * caller branches on ({@link #outcome()}), never an exception.
+ *
+ * @param outcome why the request goes where it goes
+ * @param home    the home region's id as asked for (it may name no region of the topology)
+ * @param target  the serving region, or {@code null} when the outcome has none
  */
-public final class RouteDecision {
+public record RouteDecision(Outcome outcome, String home, Region target) {
 
     /** Why a request goes where it goes. */
     public enum Outcome {
@@ -34,36 +40,34 @@ public final class RouteDecision {
         }
     }
 
-    private final Outcome outcome;
-    private final String home;
-    private final Region target;
-    private final String message;
-
-    RouteDecision(Outcome outcome, String home, Region target) {
-        this.outcome = outcome;
-        this.home = home;
-        this.target = target;
-        this.message = switch (outcome) {
-            case HOME -> "home region " + home + " is healthy";
-            case FAILOVER -> "home region " + home + " is unhealthy; failing over to " + target;
-            case NO_HEALTHY_REGION -> "no healthy region for home region " + home;
-            case UNKNOWN_REGION -> "unknown region '" + home + "'";
-        };
+    /** Checks that a target is present exactly when the outcome has one. */
+    public RouteDecision {
+        Objects.requireNonNull(outcome, "outcome");
+        Objects.requireNonNull(home, "home");
+        if (outcome.hasTarget() != (target != null)) {
+            throw new IllegalArgumentException("target: " + target + " (expected: "
+                    + (outcome.hasTarget() ? "a region" : "none") + " for outcome " + outcome.reason() + ")");
+        }
     }
 
-    /** Why the request goes where it goes. */
-    public Outcome outcome() {
-        return outcome;
+    /** The home region serves. */
+    public static RouteDecision home(Region home) {
+        return new RouteDecision(Outcome.HOME, home.id(), home);
     }
 
-    /** The home region's id as asked for (it may name no region of the topology). */
-    public String home() {
-        return home;
+    /** The home region is down and {@code target} serves instead. */
+    public static RouteDecision failover(Region home, Region target) {
+        return new RouteDecision(Outcome.FAILOVER, home.id(), target);
     }
 
-    /** The serving region, or {@code null} when {@link #hasTarget()} is false. */
-    public Region target() {
-        return target;
+    /** Nothing the home may fail over to is healthy. */
+    public static RouteDecision noHealthyRegion(Region home) {
+        return new RouteDecision(Outcome.NO_HEALTHY_REGION, home.id(), null);
+    }
+
+    /** {@code homeId} names no region of the topology. */
+    public static RouteDecision unknownRegion(String homeId) {
+        return new RouteDecision(Outcome.UNKNOWN_REGION, homeId, null);
     }
 
     /** Whether there is a serving region. */
@@ -73,22 +77,16 @@ public final class RouteDecision {
 
     /** One line for a person, naming the regions involved. */
     public String message() {
-        return message;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof RouteDecision d && outcome == d.outcome && home.equals(d.home)
-               && java.util.Objects.equals(target, d.target);
-    }
-
-    @Override
-    public int hashCode() {
-        return java.util.Objects.hash(outcome, home, target);
+        return switch (outcome) {
+            case HOME -> "home region " + home + " is healthy";
+            case FAILOVER -> "home region " + home + " is unhealthy; failing over to " + target;
+            case NO_HEALTHY_REGION -> "no healthy region for home region " + home;
+            case UNKNOWN_REGION -> "unknown region '" + home + "'";
+        };
     }
 
     @Override
     public String toString() {
-        return message;
+        return message();
     }
 }

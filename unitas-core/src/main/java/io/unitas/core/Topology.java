@@ -178,7 +178,8 @@ public final class Topology {
                 }
                 Double c = capacities.get(i);
                 if (c != null && !(c >= 0 && Double.isFinite(c))) {
-                    problems.add(new Problem(path + ".capacity", c + " (expected: a number >= 0)"));
+                    problems.add(new Problem(path + ".capacity",
+                            (c == Math.rint(c) ? Long.toString(c.longValue()) : c.toString()) + " (expected: >= 0)"));
                 }
             }
             for (Map.Entry<String, List<String>> e : fallback.entrySet()) {

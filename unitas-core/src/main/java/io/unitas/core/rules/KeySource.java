@@ -80,14 +80,13 @@ public record KeySource(Kind kind, String name) {
         return new KeySource(Kind.STRATEGY, name);
     }
 
-    /** The raw key of a header, cookie or query source in {@code request}, or {@code null}. */
+    /** The raw key of a header, cookie or query source in {@code request}; {@code null} for other kinds. */
     String read(RequestView request) {
         return switch (kind) {
             case HEADER -> request.header(name);
             case COOKIE -> request.cookie(name);
             case QUERY -> request.query(name);
-            case DOMAIN_PREFIX -> request.host();
-            case STRATEGY -> null;
+            case DOMAIN_PREFIX, STRATEGY -> null;
         };
     }
 

@@ -62,6 +62,10 @@ final class RulesValidator {
             if (region == null || topology.region(region).isEmpty()) {
                 add(path + ".region", "unknown region '" + region + "'" + expectedOneOf(regionIds));
             }
+            Double load = b.unitLoads.get(i);
+            if (load != null && !(load >= 0 && Double.isFinite(load))) {
+                add(path + ".load", load + " (expected: a number >= 0)");
+            }
         }
     }
 

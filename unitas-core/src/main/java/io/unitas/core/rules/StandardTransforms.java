@@ -45,12 +45,48 @@ final class StandardTransforms {
         }
     }
 
-    /** Decimal digits of any length, reduced digit by digit so that no number ever overflows. */
-    static final class Mod implements KeyTransform {
-        private final long n;
+    /** A transform reduced modulo N: its key space is {@code 0~N-1}; equal when of the same kind and N. */
+    abstract static class Modular implements KeyTransform {
+        final long n;
+        private final String label;
+
+        Modular(String label, long n) {
+            this.label = label;
+            this.n = n;
+        }
+
+        @Override
+        public final long space() {
+            return n;
+        }
+
+        @Override
+        public final boolean isModular() {
+            return true;
+        }
+
+        @Override
+        public final String toString() {
+            return label + " " + n;
+        }
+
+        @Override
+        public final boolean equals(Object o) {
+            return o != null && o.getClass() == getClass() && ((Modular) o).n == n;
+        }
+
+        @Override
+        public final int hashCode() {
+            return label.hashCode() * 31 + Long.hashCode(n);
+        }
+    }
+
+    /** Decimal digits of any length, reduced as they are read so that no number ever overflows. */
+    static final class Mod extends Modular {
+        private static final long REDUCE_AT = 100_000_000_000_000_000L;
 
         Mod(long n) {
-            this.n = n;
+            super("mod", n);
         }
 
         @Override
@@ -65,74 +101,25 @@ final class StandardTransforms {
                 if (d < 0 || d > 9) {
                     return BAD_KEY;
                 }
-                // acc < n <= 10^15 keeps acc * 10 + 9 far below 2^63.
-                acc = (acc * 10 + d) % n;
+                acc = acc * 10 + d;
+                // Reduce only when needed: below 10^17, acc * 10 + 9 stays under 2^63 (and n <= 10^15 < 10^17).
+                if (acc >= REDUCE_AT) {
+                    acc %= n;
+                }
             }
-            return acc;
-        }
-
-        @Override
-        public long space() {
-            return n;
-        }
-
-        @Override
-        public boolean isModular() {
-            return true;
-        }
-
-        @Override
-        public String toString() {
-            return "mod " + n;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Mod m && m.n == n;
-        }
-
-        @Override
-        public int hashCode() {
-            return Long.hashCode(n);
+            return acc % n;
         }
     }
 
     /** FNV-1a of the key's UTF-8 bytes, unsigned, modulo N; every string is a good key. */
-    static final class HashMod implements KeyTransform {
-        private final long n;
-
+    static final class HashMod extends Modular {
         HashMod(long n) {
-            this.n = n;
+            super("hash-mod", n);
         }
 
         @Override
         public long apply(String key) {
             return Long.remainderUnsigned(fnv1a64(key), n);
-        }
-
-        @Override
-        public long space() {
-            return n;
-        }
-
-        @Override
-        public boolean isModular() {
-            return true;
-        }
-
-        @Override
-        public String toString() {
-            return "hash-mod " + n;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof HashMod m && m.n == n;
-        }
-
-        @Override
-        public int hashCode() {
-            return Long.hashCode(n) * 31 + 1;
         }
     }
 

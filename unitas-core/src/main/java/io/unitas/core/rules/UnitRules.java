@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalDouble;
 
 import io.unitas.core.InvalidModelException;
 import io.unitas.core.Problem;
@@ -26,6 +27,7 @@ public final class UnitRules {
     private final Topology topology;
     private final List<Unit> units;
     private final Map<String, Unit> unitsById;
+    private final Map<String, Double> loads;
     private final List<KeySource> sources;
     private final KeyTransform transform;
     private final List<UnitRange> ranges;
@@ -36,22 +38,21 @@ public final class UnitRules {
 
     // The compiled form that lookup reads.
     private final KeySource[] sourceArray;
-    private final UnitStrategy[] strategyArray;
-    private final Map<String, UnitLookup>[] strategyResults;
+    private final StrategySlot[] strategySlots;
     private final RangeTable table;
     private final String[] domainPrefixes;
     private final UnitLookup[] domainResults;
     private final UnitLookup noKey;
 
-    @SuppressWarnings("unchecked")
-    UnitRules(Topology topology, List<Unit> units, List<KeySource> sources, KeyTransform transform,
-              List<UnitRange> ranges, MissingKeyAction missing, Map<String, String> domains,
+    UnitRules(Topology topology, List<Unit> units, Map<String, Double> loads, List<KeySource> sources,
+              KeyTransform transform, List<UnitRange> ranges, MissingKeyAction missing, Map<String, String> domains,
               Map<String, List<GrayRule>> gray, Map<String, UnitStrategy> strategies) {
         this.topology = topology;
         this.units = List.copyOf(units);
         Map<String, Unit> byId = new LinkedHashMap<>();
         units.forEach(u -> byId.put(u.id(), u));
         this.unitsById = Collections.unmodifiableMap(byId);
+        this.loads = Collections.unmodifiableMap(new LinkedHashMap<>(loads));
         this.sources = List.copyOf(sources);
         this.transform = transform;
         this.ranges = List.copyOf(ranges);
@@ -63,15 +64,13 @@ public final class UnitRules {
         this.strategies = Map.copyOf(strategies);
 
         sourceArray = this.sources.toArray(new KeySource[0]);
-        strategyArray = new UnitStrategy[sourceArray.length];
-        strategyResults = new Map[sourceArray.length];
+        strategySlots = new StrategySlot[sourceArray.length];
         for (int i = 0; i < sourceArray.length; i++) {
             if (sourceArray[i].kind() == KeySource.Kind.STRATEGY) {
                 KeySource source = sourceArray[i];
-                strategyArray[i] = strategies.get(source.name());
                 Map<String, UnitLookup> results = new HashMap<>();
                 units.forEach(u -> results.put(u.id(), found(u, source, u.id(), -1)));
-                strategyResults[i] = Map.copyOf(results);
+                strategySlots[i] = new StrategySlot(strategies.get(source.name()), Map.copyOf(results));
             }
         }
         table = new RangeTable(this.ranges, unitsById);
@@ -85,6 +84,9 @@ public final class UnitRules {
                 ? new UnitLookup(UnitLookup.Outcome.CENTER, null, topology.center().orElseThrow(), null, null, -1)
                 : new UnitLookup(UnitLookup.Outcome.MISSING_KEY, null, null, null, null, -1);
     }
+
+    /** A strategy source's strategy and its result for each unit id, built once. */
+    private record StrategySlot(UnitStrategy strategy, Map<String, UnitLookup> results) {}
 
     private static UnitLookup found(Unit unit, KeySource source, String key, long transformed) {
         return new UnitLookup(UnitLookup.Outcome.UNIT, unit, unit.home(), source, key, transformed);
@@ -106,9 +108,10 @@ public final class UnitRules {
             KeySource source = sourceArray[i];
             switch (source.kind()) {
                 case STRATEGY -> {
-                    String id = strategyArray[i].unitFor(request);
+                    StrategySlot slot = strategySlots[i];
+                    String id = slot.strategy().unitFor(request);
                     if (id != null) {
-                        UnitLookup result = strategyResults[i].get(id);
+                        UnitLookup result = slot.results().get(id);
                         return result != null ? result
                                 : new UnitLookup(UnitLookup.Outcome.UNKNOWN_UNIT, null, null, source, id, -1);
                     }
@@ -201,7 +204,8 @@ public final class UnitRules {
                 moved.add(unit);
             }
         }
-        return new UnitRules(topology, moved, sources, transform, ranges, missing, domains, keptGray, strategies);
+        return new UnitRules(topology, moved, loads, sources, transform, ranges, missing, domains, keptGray,
+                             strategies);
     }
 
     /** The topology these rules were validated against. */
@@ -217,6 +221,31 @@ public final class UnitRules {
     /** The unit with this id, or {@code null}. */
     public Unit unit(String id) {
         return unitsById.get(id);
+    }
+
+    /**
+     * The load unit {@code unitId} brings to its home region (in the topology's capacity unit), empty when the rules
+     * do not say. The control plane's capacity planning reads it before a switchover.
+     */
+    public OptionalDouble load(String unitId) {
+        Double load = loads.get(unitId);
+        return load == null ? OptionalDouble.empty() : OptionalDouble.of(load);
+    }
+
+    /**
+     * The fraction of the key space that unit {@code unitId}'s ranges cover, in [0, 1]: under {@code mod N} and
+     * {@code hash-mod N} the share of users it holds if keys spread evenly. 0 for a unit without ranges.
+     */
+    public double keyShare(String unitId) {
+        double total = 0;
+        double mine = 0;
+        for (UnitRange r : ranges) {
+            total += r.range().size();
+            if (r.unit().equals(unitId)) {
+                mine += r.range().size();
+            }
+        }
+        return total == 0 ? 0 : mine / total;
     }
 
     /** The key sources in priority order. */
@@ -259,17 +288,17 @@ public final class UnitRules {
         return topology.center().map(unit.home()::equals).orElse(false);
     }
 
-    /** Content equality: same units, sources, transform, ranges, missing action, domains and gray rules. */
+    /** Content equality: same units, loads, sources, transform, ranges, missing action, domains and gray rules. */
     @Override
     public boolean equals(Object o) {
-        return o instanceof UnitRules r && units.equals(r.units) && sources.equals(r.sources)
+        return o instanceof UnitRules r && units.equals(r.units) && loads.equals(r.loads) && sources.equals(r.sources)
                && transform.equals(r.transform) && ranges.equals(r.ranges) && missing == r.missing
                && domains.equals(r.domains) && gray.equals(r.gray);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(units, sources, transform, ranges, missing, domains, gray);
+        return Objects.hash(units, loads, sources, transform, ranges, missing, domains, gray);
     }
 
     @Override
@@ -287,6 +316,7 @@ public final class UnitRules {
     public static final class Builder {
         final List<String> unitIds = new ArrayList<>();
         final List<String> unitRegions = new ArrayList<>();
+        final List<Double> unitLoads = new ArrayList<>();
         final List<KeySource> sources = new ArrayList<>();
         KeyTransform transform = KeyTransform.none();
         final List<long[]> bounds = new ArrayList<>();
@@ -301,8 +331,14 @@ public final class UnitRules {
 
         /** Adds unit {@code id} with home region {@code region}, after those already added. */
         public Builder unit(String id, String region) {
+            return unit(id, region, null);
+        }
+
+        /** Adds a unit with the load it brings ({@code null} when unknown), after those already added. */
+        public Builder unit(String id, String region, Double load) {
             unitIds.add(id);
             unitRegions.add(region);
+            unitLoads.add(load);
             return this;
         }
 
@@ -368,8 +404,12 @@ public final class UnitRules {
                 throw new InvalidModelException(problems);
             }
             List<Unit> units = new ArrayList<>();
+            Map<String, Double> loads = new LinkedHashMap<>();
             for (int i = 0; i < unitIds.size(); i++) {
                 units.add(new Unit(unitIds.get(i), topology.region(unitRegions.get(i)).orElseThrow()));
+                if (unitLoads.get(i) != null) {
+                    loads.put(unitIds.get(i), unitLoads.get(i));
+                }
             }
             List<UnitRange> ranges = new ArrayList<>();
             for (int i = 0; i < bounds.size(); i++) {
@@ -382,7 +422,7 @@ public final class UnitRules {
             Map<String, UnitStrategy> used = new HashMap<>();
             sources.stream().filter(s -> s.kind() == KeySource.Kind.STRATEGY)
                    .forEach(s -> used.put(s.name(), available.get(s.name())));
-            return new UnitRules(topology, units, sources, transform, ranges, missing, domains, gray, used);
+            return new UnitRules(topology, units, loads, sources, transform, ranges, missing, domains, gray, used);
         }
 
         private Map<String, UnitStrategy> availableStrategies() {

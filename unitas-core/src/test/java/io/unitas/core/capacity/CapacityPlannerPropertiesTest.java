@@ -1,0 +1,136 @@
+package io.unitas.core.capacity;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.unitas.core.HealthSnapshot;
+import io.unitas.core.Region;
+import io.unitas.core.Router;
+import io.unitas.core.Scenarios;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+
+/** Invariants of capacity planning over random topologies, health snapshots and users. */
+class CapacityPlannerPropertiesTest {
+
+    @Provide
+    Arbitrary<Scenarios> scenarios() {
+        return Scenarios.all();
+    }
+
+    @Property
+    void cascade_terminates_withAtMostOneStepPerRegion_eachTrippingHealthyRegions(@ForAll("scenarios") Scenarios s) {
+        Cascade c = CapacityPlanner.of(s.topology()).cascade(s.loadByHome(), s.health());
+        assertThat(c.steps().size()).isLessThanOrEqualTo(s.topology().regions().size());
+        Set<Region> tripped = new HashSet<>();
+        for (CascadeStep step : c.steps()) {
+            assertThat(step.tripped()).isNotEmpty();
+            for (Region r : step.tripped()) {
+                assertThat(s.health().isHealthy(r)).isTrue();
+                assertThat(tripped.add(r)).as("tripped twice: " + r).isTrue();
+            }
+        }
+    }
+
+    @Property
+    void cascade_neverLeavesATrippedRegionServing_andEndsWithNothingOverloaded(@ForAll("scenarios") Scenarios s) {
+        CapacityPlanner planner = CapacityPlanner.of(s.topology());
+        Cascade c = planner.cascade(s.loadByHome(), s.health());
+        for (CascadeStep step : c.steps()) {
+            for (Region r : step.tripped()) {
+                assertThat(c.health().isHealthy(r)).isFalse();
+                assertThat(c.plan().of(r).load()).isZero();
+            }
+        }
+        assertThat(c.plan().fits()).isTrue();
+        assertThat(c.plan()).isEqualTo(planner.plan(s.loadByHome(), c.health()));
+    }
+
+    @Property
+    void plan_isTheRouteDecisionSummedPerRegion(@ForAll("scenarios") Scenarios s) {
+        LoadPlan plan = CapacityPlanner.of(s.topology()).plan(s.loadByHome(), s.health());
+        Router router = Router.of(s.topology());
+        Map<Region, Double> expected = new HashMap<>();
+        s.users().forEach(u -> {
+            Region t = router.route(u.home(), s.health()).target();
+            if (t != null) {
+                expected.merge(t, u.load(), Double::sum);
+            }
+        });
+        for (RegionLoad r : plan.regions()) {
+            assertThat(r.load()).isEqualTo(expected.getOrDefault(r.region(), 0.0));
+        }
+    }
+
+    @Property
+    void spillover_neverExceedsACapacityUnlessOverflow_norUsesAnUnhealthyRegion(@ForAll("scenarios") Scenarios s) {
+        Spillover sp = CapacityPlanner.of(s.topology()).spillover(s.users(), s.health());
+        Map<Region, Double> homeLoad = new HashMap<>();
+        Set<Region> overflowed = new HashSet<>();
+        for (int i = 0; i < s.users().size(); i++) {
+            Placement p = sp.placements().get(i);
+            if (p.target() != null) {
+                assertThat(s.health().isHealthy(p.target())).isTrue();
+            }
+            if (p.reason() == Placement.Reason.HOME) {
+                homeLoad.merge(p.target(), s.users().get(i).load(), Double::sum);
+            } else if (p.reason() == Placement.Reason.OVERFLOW) {
+                overflowed.add(p.target());
+            }
+        }
+        for (RegionLoad r : sp.plan().regions()) {
+            if (r.capacity().isPresent() && !overflowed.contains(r.region())) {
+                assertThat(r.load()).as(r.region().id())
+                        .isLessThanOrEqualTo(Math.max(r.capacity().getAsDouble(),
+                                                      homeLoad.getOrDefault(r.region(), 0.0)));
+            }
+        }
+    }
+
+    @Property
+    void spillover_keepsHealthyHomesHome_isDeterministic_andLeavesInputUntouched(@ForAll("scenarios") Scenarios s) {
+        List<UserLoad> before = List.copyOf(s.users());
+        HealthSnapshot healthBefore = HealthSnapshot.of(s.health().revision(), s.health().regions());
+        CapacityPlanner planner = CapacityPlanner.of(s.topology());
+        Spillover a = planner.spillover(s.users(), s.health());
+        Spillover b = CapacityPlanner.of(s.topology()).spillover(s.users(), s.health());
+
+        assertThat(a).isEqualTo(b);
+        assertThat(s.users()).isEqualTo(before);
+        assertThat(s.health()).isEqualTo(healthBefore);
+        for (int i = 0; i < before.size(); i++) {
+            UserLoad u = before.get(i);
+            Placement p = a.placements().get(i);
+            assertThat(p.userId()).isEqualTo(u.userId());
+            boolean homeUp = s.topology().region(u.home()).map(s.health()::isHealthy).orElse(false);
+            assertThat(p.reason() == Placement.Reason.HOME).isEqualTo(homeUp);
+        }
+    }
+
+    @Property
+    void cascadeWithSpillover_terminates_andItsLastRoundIsTheSpilloverOverTheSurvivors(
+            @ForAll("scenarios") Scenarios s) {
+        CapacityPlanner planner = CapacityPlanner.of(s.topology());
+        Cascade c = planner.cascadeWithSpillover(s.users(), s.health());
+        assertThat(c.steps().size()).isLessThanOrEqualTo(s.topology().regions().size());
+        assertThat(c.plan()).isEqualTo(planner.spillover(s.users(), c.health()).plan());
+        assertThat(c.plan().regions()).noneMatch(r -> r.overloaded() && c.health().isHealthy(r.region()));
+    }
+
+    @Property
+    void spilloverOrder_equalsFnv1aOverTheEncodedBytes(@ForAll String id) {
+        long h = 0xcbf29ce484222325L;
+        for (byte b : id.getBytes(StandardCharsets.UTF_8)) {
+            h = (h ^ (b & 0xff)) * 0x100000001b3L;
+        }
+        assertThat(CapacityPlanner.spilloverOrder(id)).isEqualTo(h);
+    }
+}
