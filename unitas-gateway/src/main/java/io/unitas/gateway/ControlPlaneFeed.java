@@ -140,7 +140,7 @@ final class ControlPlaneFeed implements StateFeed {
                                                                      root.get("topology").toString()));
         UnitRules rules = StateParts.rules(ConfigDocument.parse("control-plane-state.rules.json",
                                                                 root.path("rules").toString()), topology);
-        HealthSnapshot health = StateParts.health(doc, root.get("health"), "health", topology, rev);
+        HealthSnapshot health = StateParts.health(root.get("health"), topology);
         WriteFences fences = StateParts.fences(doc, root.get("fences"), "fences", writeMethods);
         holder.publish(rev, rules, health, fences);
         revision = rev;

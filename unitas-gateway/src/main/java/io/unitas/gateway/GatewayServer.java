@@ -15,6 +15,7 @@ import com.linecorp.armeria.client.ClientFactory;
 import com.linecorp.armeria.common.HttpResponse;
 import com.linecorp.armeria.common.HttpStatus;
 import com.linecorp.armeria.common.MediaType;
+import com.linecorp.armeria.common.Flags;
 import com.linecorp.armeria.server.Server;
 
 /** The gateway's server: the proxy under {@code /}, {@code /metrics} and {@code /unitas/healthz} beside it. */
@@ -50,11 +51,18 @@ final class GatewayServer implements Gateway {
 
     static Gateway start(GatewayConfig config, StateFeed feed) {
         GatewayConfig.Resilience r = config.resilience();
-        ClientFactory factory = ClientFactory.builder().connectTimeout(r.connectTimeout()).build();
+        StateHolder holder = new StateHolder(System::nanoTime);
+        feed.start(holder); // first, so that bad state files stop the start before anything is opened
+        // Spread the connections to one upstream over every event loop, as the server's connections are, instead
+        // of funnelling all of a busy endpoint's traffic through one loop.
+        int loops = Flags.numCommonWorkers();
+        ClientFactory factory = ClientFactory.builder()
+                                             .connectTimeout(r.connectTimeout())
+                                             .maxNumEventLoopsPerEndpoint(loops)
+                                             .maxNumEventLoopsPerHttp1Endpoint(loops)
+                                             .build();
         Upstreams upstreams = new Upstreams(config.upstreams(), r, factory);
         GatewayMetrics metrics = new GatewayMetrics(config.region().id(), accessLog(config.accessLog()));
-        StateHolder holder = new StateHolder(System::nanoTime);
-        feed.start(holder);
         ProxyService proxy = new ProxyService(config, holder, upstreams, metrics);
         Server server = Server.builder()
                               .http(config.listen())

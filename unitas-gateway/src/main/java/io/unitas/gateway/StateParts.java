@@ -9,14 +9,15 @@ import java.util.Map;
 import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.unitas.config.ConfigDocument;
 import io.unitas.config.ConfigException;
+import io.unitas.config.HealthFile;
 import io.unitas.config.TopologyFile;
 import io.unitas.config.UnitRulesFile;
 import io.unitas.core.HealthSnapshot;
-import io.unitas.core.Region;
-import io.unitas.core.RegionHealth;
 import io.unitas.core.Topology;
 import io.unitas.core.fence.Fence;
 import io.unitas.core.fence.WriteFences;
@@ -43,45 +44,33 @@ final class StateParts {
         return UnitRulesFile.parse(doc, topology);
     }
 
-    /** Reads a health table; a region the topology lacks is an error, a region missing from the table is down. */
-    static HealthSnapshot health(ConfigDocument doc, JsonNode node, String base, Topology topology, long revision) {
-        List<String> problems = new ArrayList<>();
-        Map<Region, RegionHealth> out = new LinkedHashMap<>();
-        if (node != null && !node.isNull() && !node.isObject()) {
-            throw doc.error(base, "expected a mapping from region to its health");
-        }
-        for (Iterator<Map.Entry<String, JsonNode>> it = fields(node); it.hasNext(); ) {
+    /** The region health fields a health table may carry; a control plane's entries carry more, dropped here. */
+    private static final Set<String> HEALTH_FIELDS =
+            Set.of("healthy", "writable", "replication_lag_ms", "score", "reasons");
+
+    /** Reads a health file ({@code region: true|false|{healthy, writable, replication_lag_ms, score, reasons}}). */
+    static HealthSnapshot health(ConfigDocument doc, Topology topology) {
+        return HealthFile.parse(doc, topology);
+    }
+
+    /** Reads the health table of a control plane's state, keeping of each entry only the region health fields. */
+    static HealthSnapshot health(JsonNode table, Topology topology) {
+        ObjectNode kept = JsonNodeFactory.instance.objectNode();
+        for (Iterator<Map.Entry<String, JsonNode>> it = fields(table); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
-            String path = join(base, e.getKey());
-            if (!Region.isValidId(e.getKey()) || topology.region(e.getKey()).isEmpty()) {
-                problems.add(doc.describe(path, "unknown region '" + e.getKey() + "' (expected one of: "
-                        + String.join(", ", topology.regions().stream().map(Region::id).toList()) + ")"));
-                continue;
-            }
-            JsonNode h = e.getValue();
-            if (h.isBoolean()) {
-                out.put(Region.of(e.getKey()), RegionHealth.of(h.asBoolean()));
-                continue;
-            }
-            if (!h.path("healthy").isBoolean()) {
-                problems.add(doc.describe(path + ".healthy", "missing (expected: true or false)"));
-                continue;
-            }
-            List<String> reasons = new ArrayList<>();
-            h.path("reasons").forEach(r -> reasons.add(r.asText()));
-            try {
-                boolean healthy = h.get("healthy").asBoolean();
-                out.put(Region.of(e.getKey()), new RegionHealth(
-                        healthy, h.path("writable").asBoolean(healthy), h.path("replication_lag_ms").asLong(-1),
-                        h.path("score").asDouble(healthy ? 1 : 0), reasons));
-            } catch (IllegalArgumentException bad) {
-                problems.add(doc.describe(path, bad.getMessage()));
+            JsonNode entry = e.getValue();
+            if (entry.isObject()) {
+                ObjectNode fieldsKept = kept.putObject(e.getKey());
+                HEALTH_FIELDS.forEach(f -> {
+                    if (entry.has(f)) {
+                        fieldsKept.set(f, entry.get(f));
+                    }
+                });
+            } else {
+                kept.set(e.getKey(), entry);
             }
         }
-        if (!problems.isEmpty()) {
-            throw new ConfigException(problems);
-        }
-        return HealthSnapshot.of(revision, out);
+        return health(ConfigDocument.parse("control-plane-state.health.json", kept.toString()), topology);
     }
 
     /** Reads a fence table; a bare fence ({@code {}} or a control plane's {@code {reason, since}}) rejects. */

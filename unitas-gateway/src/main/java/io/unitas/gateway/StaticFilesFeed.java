@@ -63,8 +63,7 @@ final class StaticFilesFeed implements StateFeed {
     private void load(StateHolder holder) {
         Topology topology = StateParts.topology(ConfigDocument.read(files.topology()));
         UnitRules rules = StateParts.rules(ConfigDocument.read(files.rules()), topology);
-        ConfigDocument healthDoc = ConfigDocument.read(files.health());
-        HealthSnapshot health = StateParts.health(healthDoc, healthDoc.root(), "", topology, revision + 1);
+        HealthSnapshot health = StateParts.health(ConfigDocument.read(files.health()), topology);
         WriteFences fences = WriteFences.of(java.util.Map.of(), writeMethods);
         if (files.fences() != null) {
             ConfigDocument fencesDoc = ConfigDocument.read(files.fences());
