@@ -18,8 +18,8 @@ import com.linecorp.armeria.common.ResponseHeadersBuilder;
  */
 final class ProblemResponses {
 
-    /** Where the problem types are documented; the type URI is this plus the type name. */
-    static final String TYPE_BASE = "https://unitas.io/problems/";
+    /** The problem type URI is this plus the type name, as everywhere in unitas. */
+    static final String TYPE_BASE = "urn:unitas:problem:";
 
     private static final MediaType PROBLEM_JSON = MediaType.parse("application/problem+json");
 

@@ -3,7 +3,6 @@ package io.unitas.gateway;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 import com.linecorp.armeria.client.ClientFactory;
@@ -64,14 +63,6 @@ final class Upstreams implements AutoCloseable {
             }
         }
         return defaults.get(region);
-    }
-
-    /** Resolves once every pool has had its first round of health checks. */
-    java.util.concurrent.CompletableFuture<?> whenReady() {
-        List<java.util.concurrent.CompletableFuture<?>> all = new ArrayList<>();
-        defaults.values().forEach(p -> all.add(p.group.whenReady()));
-        versions.values().forEach(m -> m.values().forEach(p -> all.add(p.group.whenReady())));
-        return java.util.concurrent.CompletableFuture.allOf(all.toArray(new java.util.concurrent.CompletableFuture[0]));
     }
 
     private Pool pool(List<String> endpoints, String healthCheck, Resilience resilience, ClientFactory factory) {
@@ -140,10 +131,5 @@ final class Upstreams implements AutoCloseable {
         WebClient clientFor(RequestHeaders headers) {
             return isRetryable(headers) ? retrying : plain;
         }
-    }
-
-    @Override
-    public String toString() {
-        return "Upstreams" + defaults.keySet().toString().toLowerCase(Locale.ROOT);
     }
 }

@@ -190,7 +190,7 @@ class GatewayEndToEndTest {
         AggregatedHttpResponse res = get("/a", "x-user-id", "7000");
         assertThat(res.status().code()).isEqualTo(503);
         assertThat(res.contentType()).isEqualTo(MediaType.parse("application/problem+json"));
-        assertThat(res.contentUtf8()).contains("\"type\":\"https://unitas.io/problems/no-healthy-region\"")
+        assertThat(res.contentUtf8()).contains("\"type\":\"urn:unitas:problem:no-healthy-region\"")
                                      .contains("home region eu");
     }
 
