@@ -10,7 +10,7 @@ import com.linecorp.armeria.common.RequestHeaders;
 import com.linecorp.armeria.server.Server;
 
 /**
- * A real HTTP service for end-to-end tests, on a free loopback port: answers {@code /healthz} with 200 and every
+ * A real HTTP service for end-to-end tests, on a free loopback port: answers {@code /healthz} with 200 (or 503 when told it is sick) and every
  * other request with a one-line description of what it received (its own name, method, the unitas headers and
  * the body's length), or with {@code status} when told to fail. Counts requests by method.
  */
@@ -21,6 +21,7 @@ final class Backend implements AutoCloseable {
     private final AtomicInteger gets = new AtomicInteger();
     private final AtomicInteger posts = new AtomicInteger();
     private volatile int failWith;
+    private volatile boolean healthy = true;
 
     Backend(String name) {
         this.name = name;
@@ -28,7 +29,8 @@ final class Backend implements AutoCloseable {
                             .http(0)
                             .maxRequestLength(0)
                             .gracefulShutdownTimeoutMillis(0, 0)
-                            .service("/healthz", (ctx, req) -> HttpResponse.of("ok"))
+                            .service("/healthz", (ctx, req) -> healthy
+                                    ? HttpResponse.of("ok") : HttpResponse.of(HttpStatus.SERVICE_UNAVAILABLE))
                             .serviceUnder("/", (ctx, req) -> HttpResponse.of(req.aggregate().thenApply(this::answer)))
                             .build();
         server.start().join();
@@ -55,6 +57,11 @@ final class Backend implements AutoCloseable {
     /** Answers every non-health request with {@code status} from now on (0: answer normally). */
     void failWith(int status) {
         this.failWith = status;
+    }
+
+    /** Makes {@code /healthz} answer 200 (true) or 503 (false). */
+    void healthy(boolean healthy) {
+        this.healthy = healthy;
     }
 
     int gets() {

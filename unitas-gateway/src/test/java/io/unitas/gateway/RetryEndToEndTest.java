@@ -19,22 +19,25 @@ import com.linecorp.armeria.common.RequestHeaders;
 import io.unitas.core.Region;
 
 /**
- * One region with two endpoints, one of which answers every request 503 (its health check still passes, so only
- * retries can route around it): reads and keyed writes are retried on the other endpoint, bare POSTs never.
+ * One region with three endpoints: one answers every request 503 while its health check still passes (so only
+ * retries can route around it), one fails its health check. Reads and keyed writes are retried on another
+ * endpoint, bare POSTs never; the endpoint that fails its check gets no traffic.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RetryEndToEndTest {
 
     final Backend failing = new Backend("failing");
     final Backend good = new Backend("good");
+    final Backend sick = new Backend("sick");
     Gateway gateway;
     WebClient client;
 
     @BeforeAll
     void start() throws Exception {
         failing.failWith(503);
+        sick.healthy(false);
         gateway = GatewayServer.start(GatewayEndToEndTest.config("cn", GatewayEndToEndTest.freePort(), Map.of(
-                Region.of("cn"), new GatewayConfig.Upstream(List.of(failing.endpoint(), good.endpoint()),
+                Region.of("cn"), new GatewayConfig.Upstream(List.of(failing.endpoint(), good.endpoint(), sick.endpoint()),
                                                             Map.of(), null))),
                                       new FixedFeed(GatewayEndToEndTest.rules(false), GatewayEndToEndTest.ALL_UP));
         client = WebClient.of("http://127.0.0.1:" + gateway.port());
@@ -45,6 +48,7 @@ class RetryEndToEndTest {
         gateway.close();
         failing.close();
         good.close();
+        sick.close();
     }
 
     int send(HttpMethod method, String... extra) {
@@ -59,6 +63,15 @@ class RetryEndToEndTest {
             assertThat(send(HttpMethod.GET)).isEqualTo(200);
         }
         assertThat(failing.gets()).isPositive();
+    }
+
+    @Test
+    void anEndpointFailingItsHealthCheckGetsNoTraffic() {
+        for (int i = 0; i < 10; i++) {
+            send(HttpMethod.GET);
+            send(HttpMethod.POST, "idempotency-key", "h-" + i);
+        }
+        assertThat(sick.gets() + sick.writes()).isZero();
     }
 
     @Test
