@@ -90,14 +90,7 @@ final class ProxyService implements HttpService {
                           problem(HttpStatus.SERVICE_UNAVAILABLE, "no-healthy-region",
                                   decision.message() + (unitId == null ? "" : " (unit " + unitId + ")"), 5));
         }
-        Region target = decision.target();
-        HttpResponse fenced = fence(s, unitId, in, target);
-        if (fenced != null) {
-            return answer(ctx, in, unitId, home, target, decision.outcome().reason(), fenced);
-        }
-        String version = unit != null && target.equals(self) && home.equals(self)
-                         ? s.rules().grayVersion(unit, view) : null;
-        return forward(ctx, req, unitId, home, target, decision.outcome().reason(), version, hops);
+        return serve(ctx, req, s, view, unit, unitId, home, decision.target(), decision.outcome().reason(), hops);
     }
 
     private HttpResponse prerouted(ServiceRequestContext ctx, HttpRequest req, RoutingState s, String stamp,
@@ -112,13 +105,22 @@ final class ProxyService implements HttpService {
                           problem(HttpStatus.BAD_REQUEST, "unknown-region", names.region() + ": '" + stamp
                                   + "' names no region of the topology", 0));
         }
-        HttpResponse fenced = fence(s, unitId, in, target);
+        return serve(ctx, req, s, new HttpRequestView(ctx, in), unit, unitId, home, target, "prerouted", hops);
+    }
+
+    /**
+     * Serves a request whose target is known: the write fence first, then the gray version (only where the unit is
+     * at home: another region need not run the same versions), then the target's upstreams.
+     */
+    private HttpResponse serve(ServiceRequestContext ctx, HttpRequest req, RoutingState s, HttpRequestView view,
+                               Unit unit, String unitId, Region home, Region target, String route, int hops) {
+        HttpResponse fenced = fence(s, unitId, req.headers(), target);
         if (fenced != null) {
-            return answer(ctx, in, unitId, home, target, "prerouted", fenced);
+            return answer(ctx, req.headers(), unitId, home, target, route, fenced);
         }
         String version = unit != null && target.equals(self) && home.equals(self)
-                         ? s.rules().grayVersion(unit, new HttpRequestView(ctx, in)) : null;
-        return forward(ctx, req, unitId, home, target, "prerouted", version, hops);
+                         ? s.rules().grayVersion(unit, view) : null;
+        return forward(ctx, req, unitId, home, target, route, version, hops);
     }
 
     /** The fence answer for a write of {@code unitId}, or {@code null} when the request passes. */
