@@ -162,4 +162,4 @@ awk -v d="$direct_p99" -v g="$unitas_p99" -v r="$half" 'BEGIN {
          r, d, g, g - d }'
 awk -v d="$own_direct_p99" -v g="$own_unitas_p99" -v r="$own_half" 'BEGIN {
   printf "p99 at %d req/s (half of unitas peak): direct %.3f ms, via unitas %.3f ms, added %.3f ms\n", r, d, g, g - d }'
-echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
