@@ -4,7 +4,7 @@
 # loopback, measured with wrk. Prints medians of RUNS runs and the ratios the gateway is held to:
 #   throughput >= 0.8 x nginx, >= 2 x Spring Cloud Gateway; p99 added over a direct call <= 1 ms at half of
 #   nginx's peak rate.
-# Usage: benchmarks/gateway/run.sh            (env: RUNS=5 DURATION=10s CONNECTIONS=64 THREADS=2)
+# Usage: benchmarks/gateway/run.sh   (env: RUNS=5 DURATION=10s CONNECTIONS=64 THREADS=2 WARMUP=120s)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -12,6 +12,7 @@ RUNS="${RUNS:-5}"
 DURATION="${DURATION:-10s}"
 CONNECTIONS="${CONNECTIONS:-64}"
 THREADS="${THREADS:-2}"
+WARMUP="${WARMUP:-120s}"   # the JIT needs minutes when the cores are shared
 
 need=()
 command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] || need+=(nginx-light)
@@ -124,7 +125,7 @@ p99_at() { # port, total rate
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
 echo "warming up the JVMs..."
-rps 30s "$UNITAS" >/dev/null; rps 30s "$SCG" >/dev/null
+rps "$WARMUP" "$UNITAS" >/dev/null; rps "$WARMUP" "$SCG" >/dev/null
 
 n_runs=(); u_runs=(); s_runs=()
 for i in $(seq 1 "$RUNS"); do   # interleaved, so a burst of load elsewhere hits all three alike
