@@ -24,6 +24,7 @@ import picocli.CommandLine.Command;
                  CommandLine.HelpCommand.class,
                  RouteCommand.class,
                  ReplayCommand.class,
+                 RulesCommand.class,
                  GatewayCommand.class,
          })
 public final class Main implements Runnable {

@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
@@ -94,6 +95,11 @@ public final class ConfigDocument {
                 while (p.nextToken() == JsonToken.FIELD_NAME) {
                     String key = p.currentName();
                     String child = path.isEmpty() ? key : path + "." + key;
+                    if (object.has(key)) {
+                        // YAML and JSON parsers keep the last of two equal keys; a config file means neither silently.
+                        throw new JsonParseException(p, "duplicate key '" + key + "' (first on line "
+                                                        + lines.get(child) + ")");
+                    }
                     lines.put(child, p.currentTokenLocation().getLineNr());
                     p.nextToken();
                     object.set(key, readValue(p, child, lines));

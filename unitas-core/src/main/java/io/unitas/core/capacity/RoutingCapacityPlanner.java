@@ -14,6 +14,7 @@ import io.unitas.core.RegionHealth;
 import io.unitas.core.RouteDecision;
 import io.unitas.core.Router;
 import io.unitas.core.Topology;
+import io.unitas.core.rules.KeyTransform;
 
 /** The {@link CapacityPlanner}: plain routing through a {@link Router}, spillover over the fallback lists. */
 final class RoutingCapacityPlanner implements CapacityPlanner {
@@ -127,7 +128,7 @@ final class RoutingCapacityPlanner implements CapacityPlanner {
                 load[home] += user.load();
                 room[home] -= user.load();
             } else {
-                displaced.add(new Displaced(u, home, Fnv1a.hash64(user.userId())));
+                displaced.add(new Displaced(u, home, KeyTransform.fnv1a64(user.userId())));
             }
         }
         // List.sort is stable, so equal hashes keep input order.
