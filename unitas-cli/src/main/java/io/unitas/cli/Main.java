@@ -25,6 +25,8 @@ import picocli.CommandLine.Command;
                  RouteCommand.class,
                  ReplayCommand.class,
                  RulesCommand.class,
+                 ProbeCommand.class,
+                 HealthCommand.class,
                  GatewayCommand.class,
          })
 public final class Main implements Runnable {

@@ -338,7 +338,7 @@ public final class UnitRulesFile {
         }
 
         private void unknownFields(JsonNode object, String prefix, Set<String> known) {
-            TopologyFile.unknownFields(object, prefix, known, problems);
+            problems.addAll(ConfigDocument.unknownFields(object, prefix, known));
         }
 
         private static boolean absent(JsonNode node) {

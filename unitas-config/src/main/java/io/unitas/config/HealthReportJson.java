@@ -1,0 +1,229 @@
+package io.unitas.config;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.unitas.core.Region;
+import io.unitas.core.RegionHealth;
+import io.unitas.core.health.CheckReport;
+import io.unitas.core.health.HealthReport;
+
+/**
+ * The stable JSON form of a {@link HealthReport}: what a health agent pushes to the control plane
+ * ({@code PUT /api/v1/health/{region}}) and serves at {@code /healthz}.
+ * <pre>{@code
+ * {"region":"cn","sequence":17,"observed_at":"2026-11-30T14:00:00.123Z","healthy":false,"writable":false,
+ *  "replication_lag_ms":1200,"score":0,"reasons":["pg-primary: read-only (transaction_read_only=on)"],
+ *  "checks":{"pg-primary":{"up":false,"latency_ms":3,"reason":"read-only (transaction_read_only=on)",
+ *                          "replication_lag_ms":-1,"details":{"role":"primary","writable":false}}}}
+ * }</pre>
+ * Per check, {@code replication_lag_ms} and {@code details} are optional when reading. Unknown fields are
+ * ignored, so fields can be added without breaking older readers.
+ */
+public final class HealthReportJson {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+    private HealthReportJson() {}
+
+    /** The report as one line of JSON. */
+    public static String write(HealthReport report) {
+        return toTree(report).toString();
+    }
+
+    /** The report as a JSON tree, for embedding in a larger document. */
+    public static ObjectNode toTree(HealthReport report) {
+        RegionHealth health = report.health();
+        ObjectNode out = NODES.objectNode();
+        out.put("region", report.region().id());
+        out.put("sequence", report.sequence());
+        out.put("observed_at", report.observedAt().truncatedTo(ChronoUnit.MILLIS).toString());
+        out.put("healthy", health.healthy());
+        out.put("writable", health.writable());
+        out.put("replication_lag_ms", health.replicationLagMs());
+        out.put("score", health.score());
+        ArrayNode reasons = out.putArray("reasons");
+        health.reasons().forEach(reasons::add);
+        ObjectNode checks = out.putObject("checks");
+        report.checks().forEach((name, check) -> checks.set(name, checkTree(check)));
+        return out;
+    }
+
+    /** One check as JSON: {@code up}, {@code latency_ms}, {@code reason}, {@code replication_lag_ms}, details. */
+    public static ObjectNode checkTree(CheckReport check) {
+        ObjectNode out = NODES.objectNode();
+        out.put("up", check.up());
+        out.put("latency_ms", check.latencyMs());
+        out.put("reason", check.reason());
+        out.put("replication_lag_ms", check.replicationLagMs());
+        if (!check.details().isEmpty()) {
+            out.set("details", MAPPER.valueToTree(check.details()));
+        }
+        return out;
+    }
+
+    /**
+     * Parses a report; throws {@link ConfigException} naming the path of the first field that is missing or
+     * wrong and what was expected ({@code health report: checks.pg.up: missing (expected: true or false)}).
+     */
+    public static HealthReport read(String json) {
+        JsonNode root;
+        try {
+            root = MAPPER.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new ConfigException("health report: not valid JSON: " + e.getOriginalMessage());
+        }
+        Reader in = new Reader();
+        in.object(root, "");
+        String regionId = in.text(root, "region");
+        if (!Region.isValidId(regionId)) {
+            throw in.error("region", "'" + regionId + "' (expected: lowercase letters, digits, '-' or '_')");
+        }
+        long sequence = in.number(root, "sequence").longValue();
+        Instant observedAt = in.instant(root, "observed_at");
+        boolean healthy = in.bool(root, "healthy");
+        boolean writable = in.bool(root, "writable");
+        long lag = in.lag(root, "replication_lag_ms");
+        double score = in.number(root, "score").doubleValue();
+        if (!(score >= 0 && score <= 1)) {
+            throw in.error("score", score + " (expected: 0 <= score <= 1)");
+        }
+        List<String> reasons = new ArrayList<>();
+        JsonNode reasonsNode = in.field(root, "reasons");
+        if (!reasonsNode.isArray()) {
+            throw in.error("reasons", "not a list (expected: a list of strings)");
+        }
+        for (int i = 0; i < reasonsNode.size(); i++) {
+            JsonNode reason = reasonsNode.get(i);
+            if (!reason.isTextual()) {
+                throw in.error("reasons[" + i + "]", reason + " (expected: a string)");
+            }
+            reasons.add(reason.asText());
+        }
+        Map<String, CheckReport> checks = new LinkedHashMap<>();
+        JsonNode checksNode = in.field(root, "checks");
+        in.object(checksNode, "checks");
+        for (Iterator<Map.Entry<String, JsonNode>> it = checksNode.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            checks.put(e.getKey(), in.check(e.getValue(), "checks." + e.getKey()));
+        }
+        try {
+            return new HealthReport(Region.of(regionId), sequence, observedAt,
+                                    new RegionHealth(healthy, writable, lag, score, reasons), checks);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("health report: " + e.getMessage());
+        }
+    }
+
+    /** Reads fields by path, failing on the first wrong one. */
+    private static final class Reader {
+
+        ConfigException error(String path, String message) {
+            return new ConfigException("health report: " + path + ": " + message);
+        }
+
+        void object(JsonNode node, String path) {
+            if (node == null || !node.isObject()) {
+                throw new ConfigException("health report: " + (path.isEmpty() ? "" : path + ": ")
+                                          + "not an object (expected: a JSON object)");
+            }
+        }
+
+        JsonNode field(JsonNode parent, String path) {
+            JsonNode node = parent.get(path.substring(path.lastIndexOf('.') + 1));
+            if (node == null || node.isNull()) {
+                throw error(path, "missing");
+            }
+            return node;
+        }
+
+        String text(JsonNode parent, String path) {
+            JsonNode node = field(parent, path);
+            if (!node.isTextual()) {
+                throw error(path, node + " (expected: a string)");
+            }
+            return node.asText();
+        }
+
+        BigDecimal number(JsonNode parent, String path) {
+            JsonNode node = field(parent, path);
+            if (!node.isNumber()) {
+                throw error(path, node + " (expected: a number)");
+            }
+            return node.decimalValue();
+        }
+
+        long lag(JsonNode parent, String path) {
+            long lag = number(parent, path).longValue();
+            if (lag < RegionHealth.UNKNOWN_LAG) {
+                throw error(path, lag + " (expected: >= 0, or -1 for unknown)");
+            }
+            return lag;
+        }
+
+        boolean bool(JsonNode parent, String path) {
+            JsonNode node = parent.get(path.substring(path.lastIndexOf('.') + 1));
+            if (node == null || !node.isBoolean()) {
+                throw error(path, (node == null ? "missing" : node.toString()) + " (expected: true or false)");
+            }
+            return node.asBoolean();
+        }
+
+        Instant instant(JsonNode parent, String path) {
+            String text = text(parent, path);
+            try {
+                return Instant.parse(text);
+            } catch (DateTimeParseException e) {
+                throw error(path, "'" + text + "' (expected: an RFC 3339 UTC time like 2026-11-30T14:00:00.123Z)");
+            }
+        }
+
+        CheckReport check(JsonNode node, String path) {
+            object(node, path);
+            boolean up = bool(node, path + ".up");
+            long latency = number(node, path + ".latency_ms").longValue();
+            String reason = text(node, path + ".reason");
+            long lag = node.has("replication_lag_ms") ? lag(node, path + ".replication_lag_ms")
+                                                      : RegionHealth.UNKNOWN_LAG;
+            Map<String, Object> details = new LinkedHashMap<>();
+            JsonNode detailsNode = node.get("details");
+            if (detailsNode != null && !detailsNode.isNull()) {
+                object(detailsNode, path + ".details");
+                detailsNode.fields().forEachRemaining(e -> details.put(e.getKey(), scalar(e.getValue())));
+            }
+            try {
+                return new CheckReport(up, latency, reason, lag, details);
+            } catch (IllegalArgumentException e) {
+                throw error(path, e.getMessage());
+            }
+        }
+
+        private static Object scalar(JsonNode node) {
+            if (node.isBoolean()) {
+                return node.asBoolean();
+            }
+            if (node.isIntegralNumber()) {
+                return node.asLong();
+            }
+            if (node.isNumber()) {
+                return node.asDouble();
+            }
+            return node.isTextual() ? node.asText() : node.toString();
+        }
+    }
+}

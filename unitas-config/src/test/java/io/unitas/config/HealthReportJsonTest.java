@@ -1,0 +1,87 @@
+package io.unitas.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import io.unitas.core.Region;
+import io.unitas.core.RegionHealth;
+import io.unitas.core.health.CheckReport;
+import io.unitas.core.health.HealthReport;
+
+class HealthReportJsonTest {
+
+    private static final String PUSHED = """
+            {"region":"cn","sequence":17,"observed_at":"2026-11-30T14:00:00.123Z","healthy":false,"writable":false,
+             "replication_lag_ms":1200,"score":0.35,"reasons":["pg-primary: read-only (transaction_read_only=on)"],
+             "checks":{"pg-primary":{"up":false,"latency_ms":3,"reason":"read-only (transaction_read_only=on)"}}}""";
+
+    private static HealthReport report() {
+        Map<String, CheckReport> checks = new LinkedHashMap<>();
+        checks.put("pg-primary", new CheckReport(false, 3, "read-only (transaction_read_only=on)", -1,
+                                                 Map.of("role", "primary", "writable", false)));
+        checks.put("pg-standby", new CheckReport(true, 5, "", 1200, Map.of("lag_source", "heartbeat")));
+        return new HealthReport(Region.of("cn"), 17, Instant.parse("2026-11-30T14:00:00.123Z"),
+                new RegionHealth(false, false, 1200, 0.0, List.of("pg-primary: read-only (transaction_read_only=on)")),
+                checks);
+    }
+
+    @Test
+    void theDocumentedPushExampleReads() {
+        HealthReport report = HealthReportJson.read(PUSHED);
+
+        assertThat(report.region()).isEqualTo(Region.of("cn"));
+        assertThat(report.sequence()).isEqualTo(17);
+        assertThat(report.health()).isEqualTo(new RegionHealth(false, false, 1200, 0.35,
+                List.of("pg-primary: read-only (transaction_read_only=on)")));
+        assertThat(report.checks().get("pg-primary"))
+                .isEqualTo(new CheckReport(false, 3, "read-only (transaction_read_only=on)", -1, Map.of()));
+    }
+
+    @Test
+    void writeThenReadGivesTheSameReport() {
+        assertThat(HealthReportJson.read(HealthReportJson.write(report()))).isEqualTo(report());
+    }
+
+    @Test
+    void writesFieldsInTheDocumentedOrderWithSnakeCaseNames() {
+        assertThat(HealthReportJson.write(report())).startsWith(
+                "{\"region\":\"cn\",\"sequence\":17,\"observed_at\":\"2026-11-30T14:00:00.123Z\",\"healthy\":false,"
+                + "\"writable\":false,\"replication_lag_ms\":1200,\"score\":0.0,\"reasons\":[");
+    }
+
+    @ParameterizedTest(name = "{1}")
+    @CsvSource(delimiter = '|', value = {
+            "\"healthy\":false,|health report: healthy: missing (expected: true or false)",
+            "\"score\":0.35|health report: score: 1.5 (expected: 0 <= score <= 1)",
+            "\"region\":\"cn\"|health report: region: 'CN' (expected: lowercase letters, digits, '-' or '_')",
+            "\"up\":false|health report: checks.pg-primary.up: \"no\" (expected: true or false)",
+            "\"observed_at\":\"2026-11-30T14:00:00.123Z\"|health report: observed_at: 'yesterday' "
+            + "(expected: an RFC 3339 UTC time like 2026-11-30T14:00:00.123Z)",
+    })
+    void aWrongFieldIsNamedByItsPath(String field, String message) {
+        String replacement = switch (field.substring(1, field.indexOf('"', 1))) {
+            case "healthy" -> "";
+            case "score" -> "\"score\":1.5";
+            case "region" -> "\"region\":\"CN\"";
+            case "up" -> "\"up\":\"no\"";
+            default -> "\"observed_at\":\"yesterday\"";
+        };
+        assertThatThrownBy(() -> HealthReportJson.read(PUSHED.replace(field, replacement)))
+                .isInstanceOf(ConfigException.class).hasMessage(message);
+    }
+
+    @Test
+    void notJsonAtAllIsOneClearLine() {
+        assertThatThrownBy(() -> HealthReportJson.read("<html>"))
+                .hasMessageStartingWith("health report: not valid JSON: ");
+    }
+}

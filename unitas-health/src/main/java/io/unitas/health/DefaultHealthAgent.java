@@ -1,0 +1,152 @@
+package io.unitas.health;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+
+import io.unitas.core.health.CheckReport;
+import io.unitas.core.health.CheckState;
+import io.unitas.core.health.HealthReport;
+import io.unitas.core.health.HealthRollup;
+import io.unitas.core.health.ProbeResult;
+
+/** The health agent: one scheduled task per probe check, one lock over the checks' states. */
+final class DefaultHealthAgent implements HealthAgent {
+
+    private final HealthConfig config;
+    private final Clock clock;
+    private final Map<String, Probe> probes = new LinkedHashMap<>();
+    private final Map<String, CheckState> states = new LinkedHashMap<>();
+    private final List<Consumer<HealthReport>> listeners = new CopyOnWriteArrayList<>();
+    private final List<BiConsumer<String, ProbeResult>> resultObservers = new CopyOnWriteArrayList<>();
+    private final ScheduledExecutorService scheduler;
+    private HealthReport published;
+    private long sequence;
+
+    DefaultHealthAgent(HealthConfig config, Clock clock) {
+        this.config = config;
+        this.clock = clock;
+        Instant now = clock.instant();
+        for (CheckConfig check : config.checks()) {
+            if (!check.calculated()) {
+                probes.put(check.name(), Probe.of(check.probe()));
+                states.put(check.name(), CheckState.initial(now));
+            }
+        }
+        AtomicInteger n = new AtomicInteger();
+        this.scheduler = Executors.newScheduledThreadPool(probes.size() + 1, r -> {
+            Thread t = new Thread(r, "unitas-health-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        this.published = compute(now).withSequence(++sequence);
+    }
+
+    void start() {
+        Duration tick = Duration.ofMillis(100);
+        for (CheckConfig check : config.checks()) {
+            if (!check.calculated()) {
+                scheduler.scheduleAtFixedRate(() -> run(check), 0, check.interval().toMillis(),
+                                              TimeUnit.MILLISECONDS);
+                tick = check.interval().compareTo(tick) < 0 ? check.interval() : tick;
+            }
+        }
+        // Re-rolling up on a tick of its own is what turns a probe that went silent into a change.
+        scheduler.scheduleAtFixedRate(this::refresh, tick.toMillis(), tick.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Also tells {@code observer} of every probe result, as it arrives (for latency metrics). */
+    void observeResults(BiConsumer<String, ProbeResult> observer) {
+        resultObservers.add(observer);
+    }
+
+    private void run(CheckConfig check) {
+        ProbeResult result;
+        try {
+            result = probes.get(check.name()).probe(check.timeout());
+        } catch (RuntimeException e) {
+            result = ProbeResult.down(Duration.ZERO, "probe failed: " + ProbeFailure.firstLine(e));
+        }
+        synchronized (this) {
+            states.put(check.name(), states.get(check.name()).next(result, check.thresholds(), clock.instant()));
+        }
+        for (BiConsumer<String, ProbeResult> observer : resultObservers) {
+            observer.accept(check.name(), result);
+        }
+        refresh();
+    }
+
+    private synchronized void refresh() {
+        HealthReport now = compute(clock.instant());
+        if (now.differsFrom(published)) {
+            published = now.withSequence(++sequence);
+            for (Consumer<HealthReport> listener : listeners) {
+                listener.accept(published);
+            }
+        }
+    }
+
+    private synchronized HealthReport compute(Instant now) {
+        Map<String, CheckReport> reports = new LinkedHashMap<>();
+        for (CheckConfig check : config.checks()) {
+            if (!check.calculated()) {
+                reports.put(check.name(),
+                            states.get(check.name()).report(now, check.staleAfter(), check.inverted()));
+            }
+        }
+        for (CheckConfig check : config.checks()) {
+            if (check.calculated()) {
+                Map<String, CheckReport> children = new LinkedHashMap<>();
+                check.children().forEach(child -> children.put(child, reports.get(child)));
+                CheckReport calculated = check.aggregation().apply(children);
+                reports.put(check.name(), check.inverted() ? calculated.inverted() : calculated);
+            }
+        }
+        Map<String, CheckReport> ordered = new LinkedHashMap<>();
+        List<HealthRollup.Entry> entries = new ArrayList<>();
+        for (CheckConfig check : config.checks()) {
+            CheckReport report = reports.get(check.name());
+            ordered.put(check.name(), report);
+            entries.add(new HealthRollup.Entry(check.name(), check.gate(), check.maxLag().toMillis(), report));
+        }
+        return new HealthReport(config.region(), sequence, now, HealthRollup.rollUp(entries), ordered);
+    }
+
+    @Override
+    public HealthConfig config() {
+        return config;
+    }
+
+    @Override
+    public synchronized HealthReport current() {
+        return compute(clock.instant());
+    }
+
+    @Override
+    public synchronized void subscribe(Consumer<HealthReport> listener) {
+        listener.accept(published);
+        listeners.add(listener);
+    }
+
+    @Override
+    public void close() {
+        scheduler.shutdownNow();
+        try {
+            scheduler.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        probes.values().forEach(Probe::close);
+    }
+}

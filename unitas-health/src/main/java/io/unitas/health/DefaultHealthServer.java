@@ -1,0 +1,137 @@
+package io.unitas.health;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.util.concurrent.TimeUnit;
+
+import com.linecorp.armeria.common.HttpResponse;
+import com.linecorp.armeria.common.HttpStatus;
+import com.linecorp.armeria.common.MediaType;
+import com.linecorp.armeria.server.Server;
+
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.protobuf.services.HealthStatusManager;
+
+import io.unitas.config.HealthReportJson;
+import io.unitas.core.health.HealthReport;
+
+/** An Armeria server for the HTTP endpoints and a grpc-java server for the health protocol, over one agent. */
+final class DefaultHealthServer implements HealthServer {
+
+    private static final MediaType PROMETHEUS = MediaType.parse("text/plain; version=0.0.4; charset=utf-8");
+
+    private final DefaultHealthAgent agent;
+    private final HealthMetrics metrics;
+    private final HealthStatusManager grpcHealth = new HealthStatusManager();
+    private final HealthPusher pusher;
+    private Server http;
+    private io.grpc.Server grpc;
+
+    private DefaultHealthServer(DefaultHealthAgent agent) {
+        this.agent = agent;
+        this.metrics = new HealthMetrics(agent);
+        this.pusher = agent.config().push().map(push -> new HealthPusher(push, agent::current)).orElse(null);
+    }
+
+    static HealthServer start(HealthConfig config, Clock clock) {
+        DefaultHealthAgent agent = new DefaultHealthAgent(config, clock);
+        DefaultHealthServer server = new DefaultHealthServer(agent);
+        try {
+            server.serve();
+            agent.start();
+            return server;
+        } catch (RuntimeException e) {
+            server.close();
+            throw e;
+        }
+    }
+
+    private void serve() {
+        HealthConfig config = agent.config();
+        agent.observeResults(metrics::record);
+        // HealthStatusManager starts "" as SERVING; nothing is known yet, so the region is not serving.
+        grpcHealth.setStatus(HealthStatusManager.SERVICE_NAME_ALL_SERVICES, ServingStatus.NOT_SERVING);
+        agent.subscribe(this::publish);
+        http = Server.builder()
+                .http(new InetSocketAddress(config.address(), config.httpPort()))
+                .gracefulShutdownTimeoutMillis(0, 0)
+                .service("/livez", (ctx, req) -> HttpResponse.of(HttpStatus.OK, MediaType.PLAIN_TEXT_UTF_8, "ok\n"))
+                .service("/readyz", (ctx, req) -> readyz(agent.current()))
+                .service("/healthz", (ctx, req) -> {
+                    HealthReport report = agent.current();
+                    return HttpResponse.of(status(report), MediaType.JSON_UTF_8, HealthReportJson.write(report));
+                })
+                .service("/metrics", (ctx, req) ->
+                        HttpResponse.of(HttpStatus.OK, PROMETHEUS, metrics.scrape(agent.current())))
+                .build();
+        http.start().join();
+        try {
+            grpc = NettyServerBuilder.forAddress(new InetSocketAddress(config.address(), config.grpcPort()))
+                    .addService(grpcHealth.getHealthService()).build().start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("grpc health on " + config.address() + ":" + config.grpcPort()
+                                           + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void publish(HealthReport report) {
+        grpcHealth.setStatus(HealthStatusManager.SERVICE_NAME_ALL_SERVICES, serving(report.healthy()));
+        report.checks().forEach((name, check) -> grpcHealth.setStatus(name, serving(check.up())));
+        if (pusher != null) {
+            pusher.offer(report);
+        }
+    }
+
+    private static ServingStatus serving(boolean up) {
+        return up ? ServingStatus.SERVING : ServingStatus.NOT_SERVING;
+    }
+
+    private static HttpStatus status(HealthReport report) {
+        return report.healthy() ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE;
+    }
+
+    private static HttpResponse readyz(HealthReport report) {
+        StringBuilder body = new StringBuilder(report.healthy() ? "ready" : "not ready")
+                .append(": region ").append(report.region()).append('\n');
+        report.reasons().forEach(reason -> body.append("- ").append(reason).append('\n'));
+        return HttpResponse.of(status(report), MediaType.PLAIN_TEXT_UTF_8, body.toString());
+    }
+
+    @Override
+    public HealthAgent agent() {
+        return agent;
+    }
+
+    @Override
+    public int httpPort() {
+        return http.activeLocalPort();
+    }
+
+    @Override
+    public int grpcPort() {
+        return grpc.getPort();
+    }
+
+    @Override
+    public void close() {
+        if (pusher != null) {
+            pusher.close();
+        }
+        if (grpc != null) {
+            grpcHealth.enterTerminalState();
+            grpc.shutdownNow();
+            try {
+                grpc.awaitTermination(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (http != null) {
+            http.stop().join();
+        }
+        agent.close();
+    }
+}

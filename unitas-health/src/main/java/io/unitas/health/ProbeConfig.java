@@ -1,0 +1,104 @@
+package io.unitas.health;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * What one probe asks of its target and what it expects back.
+ *
+ * @param kind         which protocol to speak
+ * @param target       where the target is, in the kind's URL form ({@code postgresql://user@host:5432/db})
+ * @param role         the role a database must have ({@link Role#ANY}: whichever it has, it must meet that role's
+ *                     expectations)
+ * @param maxLag       the largest replication lag a standby may have, or {@link Duration#ZERO} for no limit
+ * @param heartbeat    PostgreSQL primary: write a heartbeat row on every probe (a canary write that standbys
+ *                     measure their lag against)
+ * @param status       HTTP: the accepted status codes, as ranges ({@code 200-299,304})
+ * @param bodyContains HTTP: a string that the first 5120 bytes of the body must contain, or empty
+ * @param service      gRPC: the service name to {@code Check} ({@code ""} for the whole server)
+ */
+public record ProbeConfig(Kind kind, String target, Role role, Duration maxLag, boolean heartbeat, String status,
+                          String bodyContains, String service) {
+
+    /** The status codes accepted when none are given, as Route 53 does: 2xx and 3xx. */
+    public static final String DEFAULT_STATUS = "200-399";
+
+    /** Requires every part. */
+    public ProbeConfig {
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(target, "target");
+        Objects.requireNonNull(role, "role");
+        Objects.requireNonNull(maxLag, "maxLag");
+        Objects.requireNonNull(status, "status");
+        Objects.requireNonNull(bodyContains, "bodyContains");
+        Objects.requireNonNull(service, "service");
+    }
+
+    /** A probe of {@code kind} at {@code target} with every option at its default. */
+    public static ProbeConfig of(Kind kind, String target) {
+        return new ProbeConfig(kind, target, Role.ANY, Duration.ZERO, false, DEFAULT_STATUS, "", "");
+    }
+
+    /** The protocols a probe speaks. */
+    public enum Kind {
+        /** PostgreSQL: role, writability, replication lag. */
+        POSTGRES,
+        /** MySQL or MariaDB: {@code read_only}, {@code super_read_only}, replica lag. */
+        MYSQL,
+        /** Redis: {@code PING}, {@code ROLE}, the replica's link and offset. */
+        REDIS,
+        /** HTTP(S): status code and an optional body match. */
+        HTTP,
+        /** A TCP connect. */
+        TCP,
+        /** The gRPC Health Checking Protocol's {@code Check}. */
+        GRPC;
+
+        /** The lowercase name used in files and commands. */
+        public String id() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        /** Whether the kind is a database with roles and replication. */
+        public boolean hasRoles() {
+            return this == POSTGRES || this == MYSQL || this == REDIS;
+        }
+
+        /** The kind named {@code id}, if any. */
+        public static Optional<Kind> of(String id) {
+            return Arrays.stream(values()).filter(k -> k.id().equals(id)).findFirst();
+        }
+
+        /** Every id, for messages ({@code postgres, mysql, ...}). */
+        public static String ids() {
+            return Arrays.stream(values()).map(Kind::id).collect(Collectors.joining(", "));
+        }
+    }
+
+    /** The role a database must have. */
+    public enum Role {
+        /** Must be the primary, and writable. */
+        PRIMARY,
+        /** Must be a standby (a replica), replicating, within {@code max-lag}. */
+        STANDBY,
+        /** Either; a primary must then be writable and a standby within {@code max-lag}. */
+        ANY;
+
+        /** The lowercase name used in files and commands. */
+        public String id() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        /** The role named {@code id}; {@code replica} is accepted for {@code standby}. */
+        public static Optional<Role> of(String id) {
+            if ("replica".equals(id)) {
+                return Optional.of(STANDBY);
+            }
+            return Arrays.stream(values()).filter(r -> r.id().equals(id)).findFirst();
+        }
+    }
+}

@@ -1,0 +1,140 @@
+package io.unitas.health;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+
+import io.unitas.core.RegionHealth;
+import io.unitas.core.health.ProbeResult;
+
+/**
+ * Probes Redis on a fresh connection: {@code PING}, {@code ROLE}, and on a replica {@code master_link_status}
+ * and the distance between the primary's replication offset and the replica's (asking the primary named in the
+ * replica's {@code INFO replication}).
+ */
+final class RedisProbe implements Probe {
+
+    private static final String FORM = "redis://[[user]:password@]host[:port][/database]";
+
+    private final ProbeConfig config;
+    private final RedisURI uri;
+    private ClientResources resources;
+
+    RedisProbe(ProbeConfig config) {
+        this.config = config;
+        Endpoint.parse(config.target(), List.of("redis", "rediss"), 6379, FORM);
+        try {
+            this.uri = RedisURI.create(config.target());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("target: '" + config.target() + "' (expected: " + FORM + ")");
+        }
+    }
+
+    @Override
+    public synchronized ProbeResult probe(Duration timeout) {
+        long start = Latency.start();
+        Map<String, Object> seen = new LinkedHashMap<>();
+        String address = uri.getHost() + ":" + uri.getPort();
+        try {
+            Map<String, String> info = ask(uri, timeout, c -> {
+                c.ping();
+                Map<String, String> fields = parse(c.info("replication"));
+                fields.put("role", String.valueOf(c.role().get(0)));
+                return fields;
+            });
+            String role = "master".equals(info.get("role")) ? "primary" : "standby";
+            seen.put("role", role);
+            if ("primary".equals(role)) {
+                seen.put("replicas", Long.parseLong(info.getOrDefault("connected_slaves", "0")));
+                if (config.role() == ProbeConfig.Role.STANDBY) {
+                    return ProbeResult.down(Latency.since(start), "role primary (expected: standby)",
+                                            RegionHealth.UNKNOWN_LAG, seen);
+                }
+                return ProbeResult.up(Latency.since(start), "primary", RegionHealth.UNKNOWN_LAG, seen);
+            }
+            String link = info.getOrDefault("master_link_status", "unknown");
+            String primary = info.get("master_host") + ":" + info.get("master_port");
+            seen.put("primary", primary);
+            seen.put("master_link_status", link);
+            offsetDistance(info, timeout).ifPresent(d -> seen.put("offset_distance", d));
+            if (config.role() == ProbeConfig.Role.PRIMARY) {
+                return ProbeResult.down(Latency.since(start), "replica of " + primary + " (expected: primary)",
+                                        RegionHealth.UNKNOWN_LAG, seen);
+            }
+            if (!"up".equals(link)) {
+                String downFor = info.containsKey("master_link_down_since_seconds")
+                        ? " for " + info.get("master_link_down_since_seconds") + "s" : "";
+                return ProbeResult.down(Latency.since(start), "replication link to " + primary + " is " + link
+                                        + downFor + " (expected: up)", RegionHealth.UNKNOWN_LAG, seen);
+            }
+            return ProbeResult.up(Latency.since(start), "replica, link up", RegionHealth.UNKNOWN_LAG, seen);
+        } catch (RuntimeException e) {
+            return ProbeResult.down(Latency.since(start), ProbeFailure.reason(e, address, timeout),
+                                    RegionHealth.UNKNOWN_LAG, seen);
+        }
+    }
+
+    /** The primary's offset minus the replica's, when the primary can be asked. */
+    private java.util.OptionalLong offsetDistance(Map<String, String> replica, Duration timeout) {
+        String own = replica.get("slave_repl_offset");
+        if (own == null || replica.get("master_host") == null) {
+            return java.util.OptionalLong.empty();
+        }
+        RedisURI primary = RedisURI.builder(uri).withHost(replica.get("master_host"))
+                .withPort(Integer.parseInt(replica.get("master_port"))).build();
+        try {
+            String offset = ask(primary, timeout, c -> parse(c.info("replication")).get("master_repl_offset"));
+            return offset == null ? java.util.OptionalLong.empty()
+                                  : java.util.OptionalLong.of(Long.parseLong(offset) - Long.parseLong(own));
+        } catch (RuntimeException e) {
+            return java.util.OptionalLong.empty();
+        }
+    }
+
+    private <T> T ask(RedisURI target, Duration timeout, java.util.function.Function<RedisCommands<String, String>, T> f) {
+        if (resources == null) {
+            resources = DefaultClientResources.builder().ioThreadPoolSize(1).computationThreadPoolSize(1).build();
+        }
+        RedisURI timed = RedisURI.builder(target).withTimeout(timeout).build();
+        RedisClient client = RedisClient.create(resources, timed);
+        client.setOptions(ClientOptions.builder().autoReconnect(false)
+                .socketOptions(SocketOptions.builder().connectTimeout(timeout).build())
+                .timeoutOptions(TimeoutOptions.enabled(timeout)).build());
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            return f.apply(connection.sync());
+        } finally {
+            client.shutdown(Duration.ZERO, Duration.ZERO);
+        }
+    }
+
+    private static Map<String, String> parse(String info) {
+        Map<String, String> fields = new HashMap<>();
+        for (String line : info.split("\r?\n")) {
+            int colon = line.indexOf(':');
+            if (colon > 0 && !line.startsWith("#")) {
+                fields.put(line.substring(0, colon), line.substring(colon + 1).trim());
+            }
+        }
+        return fields;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (resources != null) {
+            resources.shutdown(0, 2, java.util.concurrent.TimeUnit.SECONDS);
+            resources = null;
+        }
+    }
+}

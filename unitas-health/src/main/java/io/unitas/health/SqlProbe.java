@@ -1,0 +1,46 @@
+package io.unitas.health;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.unitas.core.RegionHealth;
+import io.unitas.core.health.ProbeResult;
+
+/**
+ * A probe that examines a SQL database on a fresh connection each time, so that "cannot connect" (refused,
+ * wrong password, too many connections) is seen too. A failure of the connection or of any query is a down result.
+ */
+abstract class SqlProbe implements Probe {
+
+    final ProbeConfig config;
+    final Endpoint endpoint;
+
+    SqlProbe(ProbeConfig config, List<String> schemes, int defaultPort, String form) {
+        this.config = config;
+        this.endpoint = Endpoint.parse(config.target(), schemes, defaultPort, form);
+    }
+
+    @Override
+    public final ProbeResult probe(Duration timeout) {
+        long start = Latency.start();
+        Map<String, Object> seen = new LinkedHashMap<>();
+        try (Connection c = connect(timeout); Statement s = c.createStatement()) {
+            return examine(c, s, timeout, seen, start);
+        } catch (SQLException e) {
+            return ProbeResult.down(Latency.since(start), ProbeFailure.reason(e, endpoint.address(), timeout),
+                                    RegionHealth.UNKNOWN_LAG, seen);
+        }
+    }
+
+    /** A connection to the target that gives up after {@code timeout}. */
+    abstract Connection connect(Duration timeout) throws SQLException;
+
+    /** The verdict on the connected database; observations go into {@code seen} as they are made. */
+    abstract ProbeResult examine(Connection c, Statement s, Duration timeout, Map<String, Object> seen, long start)
+            throws SQLException;
+}

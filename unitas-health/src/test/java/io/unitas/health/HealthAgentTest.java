@@ -1,0 +1,110 @@
+package io.unitas.health;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import io.unitas.core.health.HealthReport;
+
+/** The agent over TCP checks of a listening and a closed port: calculated checks, inversion, gates, changes. */
+class HealthAgentTest {
+
+    private static ServerSocket open;
+    private static int closed;
+
+    @BeforeAll
+    static void listen() throws IOException {
+        open = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        closed = PostgresProbeTest.closedPort();
+    }
+
+    @AfterAll
+    static void close() throws IOException {
+        open.close();
+    }
+
+    private static HealthAgent agent(String checks) {
+        String yaml = ("region: eu\ndefaults: {interval: 100ms, timeout: 500ms}\nchecks:\n" + checks)
+                .replace("OPEN", "127.0.0.1:" + open.getLocalPort()).replace("CLOSED", "127.0.0.1:" + closed);
+        return HealthAgent.start(HealthConfig.parse("health.yaml", yaml), Clock.systemUTC());
+    }
+
+    private static HealthReport settled(HealthAgent agent) {
+        return Eventually.within(Duration.ofSeconds(10),
+                r -> r.checks().values().stream().noneMatch(c -> c.reason().equals("no result yet")),
+                agent::current);
+    }
+
+    @ParameterizedTest(name = "{0} over [open, closed] is up: {1}")
+    @CsvSource({"all, false", "any, true"})
+    void calculatedChecksReadTheirChildren(String kind, boolean up) {
+        try (HealthAgent agent = agent("""
+                  - {name: a, kind: tcp, target: 'OPEN', gate: none}
+                  - {name: b, kind: tcp, target: 'CLOSED', gate: none}
+                  - {name: ab, kind: %s, of: [a, b]}
+                """.formatted(kind))) {
+            HealthReport report = settled(agent);
+
+            assertThat(report.checks().get("ab").up()).isEqualTo(up);
+            assertThat(report.healthy()).isEqualTo(up);
+        }
+    }
+
+    @Test
+    void aFailingCalculatedCheckNamesItsFailingChildInTheRegionsReasons() {
+        try (HealthAgent agent = agent("""
+                  - {name: a, kind: tcp, target: 'OPEN', gate: none}
+                  - {name: b, kind: tcp, target: 'CLOSED', gate: none}
+                  - {name: both, kind: at-least, k: 2, of: [a, b]}
+                """)) {
+            assertThat(settled(agent).reasons()).singleElement().asString().matches(
+                    "both: 1 of 2 up \\(expected: at least 2\\); b: cannot connect to 127\\.0\\.0\\.1:\\d+: "
+                    + "connection refused");
+        }
+    }
+
+    @Test
+    void anInvertedCheckIsUpWhenItsProbeFails() {
+        try (HealthAgent agent = agent("""
+                  - {name: maintenance-off, kind: tcp, target: 'CLOSED', inverted: true}
+                  - {name: not-down, kind: tcp, target: 'OPEN', inverted: true, gate: writable}
+                """)) {
+            HealthReport report = settled(agent);
+
+            assertThat(report.healthy()).isTrue();
+            assertThat(report.health().writable()).isFalse();
+            assertThat(report.reasons()).containsExactly("not-down: inverted: the check passes");
+        }
+    }
+
+    @Test
+    void subscribersGetTheCurrentReportThenEachChangeWithAGrowingSequence() throws IOException {
+        ServerSocket flapping = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        int port = flapping.getLocalPort();
+        List<HealthReport> seen = new CopyOnWriteArrayList<>();
+        try (HealthAgent agent = agent("  - {name: svc, kind: tcp, target: '127.0.0.1:" + port + "'}\n")) {
+            agent.subscribe(seen::add);
+            Eventually.within(Duration.ofSeconds(10), s -> s.stream().anyMatch(HealthReport::healthy), () -> seen);
+            flapping.close();
+            Eventually.within(Duration.ofSeconds(10), s -> !s.get(s.size() - 1).healthy(), () -> seen);
+
+            // The first report is whatever was current at subscription: "no result yet", or already the first result.
+            assertThat(seen).extracting(HealthReport::healthy).containsSubsequence(true, false);
+            assertThat(seen).extracting(HealthReport::sequence).isSorted().doesNotHaveDuplicates();
+            assertThat(seen.get(seen.size() - 1).reasons()).singleElement().asString()
+                    .startsWith("svc: cannot connect to 127.0.0.1:" + port);
+        }
+    }
+}

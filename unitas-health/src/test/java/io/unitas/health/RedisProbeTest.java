@@ -1,0 +1,66 @@
+package io.unitas.health;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+import io.unitas.core.health.ProbeResult;
+import io.unitas.testkit.RedisPair;
+
+class RedisProbeTest {
+
+    private final RedisPair redis = RedisPair.shared();
+
+    private static ProbeResult probe(String target, ProbeConfig.Role role) {
+        ProbeConfig config = new ProbeConfig(ProbeConfig.Kind.REDIS, target, role, Duration.ZERO, false,
+                                             ProbeConfig.DEFAULT_STATUS, "", "");
+        try (Probe probe = Probe.of(config)) {
+            return probe.probe(Duration.ofSeconds(2));
+        }
+    }
+
+    @Test
+    void thePrimaryIsUpAsPrimaryWithItsReplica() {
+        ProbeResult result = probe(redis.primary().uri(), ProbeConfig.Role.PRIMARY);
+
+        assertThat(result.up()).as(result.reason()).isTrue();
+        assertThat(result.details()).containsEntry("role", "primary").containsEntry("replicas", 1L);
+    }
+
+    @Test
+    void theReplicaIsUpWithItsLinkAndOffsetDistance() {
+        ProbeResult result = probe(redis.replica().uri(), ProbeConfig.Role.STANDBY);
+
+        assertThat(result.up()).as(result.reason()).isTrue();
+        assertThat(result.details()).containsEntry("role", "standby").containsEntry("master_link_status", "up")
+                .containsKey("offset_distance");
+    }
+
+    @Test
+    void aReplicaThatLostItsLinkIsDown() {
+        int nowhere = PostgresProbeTest.closedPort();
+        redis.replica().execute(c -> c.replicaof("127.0.0.1", nowhere));
+        try {
+            ProbeResult result = probe(redis.replica().uri(), ProbeConfig.Role.STANDBY);
+
+            assertThat(result.up()).isFalse();
+            assertThat(result.reason()).startsWith("replication link to 127.0.0.1:" + nowhere + " is down")
+                    .endsWith("(expected: up)");
+        } finally {
+            redis.replica().execute(c -> c.replicaof("127.0.0.1", redis.primary().port()));
+        }
+        ProbeResult back = Eventually.within(Duration.ofSeconds(10), ProbeResult::up,
+                () -> probe(redis.replica().uri(), ProbeConfig.Role.STANDBY));
+        assertThat(back.up()).as(back.reason()).isTrue();
+    }
+
+    @Test
+    void aRefusedConnectionIsDownWithAClearReason() {
+        ProbeResult result = probe("redis://127.0.0.1:" + PostgresProbeTest.closedPort(), ProbeConfig.Role.ANY);
+
+        assertThat(result.up()).isFalse();
+        assertThat(result.reason()).matches("cannot connect to 127\\.0\\.0\\.1:\\d+: connection refused");
+    }
+}
