@@ -26,6 +26,8 @@ import picocli.CommandLine.Command;
                  ReplayCommand.class,
                  ProbeCommand.class,
                  HealthCommand.class,
+                 ControlCommand.class,
+                 CtlCommand.class,
          })
 public final class Main implements Runnable {
 

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Measures the time from a rule change (PUT /api/v1/rules) to its arrival at a watching SSE client.
+#   benchmarks/control/run.sh                                   # embedded store, 200 changes
+#   benchmarks/control/run.sh --etcd http://127.0.0.1:2379      # etcd store
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cp="$(mktemp)"
+trap 'rm -f "$cp"' EXIT
+(cd "$root" && mvn -q -B -ntp -pl unitas-control -am compile dependency:build-classpath -Dmdep.outputFile="$cp" >/dev/null)
+exec java -cp "$root/unitas-control/target/classes:$(cat "$cp")" "$root/benchmarks/control/WatchLatency.java" "$@"

@@ -1,0 +1,136 @@
+package io.unitas.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.unitas.control.ControlClient;
+import io.unitas.control.ControlServer;
+import io.unitas.control.ControlToken;
+import io.unitas.control.Role;
+
+/** {@code unitas ctl} against a real control plane, in-process. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class CtlCommandTest {
+
+    private static final ControlToken ADMIN = ControlToken.generate("root", Role.ADMIN);
+    private static final ControlToken VIEWER = ControlToken.generate("watcher", Role.VIEWER);
+
+    @TempDir
+    static Path dir;
+
+    private ControlServer server;
+
+    @BeforeAll
+    void start() throws Exception {
+        Path tokens = Files.writeString(dir.resolve("tokens"), ADMIN.fileLine() + "\n" + VIEWER.fileLine() + "\n");
+        server = ControlServer.builder().port(0).dataDir(dir.resolve("data")).tokens(tokens).start();
+        Path root = Cli.root();
+        assertThat(ctl("apply", "-f", root.resolve("examples/topology.yaml").toString()).exit()).isZero();
+        assertThat(ctl("apply", "-f", root.resolve("examples/rules.yaml").toString(), "--reason", "first").out())
+                .startsWith("rules applied: revision ");
+        ControlClient admin = ControlClient.of(server.uri(), ADMIN.secret());
+        for (String region : new String[] {"cn", "eu", "us"}) {
+            admin.send("PUT", "/api/v1/health/" + region, "{\"sequence\":1,\"observed_at\":\"" + Instant.now()
+                    + "\",\"healthy\":true,\"writable\":true,\"replication_lag_ms\":20}", Map.of());
+        }
+    }
+
+    @AfterAll
+    void stop() {
+        server.close();
+    }
+
+    private Cli ctl(String... args) {
+        String[] all = new String[args.length + 5];
+        all[0] = "ctl";
+        System.arraycopy(args, 0, all, 1, args.length);
+        all[args.length + 1] = "--server";
+        all[args.length + 2] = server.uri().toString();
+        all[args.length + 3] = "--token";
+        all[args.length + 4] = ADMIN.secret();
+        return Cli.run(all);
+    }
+
+    @Test
+    void applyingAnInvalidFile_printsEveryProblemWithFileLineAndPath_andExits2() {
+        String bad = Cli.file(dir, "bad-rules.yaml", """
+                units:
+                  - {id: u-a, region: cn}
+                  - {id: u-b, region: mars}
+                key: {sources: [{header: x-user-id}], transform: mod 10}
+                ranges:
+                  - {range: 0~9, unit: u-a}
+                """);
+
+        Cli res = ctl("apply", "-f", bad);
+
+        assertThat(res.exit()).isEqualTo(2);
+        assertThat(res.err()).startsWith(bad + ":3: units[1].region: unknown region 'mars'");
+    }
+
+    @Test
+    void get_printsTheStateOrOnePart() {
+        Cli res = ctl("get", "topology");
+
+        assertThat(res.exit()).isZero();
+        assertThat(res.out()).contains("\"id\" : \"cn\"");
+    }
+
+    @Test
+    void fenceAndUnfence() {
+        assertThat(ctl("fence", "u-newyork", "--reason", "db repair").out()).startsWith("fenced u-newyork: revision ");
+        assertThat(ctl("unfence", "u-newyork").exit()).isZero();
+        assertThat(ctl("unfence", "u-newyork").exit()).isEqualTo(CtlCommand.EXIT_REFUSED);
+    }
+
+    @Test
+    void switchDryRun_printsThePlan_andMovesNothing() {
+        long before = server.revision();
+
+        Cli res = ctl("switch", "--units", "u-paris", "--to", "us", "--dry-run");
+
+        assertThat(res.exit()).as(res.err()).isZero();
+        assertThat(res.out()).contains("plan: move to us").contains("u-paris      eu -> us");
+        assertThat(server.revision()).isEqualTo(before);
+    }
+
+    @Test
+    void switchWait_followsTheSwitchoverToItsEnd_andTheAuditShowsIt() {
+        Cli res = ctl("switch", "--units", "u-hangzhou", "--to", "eu", "--max-lag", "500ms", "--wait",
+                      "--reason", "drill");
+
+        assertThat(res.exit()).as(res.err()).isZero();
+        assertThat(res.out()).contains("catching_up: fenced writes of u-hangzhou").contains("completed: unfenced");
+        assertThat(ctl("audit").out()).contains("switchover.start").contains("(reason: drill)");
+    }
+
+    @Test
+    void aViewerMayNotFence_andNoServerIsExit5() {
+        Cli forbidden = Cli.run("ctl", "fence", "u-paris", "--server", server.uri().toString(), "--token",
+                                VIEWER.secret());
+        assertThat(forbidden.exit()).isEqualTo(CtlCommand.EXIT_FORBIDDEN);
+        assertThat(forbidden.err()).contains("403").contains("role viewer");
+
+        Cli unreachable = Cli.run("ctl", "get", "--server", "http://127.0.0.1:1", "--token", "x");
+        assertThat(unreachable.exit()).isEqualTo(CtlCommand.EXIT_UNREACHABLE);
+    }
+
+    @Test
+    void token_printsTheSecretAndTheTokensFileLine() {
+        Cli res = Cli.run("ctl", "token", "--name", "agent-cn", "--role", "reporter");
+
+        assertThat(res.exit()).isZero();
+        assertThat(res.out()).containsPattern("token: +utk_").containsPattern("agent-cn reporter sha256:[0-9a-f]{64}");
+        assertThat(Cli.run("ctl", "token", "--name", "x", "--role", "boss").exit()).isEqualTo(2);
+    }
+}

@@ -1,0 +1,41 @@
+package io.unitas.control;
+
+import java.time.Instant;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * One line of the audit log: who did what to which target, when, why, with what outcome, and the revision it
+ * produced (0 when refused or when nothing changed). Refusals are recorded as well as changes.
+ *
+ * @param seq      position in the log, assigned by the store
+ * @param at       when it happened
+ * @param actor    the token's name, or {@code anonymous}, or {@code control} for the control plane itself
+ * @param action   what was asked ({@code topology.replace}, {@code fence.add}, {@code switchover.step})
+ * @param target   what it was asked of ({@code topology}, a unit, a region, a switchover id)
+ * @param outcome  {@code ok}, {@code unauthenticated}, {@code forbidden}, {@code invalid}, {@code stale},
+ *                 {@code refused}, {@code conflict}
+ * @param reason   why the actor asked (the {@code reason} they gave), empty if none
+ * @param revision the revision the change produced, 0 if none
+ * @param detail   what changed or why it was refused
+ */
+record AuditEntry(long seq, Instant at, String actor, String action, String target, String outcome, String reason,
+                  long revision, String detail) {
+
+    AuditEntry withSeq(long next) {
+        return new AuditEntry(next, at, actor, action, target, outcome, reason, revision, detail);
+    }
+
+    ObjectNode toJson() {
+        return StateJson.MAPPER.createObjectNode().put("seq", seq).put("at", at.toString()).put("actor", actor)
+                               .put("action", action).put("target", target).put("outcome", outcome)
+                               .put("reason", reason).put("revision", revision).put("detail", detail);
+    }
+
+    static AuditEntry fromJson(JsonNode o) {
+        return new AuditEntry(o.path("seq").asLong(), Instant.parse(o.path("at").asText()), o.path("actor").asText(),
+                              o.path("action").asText(), o.path("target").asText(), o.path("outcome").asText(),
+                              o.path("reason").asText(), o.path("revision").asLong(), o.path("detail").asText());
+    }
+}

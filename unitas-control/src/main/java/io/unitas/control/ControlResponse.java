@@ -1,0 +1,23 @@
+package io.unitas.control;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * An API response: its status, its body, and the revision from its {@code ETag} (0 when it has none).
+ *
+ * @param status   the HTTP status
+ * @param body     the body as text (JSON, or problem JSON for a refusal)
+ * @param revision the revision the response is about, from {@code ETag}
+ */
+public record ControlResponse(int status, String body, long revision) {
+
+    /** The body parsed as JSON. */
+    public JsonNode json() {
+        return StateJson.parse(body);
+    }
+
+    /** Whether the status is 2xx. */
+    public boolean ok() {
+        return status / 100 == 2;
+    }
+}

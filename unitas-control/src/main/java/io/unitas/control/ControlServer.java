@@ -1,0 +1,137 @@
+package io.unitas.control;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A running control plane: the versioned state in its store (embedded in a data directory, or etcd shared by
+ * replicas), the HTTP API and watch stream, the console, and, on the leader, the loop that marks stale health and
+ * drives switchovers. Started by {@link Builder#start()}, stopped by {@link #close()}.
+ */
+public interface ControlServer extends AutoCloseable {
+
+    /** A builder with the defaults of {@code unitas control}. */
+    static Builder builder() {
+        return new Builder();
+    }
+
+    /** The port the API listens on (useful when built with port 0). */
+    int port();
+
+    /** {@code http://127.0.0.1:<port>}. */
+    default URI uri() {
+        return URI.create("http://127.0.0.1:" + port());
+    }
+
+    /** Whether this replica currently runs switchovers. */
+    boolean leader();
+
+    /** The revision of the newest state this replica knows. */
+    long revision();
+
+    /** The admin token created on first start when no tokens file existed; empty otherwise. */
+    Optional<ControlToken> generatedToken();
+
+    /** Stops serving and releases the store (and, on etcd, the leadership). */
+    @Override
+    void close();
+
+    /** Configures and starts a {@link ControlServer}. */
+    final class Builder {
+        int port = 7070;
+        Path dataDir = Path.of("unitas-control-data");
+        List<URI> etcdEndpoints = List.of();
+        String etcdPrefix = "/unitas/";
+        Path tokens;
+        Clock clock = Clock.systemUTC();
+        Duration healthTtl = Duration.ofSeconds(10);
+        Duration healthGrace = Duration.ofSeconds(20);
+        Duration tick = Duration.ofMillis(100);
+        Duration leaderLease = Duration.ofSeconds(5);
+
+        private Builder() {}
+
+        /** The port to listen on, on 127.0.0.1; 0 picks a free one. Default 7070. */
+        public Builder port(int port) {
+            if (port < 0 || port > 65_535) {
+                throw new IllegalArgumentException("port: " + port + " (expected: 0..65535)");
+            }
+            this.port = port;
+            return this;
+        }
+
+        /** The directory of the embedded store and of the default tokens file. */
+        public Builder dataDir(Path dir) {
+            this.dataDir = Objects.requireNonNull(dir, "dir");
+            return this;
+        }
+
+        /** Store the state in etcd at these endpoints instead of the data directory; replicas elect a leader. */
+        public Builder etcd(List<URI> endpoints) {
+            this.etcdEndpoints = List.copyOf(endpoints);
+            return this;
+        }
+
+        /** The key prefix in etcd, so that several control planes can share one cluster. Default {@code /unitas/}. */
+        public Builder etcdPrefix(String prefix) {
+            this.etcdPrefix = prefix.endsWith("/") ? prefix : prefix + "/";
+            return this;
+        }
+
+        /** The tokens file ({@code name role sha256:<hex>} lines). Default: {@code tokens} in the data directory. */
+        public Builder tokens(Path file) {
+            this.tokens = file;
+            return this;
+        }
+
+        /** The clock for health freshness, switchover deadlines and timestamps. */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** After {@code ttl} without a report a region is stale; after {@code grace} more it is unhealthy. */
+        public Builder healthFreshness(Duration ttl, Duration grace) {
+            if (ttl.isNegative() || ttl.isZero() || grace.isNegative()) {
+                throw new IllegalArgumentException("health freshness: ttl " + ttl + ", grace " + grace
+                                                   + " (expected: ttl > 0, grace >= 0)");
+            }
+            this.healthTtl = ttl;
+            this.healthGrace = grace;
+            return this;
+        }
+
+        /** How often the leader checks freshness and advances a switchover. Default 100 ms. */
+        public Builder tick(Duration tick) {
+            this.tick = tick;
+            return this;
+        }
+
+        /** How long a dead leader keeps its leadership in etcd before a follower takes over. Default 5 s. */
+        public Builder leaderLease(Duration lease) {
+            if (lease.toSeconds() < 1) {
+                throw new IllegalArgumentException("leader lease: " + lease + " (expected: >= 1 s)");
+            }
+            this.leaderLease = lease;
+            return this;
+        }
+
+        /** Opens the store, starts serving, and returns the running server. */
+        public ControlServer start() {
+            List<String> problems = new ArrayList<>();
+            if (tick.isNegative() || tick.isZero()) {
+                problems.add("tick: " + tick + " (expected: > 0)");
+            }
+            if (!problems.isEmpty()) {
+                throw new IllegalArgumentException(String.join("; ", problems));
+            }
+            return DefaultControlServer.start(this);
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package io.unitas.control;
+
+import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import io.unitas.core.HealthSnapshot;
+import io.unitas.core.Region;
+import io.unitas.core.RegionHealth;
+import io.unitas.core.Topology;
+import io.unitas.core.rules.UnitRules;
+import io.unitas.core.switchover.Switchover;
+import io.unitas.core.switchover.WriteFence;
+
+/**
+ * The whole control-plane state at one revision: topology and unit rules with their gray rules (each null until
+ * one is applied), write fences by unit, the health table, and the current or last switchover (null if none yet).
+ * Immutable; each change makes a new value with the next revision.
+ */
+record ControlState(long revision, Instant updatedAt, Topology topology, UnitRules rules,
+                    Map<String, WriteFence> fences, Map<Region, HealthEntry> health, Switchover switchover,
+                    long switchoverCount) {
+
+    ControlState {
+        fences = Collections.unmodifiableMap(new LinkedHashMap<>(fences));
+        health = Collections.unmodifiableMap(new LinkedHashMap<>(health));
+    }
+
+    /** The state before anything was applied. */
+    static ControlState initial() {
+        return new ControlState(0, Instant.EPOCH, null, null, Map.of(), Map.of(), null, 0);
+    }
+
+    /** The same content at another revision and time; the store stamps each commit with it. */
+    ControlState at(long nextRevision, Instant now) {
+        return new ControlState(nextRevision, now, topology, rules, fences, health, switchover, switchoverCount);
+    }
+
+    ControlState withTopology(Topology next) {
+        return new ControlState(revision, updatedAt, next, rules, fences, health, switchover, switchoverCount);
+    }
+
+    ControlState withRules(UnitRules next) {
+        return new ControlState(revision, updatedAt, topology, next, fences, health, switchover, switchoverCount);
+    }
+
+    ControlState withFences(Map<String, WriteFence> next) {
+        return new ControlState(revision, updatedAt, topology, rules, next, health, switchover, switchoverCount);
+    }
+
+    ControlState withHealth(Map<Region, HealthEntry> next) {
+        return new ControlState(revision, updatedAt, topology, rules, fences, next, switchover, switchoverCount);
+    }
+
+    ControlState withSwitchover(Switchover next, long count) {
+        return new ControlState(revision, updatedAt, topology, rules, fences, health, next, count);
+    }
+
+    /** Each unit's home region, in the rules' order; empty without rules. */
+    Map<String, Region> homes() {
+        Map<String, Region> homes = new LinkedHashMap<>();
+        if (rules != null) {
+            rules.units().forEach(u -> homes.put(u.id(), u.home()));
+        }
+        return homes;
+    }
+
+    /** Whether a switchover is running (not ended). */
+    boolean switchoverRunning() {
+        return switchover != null && !switchover.phase().terminal();
+    }
+
+    /** The health routers consume: every region of the topology, expired or missing reports as unhealthy. */
+    HealthSnapshot healthSnapshot() {
+        Map<Region, RegionHealth> regions = new LinkedHashMap<>();
+        if (topology != null) {
+            for (Region region : topology.regions()) {
+                HealthEntry entry = health.get(region);
+                regions.put(region, entry == null
+                        ? RegionHealth.down(java.util.List.of("no health reported for region " + region))
+                        : entry.effective());
+            }
+        }
+        return HealthSnapshot.of(revision, regions);
+    }
+}

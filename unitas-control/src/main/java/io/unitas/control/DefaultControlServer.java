@@ -1,0 +1,115 @@
+package io.unitas.control;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.linecorp.armeria.common.SessionProtocol;
+import com.linecorp.armeria.server.Server;
+import com.linecorp.armeria.server.ServerBuilder;
+
+/** The control plane wired together: store, service, watch hub, HTTP server and the leader's tick loop. */
+final class DefaultControlServer implements ControlServer {
+
+    private static final Logger log = LoggerFactory.getLogger(DefaultControlServer.class);
+
+    private final StateStore store;
+    private final Server server;
+    private final ScheduledExecutorService ticker;
+    private final ControlToken generated;
+
+    private DefaultControlServer(StateStore store, Server server, ScheduledExecutorService ticker,
+                                 ControlToken generated) {
+        this.store = store;
+        this.server = server;
+        this.ticker = ticker;
+        this.generated = generated;
+    }
+
+    static ControlServer start(ControlServer.Builder b) {
+        Path tokensFile = b.tokens != null ? b.tokens : b.dataDir.resolve("tokens");
+        ControlToken generated = b.tokens == null ? firstAdminToken(tokensFile) : null;
+        TokenTable tokens = TokenTable.read(tokensFile);
+        StateStore store = b.etcdEndpoints.isEmpty()
+                ? new EmbeddedStore(b.dataDir)
+                : new EtcdStore(b.etcdEndpoints, b.etcdPrefix, b.leaderLease);
+        ControlService service = new ControlService(store, b.clock, b.healthTtl, b.healthGrace);
+        WatchHub hub = new WatchHub(store);
+        ServerBuilder sb = Server.builder()
+                .http(new InetSocketAddress("127.0.0.1", b.port))
+                .requestTimeout(Duration.ofSeconds(30))
+                .idleTimeout(Duration.ofMinutes(5))
+                .gracefulShutdownTimeout(Duration.ZERO, Duration.ofMillis(500))
+                .blockingTaskExecutor(4);
+        new ControlApi(service, tokens, hub).bind(sb);
+        Server server = sb.build();
+        server.start().join();
+        ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "unitas-control-tick");
+            t.setDaemon(true);
+            return t;
+        });
+        ticker.scheduleWithFixedDelay(() -> {
+            try {
+                if (store.leader()) {
+                    service.tick();
+                }
+            } catch (RuntimeException e) {
+                log.warn("control tick failed; retrying on the next tick", e);
+            }
+        }, 0, b.tick.toMillis(), TimeUnit.MILLISECONDS);
+        return new DefaultControlServer(store, server, ticker, generated);
+    }
+
+    /** Creates the tokens file with one admin token when it does not exist yet; returns that token. */
+    private static ControlToken firstAdminToken(Path file) {
+        if (Files.exists(file)) {
+            return null;
+        }
+        ControlToken token = ControlToken.generate("admin", Role.ADMIN);
+        try {
+            Files.createDirectories(file.toAbsolutePath().getParent());
+            Files.writeString(file, "# name role sha256:<hex of SHA-256 of the token>\n" + token.fileLine() + "\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException(file + ": cannot write the tokens file", e);
+        }
+        return token;
+    }
+
+    @Override
+    public int port() {
+        return server.activeLocalPort(SessionProtocol.HTTP);
+    }
+
+    @Override
+    public boolean leader() {
+        return store.leader();
+    }
+
+    @Override
+    public long revision() {
+        return store.current().revision();
+    }
+
+    @Override
+    public Optional<ControlToken> generatedToken() {
+        return Optional.ofNullable(generated);
+    }
+
+    @Override
+    public void close() {
+        ticker.shutdownNow();
+        server.stop().join();
+        store.close();
+    }
+}

@@ -1,0 +1,70 @@
+package io.unitas.control;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.unitas.config.ConfigDocument;
+import io.unitas.config.ConfigException;
+import io.unitas.config.TopologyFile;
+import io.unitas.config.UnitRulesFile;
+import io.unitas.core.Problem;
+import io.unitas.core.Topology;
+import io.unitas.core.rules.UnitRules;
+
+/**
+ * Topology and rules documents as the API receives them (JSON, or YAML by content type), read by the same readers
+ * as the files, so a document is valid here exactly when {@code unitas rules check} says so. A refusal keeps both
+ * forms of every problem: by path, and as the reader's {@code name:line: path: message} line.
+ */
+final class Documents {
+
+    /** A document read into {@code value}, or the problems that stopped it. */
+    record Read<T>(T value, List<Problem> problems, List<String> lines) {
+        boolean ok() {
+            return value != null;
+        }
+    }
+
+    private static final Pattern LINE = Pattern.compile("^[^:]+(?::(\\d+))?: (?:([A-Za-z0-9_.\\[\\]~-]+): )?(.*)$");
+
+    private Documents() {}
+
+    static Read<Topology> topology(String name, String text) {
+        try {
+            return new Read<>(TopologyFile.parse(ConfigDocument.parse(name, text)), List.of(), List.of());
+        } catch (ConfigException e) {
+            return refused(e);
+        }
+    }
+
+    static Read<UnitRules> rules(String name, String text, Topology topology) {
+        if (topology == null) {
+            return new Read<>(null, List.of(new Problem("", "no topology applied yet (expected: PUT "
+                                                                + "/api/v1/topology first)")), List.of());
+        }
+        try {
+            return new Read<>(UnitRulesFile.parse(ConfigDocument.parse(name, text), topology), List.of(), List.of());
+        } catch (ConfigException e) {
+            return refused(e);
+        }
+    }
+
+    /** The rules re-read against another topology, as a topology change must keep them valid. */
+    static Read<UnitRules> rules(UnitRules rules, Topology topology) {
+        return rules(RULES_JSON, StateJson.write(UnitRulesFile.toTree(rules)), topology);
+    }
+
+    static final String RULES_JSON = "rules.json";
+
+    private static <T> Read<T> refused(ConfigException e) {
+        List<Problem> problems = new ArrayList<>();
+        for (String line : e.problems()) {
+            Matcher m = LINE.matcher(line);
+            problems.add(m.matches() ? new Problem(m.group(2) == null ? "" : m.group(2), m.group(3))
+                                     : new Problem("", line));
+        }
+        return new Read<>(null, problems, e.problems());
+    }
+}

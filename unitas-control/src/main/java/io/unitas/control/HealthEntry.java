@@ -1,0 +1,62 @@
+package io.unitas.control;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.unitas.core.Region;
+import io.unitas.core.RegionHealth;
+
+/**
+ * The last health report of one region as the control plane keeps it: what the health agent said, when it
+ * observed and when it arrived, and how fresh it is now.
+ */
+record HealthEntry(Region region, long sequence, Instant observedAt, Instant receivedAt, RegionHealth reported,
+                   JsonNode checks, Freshness freshness) {
+
+    /** How much a report can still be trusted. */
+    enum Freshness {
+        /** Younger than the TTL. */
+        FRESH,
+        /** Older than the TTL: shown as stale, still routed on. */
+        STALE,
+        /** Older than TTL + grace: the region counts as unhealthy. */
+        EXPIRED;
+
+        String jsonName() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /** The freshness of a report received at {@code receivedAt}, seen at {@code now}. */
+    static Freshness freshness(Instant receivedAt, Instant now, Duration ttl, Duration grace) {
+        Duration age = Duration.between(receivedAt, now);
+        if (age.compareTo(ttl) <= 0) {
+            return Freshness.FRESH;
+        }
+        return age.compareTo(ttl.plus(grace)) <= 0 ? Freshness.STALE : Freshness.EXPIRED;
+    }
+
+    HealthEntry withFreshness(Freshness next) {
+        return new HealthEntry(region, sequence, observedAt, receivedAt, reported, checks, next);
+    }
+
+    /** What routers see: the report, unless it has expired, then unhealthy with the reason why. */
+    RegionHealth effective() {
+        if (freshness != Freshness.EXPIRED) {
+            return reported;
+        }
+        List<String> reasons = new ArrayList<>();
+        reasons.add("health report expired: last received " + receivedAt);
+        reasons.addAll(reported.reasons());
+        return RegionHealth.down(reasons);
+    }
+
+    /** The target's lag that a switchover may act on: measured and fresh, else unknown. */
+    long actionableLagMs() {
+        return freshness == Freshness.FRESH ? reported.replicationLagMs() : RegionHealth.UNKNOWN_LAG;
+    }
+}

@@ -1,0 +1,202 @@
+package io.unitas.control;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.unitas.config.UnitRulesFile;
+import io.unitas.core.Problem;
+import io.unitas.core.Region;
+import io.unitas.core.RegionHealth;
+import io.unitas.core.Topology;
+import io.unitas.core.rules.UnitRules;
+import io.unitas.core.switchover.Switchover;
+import io.unitas.core.switchover.SwitchoverPhase;
+import io.unitas.core.switchover.SwitchoverPlan;
+import io.unitas.core.switchover.SwitchoverStep;
+import io.unitas.core.switchover.WriteFence;
+
+/**
+ * The one JSON form of the control-plane state and its parts, used alike by the stores, the API and the
+ * watch stream, so what is persisted is exactly what clients see.
+ */
+final class StateJson {
+
+    static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private StateJson() {}
+
+    static String write(JsonNode node) {
+        try {
+            return MAPPER.writeValueAsString(node);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static JsonNode parse(String json) {
+        try {
+            return MAPPER.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("not valid JSON: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    static ObjectNode state(ControlState s) {
+        ObjectNode o = MAPPER.createObjectNode();
+        o.put("revision", s.revision());
+        o.put("updated_at", s.updatedAt().toString());
+        o.set("topology", s.topology() == null ? MAPPER.nullNode() : topology(s.topology()));
+        o.set("rules", s.rules() == null ? MAPPER.nullNode() : UnitRulesFile.toTree(s.rules()));
+        ObjectNode fences = o.putObject("fences");
+        s.fences().forEach((unit, f) -> fences.set(unit, fence(f)));
+        ObjectNode health = o.putObject("health");
+        s.health().forEach((region, h) -> health.set(region.id(), health(h)));
+        o.set("switchover", s.switchover() == null ? MAPPER.nullNode() : switchover(s.switchover()));
+        o.put("switchover_count", s.switchoverCount());
+        return o;
+    }
+
+    static ControlState readState(JsonNode o) {
+        Topology topology = o.path("topology").isObject() ? Documents.topology("topology.json",
+                write(o.get("topology"))).value() : null;
+        UnitRules rules = o.path("rules").isObject() ? Documents.rules(Documents.RULES_JSON, write(o.get("rules")),
+                                                                         topology).value() : null;
+        Map<String, WriteFence> fences = new LinkedHashMap<>();
+        o.path("fences").fields().forEachRemaining(e -> fences.put(e.getKey(), readFence(e.getKey(), e.getValue())));
+        Map<Region, HealthEntry> health = new LinkedHashMap<>();
+        o.path("health").fields().forEachRemaining(e -> health.put(Region.of(e.getKey()), readHealth(Region.of(e.getKey()), e.getValue())));
+        Switchover sw = o.path("switchover").isObject() ? readSwitchover(o.get("switchover")) : null;
+        return new ControlState(o.path("revision").asLong(), Instant.parse(o.path("updated_at").asText()), topology,
+                                rules, fences, health, sw, o.path("switchover_count").asLong());
+    }
+
+    static ObjectNode topology(Topology t) {
+        ObjectNode o = MAPPER.createObjectNode();
+        ArrayNode regions = o.putArray("regions");
+        for (Region r : t.regions()) {
+            ObjectNode region = regions.addObject().put("id", r.id());
+            t.capacity(r).ifPresent(c -> region.put("capacity", c));
+        }
+        if (!t.explicitFallbacks().isEmpty()) {
+            ObjectNode fallback = o.putObject("fallback");
+            t.explicitFallbacks().forEach((home, list) -> {
+                ArrayNode ids = fallback.putArray(home.id());
+                list.forEach(r -> ids.add(r.id()));
+            });
+        }
+        t.center().ifPresent(c -> o.put("center", c.id()));
+        return o;
+    }
+
+    static ObjectNode fence(WriteFence f) {
+        return MAPPER.createObjectNode().put("reason", f.reason()).put("since", f.since().toString())
+                     .put("switchover", f.switchover());
+    }
+
+    static WriteFence readFence(String unit, JsonNode o) {
+        return new WriteFence(unit, o.path("reason").asText(), Instant.parse(o.path("since").asText()),
+                              o.path("switchover").asText(""));
+    }
+
+    static ObjectNode health(HealthEntry h) {
+        RegionHealth effective = h.effective();
+        ObjectNode o = MAPPER.createObjectNode();
+        o.put("healthy", effective.healthy());
+        o.put("writable", effective.writable());
+        o.put("replication_lag_ms", h.reported().replicationLagMs());
+        o.put("score", effective.score());
+        ArrayNode reasons = o.putArray("reasons");
+        effective.reasons().forEach(reasons::add);
+        o.put("freshness", h.freshness().jsonName());
+        o.put("sequence", h.sequence());
+        o.put("observed_at", h.observedAt().toString());
+        o.put("received_at", h.receivedAt().toString());
+        o.put("reported_healthy", h.reported().healthy());
+        o.put("reported_writable", h.reported().writable());
+        o.put("reported_score", h.reported().score());
+        ArrayNode reported = o.putArray("reported_reasons");
+        h.reported().reasons().forEach(reported::add);
+        o.set("checks", h.checks());
+        return o;
+    }
+
+    static HealthEntry readHealth(Region region, JsonNode o) {
+        List<String> reasons = new ArrayList<>();
+        o.path("reported_reasons").forEach(r -> reasons.add(r.asText()));
+        RegionHealth reported = new RegionHealth(o.path("reported_healthy").asBoolean(),
+                o.path("reported_writable").asBoolean(), o.path("replication_lag_ms").asLong(-1),
+                o.path("reported_score").asDouble(), reasons);
+        return new HealthEntry(region, o.path("sequence").asLong(), Instant.parse(o.path("observed_at").asText()),
+                               Instant.parse(o.path("received_at").asText()), reported, o.path("checks"),
+                               HealthEntry.Freshness.valueOf(o.path("freshness").asText().toUpperCase(
+                                       java.util.Locale.ROOT)));
+    }
+
+    static ObjectNode switchover(Switchover s) {
+        ObjectNode o = MAPPER.createObjectNode();
+        o.put("id", s.id());
+        o.put("phase", s.phase().jsonName());
+        ArrayNode units = o.putArray("units");
+        s.units().forEach(units::add);
+        o.put("target", s.target().id());
+        ObjectNode origins = o.putObject("origins");
+        s.origins().forEach((u, r) -> origins.put(u, r.id()));
+        o.put("max_lag_ms", s.maxLagMs());
+        o.put("deadline", s.deadline().toString());
+        o.put("forced", s.forced());
+        o.put("requested_by", s.requestedBy());
+        o.put("reason", s.reason());
+        o.put("outcome", s.outcome());
+        ArrayNode steps = o.putArray("steps");
+        for (SwitchoverStep step : s.steps()) {
+            steps.addObject().put("phase", step.phase().jsonName()).put("at", step.at().toString())
+                 .put("detail", step.detail());
+        }
+        return o;
+    }
+
+    static Switchover readSwitchover(JsonNode o) {
+        List<String> units = new ArrayList<>();
+        o.path("units").forEach(u -> units.add(u.asText()));
+        Map<String, Region> origins = new LinkedHashMap<>();
+        o.path("origins").fields().forEachRemaining(e -> origins.put(e.getKey(), Region.of(e.getValue().asText())));
+        List<SwitchoverStep> steps = new ArrayList<>();
+        o.path("steps").forEach(s -> steps.add(new SwitchoverStep(SwitchoverPhase.fromJson(s.path("phase").asText()),
+                Instant.parse(s.path("at").asText()), s.path("detail").asText())));
+        return new Switchover(o.path("id").asText(), units, Region.of(o.path("target").asText()), origins,
+                              o.path("max_lag_ms").asLong(), Instant.parse(o.path("deadline").asText()),
+                              o.path("forced").asBoolean(), o.path("requested_by").asText(),
+                              o.path("reason").asText(), SwitchoverPhase.fromJson(o.path("phase").asText()), steps,
+                              o.path("outcome").asText());
+    }
+
+    static ObjectNode plan(SwitchoverPlan p) {
+        ObjectNode o = MAPPER.createObjectNode();
+        o.put("accepted", p.accepted());
+        o.put("target", p.target() == null ? null : p.target().id());
+        ArrayNode moves = o.putArray("moves");
+        p.moves().forEach(m -> moves.addObject().put("unit", m.unit()).put("from", m.from().id())
+                                    .put("to", m.to().id()).put("load", m.load()));
+        ObjectNode load = o.putObject("load");
+        p.loadBefore().forEach((region, before) -> load.putObject(region.id()).put("before", before)
+                                                    .put("after", p.loadAfter().get(region)));
+        o.set("refusals", problems(p.refusals()));
+        o.set("warnings", problems(p.warnings()));
+        return o;
+    }
+
+    static ArrayNode problems(List<Problem> problems) {
+        ArrayNode a = MAPPER.createArrayNode();
+        problems.forEach(p -> a.addObject().put("path", p.path()).put("message", p.message()));
+        return a;
+    }
+}

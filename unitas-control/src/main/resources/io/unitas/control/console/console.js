@@ -1,0 +1,239 @@
+// The unitas console: renders the control-plane state from the watch stream (server-sent events) and talks to
+// the same /api/v1 as `unitas ctl`. The token comes from the URL fragment (#token=..., never sent in requests'
+// URLs or logs) or the form, and is kept in this browser's localStorage.
+(function () {
+  'use strict';
+  const $ = (id) => document.getElementById(id);
+  const PHASES = ['fencing', 'catching_up', 'flipped', 'completed'];
+  let token = '';
+  let stream = null;
+  let state = null;
+  let lastPlan = null;
+
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  if (fragment.get('token')) {
+    localStorage.setItem('unitas.token', fragment.get('token'));
+    history.replaceState(null, '', location.pathname);
+  }
+  token = localStorage.getItem('unitas.token') || '';
+  $('token').value = token;
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    Object.entries(attrs || {}).forEach(([k, v]) => {
+      if (k === 'class') node.className = v; else if (k === 'text') node.textContent = v; else node.setAttribute(k, v);
+    });
+    children.flat().forEach((c) => node.append(c instanceof Node ? c : document.createTextNode(String(c))));
+    return node;
+  }
+
+  function showError(message) {
+    $('error').textContent = message;
+    $('error').hidden = !message;
+  }
+
+  async function api(method, path, body) {
+    const res = await fetch(path, {
+      method,
+      headers: Object.assign({ Authorization: 'Bearer ' + token },
+                             body ? { 'Content-Type': 'application/json' } : {}),
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const json = await res.json().catch(() => ({}));
+    return { status: res.status, json };
+  }
+
+  function connect() {
+    if (stream) stream.close();
+    showError('');
+    if (!token) {
+      showError('Enter a bearer token (viewer or above) to connect.');
+      return;
+    }
+    // EventSource cannot send headers; the API accepts the token as access_token (RFC 6750, 2.3) for this.
+    stream = new EventSource('/api/v1/watch?access_token=' + encodeURIComponent(token));
+    stream.addEventListener('open', () => setConnected(true));
+    stream.addEventListener('error', () => {
+      setConnected(false);
+      api('GET', '/api/v1/whoami').then((r) => {
+        if (r.status === 401 || r.status === 403) {
+          stream.close();
+          showError(r.json.detail || 'not allowed');
+        }
+      }).catch(() => {});
+    });
+    stream.addEventListener('state', (e) => {
+      state = JSON.parse(e.data);
+      render();
+    });
+  }
+
+  function setConnected(on) {
+    $('connection').textContent = on ? 'live' : 'offline';
+    $('connection').className = 'pill ' + (on ? 'on' : 'off');
+  }
+
+  function regionStatus(h) {
+    if (!h) return 'unreported';
+    if (!h.healthy) return 'unhealthy';
+    return h.freshness === 'fresh' ? 'healthy' : 'stale';
+  }
+
+  function render() {
+    $('revision').textContent = state.revision;
+    $('updated').textContent = state.updated_at ? 'updated ' + new Date(state.updated_at).toLocaleTimeString() : '';
+    renderRegions();
+    renderUnits();
+    renderSwitchover();
+    refreshAudit();
+  }
+
+  function renderRegions() {
+    const box = $('regions');
+    box.replaceChildren();
+    const regions = (state.topology && state.topology.regions) || [];
+    if (!regions.length) {
+      box.append(el('p', { class: 'muted', text: 'No topology yet.' }));
+    }
+    for (const r of regions) {
+      const h = state.health[r.id];
+      const status = regionStatus(h);
+      const lag = !h || h.replication_lag_ms < 0 ? 'unknown' : h.replication_lag_ms + ' ms';
+      const card = el('article', { class: 'region ' + status, id: 'region-' + r.id, 'data-state': status },
+        el('h3', {}, r.id + (state.topology.center === r.id ? ' ★' : ''), el('span', { class: 'status', text: status })),
+        el('dl', {},
+          el('dt', { text: 'writable' }), el('dd', { class: 'writable', text: h ? (h.writable ? 'yes' : 'no') : '–' }),
+          el('dt', { text: 'lag' }), el('dd', { class: 'lag', text: lag }),
+          el('dt', { text: 'score' }), el('dd', { class: 'score-value', text: h ? h.score.toFixed(2) : '–' }),
+          el('dt', { text: 'capacity' }), el('dd', { text: r.capacity !== undefined ? r.capacity : 'unlimited' }),
+          el('dt', { text: 'report' }), el('dd', { text: h ? h.freshness + ', #' + h.sequence : 'none' })),
+        el('div', { class: 'score' }, el('div', { style: 'width:' + (h ? h.score * 100 : 0) + '%' })));
+      if (h && h.reasons.length) {
+        card.append(el('ul', { class: 'reasons' }, h.reasons.map((x) => el('li', { text: x }))));
+      }
+      box.append(card);
+    }
+    const ids = regions.map((r) => r.id).join(',');
+    for (const [id, none] of [['sw-target', 'auto'], ['sw-drain', '–']]) {
+      const sel = $(id);
+      if (sel.dataset.regions === ids) continue; // keep the person's choice while they plan
+      sel.replaceChildren(el('option', { value: '', text: none }), ...regions.map((r) => el('option', { value: r.id, text: r.id })));
+      sel.dataset.regions = ids;
+    }
+  }
+
+  function renderUnits() {
+    const body = $('units').tBodies[0];
+    body.replaceChildren();
+    const rules = state.rules;
+    if (!rules) {
+      body.append(el('tr', {}, el('td', { colspan: 6, class: 'muted', text: 'No rules yet.' })));
+      return;
+    }
+    for (const u of rules.units) {
+      const ranges = rules.ranges.filter((r) => r.unit === u.id).map((r) => r.range).join(', ');
+      const fence = state.fences[u.id];
+      const gray = (rules.gray && rules.gray[u.id]) || [];
+      body.append(el('tr', { id: 'unit-' + u.id, 'data-fenced': fence ? 'true' : 'false' },
+        el('td', { class: 'num', text: ranges || '–' }),
+        el('td', {}, el('b', { text: u.id })),
+        el('td', {}, el('span', { class: 'tag home', text: u.region })),
+        el('td', { class: 'num', text: u.load !== undefined ? u.load : '–' }),
+        el('td', {}, fence ? el('span', { class: 'tag fenced', title: fence.reason, text: 'fenced: ' + fence.reason })
+                           : el('span', { class: 'tag open', text: 'open' })),
+        el('td', { text: gray.map((g) => (g.when ? g.when.header + '=' + g.when.equals + ' → ' : '') + g.version).join('; ') || '–' })));
+    }
+  }
+
+  function renderSwitchover() {
+    const sw = state.switchover;
+    const box = $('progress');
+    box.replaceChildren();
+    if (!sw) return;
+    const reached = new Map(sw.steps.map((s) => [s.phase, s]));
+    const failed = sw.phase === 'rolled_back' || sw.phase === 'aborted';
+    const phases = failed ? sw.steps.map((s) => s.phase) : PHASES;
+    box.append(el('p', {},
+      el('b', { text: sw.id }), ' ' + sw.units.join(', ') + ' → ' + sw.target + ' (max lag ' + sw.max_lag_ms + ' ms, by ' + sw.requested_by + ') ',
+      el('span', { id: 'switchover-phase', class: sw.phase === 'completed' ? 'outcome-ok' : failed ? 'outcome-bad' : '', text: sw.phase })));
+    box.append(el('ol', {}, phases.map((p) => {
+      const step = reached.get(p);
+      const cls = !step ? '' : (p === 'rolled_back' || p === 'aborted') ? 'failed' : 'done';
+      return el('li', { class: cls, title: step ? step.detail : '' },
+        p.replace('_', ' ') + (step ? ' · ' + new Date(step.at).toLocaleTimeString() : ''));
+    })));
+    if (sw.outcome) box.append(el('p', { class: failed ? 'outcome-bad' : 'outcome-ok', text: sw.outcome }));
+  }
+
+  async function refreshAudit() {
+    const r = await api('GET', '/api/v1/audit?limit=30');
+    if (r.status !== 200) return;
+    const body = $('audit').tBodies[0];
+    body.replaceChildren(...r.json.entries.slice().reverse().map((e) => el('tr', {},
+      el('td', { class: 'num', text: e.seq }), el('td', { text: new Date(e.at).toLocaleTimeString() }),
+      el('td', { text: e.actor }), el('td', { text: e.action }), el('td', { text: e.target }),
+      el('td', { class: e.outcome === 'ok' ? 'outcome-ok' : 'outcome-bad', text: e.outcome }),
+      el('td', { text: e.detail + (e.reason ? ' (reason: ' + e.reason + ')' : '') }))));
+  }
+
+  function request(dryRun) {
+    const units = $('sw-units').value.split(',').map((s) => s.trim()).filter(Boolean);
+    const body = {
+      max_lag_ms: Number($('sw-maxlag').value), timeout_ms: Number($('sw-timeout').value) * 1000,
+      force: $('sw-force').checked, dry_run: dryRun, reason: 'console',
+    };
+    if ($('sw-drain').value) body.drain = $('sw-drain').value; else body.units = units;
+    if ($('sw-target').value) body.target = $('sw-target').value;
+    return body;
+  }
+
+  function renderPlan(status, json) {
+    const box = $('plan');
+    box.hidden = false;
+    const plan = json.plan || {};
+    const ok = status === 200 && plan.accepted;
+    box.className = 'plan ' + (ok ? 'accepted' : 'refused');
+    box.replaceChildren(el('h3', { id: 'plan-verdict', text: ok ? 'Plan accepted: nothing has moved yet' : 'Refused: ' + (json.detail || status) }));
+    if (plan.moves && plan.moves.length) {
+      box.append(el('table', { id: 'plan-moves' },
+        el('thead', {}, el('tr', {}, ['Unit', 'From', 'To', 'Load'].map((h) => el('th', { text: h })))),
+        el('tbody', {}, plan.moves.map((m) => el('tr', {}, el('td', { text: m.unit }), el('td', { text: m.from }),
+                                                          el('td', { text: m.to }), el('td', { class: 'num', text: m.load }))))));
+    }
+    if (plan.load) {
+      const caps = Object.fromEntries(((state.topology || {}).regions || []).map((r) => [r.id, r.capacity]));
+      box.append(el('table', { id: 'plan-load' },
+        el('thead', {}, el('tr', {}, ['Region', 'Load now', 'Load after', 'Capacity'].map((h) => el('th', { text: h })))),
+        el('tbody', {}, Object.entries(plan.load).map(([r, l]) => el('tr', {}, el('td', { text: r }),
+          el('td', { class: 'num', text: l.before }),
+          el('td', { class: 'num ' + (caps[r] !== undefined && l.after > caps[r] ? 'outcome-bad' : ''), text: l.after }),
+          el('td', { class: 'num', text: caps[r] !== undefined ? caps[r] : 'unlimited' }))))));
+    }
+    const problems = (json.problems || []).concat(plan.warnings || []);
+    if (problems.length) {
+      box.append(el('ul', { class: 'reasons' }, problems.map((p) => el('li', { text: (p.path ? p.path + ': ' : '') + p.message }))));
+    }
+    $('start-button').disabled = !ok;
+    lastPlan = ok ? request(false) : null;
+  }
+
+  $('token-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    token = $('token').value.trim();
+    localStorage.setItem('unitas.token', token);
+    connect();
+  });
+  $('switch-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const r = await api('POST', '/api/v1/switchovers', request(true));
+    renderPlan(r.status, r.json);
+  });
+  $('start-button').addEventListener('click', async () => {
+    if (!lastPlan) return;
+    const r = await api('POST', '/api/v1/switchovers', lastPlan);
+    $('start-button').disabled = true;
+    if (r.status !== 202) renderPlan(r.status, r.json);
+  });
+
+  connect();
+})();

@@ -1,0 +1,110 @@
+package io.unitas.control;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The console in a real headless Chromium (Debian's {@code chromium} and {@code chromium-driver}): it loads, shows
+ * each region's state, runs a dry run without moving anything, and follows changes live. Leaves a screenshot in
+ * {@code target/console.png}.
+ */
+class ConsoleTest {
+
+    @TempDir
+    Path dir;
+
+    private ControlServer server;
+    private WebDriver browser;
+
+    @BeforeEach
+    void start() throws Exception {
+        server = ControlServer.builder().port(0).dataDir(dir.resolve("data")).tokens(Fixtures.tokensFile(dir))
+                              .healthFreshness(Duration.ofMinutes(5), Duration.ofMinutes(5)).start();
+        ControlClient admin = ControlClient.of(server.uri(), Fixtures.ADMIN.secret());
+        Fixtures.seed(admin, Instant.now(), 40);
+        admin.send("PUT", "/api/v1/health/eu", Fixtures.report("eu", 2, Instant.now(), true, 850), Map.of());
+        admin.send("PUT", "/api/v1/health/us", "{\"sequence\":2,\"observed_at\":\"" + Instant.now() + "\","
+                + "\"healthy\":false,\"writable\":false,\"replication_lag_ms\":-1,\"score\":0.1,"
+                + "\"reasons\":[\"pg-primary: read-only (transaction_read_only=on)\"]}", Map.of());
+        admin.post("/api/v1/fences", "{\"units\":[\"u-ny\"],\"reason\":\"us read-only\"}");
+
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(executable("/usr/bin/chromium"));
+        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                             "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                             "--disable-dev-shm-usage", "--window-size=1280,1500",
+                             "--user-data-dir=" + Files.createDirectories(dir.resolve("chromium-profile")));
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(new File(executable("/usr/bin/chromedriver"))).usingAnyFreePort().build();
+        browser = new ChromeDriver(service, options);
+    }
+
+    private static String executable(String path) {
+        assertThat(Path.of(path)).as(path + " (install chromium and chromium-driver: .ci/install-servers)")
+                                 .isExecutable();
+        return path;
+    }
+
+    @AfterEach
+    void stop() {
+        if (browser != null) {
+            browser.quit();
+        }
+        server.close();
+    }
+
+    @Test
+    void theConsoleShowsRegionsAndUnits_runsADryRun_andUpdatesLive() throws Exception {
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(15));
+        browser.get(server.uri() + "/#token=" + Fixtures.OPERATOR.secret());
+
+        wait.until(ExpectedConditions.attributeToBe(By.id("region-cn"), "data-state", "healthy"));
+        assertThat(browser.findElement(By.id("region-us")).getAttribute("data-state")).isEqualTo("unhealthy");
+        assertThat(browser.findElement(By.id("region-us")).getText()).contains("read-only (transaction_read_only=on)");
+        assertThat(browser.findElement(By.cssSelector("#region-eu .lag")).getText()).isEqualTo("850 ms");
+        assertThat(browser.findElement(By.id("unit-u-ny")).getAttribute("data-fenced")).isEqualTo("true");
+        assertThat(browser.findElement(By.id("connection")).getText()).isEqualTo("live");
+        assertThat(browser.getCurrentUrl()).doesNotContain(Fixtures.OPERATOR.secret());
+
+        long before = server.revision();
+        browser.findElement(By.id("sw-units")).sendKeys("u-sh,u-bj");
+        new Select(browser.findElement(By.id("sw-target"))).selectByValue("eu");
+        browser.findElement(By.id("plan-button")).click();
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("plan-verdict"), "Plan accepted"));
+        assertThat(browser.findElement(By.id("plan-moves")).getText()).contains("u-sh cn eu 100").contains("u-bj");
+        assertThat(browser.findElement(By.id("plan-load")).getText()).contains("eu 300 500 500");
+        assertThat(browser.findElement(By.id("start-button")).isEnabled()).isTrue();
+        assertThat(server.revision()).isEqualTo(before);
+
+        ControlClient.of(server.uri(), Fixtures.OPERATOR.secret())
+                     .post("/api/v1/fences", "{\"units\":[\"u-sh\"],\"reason\":\"live update\"}");
+        wait.until(ExpectedConditions.attributeToBe(By.id("unit-u-sh"), "data-fenced", "true"));
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("audit"), "fence.add"));
+
+        byte[] png = ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES);
+        Files.createDirectories(Path.of("target"));
+        Files.write(Path.of("target", "console.png"), png);
+        assertThat(png.length).isGreaterThan(10_000);
+    }
+}

@@ -1,0 +1,120 @@
+package io.unitas.control;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/** The embedded store under {@code kill -9}: nothing acknowledged is lost, and switchovers resume. */
+class EmbeddedCrashTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    @TempDir
+    Path dir;
+
+    private ControlProcess start() {
+        return ControlProcess.start(dir.resolve("data"), Fixtures.tokensFile(dir), null, dir.resolve("control.log"));
+    }
+
+    private static ControlClient admin(ControlProcess p) {
+        return ControlClient.of(p.uri(), Fixtures.ADMIN.secret());
+    }
+
+    @Test
+    void killDashNine_losesNoAcknowledgedChange() throws Exception {
+        AtomicLong ackedRevision = new AtomicLong();
+        AtomicLong ackedSequence = new AtomicLong();
+        try (ControlProcess first = start()) {
+            ControlClient admin = admin(first);
+            Fixtures.seed(admin, Instant.now(), 0);
+            AtomicBoolean running = new AtomicBoolean(true);
+            Thread writer = new Thread(() -> {
+                for (long seq = 2; running.get(); seq++) {
+                    try {
+                        ControlResponse res = admin.send("PUT", "/api/v1/health/cn",
+                                Fixtures.report("cn", seq, Instant.now(), true, seq), Map.of());
+                        if (res.status() == 200) {
+                            ackedRevision.set(res.json().path("revision").asLong());
+                            ackedSequence.set(seq);
+                        }
+                    } catch (RuntimeException e) {
+                        return; // the process is gone
+                    }
+                }
+            });
+            writer.start();
+            Fixtures.await("100 acknowledged reports", WAIT, () -> ackedSequence.get() >= 100);
+            first.kill(); // while the writer is still writing
+            running.set(false);
+            writer.join();
+        }
+        try (ControlProcess second = start()) {
+            JsonNode state = admin(second).get("/api/v1/state").json();
+
+            assertThat(state.path("revision").asLong()).isGreaterThanOrEqualTo(ackedRevision.get());
+            assertThat(state.path("health").path("cn").path("sequence").asLong())
+                    .isGreaterThanOrEqualTo(ackedSequence.get());
+            assertThat(state.path("topology").path("regions")).hasSize(3);
+            assertThat(admin(second).get("/api/v1/audit").status()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void aSwitchoverInterruptedByAKill_resumesWhenTheControlPlaneStartsAgain() {
+        try (ControlProcess first = start()) {
+            ControlClient admin = admin(first);
+            Fixtures.seed(admin, Instant.now(), 5_000);
+            assertThat(admin.post("/api/v1/switchovers", "{\"units\":[\"u-sh\"],\"target\":\"eu\",\"max_lag_ms\":"
+                                  + "200,\"deadline\":\"" + Instant.now().plusSeconds(120) + "\"}").status())
+                    .isEqualTo(202);
+            Fixtures.awaitEquals("phase", WAIT, () -> phase(admin), "catching_up");
+            first.kill();
+        }
+        try (ControlProcess second = start()) {
+            ControlClient admin = admin(second);
+            assertThat(phase(admin)).isEqualTo("catching_up");
+            assertThat(admin.get("/api/v1/state").json().path("fences").has("u-sh")).isTrue();
+
+            admin.send("PUT", "/api/v1/health/eu", Fixtures.report("eu", 2, Instant.now(), true, 50), Map.of());
+
+            Fixtures.awaitEquals("phase", WAIT, () -> phase(admin), "completed");
+            JsonNode state = admin.get("/api/v1/state").json();
+            assertThat(state.path("rules").path("units").get(0).path("region").asText()).isEqualTo("eu");
+            assertThat(state.path("fences").size()).isZero();
+        }
+    }
+
+    @Test
+    void aSwitchoverWhoseDeadlinePassedWhileTheControlPlaneWasDown_rollsBackOnStart() {
+        try (ControlProcess first = start()) {
+            ControlClient admin = admin(first);
+            Fixtures.seed(admin, Instant.now(), 5_000);
+            admin.post("/api/v1/switchovers", "{\"units\":[\"u-sh\"],\"target\":\"eu\",\"max_lag_ms\":200,"
+                                              + "\"timeout_ms\":3000}");
+            Fixtures.awaitEquals("phase", WAIT, () -> phase(admin), "catching_up");
+            first.kill();
+        }
+        try (ControlProcess second = start()) {
+            ControlClient admin = admin(second);
+
+            Fixtures.awaitEquals("phase", WAIT, () -> phase(admin), "rolled_back");
+            JsonNode state = admin.get("/api/v1/state").json();
+            assertThat(state.path("rules").path("units").get(0).path("region").asText()).isEqualTo("cn");
+            assertThat(state.path("fences").size()).isZero();
+        }
+    }
+
+    private static String phase(ControlClient admin) {
+        return admin.get("/api/v1/state").json().path("switchover").path("phase").asText();
+    }
+}

@@ -1,0 +1,168 @@
+package io.unitas.control;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+class SwitchoverApiTest {
+
+    private static final Instant T0 = Instant.parse("2026-11-30T14:00:00Z");
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    @TempDir
+    Path dir;
+
+    private final MutableClock clock = new MutableClock(T0);
+    private ControlServer server;
+    private ControlClient admin;
+    private ControlClient operator;
+    private long sequence = 1;
+
+    @BeforeEach
+    void start() {
+        server = ControlServer.builder().port(0).dataDir(dir).tokens(Fixtures.tokensFile(dir)).clock(clock)
+                              .tick(Duration.ofMillis(20))
+                              .healthFreshness(Duration.ofSeconds(10), Duration.ofSeconds(20)).start();
+        admin = ControlClient.of(server.uri(), Fixtures.ADMIN.secret());
+        operator = ControlClient.of(server.uri(), Fixtures.OPERATOR.secret());
+        Fixtures.seed(admin, T0, 5_000);
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+    }
+
+    private void reportLag(String region, long lagMs) {
+        ControlResponse res = admin.send("PUT", "/api/v1/health/" + region,
+                Fixtures.report(region, ++sequence, clock.instant(), true, lagMs), Map.of());
+        assertThat(res.status()).isEqualTo(200);
+    }
+
+    private JsonNode state() {
+        return admin.get("/api/v1/state").json();
+    }
+
+    private String phase() {
+        return state().path("switchover").path("phase").asText();
+    }
+
+    private ControlResponse start(String body) {
+        return operator.post("/api/v1/switchovers", body);
+    }
+
+    @Test
+    void aSwitchover_fencesWaitsForMeasuredLagFlipsClearsGrayAndUnfences() {
+        ControlResponse started = start("{\"units\":[\"u-sh\"],\"target\":\"eu\",\"max_lag_ms\":500,"
+                                        + "\"deadline\":\"" + T0.plusSeconds(60) + "\",\"reason\":\"drill\"}");
+        assertThat(started.status()).isEqualTo(202);
+        assertThat(started.json().path("switchover").path("id").asText()).isEqualTo("sw-1");
+
+        Fixtures.awaitEquals("phase", WAIT, this::phase, "catching_up");
+        JsonNode fenced = state();
+        assertThat(fenced.path("fences").path("u-sh").path("switchover").asText()).isEqualTo("sw-1");
+        assertThat(fenced.path("rules").path("units").get(0).path("region").asText()).isEqualTo("cn");
+
+        reportLag("eu", 800);
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(phase()).isEqualTo("catching_up");
+        reportLag("eu", 120);
+        Fixtures.awaitEquals("phase", WAIT, this::phase, "completed");
+
+        JsonNode done = state();
+        assertThat(done.path("rules").path("units").get(0).path("region").asText()).isEqualTo("eu");
+        assertThat(done.path("rules").path("gray").fieldNames()).toIterable().containsExactly("u-de");
+        assertThat(done.path("fences").size()).isZero();
+        assertThat(done.path("switchover").path("steps").findValuesAsText("phase"))
+                .containsExactly("fencing", "catching_up", "flipped", "completed");
+        assertThat(done.path("switchover").path("steps").get(2).path("detail").asText())
+                .contains("target eu lag 120 ms <= max_lag 500 ms");
+        assertThat(admin.get("/api/v1/audit").json().path("entries").findValuesAsText("action"))
+                .containsSequence("switchover.step", "switchover.step", "switchover.step");
+        assertThat(admin.get("/api/v1/switchovers/sw-1").json().path("phase").asText()).isEqualTo("completed");
+    }
+
+    @Test
+    void aSwitchoverPastItsDeadline_rollsBack_liftingFencesAndKeepingTheMapping() {
+        start("{\"units\":[\"u-sh\",\"u-bj\"],\"target\":\"eu\",\"max_lag_ms\":500,\"deadline\":\""
+              + T0.plusSeconds(30) + "\"}");
+        Fixtures.awaitEquals("phase", WAIT, this::phase, "catching_up");
+        assertThat(state().path("fences").size()).isEqualTo(2);
+
+        clock.advance(Duration.ofSeconds(31));
+        Fixtures.awaitEquals("phase", WAIT, this::phase, "rolled_back");
+
+        JsonNode after = state();
+        assertThat(after.path("fences").size()).isZero();
+        assertThat(after.path("rules").path("units").get(0).path("region").asText()).isEqualTo("cn");
+        assertThat(after.path("rules").path("gray").has("u-sh")).isTrue();
+        assertThat(after.path("switchover").path("outcome").asText())
+                .startsWith("deadline 2026-11-30T14:00:30Z passed: target eu lag");
+    }
+
+    @Test
+    void aDryRun_showsThePlanAndChangesNothing() {
+        long before = server.revision();
+
+        ControlResponse res = start("{\"drain\":\"cn\",\"dry_run\":true}");
+
+        assertThat(res.status()).isEqualTo(200);
+        JsonNode plan = res.json().path("plan");
+        assertThat(plan.path("target").asText()).isEqualTo("eu");
+        assertThat(plan.path("moves").findValuesAsText("unit")).containsExactly("u-sh", "u-bj");
+        assertThat(plan.path("load").path("eu").path("before").asDouble()).isEqualTo(300);
+        assertThat(plan.path("load").path("eu").path("after").asDouble()).isEqualTo(500);
+        assertThat(server.revision()).isEqualTo(before);
+    }
+
+    @Test
+    void anOverloadingPlan_isRefusedWith409_unlessForced() {
+        String body = "{\"units\":[\"u-sh\",\"u-bj\",\"u-ny\"],\"target\":\"eu\"";
+
+        ControlResponse refused = start(body + "}");
+        assertThat(refused.status()).isEqualTo(409);
+        assertThat(refused.json().path("type").asText()).isEqualTo("urn:unitas:problem:switchover-refused");
+        assertThat(refused.json().path("problems").get(0).path("message").asText())
+                .isEqualTo("eu would serve 600 of capacity 500 (expected: <= capacity, or force)");
+
+        ControlResponse forced = start(body + ",\"force\":true}");
+        assertThat(forced.status()).isEqualTo(202);
+        assertThat(forced.json().path("plan").path("warnings")).hasSize(1);
+    }
+
+    @Test
+    void onlyOneSwitchoverRunsAtATime_andOneCanBeAbortedBeforeTheFlip() {
+        start("{\"units\":[\"u-sh\"],\"target\":\"eu\"}");
+        Fixtures.awaitEquals("phase", WAIT, this::phase, "catching_up");
+
+        ControlResponse second = start("{\"units\":[\"u-ny\"],\"target\":\"eu\"}");
+        assertThat(second.status()).isEqualTo(409);
+        assertThat(second.json().path("detail").asText()).contains("one at a time");
+
+        ControlResponse aborted = operator.post("/api/v1/switchovers/sw-1/abort", "{\"reason\":\"wrong unit\"}");
+        assertThat(aborted.status()).isEqualTo(200);
+        assertThat(phase()).isEqualTo("aborted");
+        assertThat(state().path("fences").size()).isZero();
+        assertThat(operator.post("/api/v1/switchovers/sw-1/abort", "{}").status()).isEqualTo(409);
+    }
+
+    @Test
+    void aTargetThatIsNotHealthy_isRefused() {
+        admin.send("PUT", "/api/v1/health/eu", Fixtures.report("eu", ++sequence, T0, false, 0), Map.of());
+
+        ControlResponse res = start("{\"units\":[\"u-sh\"],\"target\":\"eu\",\"force\":true}");
+
+        assertThat(res.status()).isEqualTo(409);
+        assertThat(res.json().path("problems").get(0).path("path").asText()).isEqualTo("target");
+    }
+}
