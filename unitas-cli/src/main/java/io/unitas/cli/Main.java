@@ -28,6 +28,7 @@ import picocli.CommandLine.Command;
                  HealthCommand.class,
                  ControlCommand.class,
                  CtlCommand.class,
+                 GatewayCommand.class,
          })
 public final class Main implements Runnable {
 

@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# Side-by-side throughput and added latency of the unitas gateway against nginx (proxy_pass, upstream keepalive)
+# and a Spring Cloud Gateway app making the same header-based choice, all in front of the same nginx backend on
+# loopback, measured with wrk. Prints medians of RUNS runs and the ratios the gateway is held to:
+#   throughput >= 0.8 x nginx, >= 2 x Spring Cloud Gateway; p99 added over a direct call <= 1 ms at half of
+#   nginx's peak rate.
+# Usage: benchmarks/gateway/run.sh            (env: RUNS=5 DURATION=10s CONNECTIONS=64 THREADS=2)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+RUNS="${RUNS:-5}"
+DURATION="${DURATION:-10s}"
+CONNECTIONS="${CONNECTIONS:-64}"
+THREADS="${THREADS:-2}"
+
+need=()
+command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] || need+=(nginx-light)
+command -v wrk >/dev/null || need+=(wrk)
+if ((${#need[@]})); then
+  echo "installing: ${need[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
+
+echo "building the unitas jar and the Spring Cloud Gateway peer..."
+(cd "$root" && mvn -B -ntp -q -pl unitas-cli -am package -DskipTests)
+(cd "$here/scg" && mvn -B -ntp -q package -DskipTests)
+
+work="$(mktemp -d)"
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  [[ -f "$work/backend/nginx.pid" ]] && kill "$(cat "$work/backend/nginx.pid")" 2>/dev/null || true
+  [[ -f "$work/proxy/nginx.pid" ]] && kill "$(cat "$work/proxy/nginx.pid")" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+BACKEND=$(free_port); NGINX_PROXY=$(free_port); UNITAS=$(free_port); SCG=$(free_port)
+
+nginx_conf() { # dir, server block
+  mkdir -p "$1"
+  cat >"$1/nginx.conf" <<CONF
+worker_processes 1;
+pid $1/nginx.pid;
+error_log $1/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  client_body_temp_path $1; proxy_temp_path $1; fastcgi_temp_path $1; uwsgi_temp_path $1; scgi_temp_path $1;
+  $2
+}
+CONF
+  "$NGINX" -c "$1/nginx.conf" -p "$1"
+}
+
+# The backend every proxy sends to: a fixed small answer.
+nginx_conf "$work/backend" "server { listen 127.0.0.1:$BACKEND; keepalive_requests 1000000;
+  location / { return 200 'ok'; } }"
+# nginx as the reference proxy: the same header-based choice of upstream, keepalive connections to it.
+nginx_conf "$work/proxy" "upstream cn { server 127.0.0.1:$BACKEND; keepalive 64; }
+  upstream eu { server 127.0.0.1:$BACKEND; keepalive 64; }
+  map \$http_x_user_id \$region { \"~^[0-4][0-9]{0,3}\$\" cn; default eu; }
+  server { listen 127.0.0.1:$NGINX_PROXY; keepalive_requests 1000000;
+    location / { proxy_pass http://\$region; proxy_http_version 1.1; proxy_set_header Connection '';
+                 proxy_set_header x-unitas-region \$region; } }"
+
+# The unitas gateway from static files: two regions, both served by the backend.
+cat >"$work/topology.yaml" <<YAML
+regions: [cn, eu]
+YAML
+cat >"$work/rules.yaml" <<YAML
+units:
+  - {id: u-cn, region: cn}
+  - {id: u-eu, region: eu}
+key:
+  sources: [{header: x-user-id}]
+  transform: mod 10000
+ranges:
+  - {range: 0~4999, unit: u-cn}
+  - {range: 5000~9999, unit: u-eu}
+YAML
+cat >"$work/health.yaml" <<YAML
+cn: true
+eu: true
+YAML
+cat >"$work/gateway.yaml" <<YAML
+region: cn
+listen: 127.0.0.1:$UNITAS
+upstreams:
+  cn: {endpoints: ["127.0.0.1:$BACKEND"]}
+  eu: {endpoints: ["127.0.0.1:$BACKEND"]}
+access_log: off
+static: {topology: topology.yaml, rules: rules.yaml, health: health.yaml}
+YAML
+java ${GATEWAY_JAVA_OPTS:--Xmx512m} -jar "$root/unitas-cli/target/unitas.jar" gateway --config "$work/gateway.yaml" \
+  >"$work/unitas.log" 2>&1 &
+pids+=($!)
+java -Xmx512m -jar "$here/scg/target/scg-peer.jar" --server.port="$SCG" \
+  --backend.cn="http://127.0.0.1:$BACKEND" --backend.eu="http://127.0.0.1:$BACKEND" >"$work/scg.log" 2>&1 &
+pids+=($!)
+
+wait_up() { for _ in $(seq 1 120); do curl -fs -o /dev/null -H 'x-user-id: 1234' "http://127.0.0.1:$1/" && return 0; sleep 0.5; done
+            echo "port $1 did not come up" >&2; cat "$work"/*.log >&2; exit 1; }
+for p in $BACKEND $NGINX_PROXY $UNITAS $SCG; do wait_up "$p"; done
+
+# Throttled load for the latency comparison: each connection waits so that all together send RATE requests/s.
+cat >"$work/rate.lua" <<'LUA'
+local pause
+function init(args) pause = tonumber(args[1]) end
+function delay() return pause end
+LUA
+
+rps() { wrk -t"$THREADS" -c"$CONNECTIONS" -d"$1" -H 'x-user-id: 1234' "http://127.0.0.1:$2/" \
+        | awk '/Requests\/sec/ {print $2}'; }
+p99_at() { # port, total rate
+  local pause=$(( CONNECTIONS * 1000 / $2 ))
+  wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "$work/rate.lua" -H 'x-user-id: 1234' \
+      "http://127.0.0.1:$1/" -- "$pause" | awk '$1 == "99%" {v=$2; if (v ~ /us$/) {sub(/us/,"",v); v/=1000}
+        else if (v ~ /ms$/) {sub(/ms/,"",v)} else if (v ~ /s$/) {sub(/s/,"",v); v*=1000}; print v}'; }
+median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+
+echo "warming up the JVMs..."
+rps 30s "$UNITAS" >/dev/null; rps 30s "$SCG" >/dev/null
+
+n_runs=(); u_runs=(); s_runs=()
+for i in $(seq 1 "$RUNS"); do   # interleaved, so a burst of load elsewhere hits all three alike
+  n_runs+=("$(rps "$DURATION" "$NGINX_PROXY")")
+  u_runs+=("$(rps "$DURATION" "$UNITAS")")
+  s_runs+=("$(rps "$DURATION" "$SCG")")
+  echo "run $i (req/s): nginx ${n_runs[-1]}  unitas ${u_runs[-1]}  spring-cloud-gateway ${s_runs[-1]}"
+done
+nginx_rps=$(printf '%s\n' "${n_runs[@]}" | median)
+unitas_rps=$(printf '%s\n' "${u_runs[@]}" | median)
+scg_rps=$(printf '%s\n' "${s_runs[@]}" | median)
+
+half=$(awk -v r="$nginx_rps" 'BEGIN {printf "%d", r / 2}')
+direct=(); via=()
+for i in $(seq 1 "$RUNS"); do
+  direct+=("$(p99_at "$BACKEND" "$half")")
+  via+=("$(p99_at "$UNITAS" "$half")")
+done
+direct_p99=$(printf '%s\n' "${direct[@]}" | median)
+unitas_p99=$(printf '%s\n' "${via[@]}" | median)
+
+echo
+echo "medians of $RUNS runs, wrk -t$THREADS -c$CONNECTIONS -d$DURATION, loopback, $(nproc) cores shared with everything else"
+printf 'throughput (req/s): nginx %s  unitas %s  spring-cloud-gateway %s\n' "$nginx_rps" "$unitas_rps" "$scg_rps"
+awk -v u="$unitas_rps" -v n="$nginx_rps" -v s="$scg_rps" 'BEGIN {
+  printf "unitas / nginx = %.2f (target >= 0.8)\nunitas / spring-cloud-gateway = %.2f (target >= 2)\n", u / n, u / s }'
+awk -v d="$direct_p99" -v g="$unitas_p99" -v r="$half" 'BEGIN {
+  printf "p99 at %d req/s (half of nginx peak): direct %.3f ms, via unitas %.3f ms, added %.3f ms (target <= 1)\n",
+         r, d, g, g - d }'

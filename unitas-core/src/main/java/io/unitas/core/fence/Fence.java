@@ -1,0 +1,49 @@
+package io.unitas.core.fence;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How one fenced unit treats writes: refuse them all ({@link Mode#REJECT}) or let a metered trickle through
+ * ({@link Mode#THROTTLE}, seed 003's "throttle writes while replication catches up"). Reads always pass.
+ *
+ * @param mode            refuse or throttle
+ * @param writesPerSecond the sustained write rate a throttle lets through; 0 for a reject fence
+ * @param burst           how many writes a throttle lets through at once; 0 for a reject fence
+ * @param retryAfter      what a refused write is told to wait before trying again
+ */
+public record Fence(Mode mode, double writesPerSecond, int burst, Duration retryAfter) {
+
+    /** What a fence does to writes. */
+    public enum Mode {
+        /** Every write is refused. */
+        REJECT,
+        /** Writes pass at a metered rate; the rest are refused. */
+        THROTTLE
+    }
+
+    /** Validates: a throttle needs a positive rate and burst, every fence a retry-after of at least one second. */
+    public Fence {
+        Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(retryAfter, "retryAfter");
+        if (mode == Mode.THROTTLE && !(writesPerSecond > 0 && Double.isFinite(writesPerSecond))) {
+            throw new IllegalArgumentException("writes_per_second: " + writesPerSecond + " (expected: > 0)");
+        }
+        if (mode == Mode.THROTTLE && burst < 1) {
+            throw new IllegalArgumentException("burst: " + burst + " (expected: >= 1)");
+        }
+        if (retryAfter.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw new IllegalArgumentException("retry_after: " + retryAfter + " (expected: >= 1s)");
+        }
+    }
+
+    /** A fence that refuses every write, telling clients to retry after {@code retryAfter}. */
+    public static Fence reject(Duration retryAfter) {
+        return new Fence(Mode.REJECT, 0, 0, retryAfter);
+    }
+
+    /** A fence that lets {@code writesPerSecond} writes through, {@code burst} at once, and refuses the rest. */
+    public static Fence throttle(double writesPerSecond, int burst, Duration retryAfter) {
+        return new Fence(Mode.THROTTLE, writesPerSecond, burst, retryAfter);
+    }
+}

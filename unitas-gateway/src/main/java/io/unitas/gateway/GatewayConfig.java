@@ -1,0 +1,139 @@
+package io.unitas.gateway;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+import io.unitas.core.Region;
+
+/**
+ * Everything {@code gateway.yaml} says: the gateway's own region and listen address, the upstream endpoints of
+ * each region, where routing state comes from (a control plane, or static files), header names and the
+ * resilience knobs. Read it with {@link #read(Path)}.
+ *
+ * @param region       the region this gateway runs in
+ * @param listen       the address to serve HTTP/1.1 and h2c on
+ * @param upstreams    per region: its own services for {@link #region()}, the region's gateways for the others
+ * @param source       where rules, health and fences come from
+ * @param headers      the header names used along the call chain
+ * @param hopLimit     the most unitas gateways a request may pass before it is answered 508
+ * @param writeMethods the HTTP methods a write fence stops
+ * @param resilience   health checks, outlier ejection, timeouts and retries
+ * @param accessLog    where access log lines go: {@code stdout}, {@code stderr}, {@code off} or a file path
+ */
+public record GatewayConfig(Region region, InetSocketAddress listen, Map<Region, Upstream> upstreams,
+                            StateSource source, Headers headers, int hopLimit, Set<String> writeMethods,
+                            Resilience resilience, String accessLog) {
+
+    /** Freezes the collections. */
+    public GatewayConfig {
+        Objects.requireNonNull(region, "region");
+        Objects.requireNonNull(listen, "listen");
+        upstreams = Map.copyOf(upstreams);
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(headers, "headers");
+        writeMethods = Set.copyOf(writeMethods);
+        Objects.requireNonNull(resilience, "resilience");
+        Objects.requireNonNull(accessLog, "accessLog");
+    }
+
+    /** Reads {@code file} (YAML or JSON), or throws {@link io.unitas.config.ConfigException} naming every problem. */
+    public static GatewayConfig read(Path file) {
+        return GatewayConfigReader.read(file);
+    }
+
+    /** A copy listening on {@code address}; for tests and embedding that pick ports at run time. */
+    public GatewayConfig withListen(InetSocketAddress address) {
+        return new GatewayConfig(region, address, upstreams, source, headers, hopLimit, writeMethods, resilience,
+                                 accessLog);
+    }
+
+    /**
+     * The endpoints requests to one region go to.
+     *
+     * @param endpoints   the default endpoints ({@code host:port})
+     * @param versions    per service version, the endpoints running it, chosen by gray rules
+     * @param healthCheck the path actively checked on these endpoints, or {@code null} for the configured
+     *                    default ({@code /unitas/healthz} suits another region's gateways)
+     */
+    public record Upstream(List<String> endpoints, Map<String, List<String>> versions, String healthCheck) {
+
+        /** Freezes the lists. */
+        public Upstream {
+            endpoints = List.copyOf(endpoints);
+            versions = Map.copyOf(versions);
+        }
+    }
+
+    /** Where the gateway's routing state comes from. */
+    public sealed interface StateSource permits ControlPlane, StaticFiles {
+    }
+
+    /**
+     * Rules, health and fences arrive over a control plane's watch stream; the last good state is kept in
+     * {@code stateFile} and served from while the control plane is away.
+     *
+     * @param url       the control plane's base URL
+     * @param token     the bearer token, or empty
+     * @param stateFile where the last good state is kept
+     */
+    public record ControlPlane(String url, String token, Path stateFile) implements StateSource {
+    }
+
+    /**
+     * Rules, health and fences come from files, reloaded when they change.
+     *
+     * @param topology       the topology file
+     * @param rules          the unit rules file
+     * @param health         the region health file
+     * @param fences         the write fences file, or {@code null} for none
+     * @param reloadInterval how often the files are checked for changes
+     */
+    public record StaticFiles(Path topology, Path rules, Path health, Path fences, Duration reloadInterval)
+            implements StateSource {
+    }
+
+    /**
+     * Header names along the call chain (seed 004's {@code n-d-region} can replace {@code x-unitas-region}).
+     *
+     * @param unit     the unit of the request, set on upstream requests
+     * @param region   the serving region, set on upstream requests; its presence marks a pre-routed request
+     * @param origin   the region whose gateway first routed the request
+     * @param hops     how many unitas gateways the request has passed
+     * @param servedBy the serving region, set on responses
+     * @param route    {@code home} or {@code failover}, set on responses
+     */
+    public record Headers(String unit, String region, String origin, String hops, String servedBy, String route) {
+
+        /** The default names, all prefixed {@code x-unitas-}. */
+        public static final Headers DEFAULTS = new Headers("x-unitas-unit", "x-unitas-region", "x-unitas-origin",
+                                                           "x-unitas-hops", "x-unitas-served-by",
+                                                           "x-unitas-route");
+    }
+
+    /**
+     * Health checks, outlier ejection, timeouts and retries of upstream calls.
+     *
+     * @param healthCheckPath     the path actively checked on every endpoint, or empty to check none
+     * @param healthCheckInterval how often each endpoint is checked
+     * @param connectTimeout      how long connecting to an endpoint may take
+     * @param responseTimeout     how long a whole upstream response may take (504 after)
+     * @param maxAttempts         attempts per request, retries included, for idempotent requests
+     * @param ejectionFailureRate the failure rate at which an endpoint is ejected (0 to 1)
+     * @param ejectionMinRequests requests seen before an endpoint may be ejected
+     * @param ejectionTime        how long an ejected endpoint stays out before a trial request
+     */
+    public record Resilience(String healthCheckPath, Duration healthCheckInterval, Duration connectTimeout,
+                             Duration responseTimeout, int maxAttempts, double ejectionFailureRate,
+                             int ejectionMinRequests, Duration ejectionTime) {
+
+        /** The values used for whatever the file leaves out. */
+        public static final Resilience DEFAULTS = new Resilience("", Duration.ofSeconds(2), Duration.ofSeconds(2),
+                                                                 Duration.ofSeconds(15), 2, 0.5, 10,
+                                                                 Duration.ofSeconds(10));
+    }
+}

@@ -1,0 +1,345 @@
+package io.unitas.gateway;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.unitas.config.ConfigDocument;
+import io.unitas.config.ConfigException;
+import io.unitas.core.Region;
+import io.unitas.core.fence.WriteFences;
+import io.unitas.core.propagation.HopRule;
+import io.unitas.gateway.GatewayConfig.Headers;
+import io.unitas.gateway.GatewayConfig.Resilience;
+
+/** Reads {@code gateway.yaml}, collecting every problem with its line before giving up. */
+final class GatewayConfigReader {
+
+    private static final Set<String> TOP = Set.of("region", "listen", "upstreams", "control_plane", "static",
+                                                  "headers", "hop_limit", "write_methods", "health_check",
+                                                  "timeouts", "retries", "outlier", "access_log");
+    private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m)");
+    private static final Pattern ENDPOINT = Pattern.compile("[^\\s:/]+:\\d{1,5}");
+
+    private final ConfigDocument doc;
+    private final Path base;
+    private final List<String> problems = new ArrayList<>();
+
+    private GatewayConfigReader(ConfigDocument doc, Path base) {
+        this.doc = doc;
+        this.base = base;
+    }
+
+    static GatewayConfig read(Path file) {
+        Path base = file.toAbsolutePath().getParent();
+        return new GatewayConfigReader(ConfigDocument.read(file), base).read();
+    }
+
+    private GatewayConfig read() {
+        JsonNode root = doc.root();
+        if (!root.isObject()) {
+            throw doc.error("", "expected a mapping with region, listen, upstreams and control_plane or static");
+        }
+        unknownKeys(root, "", TOP);
+        Region region = region(root.get("region"), "region");
+        InetSocketAddress listen = listen(root.get("listen"));
+        Map<Region, GatewayConfig.Upstream> upstreams = upstreams(root.get("upstreams"), region);
+        GatewayConfig.StateSource source = source(root);
+        Headers headers = headers(root.get("headers"));
+        int hopLimit = integer(root.get("hop_limit"), "hop_limit", HopRule.DEFAULT_LIMIT, 1);
+        Set<String> writeMethods = writeMethods(root.get("write_methods"));
+        Resilience resilience = resilience(root);
+        // YAML 1.1 reads a bare `off` as false.
+        JsonNode log = root.get("access_log");
+        String accessLog = log != null && log.isBoolean() && !log.asBoolean() ? "off"
+                           : text(log, "access_log", "stdout");
+        if (!problems.isEmpty()) {
+            throw new ConfigException(problems);
+        }
+        return new GatewayConfig(region, listen, upstreams, source, headers, hopLimit, writeMethods, resilience,
+                                 accessLog);
+    }
+
+    private Region region(JsonNode node, String path) {
+        String id = text(node, path, null);
+        if (id == null) {
+            problem(path, "missing (expected: a region id such as cn)");
+            return Region.of("unknown");
+        }
+        if (!Region.isValidId(id)) {
+            problem(path, "'" + id + "' (expected: lowercase letters, digits, '-' or '_', at most 63)");
+            return Region.of("unknown");
+        }
+        return Region.of(id);
+    }
+
+    private InetSocketAddress listen(JsonNode node) {
+        String text = text(node, "listen", null);
+        if (text == null) {
+            problem("listen", "missing (expected: host:port, e.g. 127.0.0.1:8080)");
+            return new InetSocketAddress("127.0.0.1", 0);
+        }
+        if (!ENDPOINT.matcher(text).matches() || port(text) > 65535) {
+            problem("listen", "'" + text + "' (expected: host:port, e.g. 127.0.0.1:8080)");
+            return new InetSocketAddress("127.0.0.1", 0);
+        }
+        int colon = text.lastIndexOf(':');
+        return new InetSocketAddress(text.substring(0, colon), port(text));
+    }
+
+    private static int port(String endpoint) {
+        return Integer.parseInt(endpoint.substring(endpoint.lastIndexOf(':') + 1));
+    }
+
+    private Map<Region, GatewayConfig.Upstream> upstreams(JsonNode node, Region self) {
+        Map<Region, GatewayConfig.Upstream> out = new LinkedHashMap<>();
+        if (node == null || !node.isObject() || node.isEmpty()) {
+            problem("upstreams", "missing (expected: a mapping from region to endpoints)");
+            return out;
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            String path = "upstreams." + e.getKey();
+            if (!Region.isValidId(e.getKey())) {
+                problem(path, "'" + e.getKey() + "' is not a region id");
+                continue;
+            }
+            JsonNode up = e.getValue();
+            if (up == null || !up.isObject()) {
+                problem(path, "expected a mapping with endpoints");
+                continue;
+            }
+            unknownKeys(up, path, Set.of("endpoints", "versions", "health_check"));
+            List<String> endpoints = endpoints(up.get("endpoints"), path + ".endpoints");
+            Map<String, List<String>> versions = new LinkedHashMap<>();
+            JsonNode vs = up.get("versions");
+            if (vs != null && vs.isObject()) {
+                vs.fields().forEachRemaining(v -> versions.put(
+                        v.getKey(), endpoints(v.getValue(), path + ".versions." + v.getKey())));
+            } else if (vs != null) {
+                problem(path + ".versions", "expected a mapping from version to endpoints");
+            }
+            String check = text(up.get("health_check"), path + ".health_check", null);
+            if (check != null && !check.isEmpty() && !check.startsWith("/")) {
+                problem(path + ".health_check", "'" + check + "' (expected: an absolute path, or \"\" for none)");
+            }
+            out.put(Region.of(e.getKey()), new GatewayConfig.Upstream(endpoints, versions, check));
+        }
+        if (!out.containsKey(self) && Region.isValidId(self.id())) {
+            problem("upstreams", "no endpoints for the gateway's own region " + self
+                                 + " (expected: its services under upstreams." + self + ")");
+        }
+        return out;
+    }
+
+    private List<String> endpoints(JsonNode node, String path) {
+        List<String> out = new ArrayList<>();
+        if (node == null || !node.isArray() || node.isEmpty()) {
+            problem(path, "expected a non-empty list of host:port");
+            return out;
+        }
+        for (int i = 0; i < node.size(); i++) {
+            String ep = node.get(i).asText();
+            if (!node.get(i).isTextual() || !ENDPOINT.matcher(ep).matches() || port(ep) > 65535) {
+                problem(path + "[" + i + "]", "'" + ep + "' (expected: host:port)");
+            } else {
+                out.add(ep);
+            }
+        }
+        return out;
+    }
+
+    private GatewayConfig.StateSource source(JsonNode root) {
+        JsonNode cp = root.get("control_plane");
+        JsonNode st = root.get("static");
+        if ((cp == null) == (st == null)) {
+            problem("", "expected exactly one of control_plane and static");
+            return new GatewayConfig.StaticFiles(null, null, null, null, Duration.ofSeconds(1));
+        }
+        if (cp != null) {
+            unknownKeys(cp, "control_plane", Set.of("url", "token", "token_file", "state_file"));
+            String url = text(cp.get("url"), "control_plane.url", null);
+            if (url == null || !(url.startsWith("http://") || url.startsWith("https://"))) {
+                problem("control_plane.url", "'" + url + "' (expected: http://host:port)");
+            }
+            String token = text(cp.get("token"), "control_plane.token", "");
+            String tokenFile = text(cp.get("token_file"), "control_plane.token_file", null);
+            if (tokenFile != null) {
+                try {
+                    token = java.nio.file.Files.readString(file(tokenFile)).trim();
+                } catch (java.io.IOException e) {
+                    problem("control_plane.token_file", "cannot read " + tokenFile + ": " + e.getMessage());
+                }
+            }
+            String state = text(cp.get("state_file"), "control_plane.state_file", null);
+            if (state == null) {
+                problem("control_plane.state_file", "missing (expected: where the last good state is kept)");
+            }
+            return new GatewayConfig.ControlPlane(url, token, state == null ? null : file(state));
+        }
+        unknownKeys(st, "static", Set.of("topology", "rules", "health", "fences", "reload_interval"));
+        Path topology = requiredFile(st, "topology");
+        Path rules = requiredFile(st, "rules");
+        Path health = requiredFile(st, "health");
+        String fences = text(st.get("fences"), "static.fences", null);
+        Duration reload = duration(st.get("reload_interval"), "static.reload_interval", Duration.ofSeconds(1));
+        return new GatewayConfig.StaticFiles(topology, rules, health, fences == null ? null : file(fences), reload);
+    }
+
+    private Path requiredFile(JsonNode st, String key) {
+        String name = text(st.get(key), "static." + key, null);
+        if (name == null) {
+            problem("static." + key, "missing (expected: a file path)");
+            return null;
+        }
+        return file(name);
+    }
+
+    private Path file(String name) {
+        return base.resolve(name).normalize();
+    }
+
+    private Headers headers(JsonNode node) {
+        Headers d = Headers.DEFAULTS;
+        if (node == null) {
+            return d;
+        }
+        unknownKeys(node, "headers", Set.of("unit", "region", "origin", "hops", "served_by", "route"));
+        return new Headers(header(node, "unit", d.unit()), header(node, "region", d.region()),
+                           header(node, "origin", d.origin()), header(node, "hops", d.hops()),
+                           header(node, "served_by", d.servedBy()), header(node, "route", d.route()));
+    }
+
+    private String header(JsonNode node, String key, String fallback) {
+        String name = text(node.get(key), "headers." + key, fallback);
+        if (!name.matches("[A-Za-z0-9!#$%&'*+.^_`|~-]+")) {
+            problem("headers." + key, "'" + name + "' (expected: an HTTP header name)");
+        }
+        return name.toLowerCase(Locale.ROOT);
+    }
+
+    private Set<String> writeMethods(JsonNode node) {
+        if (node == null) {
+            return WriteFences.DEFAULT_WRITE_METHODS;
+        }
+        Set<String> out = new LinkedHashSet<>();
+        if (!node.isArray() || node.isEmpty()) {
+            problem("write_methods", "expected a non-empty list of HTTP methods");
+            return WriteFences.DEFAULT_WRITE_METHODS;
+        }
+        node.forEach(m -> out.add(m.asText().toUpperCase(Locale.ROOT)));
+        return out;
+    }
+
+    private Resilience resilience(JsonNode root) {
+        Resilience d = Resilience.DEFAULTS;
+        JsonNode hc = object(root.get("health_check"), "health_check", Set.of("path", "interval"));
+        JsonNode to = object(root.get("timeouts"), "timeouts", Set.of("connect", "response"));
+        JsonNode re = object(root.get("retries"), "retries", Set.of("max_attempts"));
+        JsonNode ou = object(root.get("outlier"), "outlier", Set.of("failure_rate", "minimum_requests",
+                                                                    "ejection_time"));
+        String path = text(hc.get("path"), "health_check.path", d.healthCheckPath());
+        if (!path.isEmpty() && !path.startsWith("/")) {
+            problem("health_check.path", "'" + path + "' (expected: an absolute path such as /healthz)");
+        }
+        double rate = ou.has("failure_rate") ? ou.get("failure_rate").asDouble(-1) : d.ejectionFailureRate();
+        if (!(rate > 0 && rate <= 1)) {
+            problem("outlier.failure_rate", ou.get("failure_rate") + " (expected: 0 < rate <= 1)");
+        }
+        return new Resilience(path,
+                              duration(hc.get("interval"), "health_check.interval", d.healthCheckInterval()),
+                              duration(to.get("connect"), "timeouts.connect", d.connectTimeout()),
+                              duration(to.get("response"), "timeouts.response", d.responseTimeout()),
+                              integer(re.get("max_attempts"), "retries.max_attempts", d.maxAttempts(), 1),
+                              rate,
+                              integer(ou.get("minimum_requests"), "outlier.minimum_requests",
+                                      d.ejectionMinRequests(), 1),
+                              duration(ou.get("ejection_time"), "outlier.ejection_time", d.ejectionTime()));
+    }
+
+    private JsonNode object(JsonNode node, String path, Set<String> keys) {
+        if (node == null) {
+            return com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        }
+        if (!node.isObject()) {
+            problem(path, "expected a mapping");
+            return com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        }
+        unknownKeys(node, path, keys);
+        return node;
+    }
+
+    private Duration duration(JsonNode node, String path, Duration fallback) {
+        if (node == null) {
+            return fallback;
+        }
+        try {
+            return parseDuration(node.asText());
+        } catch (IllegalArgumentException e) {
+            problem(path, e.getMessage());
+            return fallback;
+        }
+    }
+
+    /** Parses a positive duration written {@code 500ms}, {@code 2s} or {@code 1m}. */
+    static Duration parseDuration(String text) {
+        Matcher m = DURATION.matcher(text);
+        if (!m.matches() || Long.parseLong(m.group(1)) == 0) {
+            throw new IllegalArgumentException(
+                    "'" + text + "' (expected: a positive duration such as 500ms, 2s or 1m)");
+        }
+        long n = Long.parseLong(m.group(1));
+        return switch (m.group(2)) {
+            case "ms" -> Duration.ofMillis(n);
+            case "s" -> Duration.ofSeconds(n);
+            default -> Duration.ofMinutes(n);
+        };
+    }
+
+    private int integer(JsonNode node, String path, int fallback, int min) {
+        if (node == null) {
+            return fallback;
+        }
+        if (!node.canConvertToInt() || !node.isIntegralNumber() || node.asInt() < min) {
+            problem(path, node + " (expected: a whole number >= " + min + ")");
+            return fallback;
+        }
+        return node.asInt();
+    }
+
+    private String text(JsonNode node, String path, String fallback) {
+        if (node == null || node.isNull()) {
+            return fallback;
+        }
+        if (!node.isValueNode()) {
+            problem(path, "expected a single value");
+            return fallback;
+        }
+        return node.asText();
+    }
+
+    private void unknownKeys(JsonNode node, String path, Set<String> known) {
+        node.fieldNames().forEachRemaining(k -> {
+            if (!known.contains(k)) {
+                problem(path.isEmpty() ? k : path + "." + k, "unknown key (expected one of: "
+                        + String.join(", ", new java.util.TreeSet<>(known)) + ")");
+            }
+        });
+    }
+
+    private void problem(String path, String message) {
+        problems.add(doc.describe(path, message));
+    }
+}

@@ -1,0 +1,111 @@
+package io.unitas.gateway;
+
+import java.io.PrintStream;
+import java.time.Instant;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+
+/**
+ * The "region × user home" view: {@code unitas_gateway_requests_total} and the
+ * {@code unitas_gateway_request_duration_seconds} histogram by gateway region, home region, target region, route
+ * and status class, plus one access log line per request with the same fields. Meters are created once per
+ * combination and found again without allocating.
+ */
+final class GatewayMetrics implements AutoCloseable {
+
+    /** The label value for a home or target the gateway could not determine. */
+    static final String NONE = "none";
+
+    private final String gatewayRegion;
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final ConcurrentHashMap<String, ConcurrentHashMap<String, ConcurrentHashMap<String, Meters>>> meters =
+            new ConcurrentHashMap<>();
+    private final PrintStream accessLog;
+
+    private final ScheduledExecutorService flusher;
+
+    GatewayMetrics(String gatewayRegion, PrintStream accessLog) {
+        this.gatewayRegion = gatewayRegion;
+        this.accessLog = accessLog;
+        this.flusher = accessLog == null ? null : Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "unitas-gateway-access-log");
+            t.setDaemon(true);
+            return t;
+        });
+        if (flusher != null) {
+            flusher.scheduleWithFixedDelay(accessLog::flush, 1, 1, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Flushes and stops the access log. */
+    @Override
+    public void close() {
+        if (flusher != null) {
+            flusher.shutdownNow();
+            accessLog.flush();
+        }
+    }
+
+    /** The registry, for the {@code /metrics} endpoint. */
+    PrometheusMeterRegistry registry() {
+        return registry;
+    }
+
+    /** Counts and times one finished request, and writes its access log line. */
+    void record(String method, String path, String unit, String home, String target, String route, int status,
+                long durationNanos) {
+        int statusClass = Math.max(1, Math.min(5, status / 100));
+        Meters m = meters.computeIfAbsent(home, k -> new ConcurrentHashMap<>())
+                         .computeIfAbsent(target, k -> new ConcurrentHashMap<>())
+                         .computeIfAbsent(route, k -> new Meters(home, target, route));
+        m.count(statusClass).increment();
+        m.latency.record(durationNanos, TimeUnit.NANOSECONDS);
+        if (accessLog != null) {
+            accessLog.println(Instant.now() + " method=" + method + " path=" + path + " status=" + status
+                              + " gateway_region=" + gatewayRegion + " home_region=" + home
+                              + " target_region=" + target + " route=" + route + " unit=" + unit
+                              + " status_class=" + statusClass + "xx duration_us=" + durationNanos / 1000);
+        }
+    }
+
+    /** The meters of one (home, target, route) combination; counters per status class made on first use. */
+    private final class Meters {
+        private final String home;
+        private final String target;
+        private final String route;
+        private final Counter[] byClass = new Counter[6];
+        private final Timer latency;
+
+        Meters(String home, String target, String route) {
+            this.home = home;
+            this.target = target;
+            this.route = route;
+            this.latency = Timer.builder("unitas_gateway_request_duration")
+                                .description("Time from request to the end of the response, by region and home")
+                                .tags("gateway_region", gatewayRegion, "home_region", home,
+                                      "target_region", target, "route", route)
+                                .publishPercentileHistogram()
+                                .register(registry);
+        }
+
+        Counter count(int statusClass) {
+            Counter c = byClass[statusClass];
+            if (c == null) {
+                c = Counter.builder("unitas_gateway_requests")
+                           .description("Requests by gateway region, user home region, target region and route")
+                           .tags("gateway_region", gatewayRegion, "home_region", home, "target_region", target,
+                                 "route", route, "status_class", statusClass + "xx")
+                           .register(registry);
+                byClass[statusClass] = c;
+            }
+            return c;
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package io.unitas.gateway;
+
+import com.linecorp.armeria.common.HttpHeaderNames;
+import com.linecorp.armeria.common.RequestHeaders;
+import com.linecorp.armeria.server.ServiceRequestContext;
+
+import io.unitas.core.rules.RequestView;
+
+/** The rules' view of a live HTTP request; reads headers in place and scans the cookie header without parsing it. */
+final class HttpRequestView implements RequestView {
+
+    private final ServiceRequestContext ctx;
+    private final RequestHeaders headers;
+
+    HttpRequestView(ServiceRequestContext ctx, RequestHeaders headers) {
+        this.ctx = ctx;
+        this.headers = headers;
+    }
+
+    @Override
+    public String header(String name) {
+        return headers.get(name);
+    }
+
+    @Override
+    public String cookie(String name) {
+        for (String line : headers.getAll(HttpHeaderNames.COOKIE)) {
+            String value = cookieIn(line, name);
+            if (value != null) {
+                return value;
+            }
+        }
+        return null;
+    }
+
+    /** The value of {@code name} in one {@code Cookie} header line ({@code a=1; b=2}, RFC 6265 section 4.2). */
+    static String cookieIn(String line, String name) {
+        int i = 0;
+        int n = line.length();
+        while (i < n) {
+            while (i < n && (line.charAt(i) == ' ' || line.charAt(i) == ';')) {
+                i++;
+            }
+            int end = line.indexOf(';', i);
+            if (end < 0) {
+                end = n;
+            }
+            int eq = i + name.length();
+            if (eq < end && line.charAt(eq) == '=' && line.regionMatches(i, name, 0, name.length())) {
+                String value = line.substring(eq + 1, end).trim();
+                return value.length() >= 2 && value.charAt(0) == '"' && value.charAt(value.length() - 1) == '"'
+                       ? value.substring(1, value.length() - 1) : value;
+            }
+            i = end + 1;
+        }
+        return null;
+    }
+
+    @Override
+    public String query(String name) {
+        return ctx.queryParam(name);
+    }
+
+    @Override
+    public String host() {
+        String authority = headers.authority();
+        return authority != null ? authority : headers.get(HttpHeaderNames.HOST);
+    }
+}

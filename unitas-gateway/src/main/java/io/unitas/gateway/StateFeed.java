@@ -1,0 +1,12 @@
+package io.unitas.gateway;
+
+/** Where routing state comes from: it publishes every good snapshot into the holder until closed. */
+interface StateFeed extends AutoCloseable {
+
+    /** Publishes the first snapshot it can (if any) before returning, then keeps publishing in the background. */
+    void start(StateHolder holder);
+
+    /** Stops publishing. */
+    @Override
+    void close();
+}

@@ -1,0 +1,30 @@
+package io.unitas.gateway;
+
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+import io.unitas.core.HealthSnapshot;
+import io.unitas.core.fence.WriteFences;
+import io.unitas.core.rules.UnitRules;
+
+/** The one owner of the gateway's current {@link RoutingState}; feeds publish into it, requests read from it. */
+final class StateHolder implements Supplier<RoutingState> {
+
+    private final AtomicReference<RoutingState> current = new AtomicReference<>();
+    private final LongSupplier ticker;
+
+    StateHolder(LongSupplier ticker) {
+        this.ticker = ticker;
+    }
+
+    @Override
+    public RoutingState get() {
+        return current.get();
+    }
+
+    /** Publishes a new snapshot, built from validated parts. */
+    void publish(long revision, UnitRules rules, HealthSnapshot health, WriteFences fences) {
+        current.updateAndGet(previous -> RoutingState.of(revision, rules, health, fences, previous, ticker));
+    }
+}

@@ -1,0 +1,97 @@
+package io.unitas.gateway;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import io.unitas.config.ConfigDocument;
+import io.unitas.core.HealthSnapshot;
+import io.unitas.core.Topology;
+import io.unitas.core.fence.WriteFences;
+import io.unitas.core.rules.UnitRules;
+
+/**
+ * Routing state from files: topology, rules, health and (optionally) fences, checked for changes every reload
+ * interval. A change that does not read or validate is refused with one line on stderr and the gateway keeps
+ * serving the state it had; the files must be good at start.
+ */
+final class StaticFilesFeed implements StateFeed {
+
+    private final GatewayConfig.StaticFiles files;
+    private final Set<String> writeMethods;
+    private final ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "unitas-gateway-reload");
+        t.setDaemon(true);
+        return t;
+    });
+    private List<Object> seen = List.of();
+    private long revision;
+
+    StaticFilesFeed(GatewayConfig.StaticFiles files, Set<String> writeMethods) {
+        this.files = files;
+        this.writeMethods = writeMethods;
+    }
+
+    @Override
+    public void start(StateHolder holder) {
+        seen = stamp();
+        load(holder);
+        long every = files.reloadInterval().toMillis();
+        poller.scheduleWithFixedDelay(() -> reloadIfChanged(holder), every, every, TimeUnit.MILLISECONDS);
+    }
+
+    private void reloadIfChanged(StateHolder holder) {
+        List<Object> now = stamp();
+        if (now.equals(seen)) {
+            return;
+        }
+        seen = now;
+        try {
+            load(holder);
+        } catch (RuntimeException e) {
+            System.err.println("gateway: reload refused, still serving revision " + revision + ": "
+                               + e.getMessage());
+        }
+    }
+
+    private void load(StateHolder holder) {
+        Topology topology = StateParts.topology(ConfigDocument.read(files.topology()));
+        UnitRules rules = StateParts.rules(ConfigDocument.read(files.rules()), topology);
+        HealthSnapshot health = StateParts.health(ConfigDocument.read(files.health()), topology);
+        WriteFences fences = WriteFences.of(java.util.Map.of(), writeMethods);
+        if (files.fences() != null) {
+            ConfigDocument fencesDoc = ConfigDocument.read(files.fences());
+            fences = StateParts.fences(fencesDoc, fencesDoc.root(), "", writeMethods);
+        }
+        revision++;
+        holder.publish(revision, rules, health, fences);
+    }
+
+    /** Modification time and size of every file: what "changed" means. */
+    private List<Object> stamp() {
+        List<Object> out = new ArrayList<>();
+        for (Path p : new Path[] {files.topology(), files.rules(), files.health(), files.fences()}) {
+            if (p == null) {
+                continue;
+            }
+            try {
+                out.add(Files.getLastModifiedTime(p));
+                out.add(Files.size(p));
+            } catch (IOException e) {
+                out.add("missing");
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public void close() {
+        poller.shutdownNow();
+    }
+}

@@ -1,0 +1,79 @@
+package io.unitas.gateway;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.linecorp.armeria.common.AggregatedHttpRequest;
+import com.linecorp.armeria.common.HttpResponse;
+import com.linecorp.armeria.common.HttpStatus;
+import com.linecorp.armeria.common.MediaType;
+import com.linecorp.armeria.common.RequestHeaders;
+import com.linecorp.armeria.server.Server;
+
+/**
+ * A real HTTP service for end-to-end tests, on a free loopback port: answers {@code /healthz} with 200 (or 503 when told it is sick) and every
+ * other request with a one-line description of what it received (its own name, method, the unitas headers and
+ * the body's length), or with {@code status} when told to fail. Counts requests by method.
+ */
+final class Backend implements AutoCloseable {
+
+    final String name;
+    private final Server server;
+    private final AtomicInteger gets = new AtomicInteger();
+    private final AtomicInteger posts = new AtomicInteger();
+    private volatile int failWith;
+    private volatile boolean healthy = true;
+
+    Backend(String name) {
+        this.name = name;
+        this.server = Server.builder()
+                            .http(0)
+                            .maxRequestLength(0)
+                            .gracefulShutdownTimeoutMillis(0, 0)
+                            .service("/healthz", (ctx, req) -> healthy
+                                    ? HttpResponse.of("ok") : HttpResponse.of(HttpStatus.SERVICE_UNAVAILABLE))
+                            .serviceUnder("/", (ctx, req) -> HttpResponse.of(req.aggregate().thenApply(this::answer)))
+                            .build();
+        server.start().join();
+    }
+
+    private HttpResponse answer(AggregatedHttpRequest req) {
+        RequestHeaders h = req.headers();
+        (h.method().name().equals("GET") ? gets : posts).incrementAndGet();
+        if (failWith != 0) {
+            return HttpResponse.of(HttpStatus.valueOf(failWith), MediaType.PLAIN_TEXT_UTF_8, "failing " + name);
+        }
+        String line = "backend=" + name + " method=" + h.method() + " path=" + h.path()
+                      + " unit=" + h.get("x-unitas-unit") + " region=" + h.get("x-unitas-region")
+                      + " origin=" + h.get("x-unitas-origin") + " hops=" + h.get("x-unitas-hops")
+                      + " n-d-region=" + h.get("n-d-region") + " body=" + req.content().length();
+        return HttpResponse.of(HttpStatus.OK, MediaType.PLAIN_TEXT_UTF_8, line);
+    }
+
+    /** {@code 127.0.0.1:port}. */
+    String endpoint() {
+        return "127.0.0.1:" + server.activeLocalPort();
+    }
+
+    /** Answers every non-health request with {@code status} from now on (0: answer normally). */
+    void failWith(int status) {
+        this.failWith = status;
+    }
+
+    /** Makes {@code /healthz} answer 200 (true) or 503 (false). */
+    void healthy(boolean healthy) {
+        this.healthy = healthy;
+    }
+
+    int gets() {
+        return gets.get();
+    }
+
+    int writes() {
+        return posts.get();
+    }
+
+    @Override
+    public void close() {
+        server.stop().join();
+    }
+}

@@ -1,0 +1,102 @@
+package io.unitas.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import io.unitas.config.ConfigException;
+import io.unitas.core.Region;
+
+class GatewayConfigTest {
+
+    @TempDir
+    Path dir;
+
+    GatewayConfig read(String yaml) throws Exception {
+        Path file = dir.resolve("gateway.yaml");
+        Files.writeString(file, yaml);
+        return GatewayConfig.read(file);
+    }
+
+    @Test
+    void aStaticConfigReadsWithDefaultsForWhatItLeavesOut() throws Exception {
+        GatewayConfig c = read("""
+                region: cn
+                listen: 127.0.0.1:8080
+                upstreams:
+                  cn: {endpoints: [10.0.0.1:8080, 10.0.0.2:8080], versions: {"1.1": [10.0.0.3:8080]}}
+                  eu: {endpoints: [gw.eu.example:8080], health_check: /unitas/healthz}
+                static: {topology: topology.yaml, rules: rules.yaml, health: health.yaml}
+                access_log: off
+                """);
+        assertThat(c.region()).isEqualTo(Region.of("cn"));
+        assertThat(c.listen().getPort()).isEqualTo(8080);
+        assertThat(c.upstreams().get(Region.of("cn")).versions()).containsKey("1.1");
+        assertThat(c.upstreams().get(Region.of("eu")).healthCheck()).isEqualTo("/unitas/healthz");
+        assertThat(c.source()).isEqualTo(new GatewayConfig.StaticFiles(
+                dir.resolve("topology.yaml"), dir.resolve("rules.yaml"), dir.resolve("health.yaml"), null,
+                Duration.ofSeconds(1)));
+        assertThat(c.headers()).isEqualTo(GatewayConfig.Headers.DEFAULTS);
+        assertThat(c.hopLimit()).isEqualTo(3);
+        assertThat(c.writeMethods()).containsExactlyInAnyOrder("POST", "PUT", "PATCH", "DELETE");
+        assertThat(c.resilience()).isEqualTo(GatewayConfig.Resilience.DEFAULTS);
+        assertThat(c.accessLog()).isEqualTo("off");
+    }
+
+    @Test
+    void headerNamesAreConfigurableSoSeed004sRegionHeaderWorks() throws Exception {
+        GatewayConfig c = read("""
+                region: cn
+                listen: 127.0.0.1:8080
+                upstreams: {cn: {endpoints: [127.0.0.1:9000]}}
+                control_plane: {url: http://127.0.0.1:7000, state_file: state.json}
+                headers: {region: n-d-region}
+                write_methods: [post, delete]
+                """);
+        assertThat(c.headers().region()).isEqualTo("n-d-region");
+        assertThat(c.headers().unit()).isEqualTo("x-unitas-unit");
+        assertThat(c.writeMethods()).containsExactlyInAnyOrder("POST", "DELETE");
+        assertThat(c.source()).isEqualTo(new GatewayConfig.ControlPlane("http://127.0.0.1:7000", "",
+                                                                        dir.resolve("state.json")));
+    }
+
+    @ParameterizedTest(name = "{1}")
+    @CsvSource(delimiter = '|', value = {
+            "listen: 127.0.0.1:8080                          | gateway.yaml:1: region: missing (expected: a region id such as cn)",
+            "region: CN                                      | gateway.yaml:1: region: 'CN' (expected: lowercase letters, digits, '-' or '_', at most 63)",
+            "region: cn\\nlisten: localhost                  | gateway.yaml:2: listen: 'localhost' (expected: host:port, e.g. 127.0.0.1:8080)",
+            "region: cn\\nlisten: 1.2.3.4:1\\ncolour: red    | gateway.yaml:3: colour: unknown key",
+            "region: cn\\nlisten: 1.2.3.4:1\\nupstreams: {eu: {endpoints: [x]}} | gateway.yaml:3: upstreams.eu.endpoints[0]: 'x' (expected: host:port)",
+            "region: cn\\nlisten: 1.2.3.4:1\\nupstreams: {eu: {endpoints: [a:1]}} | gateway.yaml:3: upstreams: no endpoints for the gateway's own region cn",
+            "region: cn\\nlisten: 1.2.3.4:1\\ntimeouts: {response: soon} | gateway.yaml:3: timeouts.response: 'soon' (expected: a positive duration such as 500ms, 2s or 1m)",
+            "region: cn\\nlisten: 1.2.3.4:1\\nhop_limit: 0   | gateway.yaml:3: hop_limit: 0 (expected: a whole number >= 1)",
+    })
+    void everyMistakeIsNamedWithItsLine(String yaml, String expected) throws Exception {
+        Path file = dir.resolve("gateway.yaml");
+        Files.writeString(file, yaml.replace("\\n", "\n"));
+        assertThatThrownBy(() -> GatewayConfig.read(file))
+                .isInstanceOf(ConfigException.class)
+                .satisfies(e -> assertThat(((ConfigException) e).problems())
+                        .anySatisfy(p -> assertThat(p).startsWith(dir.resolve(expected.substring(0, 12)) + "")
+                                                      .contains(expected.substring(12))));
+    }
+
+    @Test
+    void bothStateSourcesAtOnceIsAMistake() {
+        assertThatThrownBy(() -> read("""
+                region: cn
+                listen: 127.0.0.1:8080
+                upstreams: {cn: {endpoints: [127.0.0.1:9000]}}
+                control_plane: {url: http://127.0.0.1:7000, state_file: s.json}
+                static: {topology: t.yaml, rules: r.yaml, health: h.yaml}
+                """)).hasMessageContaining("expected exactly one of control_plane and static");
+    }
+}

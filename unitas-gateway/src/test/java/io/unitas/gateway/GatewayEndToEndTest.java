@@ -1,0 +1,268 @@
+package io.unitas.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import com.linecorp.armeria.client.WebClient;
+import com.linecorp.armeria.common.AggregatedHttpResponse;
+import com.linecorp.armeria.common.HttpData;
+import com.linecorp.armeria.common.HttpMethod;
+import com.linecorp.armeria.common.HttpRequest;
+import com.linecorp.armeria.common.MediaType;
+import com.linecorp.armeria.common.RequestHeaders;
+import com.linecorp.armeria.common.SessionProtocol;
+
+import io.unitas.core.HealthSnapshot;
+import io.unitas.core.Region;
+import io.unitas.core.Topology;
+import io.unitas.core.fence.Fence;
+import io.unitas.core.fence.WriteFences;
+import io.unitas.core.rules.GrayRule;
+import io.unitas.core.rules.KeySource;
+import io.unitas.core.rules.UnitRules;
+
+/**
+ * Two regions, each with a real gateway and real backends on loopback: cn's gateway serves cn's services and
+ * forwards to eu's gateway, and the other way round. Users 0~4999 live in cn (unit u-cn), 5000~9999 in eu.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class GatewayEndToEndTest {
+
+    static final Topology TOPOLOGY = Topology.of("cn", "eu");
+    static final HealthSnapshot ALL_UP = health(true, true);
+
+    final Backend cnMain = new Backend("cn-main");
+    final Backend cnGray = new Backend("cn-1.1");
+    final Backend euMain = new Backend("eu-main");
+    FixedFeed cnFeed;
+    FixedFeed euFeed;
+    Gateway cn;
+    Gateway eu;
+
+    static UnitRules rules(boolean gray) {
+        UnitRules.Builder b = UnitRules.builder()
+                                       .unit("u-cn", "cn").unit("u-eu", "eu")
+                                       .source(KeySource.header("x-user-id"))
+                                       .source(KeySource.cookie("uid"))
+                                       .source(KeySource.query("uid"))
+                                       .source(KeySource.domainPrefix())
+                                       .range(0, 4999, "u-cn").range(5000, 9999, "u-eu")
+                                       .domain("shanghai", "u-cn").domain("frankfurt", "u-eu");
+        if (gray) {
+            b.gray("u-cn", List.of(GrayRule.when("x-gray", "1", "1.1"), GrayRule.otherwise("1.0")));
+        }
+        return b.build(TOPOLOGY);
+    }
+
+    static HealthSnapshot health(boolean cn, boolean eu) {
+        return HealthSnapshot.ofFlags(Map.of(Region.of("cn"), cn, Region.of("eu"), eu));
+    }
+
+    @BeforeAll
+    void start() throws IOException {
+        int cnPort = freePort();
+        int euPort = freePort();
+        cnFeed = new FixedFeed(rules(true), ALL_UP);
+        euFeed = new FixedFeed(rules(true), ALL_UP);
+        cn = GatewayServer.start(config("cn", cnPort, Map.of(
+                Region.of("cn"), new GatewayConfig.Upstream(List.of(cnMain.endpoint()),
+                                                            Map.of("1.1", List.of(cnGray.endpoint())), null),
+                Region.of("eu"), new GatewayConfig.Upstream(List.of("127.0.0.1:" + euPort), Map.of(), ""))),
+                                 cnFeed);
+        eu = GatewayServer.start(config("eu", euPort, Map.of(
+                Region.of("eu"), new GatewayConfig.Upstream(List.of(euMain.endpoint()), Map.of(), null),
+                Region.of("cn"), new GatewayConfig.Upstream(List.of("127.0.0.1:" + cnPort), Map.of(), ""))),
+                                 euFeed);
+    }
+
+    static GatewayConfig config(String region, int port, Map<Region, GatewayConfig.Upstream> upstreams) {
+        GatewayConfig.Resilience r = GatewayConfig.Resilience.DEFAULTS;
+        return new GatewayConfig(Region.of(region), new InetSocketAddress("127.0.0.1", port), upstreams,
+                                 new GatewayConfig.StaticFiles(null, null, null, null, Duration.ofSeconds(1)),
+                                 GatewayConfig.Headers.DEFAULTS, 3, WriteFences.DEFAULT_WRITE_METHODS,
+                                 new GatewayConfig.Resilience("/healthz", Duration.ofSeconds(1),
+                                                              r.connectTimeout(), Duration.ofSeconds(5), 2, 0.5,
+                                                              1000, r.ejectionTime()), "off");
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    @BeforeEach
+    void reset() {
+        cnFeed.health(ALL_UP);
+        euFeed.health(ALL_UP);
+        cnFeed.fences(WriteFences.none());
+        cnFeed.rules(rules(true));
+    }
+
+    @AfterAll
+    void stop() {
+        cn.close();
+        eu.close();
+        cnMain.close();
+        cnGray.close();
+        euMain.close();
+    }
+
+    WebClient client(SessionProtocol protocol) {
+        return WebClient.builder(protocol.uriText() + "://127.0.0.1:" + cn.port()).build();
+    }
+
+    AggregatedHttpResponse get(String path, String... headers) {
+        return send(HttpMethod.GET, path, "", headers);
+    }
+
+    AggregatedHttpResponse send(HttpMethod method, String path, String body, String... headers) {
+        RequestHeaders h = RequestHeaders.builder(method, path).add(pairs(headers)).build();
+        return client(SessionProtocol.H1C).execute(HttpRequest.of(h, HttpData.ofUtf8(body))).aggregate().join();
+    }
+
+    static List<Map.Entry<String, String>> pairs(String... kv) {
+        java.util.List<Map.Entry<String, String>> out = new java.util.ArrayList<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            out.add(Map.entry(kv[i], kv[i + 1]));
+        }
+        return out;
+    }
+
+    @ParameterizedTest(name = "over {0}")
+    @EnumSource(value = SessionProtocol.class, names = {"H1C", "H2C"})
+    void aUserOfTheLocalRegionIsServedHereAndARemoteUserByTheirHomeRegion(SessionProtocol protocol) {
+        AggregatedHttpResponse local = client(protocol).execute(
+                RequestHeaders.builder(HttpMethod.GET, "/orders").add("x-user-id", "1500").build()).aggregate().join();
+        assertThat(local.contentUtf8()).startsWith("backend=cn-main").contains("unit=u-cn region=cn origin=cn hops=1");
+        assertThat(local.headers().get("x-unitas-served-by")).isEqualTo("cn");
+        assertThat(local.headers().get("x-unitas-route")).isEqualTo("home");
+
+        AggregatedHttpResponse remote = client(protocol).execute(
+                RequestHeaders.builder(HttpMethod.GET, "/orders").add("x-user-id", "7000").build()).aggregate().join();
+        assertThat(remote.contentUtf8()).startsWith("backend=eu-main").contains("unit=u-eu region=eu origin=cn hops=2");
+        assertThat(remote.headers().get("x-unitas-served-by")).isEqualTo("eu");
+        assertThat(remote.headers().get("x-unitas-route")).isEqualTo("home");
+    }
+
+    @Test
+    void theKeyComesFromAHeaderACookieAQueryParameterOrTheDomainPrefix() {
+        assertThat(get("/a", "x-user-id", "7000").contentUtf8()).startsWith("backend=eu-main");
+        assertThat(get("/a", "cookie", "theme=dark; uid=7000").contentUtf8()).startsWith("backend=eu-main");
+        assertThat(get("/a?uid=7000").contentUtf8()).startsWith("backend=eu-main");
+        assertThat(get("/a", "host", "frankfurt.example.com").contentUtf8()).startsWith("backend=eu-main");
+        assertThat(get("/a", "host", "shanghai.example.com").contentUtf8()).startsWith("backend=cn-main");
+    }
+
+    @Test
+    void whenTheHomeRegionTurnsUnhealthyItsUsersFailOverAndComeBackWhenItRecovers() {
+        cnFeed.health(health(true, false));
+        euFeed.health(health(true, false));
+        AggregatedHttpResponse failedOver = get("/a", "x-user-id", "7000");
+        assertThat(failedOver.contentUtf8()).startsWith("backend=cn-main").contains("unit=u-eu region=cn");
+        assertThat(failedOver.headers().get("x-unitas-route")).isEqualTo("failover");
+
+        cnFeed.health(ALL_UP);
+        euFeed.health(ALL_UP);
+        AggregatedHttpResponse back = get("/a", "x-user-id", "7000");
+        assertThat(back.contentUtf8()).startsWith("backend=eu-main");
+        assertThat(back.headers().get("x-unitas-route")).isEqualTo("home");
+    }
+
+    @Test
+    void noHealthyRegionIsA503Problem() {
+        cnFeed.health(health(false, false));
+        AggregatedHttpResponse res = get("/a", "x-user-id", "7000");
+        assertThat(res.status().code()).isEqualTo(503);
+        assertThat(res.contentType()).isEqualTo(MediaType.parse("application/problem+json"));
+        assertThat(res.contentUtf8()).contains("\"type\":\"urn:unitas:problem:no-healthy-region\"")
+                                     .contains("home region eu");
+    }
+
+    @Test
+    void aRequestWithoutAKeyIsRejectedWhenTheRulesSayReject() {
+        AggregatedHttpResponse res = get("/a");
+        assertThat(res.status().code()).isEqualTo(400);
+        assertThat(res.contentUtf8()).contains("missing-routing-key");
+    }
+
+    @Test
+    void aFenceRefusesWritesOfItsUnitAndLetsReadsAndOtherUnitsThrough() {
+        cnFeed.fences(WriteFences.of(Map.of("u-cn", Fence.reject(Duration.ofSeconds(7)))));
+        AggregatedHttpResponse write = send(HttpMethod.POST, "/orders", "{}", "x-user-id", "1500");
+        assertThat(write.status().code()).isEqualTo(503);
+        assertThat(write.headers().get("retry-after")).isEqualTo("7");
+        assertThat(write.contentUtf8()).contains("write-fenced").contains("u-cn");
+        for (HttpMethod m : List.of(HttpMethod.PUT, HttpMethod.PATCH, HttpMethod.DELETE)) {
+            assertThat(send(m, "/orders", "", "x-user-id", "1500").status().code()).isEqualTo(503);
+        }
+        assertThat(get("/orders", "x-user-id", "1500").status().code()).isEqualTo(200);
+        assertThat(send(HttpMethod.POST, "/orders", "{}", "x-user-id", "7000").status().code()).isEqualTo(200);
+    }
+
+    @Test
+    void aThrottleFenceLetsTheBurstThroughAndRefusesTheRest() {
+        cnFeed.fences(WriteFences.of(Map.of("u-cn", Fence.throttle(0.001, 2, Duration.ofSeconds(1)))));
+        assertThat(send(HttpMethod.POST, "/o", "", "x-user-id", "1").status().code()).isEqualTo(200);
+        assertThat(send(HttpMethod.POST, "/o", "", "x-user-id", "1").status().code()).isEqualTo(200);
+        AggregatedHttpResponse third = send(HttpMethod.POST, "/o", "", "x-user-id", "1");
+        assertThat(third.status().code()).isEqualTo(503);
+        assertThat(third.contentUtf8()).contains("throttled");
+        assertThat(get("/o", "x-user-id", "1").status().code()).isEqualTo(200);
+    }
+
+    @Test
+    void aPreRoutedRequestIsNotRoutedAgainAndTheHopLimitEndsLoops() {
+        AggregatedHttpResponse pre = get("/a", "x-user-id", "7000", "x-unitas-region", "cn",
+                                         "x-unitas-unit", "u-eu", "x-unitas-origin", "eu", "x-unitas-hops", "1");
+        assertThat(pre.contentUtf8()).startsWith("backend=cn-main").contains("unit=u-eu region=cn origin=eu hops=2");
+
+        AggregatedHttpResponse loop = get("/a", "x-unitas-region", "eu", "x-unitas-hops", "3");
+        assertThat(loop.status().code()).isEqualTo(508);
+        assertThat(loop.contentUtf8()).contains("loop-detected");
+    }
+
+    @Test
+    void grayRulesPickAVersionAtHomeAndVanishWhenTheUnitMoves() {
+        assertThat(get("/a", "x-user-id", "1500", "x-gray", "1").contentUtf8()).startsWith("backend=cn-1.1");
+        assertThat(get("/a", "x-user-id", "1500").contentUtf8()).startsWith("backend=cn-main");
+
+        UnitRules moved = rules(true).remap(Map.of("u-cn", "eu"));
+        cnFeed.rules(moved);
+        euFeed.rules(moved);
+        assertThat(get("/a", "x-user-id", "1500", "x-gray", "1").contentUtf8()).startsWith("backend=eu-main");
+        cnFeed.rules(rules(true));
+        euFeed.rules(rules(true));
+    }
+
+    @Test
+    void bodiesStreamThroughBothHopsWhole() {
+        String big = "x".repeat(3 * 1024 * 1024);
+        assertThat(send(HttpMethod.POST, "/upload", big, "x-user-id", "7000").contentUtf8())
+                .startsWith("backend=eu-main").endsWith("body=" + big.length());
+    }
+
+    @Test
+    void metricsShowRegionByUserHome() {
+        get("/a", "x-user-id", "7000");
+        String metrics = client(SessionProtocol.H1C).get("/metrics").aggregate().join().contentUtf8();
+        assertThat(metrics).contains("unitas_gateway_requests_total{gateway_region=\"cn\",home_region=\"eu\","
+                                     + "route=\"home\",status_class=\"2xx\",target_region=\"eu\"}")
+                           .contains("unitas_gateway_request_duration_seconds_bucket");
+    }
+}
