@@ -1,0 +1,60 @@
+package io.unitas.core.crdt;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+class VersionVectorTest {
+
+    @ParameterizedTest(name = "{0} compared to {1} is {2}")
+    @CsvSource(delimiter = '|', textBlock = """
+            ''           | ''           | EQUAL
+            cn=1         | cn=1         | EQUAL
+            cn=1         | cn=2         | BEFORE
+            cn=2         | cn=1         | AFTER
+            ''           | eu=1         | BEFORE
+            cn=1         | eu=1         | CONCURRENT
+            cn=2,eu=1    | cn=1,eu=2    | CONCURRENT
+            cn=2,eu=1    | cn=2,eu=1    | EQUAL
+            cn=1         | cn=1,eu=1    | BEFORE
+            cn=3,eu=0    | cn=3         | EQUAL
+            """)
+    void compare_isCausalOrder(String left, String right, Causality expected) {
+        assertThat(parse(left).compare(parse(right))).isEqualTo(expected);
+    }
+
+    @Test
+    void merge_takesEachEntrysMaximum() {
+        assertThat(parse("cn=2,eu=1").merge(parse("eu=3,us=1"))).isEqualTo(parse("cn=2,eu=3,us=1"));
+    }
+
+    @Test
+    void increment_countsOneMoreWriteOfThatReplicaOnly() {
+        VersionVector v = parse("cn=2,eu=1").increment("eu");
+        assertThat(v.counters()).containsExactly(Map.entry("cn", 2L), Map.entry("eu", 2L));
+        assertThat(v.contains(new Dot("eu", 2))).isTrue();
+        assertThat(v.contains(new Dot("eu", 3))).isFalse();
+        assertThat(v.next("us")).isEqualTo(new Dot("us", 1));
+    }
+
+    @Test
+    void of_rejectsNegativeCounters() {
+        assertThatThrownBy(() -> VersionVector.of(Map.of("cn", -1L)))
+                .hasMessage("counter of cn: -1 (expected: >= 0)");
+    }
+
+    static VersionVector parse(String text) {
+        Map<String, Long> counters = new java.util.HashMap<>();
+        if (text != null && !text.isBlank()) {
+            for (String entry : text.split(",")) {
+                String[] kv = entry.split("=");
+                counters.put(kv[0].trim(), Long.parseLong(kv[1].trim()));
+            }
+        }
+        return VersionVector.of(counters);
+    }
+}

@@ -1,0 +1,79 @@
+package io.unitas.data;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Why a data-layer call could not answer with data, in the shape an HTTP layer turns into
+ * {@code application/problem+json}: a type with its status code, a one-line detail and, when retrying helps,
+ * how long to wait.
+ *
+ * @param type       what went wrong
+ * @param detail     one line naming the user, key or region involved
+ * @param retryAfter how long to wait before retrying; {@link Duration#ZERO} when retrying the same request
+ *                   cannot help
+ */
+public record DataProblem(Type type, String detail, Duration retryAfter) {
+
+    /** The kinds of problem, each with its problem type name and HTTP status. */
+    public enum Type {
+        /** The user's data is not readable here or at home yet: retry later; never "does not exist". */
+        DATA_NOT_READY("data-not-ready", 503, "Data not ready"),
+        /** The Idempotency-Key was already used with a different payload (IETF Idempotency-Key draft). */
+        IDEMPOTENCY_KEY_REUSED("idempotency-key-reused", 422, "Idempotency key reused"),
+        /** A request with this Idempotency-Key is still being processed (IETF Idempotency-Key draft). */
+        IDEMPOTENCY_KEY_IN_FLIGHT("idempotency-key-in-flight", 409, "Idempotency key in flight");
+
+        private final String id;
+        private final int status;
+        private final String title;
+
+        Type(String id, int status, String title) {
+            this.id = id;
+            this.status = status;
+            this.title = title;
+        }
+
+        /** The problem type's name, the last segment of its problem+json {@code type} URI. */
+        public String id() {
+            return id;
+        }
+
+        /** The HTTP status code that carries it. */
+        public int status() {
+            return status;
+        }
+
+        /** A short human-readable summary, the problem+json {@code title}. */
+        public String title() {
+            return title;
+        }
+    }
+
+    /** Requires every part and a non-negative wait. */
+    public DataProblem {
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(detail, "detail");
+        if (retryAfter.isNegative()) {
+            throw new IllegalArgumentException("retry_after: " + retryAfter + " (expected: >= 0)");
+        }
+    }
+
+    /** {@code retryAfter} when it is a wait a builder can suggest (above 0), else an error saying so. */
+    static Duration requireSuggestedWait(Duration retryAfter) {
+        if (retryAfter.isNegative() || retryAfter.isZero()) {
+            throw new IllegalArgumentException("retry_after: " + retryAfter + " (expected: > 0)");
+        }
+        return retryAfter;
+    }
+
+    /** Whether the same request may succeed later. */
+    public boolean retryable() {
+        return type != Type.IDEMPOTENCY_KEY_REUSED;
+    }
+
+    @Override
+    public String toString() {
+        return type.id() + " (" + type.status() + "): " + detail;
+    }
+}

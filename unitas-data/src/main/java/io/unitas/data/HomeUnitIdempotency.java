@@ -1,0 +1,98 @@
+package io.unitas.data;
+
+import io.unitas.core.Region;
+import io.unitas.data.store.IdempotencyRecord;
+import io.unitas.data.store.RegionalStore;
+import io.unitas.data.store.StoreDirectory;
+import io.unitas.data.store.StoreResult;
+import io.unitas.data.store.StoredResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/** {@link Idempotency} with records in the home region's store, claimed atomically there before the action runs. */
+final class HomeUnitIdempotency implements Idempotency {
+
+    private final Region region;
+    private final StoreDirectory stores;
+    private final Clock clock;
+    private final Duration ttl;
+    private final Duration retryAfter;
+
+    HomeUnitIdempotency(Region region, StoreDirectory stores, Clock clock, Duration ttl, Duration retryAfter) {
+        this.region = region;
+        this.stores = stores;
+        this.clock = clock;
+        this.ttl = ttl;
+        this.retryAfter = retryAfter;
+    }
+
+    @Override
+    public IdempotencyResult execute(String key, String userId, Region home, String payloadHash,
+                                     Supplier<StoredResponse> action) {
+        Optional<RegionalStore> homeStore = stores.store(home);
+        StoreResult<IdempotencyRecord> existing = homeStore.map(s -> s.idempotencyRecord(key))
+                .orElseGet(() -> StoreResult.unavailable(home, "no route to its store"));
+        if (existing.isOk()) {
+            return answer(existing.value(), userId, payloadHash);
+        }
+        if (existing.status() != StoreResult.Status.NOT_FOUND) {
+            return fromReplica(key, userId, home, payloadHash, existing.detail());
+        }
+        Instant now = clock.instant();
+        RegionalStore store = homeStore.orElseThrow();
+        StoreResult<IdempotencyRecord> claimed = store.claim(
+                IdempotencyRecord.inFlight(key, userId, payloadHash, now, now.plus(ttl)));
+        if (claimed.status() == StoreResult.Status.CONFLICT) {
+            return answer(claimed.value(), userId, payloadHash);
+        }
+        if (!claimed.isOk()) {
+            return notReady("idempotency key '" + key + "' cannot be recorded in home region " + home + " ("
+                            + claimed.detail() + ")");
+        }
+        StoredResponse response;
+        try {
+            response = Objects.requireNonNull(action.get(), "response of the action for key '" + key + "'");
+        } catch (RuntimeException | Error e) {
+            store.release(key);
+            throw e;
+        }
+        // If the home turned read-only meanwhile, the record stays in flight: retries get 409 until its TTL ends,
+        // which is safe, and the response is still the caller's.
+        store.complete(key, response);
+        return new IdempotencyResult(IdempotencyResult.Outcome.EXECUTED, response, null);
+    }
+
+    /** The home cannot be read: a completed record replicated here can still be replayed; nothing else is safe. */
+    private IdempotencyResult fromReplica(String key, String userId, Region home, String payloadHash, String why) {
+        if (!region.equals(home)) {
+            StoreResult<IdempotencyRecord> replica = stores.store(region).map(s -> s.idempotencyRecord(key))
+                    .orElseGet(() -> StoreResult.unavailable(region, "no route to its store"));
+            if (replica.isOk() && !replica.value().inFlight()) {
+                return answer(replica.value(), userId, payloadHash);
+            }
+        }
+        return notReady("idempotency key '" + key + "': home region " + home + " cannot be read (" + why + ")");
+    }
+
+    private IdempotencyResult answer(IdempotencyRecord record, String userId, String payloadHash) {
+        if (!record.userId().equals(userId) || !record.payloadHash().equals(payloadHash)) {
+            return IdempotencyResult.rejected(new DataProblem(
+                    DataProblem.Type.IDEMPOTENCY_KEY_REUSED, "idempotency key '" + record.key()
+                    + "' was used for a different request (expected: the same user and payload)", Duration.ZERO));
+        }
+        if (record.inFlight()) {
+            return IdempotencyResult.rejected(new DataProblem(
+                    DataProblem.Type.IDEMPOTENCY_KEY_IN_FLIGHT, "idempotency key '" + record.key()
+                    + "' is still being processed", retryAfter));
+        }
+        return new IdempotencyResult(IdempotencyResult.Outcome.REPLAYED, record.response(), null);
+    }
+
+    private IdempotencyResult notReady(String detail) {
+        return IdempotencyResult.rejected(new DataProblem(DataProblem.Type.DATA_NOT_READY, detail, retryAfter));
+    }
+}

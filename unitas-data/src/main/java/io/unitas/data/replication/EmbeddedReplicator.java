@@ -1,0 +1,198 @@
+package io.unitas.data.replication;
+
+import io.unitas.core.Region;
+import io.unitas.data.store.Change;
+import io.unitas.data.store.RegionalStore;
+import io.unitas.data.store.StoreResult;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@link Replicator} in this process: each round reads, per link, the origin's changes after the target's applied
+ * sequence and applies the due ones in order. Rounds are serialized; link settings and statuses may be read and
+ * changed from any thread.
+ */
+final class EmbeddedReplicator implements Replicator {
+
+    private final Clock clock;
+    private final Duration pollInterval;
+    private final int batchSize;
+    private final Map<List<Region>, Link> links = new LinkedHashMap<>();
+    private ScheduledExecutorService background; // guarded by this
+
+    EmbeddedReplicator(List<RegionalStore> stores, Clock clock, Duration delay, Map<List<Region>, Duration> delays,
+                       Duration pollInterval, int batchSize) {
+        this.clock = clock;
+        this.pollInterval = pollInterval;
+        this.batchSize = batchSize;
+        for (RegionalStore from : stores) {
+            for (RegionalStore to : stores) {
+                if (from != to) {
+                    List<Region> key = List.of(from.region(), to.region());
+                    links.put(key, new Link(from, to, delays.getOrDefault(key, delay)));
+                }
+            }
+        }
+    }
+
+    @Override
+    public synchronized void replicateDue() {
+        for (Link link : links.values()) {
+            link.replicateDue();
+        }
+    }
+
+    @Override
+    public synchronized void start() {
+        if (background == null) {
+            background = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread thread = new Thread(r, "unitas-replicator");
+                thread.setDaemon(true);
+                return thread;
+            });
+            long nanos = pollInterval.toNanos();
+            background.scheduleWithFixedDelay(this::replicateDue, 0, nanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    @Override
+    public void pause(Region from, Region to) {
+        link(from, to, "pause").paused = true;
+    }
+
+    @Override
+    public void resume(Region from, Region to) {
+        link(from, to, "resume").paused = false;
+    }
+
+    @Override
+    public void delay(Region from, Region to, Duration delay) {
+        if (delay.isNegative()) {
+            throw new IllegalArgumentException("delay of " + from + "->" + to + ": " + delay + " (expected: >= 0)");
+        }
+        link(from, to, "delay").delay = delay;
+    }
+
+    @Override
+    public LinkStatus link(Region from, Region to) {
+        return link(from, to, "link").status();
+    }
+
+    @Override
+    public List<LinkStatus> links() {
+        List<LinkStatus> statuses = new ArrayList<>();
+        links.values().forEach(link -> statuses.add(link.status()));
+        return List.copyOf(statuses);
+    }
+
+    @Override
+    public void close() {
+        ScheduledExecutorService running;
+        synchronized (this) {
+            running = background;
+            background = null;
+        }
+        if (running != null) {
+            running.shutdownNow();
+        }
+    }
+
+    private Link link(Region from, Region to, String what) {
+        Link link = links.get(List.of(from, to));
+        if (link == null) {
+            throw new IllegalArgumentException(what + " " + from + "->" + to + ": no such link (expected regions: "
+                                               + links.values().stream().map(l -> l.from.region()).distinct().toList()
+                                               + ")");
+        }
+        return link;
+    }
+
+    /** What the last round saw on a link: enough to tell its lag at any later time, and why it is stuck. */
+    private record Measurement(long appliedSeq, long pending, long oldestPendingMillis, long lastApplyDelayMillis,
+                               String problem) {
+
+        Measurement withProblem(String problem) {
+            return new Measurement(appliedSeq, pending, oldestPendingMillis, lastApplyDelayMillis, problem);
+        }
+    }
+
+    /** One direction between two stores, with its settings and last measurement. */
+    private final class Link {
+        final RegionalStore from;
+        final RegionalStore to;
+        volatile boolean paused;
+        volatile Duration delay;
+        private volatile Measurement measured = new Measurement(0, 0, -1, -1, "");
+
+        Link(RegionalStore from, RegionalStore to, Duration delay) {
+            this.from = from;
+            this.to = to;
+            this.delay = delay;
+        }
+
+        void replicateDue() {
+            try {
+                measured = measure();
+            } catch (RuntimeException e) {
+                // A store failing unexpectedly must not stop the other links or the background rounds.
+                measured = measured.withProblem(from.region() + "->" + to.region() + ": " + e);
+            }
+        }
+
+        private Measurement measure() {
+            // An unreachable target applied nothing since the last round: count its backlog from there.
+            StoreResult<Long> applied = to.appliedSeq(from.replicaId());
+            long appliedSeq = applied.isOk() ? applied.value() : measured.appliedSeq();
+            StoreResult<List<Change>> changes = from.changesSince(appliedSeq, batchSize);
+            if (!changes.isOk()) {
+                // The origin cannot be read: nothing is known to have moved, so the lag keeps growing from before.
+                return measured.withProblem(changes.detail());
+            }
+            long now = clock.millis();
+            long delayMillis = delay.toMillis();
+            long lastApplyDelay = measured.lastApplyDelayMillis();
+            String problem = applied.isOk() ? "" : applied.detail();
+            List<Change> unapplied = changes.value();
+            int shipped = 0;
+            while (shipped < unapplied.size() && !paused
+                   && unapplied.get(shipped).writtenAt().toEpochMilli() + delayMillis <= now) {
+                Change change = unapplied.get(shipped);
+                String refused = apply(change);
+                if (!refused.isEmpty()) {
+                    problem = refused;
+                    break;
+                }
+                shipped++;
+                appliedSeq = change.seq();
+                lastApplyDelay = clock.millis() - change.writtenAt().toEpochMilli();
+            }
+            long oldestPending = shipped < unapplied.size() ? unapplied.get(shipped).writtenAt().toEpochMilli() : -1;
+            return new Measurement(appliedSeq, unapplied.size() - shipped, oldestPending, lastApplyDelay, problem);
+        }
+
+        /** Applies one change; empty when applied, else why not. */
+        private String apply(Change change) {
+            try {
+                StoreResult<Boolean> result = to.apply(change);
+                return result.isOk() ? "" : result.detail();
+            } catch (RuntimeException e) {
+                // A change that cannot be decoded or is out of order stalls this link, visibly, not the others.
+                return "change " + change.id() + ": " + e.getMessage();
+            }
+        }
+
+        LinkStatus status() {
+            Measurement m = measured;
+            long lag = m.oldestPendingMillis() < 0 ? 0 : Math.max(0, clock.millis() - m.oldestPendingMillis());
+            return new LinkStatus(from.region(), to.region(), paused, delay, m.appliedSeq(), m.pending(), lag,
+                                  m.lastApplyDelayMillis(), m.problem());
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package io.unitas.data;
+
+import io.unitas.core.Region;
+import io.unitas.data.store.RegionalStore;
+import io.unitas.data.store.StoreDirectory;
+import java.util.List;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * Three embedded regions, cn, eu and us, on one fake clock, closed after each test. Register with
+ * {@code @RegisterExtension final EmbeddedRegions regions = new EmbeddedRegions();}.
+ */
+public final class EmbeddedRegions implements AfterEachCallback {
+
+    public static final Region CN = Region.of("cn");
+    public static final Region EU = Region.of("eu");
+    public static final Region US = Region.of("us");
+
+    public final FakeClock clock = new FakeClock();
+    public final RegionalStore cn = RegionalStore.embedded(CN, clock);
+    public final RegionalStore eu = RegionalStore.embedded(EU, clock);
+    public final RegionalStore us = RegionalStore.embedded(US, clock);
+    public final StoreDirectory stores = StoreDirectory.of(cn, eu, us);
+
+    /** The three stores, in the global order cn, eu, us. */
+    public List<RegionalStore> all() {
+        return List.of(cn, eu, us);
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        all().forEach(RegionalStore::close);
+    }
+}
