@@ -1,0 +1,191 @@
+package io.unitas.playground;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.unitas.core.Region;
+import io.unitas.data.replication.Replicator;
+import io.unitas.data.store.RegionalStore;
+import io.unitas.data.store.StoreDirectory;
+import io.unitas.data.store.StoreMode;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The demo shop over HTTP with cn, eu and us stores and replication held back (as during the seed's failover): a
+ * cn user's data is only in cn, and requests are sent to eu.
+ */
+class ShopTest {
+
+    private static final Region CN = Region.of("cn");
+    private static final Region EU = Region.of("eu");
+    private static final Region US = Region.of("us");
+    private final Layout layout = new Layout(List.of(CN, EU, US), 20_000);
+    private final ShopClient client = new ShopClient(Duration.ofSeconds(5));
+    private final String alice = layout.userId(CN, 7);
+
+    private RegionalStore cn;
+    private RegionalStore eu;
+    private RegionalStore us;
+    private Replicator replicator;
+    private Shop cnShop;
+    private Shop euShop;
+
+    @BeforeEach
+    void stores() {
+        cn = RegionalStore.embedded(CN, Clock.systemUTC());
+        eu = RegionalStore.embedded(EU, Clock.systemUTC());
+        us = RegionalStore.embedded(US, Clock.systemUTC());
+        replicator = Replicator.builder().stores(cn, eu, us).build();  // rounds only when the test asks
+    }
+
+    @AfterEach
+    void close() {
+        for (AutoCloseable c : new AutoCloseable[] {cnShop, euShop, replicator, cn, eu, us}) {
+            if (c != null) {
+                try {
+                    c.close();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        }
+    }
+
+    private void start(ShopMode mode) {
+        StoreDirectory stores = StoreDirectory.of(cn, eu, us);
+        cnShop = Shop.builder().region(CN).stores(stores).rules(layout.rules()).mode(mode).instance("cn-a").start();
+        euShop = Shop.builder().region(EU).stores(stores).rules(layout.rules()).mode(mode).instance("eu-a").start();
+    }
+
+    private URI at(Shop shop) {
+        return URI.create("http://127.0.0.1:" + shop.port());
+    }
+
+    private String loginAt(Shop shop, String user) {
+        ShopClient.Reply login = client.login(at(shop), user);
+        assertThat(login.status()).as(login.body().toString()).isEqualTo(200);
+        return login.body().path("token").asText();
+    }
+
+    @Test
+    void a_user_registered_in_cn_logs_in_at_eu_before_replication_by_reading_cn() {
+        start(ShopMode.UNITAS);
+        assertThat(client.register(at(cnShop), alice).status()).isEqualTo(201);
+
+        ShopClient.Reply login = client.login(at(euShop), alice);
+
+        assertThat(login.status()).isEqualTo(200);
+        assertThat(login.body().path("read_from").asText()).isEqualTo("home");
+        assertThat(login.servedBy()).isEqualTo("eu");
+    }
+
+    @Test
+    void naive_shops_read_locally_and_tell_the_same_user_the_account_does_not_exist() {
+        start(ShopMode.NAIVE);
+        assertThat(client.register(at(cnShop), alice).status()).isEqualTo(201);
+
+        ShopClient.Reply login = client.login(at(euShop), alice);
+
+        assertThat(login.status()).isEqualTo(404);
+        assertThat(login.problem()).isEqualTo("account-not-found");
+    }
+
+    @Test
+    void with_the_home_unreadable_a_missing_account_is_not_ready_rather_than_not_found() {
+        start(ShopMode.UNITAS);
+        assertThat(client.register(at(cnShop), alice).status()).isEqualTo(201);
+        cn.mode(StoreMode.UNAVAILABLE);
+
+        ShopClient.Reply login = client.login(at(euShop), alice);
+
+        assertThat(login.status()).isEqualTo(503);
+        assertThat(login.problem()).isEqualTo("data-not-ready");
+    }
+
+    @Test
+    void a_checkout_retried_in_eu_replays_the_order_cn_made() {
+        start(ShopMode.UNITAS);
+        client.register(at(cnShop), alice);
+        String token = loginAt(cnShop, alice);
+        ShopClient.Reply first = client.checkout(at(cnShop), alice, token, "k-1", "{\"items\":{\"book\":1}}");
+        assertThat(first.status()).isEqualTo(201);
+
+        ShopClient.Reply retry = client.checkout(at(euShop), alice, token, "k-1", "{\"items\":{\"book\":1}}");
+
+        assertThat(retry.status()).isEqualTo(201);
+        assertThat(retry.body().path("order").asText()).isEqualTo(first.body().path("order").asText());
+    }
+
+    @Test
+    void naive_shops_keep_idempotency_records_locally_and_make_a_second_order() {
+        start(ShopMode.NAIVE);
+        client.register(at(cnShop), alice);
+        String cnToken = loginAt(cnShop, alice);
+        ShopClient.Reply first = client.checkout(at(cnShop), alice, cnToken, "k-1", "{\"items\":{\"book\":1}}");
+        replicator.pause(CN, EU);
+        replicator.replicateDue();  // the account ships to us only; eu gets nothing
+        replicator.resume(CN, EU);
+        client.register(at(euShop), alice);  // so the naive eu shop knows the user at all
+        String euToken = loginAt(euShop, alice);
+
+        ShopClient.Reply retry = client.checkout(at(euShop), alice, euToken, "k-1", "{\"items\":{\"book\":1}}");
+
+        assertThat(retry.status()).isEqualTo(201);
+        assertThat(retry.body().path("order").asText()).isNotEqualTo(first.body().path("order").asText());
+    }
+
+    @Test
+    void the_same_key_with_another_payload_is_422() {
+        start(ShopMode.UNITAS);
+        client.register(at(cnShop), alice);
+        String token = loginAt(cnShop, alice);
+        client.checkout(at(cnShop), alice, token, "k-1", "{\"items\":{\"book\":1}}");
+
+        ShopClient.Reply other = client.checkout(at(euShop), alice, token, "k-1", "{\"items\":{\"cup\":9}}");
+
+        assertThat(other.status()).isEqualTo(422);
+        assertThat(other.problem()).isEqualTo("idempotency-key-reused");
+    }
+
+    @Test
+    void a_new_key_waits_while_the_home_is_read_only_and_nothing_is_ordered() {
+        start(ShopMode.UNITAS);
+        client.register(at(cnShop), alice);
+        String token = loginAt(cnShop, alice);
+        cn.mode(StoreMode.READ_ONLY);
+
+        ShopClient.Reply checkout = client.checkout(at(euShop), alice, token, "k-2", "{}");
+
+        assertThat(checkout.status()).isEqualTo(503);
+        assertThat(checkout.problem()).isEqualTo("data-not-ready");
+        assertThat(eu.orders(alice).value()).isEmpty();
+    }
+
+    @Test
+    void cart_items_added_in_cn_and_in_eu_are_all_in_the_cart() {
+        start(ShopMode.UNITAS);
+        client.register(at(cnShop), alice);
+        String token = loginAt(cnShop, alice);
+        assertThat(client.addToCart(at(cnShop), alice, token, "book", 1).status()).isEqualTo(200);
+        assertThat(client.addToCart(at(euShop), alice, token, "cup", 2).status()).isEqualTo(200);
+
+        ShopClient.Reply cart = client.cart(at(euShop), alice, token);
+
+        assertThat(cart.body().path("items").path("book").asInt()).isEqualTo(1);
+        assertThat(cart.body().path("items").path("cup").asInt()).isEqualTo(2);
+    }
+
+    @Test
+    void a_request_without_a_session_is_401_and_without_a_user_is_400() {
+        start(ShopMode.UNITAS);
+        client.register(at(cnShop), alice);
+
+        assertThat(client.cart(at(cnShop), alice, "nope").status()).isEqualTo(401);
+        assertThat(client.register(at(cnShop), "").status()).isEqualTo(400);
+    }
+}
