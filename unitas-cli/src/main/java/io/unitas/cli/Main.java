@@ -29,6 +29,7 @@ import picocli.CommandLine.Command;
                  ControlCommand.class,
                  CtlCommand.class,
                  GatewayCommand.class,
+                 UpCommand.class,
          })
 public final class Main implements Runnable {
 

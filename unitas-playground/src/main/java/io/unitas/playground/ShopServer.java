@@ -76,7 +76,7 @@ final class ShopServer implements Shop {
         ShopServer shop = new ShopServer(b);
         shop.server = Server.builder()
                             .http(new InetSocketAddress("127.0.0.1", b.port))
-                            .gracefulShutdownTimeout(Duration.ZERO, Duration.ofSeconds(2))
+                            .gracefulShutdownTimeout(Duration.ZERO, Duration.ofMillis(200))
                             .route().post("/register").build(shop.blocking(shop::register))
                             .route().post("/login").build(shop.blocking(shop::login))
                             .route().get("/cart").build(shop.blocking(shop::cart))
