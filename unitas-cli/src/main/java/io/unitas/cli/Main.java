@@ -30,6 +30,8 @@ import picocli.CommandLine.Command;
                  CtlCommand.class,
                  GatewayCommand.class,
                  UpCommand.class,
+                 DrillCommand.class,
+                 DemoCommand.class,
          })
 public final class Main implements Runnable {
 
