@@ -122,7 +122,7 @@ final class DefaultPlayground implements Playground {
         }
         control = ControlServer.builder().port(layout.controlPort()).dataDir(workDir.resolve("control"))
                                .tokens(workDir.resolve("tokens"))
-                               .healthFreshness(Duration.ofSeconds(3), Duration.ofSeconds(2)).start();
+                               .healthFreshness(Duration.ofSeconds(2), Duration.ofSeconds(1)).start();
     }
 
     @Override
@@ -186,7 +186,7 @@ final class DefaultPlayground implements Playground {
          .append("push:\n")
          .append("  url: ").append(control()).append("/api/v1/health/").append(r.id()).append('\n')
          .append("  token-file: '").append(workDir.resolve("reporter.token")).append("'\n")
-         .append("  every: 1s\n");
+         .append("  every: 500ms\n");
         return y.toString();
     }
 

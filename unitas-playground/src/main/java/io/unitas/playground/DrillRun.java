@@ -55,7 +55,8 @@ final class DrillRun {
     private final List<String> recent = Collections.synchronizedList(new ArrayList<>());
     private final Set<String> cartItems = ConcurrentHashMap.newKeySet();
     private final Set<String> orderingUsers = ConcurrentHashMap.newKeySet();
-    private final AtomicLong nextUser = new AtomicLong(FIRST_USER);
+    // A fresh range of user ids per run, so drills on one playground do not share users.
+    private final AtomicLong nextUser = new AtomicLong(FIRST_USER + 1000 * ThreadLocalRandom.current().nextLong(1_000_000));
     private final AtomicLong accountNotFound = new AtomicLong();
     private final AtomicLong sessionsLost = new AtomicLong();
     private volatile boolean stop;
@@ -110,13 +111,13 @@ final class DrillRun {
             say("replication from " + faulted + " paused (backlog builds)");
         }
         sleepUntil(durationMillis * 3 / 10);
-        scenario.inject(p, faulted);
         faultAt = now();
+        scenario.inject(p, faulted);
         dns.faultAt(faultAt);
         say("fault injected: " + scenario.description());
         sleepUntil(durationMillis * 7 / 10);
-        scenario.recover(p, faulted);
         recoveryAt = now();
+        scenario.recover(p, faulted);
         dns.recoveredAt(recoveryAt);
         say("fault recovered");
         sleepUntil(durationMillis);

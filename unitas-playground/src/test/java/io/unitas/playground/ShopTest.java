@@ -11,14 +11,20 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
 /**
  * The demo shop over HTTP with cn, eu and us stores and replication held back (as during the seed's failover): a
- * cn user's data is only in cn, and requests are sent to eu.
+ * cn user's data is only in cn, and requests are sent to eu. Shops and stores are shared; each test has its own
+ * user and puts the stores back to read-write.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ShopTest {
 
     private static final Region CN = Region.of("cn");
@@ -26,7 +32,8 @@ class ShopTest {
     private static final Region US = Region.of("us");
     private final Layout layout = new Layout(List.of(CN, EU, US), 20_000);
     private final ShopClient client = new ShopClient(Duration.ofSeconds(5));
-    private final String alice = layout.userId(CN, 7);
+    private final AtomicLong users = new AtomicLong(7);
+    private String alice;
 
     private RegionalStore cn;
     private RegionalStore eu;
@@ -34,18 +41,40 @@ class ShopTest {
     private Replicator replicator;
     private Shop cnShop;
     private Shop euShop;
+    private Shop cnNaive;
+    private Shop euNaive;
 
-    @BeforeEach
+    @BeforeAll
     void stores() {
         cn = RegionalStore.embedded(CN, Clock.systemUTC());
         eu = RegionalStore.embedded(EU, Clock.systemUTC());
         us = RegionalStore.embedded(US, Clock.systemUTC());
         replicator = Replicator.builder().stores(cn, eu, us).build();  // rounds only when the test asks
+        StoreDirectory stores = StoreDirectory.of(cn, eu, us);
+        cnShop = shop(CN, stores, ShopMode.UNITAS);
+        euShop = shop(EU, stores, ShopMode.UNITAS);
+        cnNaive = shop(CN, stores, ShopMode.NAIVE);
+        euNaive = shop(EU, stores, ShopMode.NAIVE);
+    }
+
+    private Shop shop(Region region, StoreDirectory stores, ShopMode mode) {
+        return Shop.builder().region(region).stores(stores).rules(layout.rules()).mode(mode)
+                   .instance(region.id() + "-" + mode).start();
+    }
+
+    @BeforeEach
+    void newUser() {
+        alice = layout.userId(CN, users.getAndIncrement());
     }
 
     @AfterEach
+    void readWrite() {
+        cn.mode(StoreMode.READ_WRITE);
+    }
+
+    @AfterAll
     void close() {
-        for (AutoCloseable c : new AutoCloseable[] {cnShop, euShop, replicator, cn, eu, us}) {
+        for (AutoCloseable c : new AutoCloseable[] {cnShop, euShop, cnNaive, euNaive, replicator, cn, eu, us}) {
             if (c != null) {
                 try {
                     c.close();
@@ -54,12 +83,6 @@ class ShopTest {
                 }
             }
         }
-    }
-
-    private void start(ShopMode mode) {
-        StoreDirectory stores = StoreDirectory.of(cn, eu, us);
-        cnShop = Shop.builder().region(CN).stores(stores).rules(layout.rules()).mode(mode).instance("cn-a").start();
-        euShop = Shop.builder().region(EU).stores(stores).rules(layout.rules()).mode(mode).instance("eu-a").start();
     }
 
     private URI at(Shop shop) {
@@ -74,7 +97,6 @@ class ShopTest {
 
     @Test
     void a_user_registered_in_cn_logs_in_at_eu_before_replication_by_reading_cn() {
-        start(ShopMode.UNITAS);
         assertThat(client.register(at(cnShop), alice).status()).isEqualTo(201);
 
         ShopClient.Reply login = client.login(at(euShop), alice);
@@ -86,10 +108,9 @@ class ShopTest {
 
     @Test
     void naive_shops_read_locally_and_tell_the_same_user_the_account_does_not_exist() {
-        start(ShopMode.NAIVE);
-        assertThat(client.register(at(cnShop), alice).status()).isEqualTo(201);
+        assertThat(client.register(at(cnNaive), alice).status()).isEqualTo(201);
 
-        ShopClient.Reply login = client.login(at(euShop), alice);
+        ShopClient.Reply login = client.login(at(euNaive), alice);
 
         assertThat(login.status()).isEqualTo(404);
         assertThat(login.problem()).isEqualTo("account-not-found");
@@ -97,7 +118,6 @@ class ShopTest {
 
     @Test
     void with_the_home_unreadable_a_missing_account_is_not_ready_rather_than_not_found() {
-        start(ShopMode.UNITAS);
         assertThat(client.register(at(cnShop), alice).status()).isEqualTo(201);
         cn.mode(StoreMode.UNAVAILABLE);
 
@@ -109,13 +129,12 @@ class ShopTest {
 
     @Test
     void a_checkout_retried_in_eu_replays_the_order_cn_made() {
-        start(ShopMode.UNITAS);
         client.register(at(cnShop), alice);
         String token = loginAt(cnShop, alice);
-        ShopClient.Reply first = client.checkout(at(cnShop), alice, token, "k-1", "{\"items\":{\"book\":1}}");
+        ShopClient.Reply first = client.checkout(at(cnShop), alice, token, alice + "-k1", "{\"items\":{\"book\":1}}");
         assertThat(first.status()).isEqualTo(201);
 
-        ShopClient.Reply retry = client.checkout(at(euShop), alice, token, "k-1", "{\"items\":{\"book\":1}}");
+        ShopClient.Reply retry = client.checkout(at(euShop), alice, token, alice + "-k1", "{\"items\":{\"book\":1}}");
 
         assertThat(retry.status()).isEqualTo(201);
         assertThat(retry.body().path("order").asText()).isEqualTo(first.body().path("order").asText());
@@ -123,17 +142,16 @@ class ShopTest {
 
     @Test
     void naive_shops_keep_idempotency_records_locally_and_make_a_second_order() {
-        start(ShopMode.NAIVE);
-        client.register(at(cnShop), alice);
-        String cnToken = loginAt(cnShop, alice);
-        ShopClient.Reply first = client.checkout(at(cnShop), alice, cnToken, "k-1", "{\"items\":{\"book\":1}}");
+        client.register(at(cnNaive), alice);
+        String cnToken = loginAt(cnNaive, alice);
+        ShopClient.Reply first = client.checkout(at(cnNaive), alice, cnToken, alice + "-k1", "{\"items\":{\"book\":1}}");
         replicator.pause(CN, EU);
         replicator.replicateDue();  // the account ships to us only; eu gets nothing
         replicator.resume(CN, EU);
-        client.register(at(euShop), alice);  // so the naive eu shop knows the user at all
-        String euToken = loginAt(euShop, alice);
+        client.register(at(euNaive), alice);  // so the naive eu shop knows the user at all
+        String euToken = loginAt(euNaive, alice);
 
-        ShopClient.Reply retry = client.checkout(at(euShop), alice, euToken, "k-1", "{\"items\":{\"book\":1}}");
+        ShopClient.Reply retry = client.checkout(at(euNaive), alice, euToken, alice + "-k1", "{\"items\":{\"book\":1}}");
 
         assertThat(retry.status()).isEqualTo(201);
         assertThat(retry.body().path("order").asText()).isNotEqualTo(first.body().path("order").asText());
@@ -141,12 +159,11 @@ class ShopTest {
 
     @Test
     void the_same_key_with_another_payload_is_422() {
-        start(ShopMode.UNITAS);
         client.register(at(cnShop), alice);
         String token = loginAt(cnShop, alice);
-        client.checkout(at(cnShop), alice, token, "k-1", "{\"items\":{\"book\":1}}");
+        client.checkout(at(cnShop), alice, token, alice + "-k1", "{\"items\":{\"book\":1}}");
 
-        ShopClient.Reply other = client.checkout(at(euShop), alice, token, "k-1", "{\"items\":{\"cup\":9}}");
+        ShopClient.Reply other = client.checkout(at(euShop), alice, token, alice + "-k1", "{\"items\":{\"cup\":9}}");
 
         assertThat(other.status()).isEqualTo(422);
         assertThat(other.problem()).isEqualTo("idempotency-key-reused");
@@ -154,12 +171,11 @@ class ShopTest {
 
     @Test
     void a_new_key_waits_while_the_home_is_read_only_and_nothing_is_ordered() {
-        start(ShopMode.UNITAS);
         client.register(at(cnShop), alice);
         String token = loginAt(cnShop, alice);
         cn.mode(StoreMode.READ_ONLY);
 
-        ShopClient.Reply checkout = client.checkout(at(euShop), alice, token, "k-2", "{}");
+        ShopClient.Reply checkout = client.checkout(at(euShop), alice, token, alice + "-k2", "{}");
 
         assertThat(checkout.status()).isEqualTo(503);
         assertThat(checkout.problem()).isEqualTo("data-not-ready");
@@ -168,7 +184,6 @@ class ShopTest {
 
     @Test
     void cart_items_added_in_cn_and_in_eu_are_all_in_the_cart() {
-        start(ShopMode.UNITAS);
         client.register(at(cnShop), alice);
         String token = loginAt(cnShop, alice);
         assertThat(client.addToCart(at(cnShop), alice, token, "book", 1).status()).isEqualTo(200);
@@ -182,7 +197,6 @@ class ShopTest {
 
     @Test
     void a_request_without_a_session_is_401_and_without_a_user_is_400() {
-        start(ShopMode.UNITAS);
         client.register(at(cnShop), alice);
 
         assertThat(client.cart(at(cnShop), alice, "nope").status()).isEqualTo(401);
