@@ -2,7 +2,6 @@ package io.unitas.playground;
 
 import io.unitas.core.Region;
 import io.unitas.core.rules.UnitRules;
-import io.unitas.data.store.RegionalStore;
 import io.unitas.data.store.StoreDirectory;
 import java.time.Clock;
 import java.util.Objects;

@@ -37,6 +37,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 import java.util.UUID;
 
 /** The demo shop over Armeria: each request aggregated, then handled on the blocking executor (JDBC). */
@@ -57,6 +59,8 @@ final class ShopServer implements Shop {
     private final DataReadiness readiness;
     private final Idempotency idempotency;
     private final Clock clock;
+    private final List<Region> regions;
+    private final StoreDirectory stores;
     private Server server;
 
     private ShopServer(Shop.Builder b) {
@@ -66,6 +70,8 @@ final class ShopServer implements Shop {
         this.local = b.stores.store(b.region).orElseThrow();
         this.rules = b.rules;
         this.clock = b.clock;
+        this.regions = b.rules.topology().regions();
+        this.stores = b.stores;
         // Naive: the directory holds only the local store and every user's "home" is here (see homeOf).
         StoreDirectory stores = mode == ShopMode.UNITAS ? b.stores : StoreDirectory.of(local);
         this.readiness = DataReadiness.builder().stores(stores).build();
@@ -144,7 +150,10 @@ final class ShopServer implements Shop {
         ReadinessResult<Account> account = readiness.account(region, homeOf(user), user);
         switch (account.outcome()) {
             case NOT_FOUND -> {
-                return problem(404, "account-not-found", region + ": no account '" + user + "'", Duration.ZERO);
+                if (elsewhere(s -> s.account(user)).isEmpty()) {
+                    return problem(404, "account-not-found", region + ": no account '" + user + "'",
+                                   Duration.ZERO);
+                }
             }
             case NOT_READY -> {
                 return problem(account.problem());
@@ -254,6 +263,18 @@ final class ShopServer implements Shop {
         return mode == ShopMode.UNITAS ? unitOf(user).unit().home() : region;
     }
 
+    /**
+     * A miss at home may be data written in another region during a failover that replication has not brought
+     * home yet: look in the other regions before answering "not found". Naive shops never look.
+     */
+    private <T> Optional<T> elsewhere(Function<RegionalStore, StoreResult<T>> read) {
+        if (mode == ShopMode.NAIVE) {
+            return Optional.empty();
+        }
+        return regions.stream().map(stores::store).flatMap(Optional::stream).map(read)
+                      .filter(StoreResult::isOk).map(StoreResult::value).findFirst();
+    }
+
     /** The user of a valid session for {@code x-user-id}, or a 401/503 thrown as a response. */
     private String authenticated(AggregatedHttpRequest req) {
         String user = user(req);
@@ -276,7 +297,12 @@ final class ShopServer implements Shop {
                 return user;
             }
             case NOT_READY -> throw new NotReady(session.problem());
-            default -> throw new Unauthorized(region + ": no session '" + token + "'");
+            default -> {
+                if (elsewhere(s -> s.session(token)).filter(s -> s.userId().equals(user)).isEmpty()) {
+                    throw new Unauthorized(region + ": no session '" + token + "'");
+                }
+                return user;
+            }
         }
     }
 

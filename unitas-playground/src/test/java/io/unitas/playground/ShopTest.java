@@ -158,6 +158,19 @@ class ShopTest {
     }
 
     @Test
+    void an_account_and_session_made_in_eu_during_a_failover_are_found_at_home_before_replication_brings_them() {
+        assertThat(client.register(at(euShop), alice).status()).isEqualTo(201);  // cn's users were sent to eu
+        String token = loginAt(euShop, alice);
+
+        ShopClient.Reply login = client.login(at(cnShop), alice);
+        ShopClient.Reply cart = client.cart(at(cnShop), alice, token);
+
+        assertThat(login.status()).isEqualTo(200);
+        assertThat(cart.status()).isEqualTo(200);
+        assertThat(cn.account(alice).status()).isEqualTo(io.unitas.data.store.StoreResult.Status.NOT_FOUND);
+    }
+
+    @Test
     void the_same_key_with_another_payload_is_422() {
         client.register(at(cnShop), alice);
         String token = loginAt(cnShop, alice);
