@@ -66,8 +66,9 @@ final class HealthCommand implements Runnable {
                 stopped.countDown();
             }, "unitas-health-stop"));
             String http = "http://" + parsed.address() + ":" + server.httpPort();
-            main.out().println("unitas health: region " + parsed.region() + ", " + parsed.checks().size()
-                    + " checks; " + http + "/readyz /livez /healthz /metrics; grpc.health.v1 on " + parsed.address()
+            int checks = parsed.checks().size();
+            main.out().println("unitas health: region " + parsed.region() + ", " + checks
+                    + (checks == 1 ? " check; " : " checks; ") + http + "/readyz /livez /healthz /metrics; grpc.health.v1 on " + parsed.address()
                     + ":" + server.grpcPort() + parsed.push().map(p -> "; pushing to " + p.url()).orElse(""));
             server.agent().subscribe(report -> main.out().println(line(report)));
             stopped.await();

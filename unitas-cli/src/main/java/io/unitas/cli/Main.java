@@ -24,6 +24,7 @@ import picocli.CommandLine.Command;
                  CommandLine.HelpCommand.class,
                  RouteCommand.class,
                  ReplayCommand.class,
+                 RulesCommand.class,
                  ProbeCommand.class,
                  HealthCommand.class,
                  ControlCommand.class,

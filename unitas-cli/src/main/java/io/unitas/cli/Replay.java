@@ -100,22 +100,18 @@ final class Replay {
             suffix[i] = suffix(decisions[i].target(), decisions[i].outcome().reason());
         }
         Totals totals = new Totals(n);
-        RowWriter w = new RowWriter(out);
-        w.write(HEADER, 0, HEADER.length);
-        try (UsersFile in = UsersFile.open(users, regionIds)) {
-            byte[] comma = {','};
+        try (UsersFile in = UsersFile.open(users, regionIds); BlockWriter w = new BlockWriter(out)) {
+            w.write(HEADER, 0, HEADER.length);
             while (in.next()) {
                 int home = in.home() < 0 ? n : in.home();
-                byte[] b = in.buffer();
-                w.write(b, in.userIdStart(), in.userIdEnd() - in.userIdStart());
-                w.write(comma, 0, 1);
-                w.write(b, in.homeStart(), in.homeEnd() - in.homeStart());
+                // "user_id,home" stands in the input exactly as the output wants it: one copy.
+                w.write(in.buffer(), in.userIdStart(), in.homeEnd() - in.userIdStart());
                 w.write(suffix[home], 0, suffix[home].length);
                 totals.add(in.home(), in.load());
                 report(in, totals.users);
             }
+            w.finish();
         }
-        w.flush();
         Map<String, Long> byReason = reasons();
         for (int i = 0; i <= n; i++) {
             byReason.merge(decisions[i].outcome().reason(), totals.count[i], Long::sum);
@@ -139,27 +135,28 @@ final class Replay {
             h = c.health();
         }
         Spillover s = planner.spillover(all, h);
-        RowWriter w = new RowWriter(out);
-        w.write(HEADER, 0, HEADER.length);
-        Map<Placement.Reason, byte[]> noTarget = new EnumMap<>(Placement.Reason.class);
+        Map<RouteDecision.Outcome, byte[]> noTarget = new EnumMap<>(RouteDecision.Outcome.class);
         Map<String, Long> byReason = reasons();
-        for (Placement p : s.placements()) {
-            byte[] row = (p.userId() + ',' + p.home()).getBytes(StandardCharsets.UTF_8);
-            byte[] end = p.target() == null ? noTarget.computeIfAbsent(p.reason(), r -> suffix(null, r.reason()))
-                                            : suffix(p.target(), p.reason().reason());
-            w.write(row, 0, row.length);
-            w.write(end, 0, end.length);
-            byReason.merge(p.reason().reason(), 1L, Long::sum);
+        try (BlockWriter w = new BlockWriter(out)) {
+            w.write(HEADER, 0, HEADER.length);
+            for (Placement p : s.placements()) {
+                byte[] row = (p.userId() + ',' + p.home()).getBytes(StandardCharsets.UTF_8);
+                byte[] end = p.target() == null ? noTarget.computeIfAbsent(p.outcome(), r -> suffix(null, r.reason()))
+                                                : suffix(p.target(), p.outcome().reason());
+                w.write(row, 0, row.length);
+                w.write(end, 0, end.length);
+                byReason.merge(p.outcome().reason(), 1L, Long::sum);
+            }
+            w.finish();
         }
-        w.flush();
         return new Result(all.size(), byReason, s.plan(), steps);
     }
 
     /** Every reason the mode can give, in a fixed order, counted from zero. */
     private Map<String, Long> reasons() {
         Map<String, Long> m = new LinkedHashMap<>();
-        for (Placement.Reason r : Placement.Reason.values()) {
-            boolean spilloverOnly = r == Placement.Reason.SPILLOVER || r == Placement.Reason.OVERFLOW;
+        for (RouteDecision.Outcome r : RouteDecision.Outcome.values()) {
+            boolean spilloverOnly = r == RouteDecision.Outcome.SPILLOVER || r == RouteDecision.Outcome.OVERFLOW;
             if (spillover || !spilloverOnly) {
                 m.put(r.reason(), 0L);
             }
@@ -172,7 +169,7 @@ final class Replay {
     }
 
     private void report(UsersFile in, long rows) {
-        if (rows % REPORT_EVERY == 0) {
+        if ((rows & (REPORT_EVERY - 1)) == 0) {
             progress.accept(progressBase + in.bytesRead());
         }
     }
@@ -201,35 +198,6 @@ final class Replay {
                 m.put(regionIds.get(i), load[i]);
             }
             return m;
-        }
-    }
-
-    /** A large output buffer written through in big blocks; no locking or encoding per row. */
-    private static final class RowWriter {
-        private final OutputStream out;
-        private final byte[] buf = new byte[1 << 20];
-        private int size;
-
-        RowWriter(OutputStream out) {
-            this.out = out;
-        }
-
-        void write(byte[] b, int off, int len) throws IOException {
-            if (len > buf.length - size) {
-                flush();
-                if (len > buf.length) {
-                    out.write(b, off, len);
-                    return;
-                }
-            }
-            System.arraycopy(b, off, buf, size, len);
-            size += len;
-        }
-
-        void flush() throws IOException {
-            out.write(buf, 0, size);
-            size = 0;
-            out.flush();
         }
     }
 }

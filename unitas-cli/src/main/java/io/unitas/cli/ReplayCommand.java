@@ -4,22 +4,19 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.LongConsumer;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 
 import io.unitas.config.ConfigException;
-import io.unitas.config.HealthFile;
-import io.unitas.config.TopologyFile;
 import io.unitas.core.HealthSnapshot;
 import io.unitas.core.Region;
 import io.unitas.core.Topology;
@@ -29,6 +26,7 @@ import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
@@ -46,11 +44,8 @@ final class ReplayCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
 
-    @Option(names = "--topology", required = true, paramLabel = "FILE", description = "topology, YAML or JSON")
-    Path topology;
-
-    @Option(names = "--health", required = true, paramLabel = "FILE", description = "health snapshot, JSON")
-    Path health;
+    @Mixin
+    TopologyAndHealth inputs;
 
     @Option(names = "--users", required = true, paramLabel = "FILE",
             description = "users CSV: user_id,region[,load]")
@@ -66,13 +61,14 @@ final class ReplayCommand implements Callable<Integer> {
     boolean cascade;
 
     @Option(names = "--spillover",
-            description = "keep regions under capacity: displaced users take the first fallback region with room")
+            description = "keep regions under capacity: displaced users take the first fallback region with room "
+                          + "(with --cascade, every round of the cascade places users this way)")
     boolean spillover;
 
     @Override
     public Integer call() throws IOException {
-        Topology t = TopologyFile.read(topology);
-        HealthSnapshot h = HealthFile.read(health, t);
+        Topology t = inputs.topology();
+        HealthSnapshot h = inputs.health(t);
         List<Path> temps = new ArrayList<>();
         try {
             Path routesTemp = out == null ? null : temp(out, temps);
@@ -91,20 +87,22 @@ final class ReplayCommand implements Callable<Integer> {
                 }
             }
             if (summaryTemp != null) {
-                writeSummary(summaryTemp, t, result);
+                writeSummary(summaryTemp, result);
             }
             // Only now, with everything written, do the results replace anything of the same name.
-            if (routesTemp != null) {
-                Files.move(routesTemp, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            }
-            if (summaryTemp != null) {
-                Files.move(summaryTemp, summary, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            }
+            replace(routesTemp, out);
+            replace(summaryTemp, summary);
             return 0;
         } finally {
             for (Path p : temps) {
                 Files.deleteIfExists(p);
             }
+        }
+    }
+
+    private static void replace(Path written, Path target) throws IOException {
+        if (written != null && !written.equals(target)) {
+            Files.move(written, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         }
     }
 
@@ -116,8 +114,14 @@ final class ReplayCommand implements Callable<Integer> {
         }
     }
 
-    /** An empty file beside {@code target}, moved onto it once everything is written. */
+    /**
+     * An empty file beside {@code target}, moved onto it once everything is written; or {@code target} itself when it
+     * is a device, pipe or link ({@code /dev/stdout}), which must be written through, never replaced.
+     */
     private static Path temp(Path target, List<Path> temps) {
+        if (Files.exists(target, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) {
+            return target;
+        }
         Path dir = target.toAbsolutePath().getParent();
         try {
             Path temp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".tmp");
@@ -128,38 +132,56 @@ final class ReplayCommand implements Callable<Integer> {
         }
     }
 
-    private static void writeSummary(Path file, Topology topology, Replay.Result r) throws IOException {
-        JsonNodeFactory f = JsonNodeFactory.instance;
-        ObjectNode root = f.objectNode();
-        root.put("users", r.users());
-        ObjectNode byReason = root.putObject("by_reason");
-        r.byReason().forEach(byReason::put);
-        ObjectNode regions = root.putObject("regions");
-        for (RegionLoad load : r.plan().regions()) {
-            ObjectNode region = regions.putObject(load.region().id());
-            region.set("load", number(load.load()));
-            region.set("capacity", load.capacity().isPresent() ? number(load.capacity().getAsDouble()) : f.nullNode());
-            region.put("overloaded", load.overloaded());
-        }
-        ArrayNode steps = root.putArray("cascade");
-        for (CascadeStep step : r.cascade()) {
-            ObjectNode s = steps.addObject();
-            s.put("step", step.step());
-            ArrayNode tripped = s.putArray("tripped");
-            step.tripped().stream().map(Region::id).forEach(tripped::add);
-        }
-        try (OutputStream os = new BufferedOutputStream(Files.newOutputStream(file))) {
-            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-                              .disable(com.fasterxml.jackson.core.JsonGenerator.Feature.AUTO_CLOSE_TARGET)
-                              .writeValue(os, root);
-            os.write('\n');
+    // Written with the streaming generator: an ObjectMapper would cost more start-up than the whole summary.
+    private static void writeSummary(Path file, Replay.Result r) throws IOException {
+        try (OutputStream os = new BufferedOutputStream(Files.newOutputStream(file));
+             JsonGenerator g = new JsonFactory().createGenerator(os).useDefaultPrettyPrinter()) {
+            g.writeStartObject();
+            g.writeNumberField("users", r.users());
+            g.writeObjectFieldStart("by_reason");
+            for (Map.Entry<String, Long> e : r.byReason().entrySet()) {
+                g.writeNumberField(e.getKey(), e.getValue());
+            }
+            g.writeEndObject();
+            g.writeObjectFieldStart("regions");
+            for (RegionLoad load : r.plan().regions()) {
+                g.writeObjectFieldStart(load.region().id());
+                g.writeFieldName("load");
+                number(g, load.load());
+                g.writeFieldName("capacity");
+                if (load.capacity().isPresent()) {
+                    number(g, load.capacity().getAsDouble());
+                } else {
+                    g.writeNull();
+                }
+                g.writeBooleanField("overloaded", load.overloaded());
+                g.writeEndObject();
+            }
+            g.writeEndObject();
+            g.writeArrayFieldStart("cascade");
+            for (CascadeStep step : r.cascade()) {
+                g.writeStartObject();
+                g.writeNumberField("step", step.step());
+                g.writeArrayFieldStart("tripped");
+                for (Region tripped : step.tripped()) {
+                    g.writeString(tripped.id());
+                }
+                g.writeEndArray();
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            g.writeEndObject();
+            g.writeRaw('\n');
         }
     }
 
     /** Whole numbers print without a fraction, as they were most likely written. */
-    private static com.fasterxml.jackson.databind.JsonNode number(double v) {
-        return v == Math.rint(v) && Math.abs(v) < 1e15 ? JsonNodeFactory.instance.numberNode((long) v)
-                                                        : JsonNodeFactory.instance.numberNode(v);
+    private static void number(JsonGenerator g, double v) throws IOException {
+        if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+            g.writeNumber((long) v);
+        } else {
+            g.writeNumber(v);
+        }
     }
 
     /** A progress bar on stderr, shown only when stderr is a terminal. */

@@ -1,16 +1,13 @@
 package io.unitas.cli;
 
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
-import io.unitas.config.HealthFile;
-import io.unitas.config.TopologyFile;
-import io.unitas.core.HealthSnapshot;
 import io.unitas.core.Region;
 import io.unitas.core.RouteDecision;
 import io.unitas.core.Router;
 import io.unitas.core.Topology;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
@@ -31,34 +28,26 @@ final class RouteCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
 
-    @Option(names = "--topology", required = true, paramLabel = "FILE", description = "topology, YAML or JSON")
-    Path topology;
-
-    @Option(names = "--health", required = true, paramLabel = "FILE", description = "health snapshot, JSON")
-    Path health;
+    @Mixin
+    TopologyAndHealth inputs;
 
     @Option(names = "--region", required = true, paramLabel = "ID", description = "the user's home region")
     String region;
 
     @Override
     public Integer call() {
-        Topology t = TopologyFile.read(topology);
-        HealthSnapshot h = HealthFile.read(health, t);
-        RouteDecision d = Router.of(t).route(region, h);
-        return switch (d.outcome()) {
-            case HOME, FAILOVER -> {
-                main.out().println(d.target().id());
-                yield 0;
-            }
-            case UNKNOWN_REGION -> {
-                main.err().println("unitas route: " + d.message() + " (expected one of: "
-                        + String.join(", ", t.regions().stream().map(Region::id).toList()) + ")");
-                yield EXIT_UNKNOWN_REGION;
-            }
-            case NO_HEALTHY_REGION -> {
-                main.err().println("unitas route: " + d.message());
-                yield EXIT_NO_HEALTHY_REGION;
-            }
-        };
+        Topology t = inputs.topology();
+        RouteDecision d = Router.of(t).route(region, inputs.health(t));
+        if (d.hasTarget()) {
+            main.out().println(d.target().id());
+            return 0;
+        }
+        if (d.outcome() == RouteDecision.Outcome.UNKNOWN_REGION) {
+            main.err().println("unitas route: " + d.message() + " (expected one of: "
+                    + String.join(", ", t.regions().stream().map(Region::id).toList()) + ")");
+            return EXIT_UNKNOWN_REGION;
+        }
+        main.err().println("unitas route: " + d.message());
+        return EXIT_NO_HEALTHY_REGION;
     }
 }

@@ -190,4 +190,16 @@ class ReplayCommandTest {
         assertThat(r.exit()).isZero();
         assertThat(r.out()).contains(",cn,eu,failover\n", ",eu,eu,home\n", ",us,us,home\n", ",ap,,unknown_region\n");
     }
+
+    @Test
+    void outThroughALink_writesThroughIt_andKeepsTheLink() throws IOException {
+        // /dev/stdout is such a link: replacing it with a file would break the machine, not just the command.
+        Path real = Files.writeString(dir.resolve("real.csv"), "old\n");
+        Path link = Files.createSymbolicLink(dir.resolve("link.csv"), real);
+        Cli r = replay("regions: [cn, eu]\n", "{\"cn\": true}", "user_id,region\nu1,cn\n",
+                       "--out", link.toString());
+        assertThat(r.exit()).isZero();
+        assertThat(Files.isSymbolicLink(link)).isTrue();
+        assertThat(Files.readString(real)).isEqualTo("user_id,home,target,reason\nu1,cn,cn,home\n");
+    }
 }

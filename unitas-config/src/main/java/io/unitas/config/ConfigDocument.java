@@ -6,11 +6,14 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
@@ -94,6 +97,11 @@ public final class ConfigDocument {
                 while (p.nextToken() == JsonToken.FIELD_NAME) {
                     String key = p.currentName();
                     String child = path.isEmpty() ? key : path + "." + key;
+                    if (object.has(key)) {
+                        // YAML and JSON parsers keep the last of two equal keys; a config file means neither silently.
+                        throw new JsonParseException(p, "duplicate key '" + key + "' (first on line "
+                                                        + lines.get(child) + ")");
+                    }
                     lines.put(child, p.currentTokenLocation().getLineNr());
                     p.nextToken();
                     object.set(key, readValue(p, child, lines));
@@ -162,6 +170,22 @@ public final class ConfigDocument {
     /** {@link #describe} of a core {@link Problem}. */
     public String describe(Problem problem) {
         return describe(problem.path(), problem.message());
+    }
+
+    /**
+     * A problem for every field of {@code object} not in {@code known}, at {@code prefix + name}: a misspelt
+     * optional field would otherwise be silently ignored.
+     */
+    public static List<Problem> unknownFields(JsonNode object, String prefix, Set<String> known) {
+        List<Problem> problems = new ArrayList<>();
+        for (Iterator<String> it = object.fieldNames(); it.hasNext(); ) {
+            String name = it.next();
+            if (!known.contains(name)) {
+                problems.add(new Problem(prefix + name, "unknown field (expected one of: "
+                        + String.join(", ", known.stream().sorted().toList()) + ")"));
+            }
+        }
+        return problems;
     }
 
     /** An exception for one problem at {@code path}. */

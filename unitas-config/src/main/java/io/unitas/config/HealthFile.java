@@ -73,7 +73,7 @@ public final class HealthFile {
             return null;
         }
         int before = problems.size();
-        TopologyFile.unknownFields(node, path + ".", FIELDS, problems);
+        problems.addAll(ConfigDocument.unknownFields(node, path + ".", FIELDS));
         JsonNode healthy = node.path("healthy");
         if (!healthy.isBoolean()) {
             problems.add(new Problem(path + ".healthy", (healthy.isMissingNode() ? "missing" : healthy.toString())

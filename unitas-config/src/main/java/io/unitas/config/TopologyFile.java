@@ -46,7 +46,7 @@ public final class TopologyFile {
         if (!root.isObject()) {
             throw doc.error("", "not a mapping (expected: regions, and optionally fallback and center)");
         }
-        unknownFields(root, "", FIELDS, problems);
+        problems.addAll(ConfigDocument.unknownFields(root, "", FIELDS));
         JsonNode regions = root.path("regions");
         if (!regions.isArray()) {
             problems.add(new Problem("regions", regions.isMissingNode() ? "missing (expected: a list of regions)"
@@ -96,7 +96,7 @@ public final class TopologyFile {
             problems.add(new Problem(path, "not a region (expected: an id, or a mapping with id and capacity)"));
             return;
         }
-        unknownFields(node, path + ".", REGION_FIELDS, problems);
+        problems.addAll(ConfigDocument.unknownFields(node, path + ".", REGION_FIELDS));
         String id = node.has("id") ? text(node.get("id"), path + ".id", problems) : null;
         if (id == null && !node.has("id")) {
             problems.add(new Problem(path + ".id", "missing (expected: a region id)"));
@@ -117,15 +117,5 @@ public final class TopologyFile {
         }
         problems.add(new Problem(path, node + " (expected: a region id)"));
         return null;
-    }
-
-    static void unknownFields(JsonNode object, String prefix, Set<String> known, List<Problem> problems) {
-        for (Iterator<String> it = object.fieldNames(); it.hasNext(); ) {
-            String name = it.next();
-            if (!known.contains(name)) {
-                problems.add(new Problem(prefix + name, "unknown field (expected one of: "
-                        + String.join(", ", known.stream().sorted().toList()) + ")"));
-            }
-        }
     }
 }

@@ -338,13 +338,7 @@ public final class UnitRulesFile {
         }
 
         private void unknownFields(JsonNode object, String prefix, Set<String> known) {
-            for (Iterator<String> it = object.fieldNames(); it.hasNext(); ) {
-                String name = it.next();
-                if (!known.contains(name)) {
-                    problems.add(new Problem(prefix + name, "unknown field (expected one of: "
-                            + String.join(", ", known.stream().sorted().toList()) + ")"));
-                }
-            }
+            problems.addAll(ConfigDocument.unknownFields(object, prefix, known));
         }
 
         private static boolean absent(JsonNode node) {

@@ -44,7 +44,10 @@ public final class UsersFile implements Closeable {
     private long consumed;
     private long line;
 
-    // The current line is buf[idStart, limitOfLine), without its line end; its fields lie within.
+    // The current line is buf[idStart, limitOfLine), without its line end; its fields lie within, and the first
+    // commas of the line are at these offsets from its start.
+    private final int[] commas = new int[2];
+    private int commaCount;
     private int limitOfLine;
     private int idStart;
     private int idEnd;
@@ -132,15 +135,28 @@ public final class UsersFile implements Closeable {
         }
     }
 
+    // One pass over the bytes finds the line end and the commas: both sort below every byte of a typical id.
     private boolean nextLine() throws IOException {
         int scan = pos;
+        commaCount = 0;
         while (true) {
-            for (int i = scan; i < limit; i++) {
-                if (buf[i] == '\n') {
-                    setLine(pos, i > pos && buf[i - 1] == '\r' ? i - 1 : i);
-                    consumed += i + 1 - pos;
-                    pos = i + 1;
-                    return true;
+            byte[] b = buf;
+            int end = limit;
+            for (int i = scan; i < end; i++) {
+                byte c = b[i];
+                if (c <= ',') {
+                    if (c == '\n') {
+                        setLine(pos, i > pos && b[i - 1] == '\r' ? i - 1 : i);
+                        consumed += i + 1 - pos;
+                        pos = i + 1;
+                        return true;
+                    }
+                    if (c == ',') {
+                        if (commaCount < commas.length) {
+                            commas[commaCount] = i - pos; // relative, so that refilling the buffer keeps it valid
+                        }
+                        commaCount++;
+                    }
                 }
             }
             if (eof) {
@@ -185,49 +201,38 @@ public final class UsersFile implements Closeable {
 
     private void parseRow() {
         int end = limitOfLine;
-        int c1 = indexOfComma(idStart, end);
-        int c2 = c1 < 0 ? -1 : indexOfComma(c1 + 1, end);
-        int c3 = c2 < 0 ? -1 : indexOfComma(c2 + 1, end);
-        int fields = c1 < 0 ? 1 : c2 < 0 ? 2 : c3 < 0 ? 3 : 4 + countCommas(c3 + 1, end);
+        int fields = commaCount + 1;
         int expected = hasLoad ? 3 : 2;
         if (fields != expected) {
             throw error(fields + (fields == 1 ? " field" : " fields") + " (expected: " + expected + ": "
                         + (hasLoad ? "user_id,region,load" : "user_id,region") + ")");
         }
-        idEnd = c1;
+        idEnd = idStart + commas[0];
         if (idEnd == idStart) {
             throw error("user_id: empty (expected: a user id)");
         }
-        homeStart = c1 + 1;
-        homeEnd = hasLoad ? c2 : end;
+        homeStart = idEnd + 1;
+        homeEnd = hasLoad ? idStart + commas[1] : end;
         home = indexOfRegion(homeStart, homeEnd);
-        load = hasLoad ? parseLoad(c2 + 1, end) : 1;
+        load = hasLoad ? parseLoad(homeEnd + 1, end) : 1;
     }
 
-    private int indexOfComma(int from, int end) {
-        for (int i = from; i < end; i++) {
-            if (buf[i] == ',') {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    private int countCommas(int from, int end) {
-        int n = 0;
-        for (int i = from; i < end; i++) {
-            if (buf[i] == ',') {
-                n++;
-            }
-        }
-        return n;
-    }
-
+    // A plain loop: region ids are a few bytes, too short for Arrays.equals's range checks and vector setup to pay.
     private int indexOfRegion(int start, int end) {
+        int length = end - start;
+        byte[] b = buf;
+        next:
         for (int r = 0; r < regionIds.length; r++) {
-            if (equals(start, end, regionIds[r])) {
-                return r;
+            byte[] id = regionIds[r];
+            if (id.length != length) {
+                continue;
             }
+            for (int k = 0; k < length; k++) {
+                if (b[start + k] != id[k]) {
+                    continue next;
+                }
+            }
+            return r;
         }
         return -1;
     }

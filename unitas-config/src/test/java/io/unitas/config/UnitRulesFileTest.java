@@ -160,6 +160,17 @@ class UnitRulesFileTest {
     }
 
     @Test
+    void anExactlyRepeatedKey_isRejected_notSilentlyOverwritten() {
+        assertThat(problems("""
+                units: [{id: u-cn, region: cn}, {id: u-eu, region: eu}]
+                key: {sources: [{domain-prefix: true}]}
+                domains:
+                  paris: u-cn
+                  paris: u-eu
+                """)).containsExactly("rules.yaml:5: not valid YAML: duplicate key 'paris' (first on line 4)");
+    }
+
+    @Test
     void aNegativeLoad_isAProblem() {
         assertThat(problems("""
                 units: [{id: u-cn, region: cn, load: -5}]

@@ -27,7 +27,8 @@ final class PrecomputedRouter implements Router {
             byIndex[i] = new Plan(i, home, topology.fallback(home));
             byId.put(home.id(), byIndex[i]);
         }
-        this.plans = Map.copyOf(byId);
+        // A HashMap, not Map.copyOf: its lookup masks the hash where the immutable map computes a floorMod.
+        this.plans = byId;
     }
 
     @Override

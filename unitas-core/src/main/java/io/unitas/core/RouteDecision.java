@@ -12,12 +12,20 @@ import java.util.Objects;
  */
 public record RouteDecision(Outcome outcome, String home, Region target) {
 
-    /** Why a request goes where it goes. */
+    /**
+     * Why a request goes where it goes. The {@link Router} gives {@link #HOME}, {@link #FAILOVER},
+     * {@link #NO_HEALTHY_REGION} and {@link #UNKNOWN_REGION}; capacity-aware placement
+     * ({@code io.unitas.core.capacity}) also gives {@link #SPILLOVER} and {@link #OVERFLOW}.
+     */
     public enum Outcome {
         /** The home region is healthy and serves. */
         HOME("home"),
         /** The home region is not healthy; the first healthy region of its fallback list serves. */
         FAILOVER("failover"),
+        /** The first healthy region of the fallback list had no room; a later healthy region with room serves. */
+        SPILLOVER("spillover"),
+        /** No healthy region of the fallback list had room; the first healthy one serves regardless. */
+        OVERFLOW("overflow"),
         /** Neither the home nor any region of its fallback list is healthy. */
         NO_HEALTHY_REGION("no_healthy_region"),
         /** The home region is not in the topology. */
@@ -36,7 +44,7 @@ public record RouteDecision(Outcome outcome, String home, Region target) {
 
         /** Whether a decision with this outcome has a target region. */
         public boolean hasTarget() {
-            return this == HOME || this == FAILOVER;
+            return this != NO_HEALTHY_REGION && this != UNKNOWN_REGION;
         }
     }
 
@@ -80,6 +88,9 @@ public record RouteDecision(Outcome outcome, String home, Region target) {
         return switch (outcome) {
             case HOME -> "home region " + home + " is healthy";
             case FAILOVER -> "home region " + home + " is unhealthy; failing over to " + target;
+            case SPILLOVER -> "home region " + home + " is unhealthy; spilling over to " + target;
+            case OVERFLOW -> "home region " + home + " is unhealthy; overflowing to " + target
+                             + " (no region of its fallback list has room)";
             case NO_HEALTHY_REGION -> "no healthy region for home region " + home;
             case UNKNOWN_REGION -> "unknown region '" + home + "'";
         };

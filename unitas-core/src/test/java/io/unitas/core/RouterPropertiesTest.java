@@ -15,7 +15,7 @@ class RouterPropertiesTest {
         return Scenarios.all();
     }
 
-    @Property
+    @Property(tries = 300)
     void route_isDeterministic(@ForAll("scenarios") Scenarios s) {
         Router a = Router.of(s.topology());
         Router b = Router.of(s.topology());
@@ -25,7 +25,7 @@ class RouterPropertiesTest {
         }
     }
 
-    @Property
+    @Property(tries = 300)
     void route_neverReturnsAnUnhealthyRegion(@ForAll("scenarios") Scenarios s) {
         Router router = Router.of(s.topology());
         for (Region home : s.topology().regions()) {
@@ -36,7 +36,7 @@ class RouterPropertiesTest {
         }
     }
 
-    @Property
+    @Property(tries = 300)
     void route_prefersHome_elseFirstHealthyOfFallbackList_elseNoHealthyRegion(@ForAll("scenarios") Scenarios s) {
         Router router = Router.of(s.topology());
         for (Region home : s.topology().regions()) {
@@ -49,7 +49,7 @@ class RouterPropertiesTest {
         }
     }
 
-    @Property
+    @Property(tries = 300)
     void route_leavesItsInputsUntouched(@ForAll("scenarios") Scenarios s) {
         String topologyText = s.topology().toString();
         HealthSnapshot healthCopy = HealthSnapshot.of(s.health().revision(), s.health().regions());
@@ -62,7 +62,7 @@ class RouterPropertiesTest {
         assertThat(s.topology().toString()).isEqualTo(topologyText);
     }
 
-    @Property
+    @Property(tries = 300)
     void route_unknownHome_isAnOutcomeNamingTheRegion(@ForAll("scenarios") Scenarios s) {
         RouteDecision d = Router.of(s.topology()).route("zz", s.health());
         assertThat(d.outcome()).isEqualTo(RouteDecision.Outcome.UNKNOWN_REGION);

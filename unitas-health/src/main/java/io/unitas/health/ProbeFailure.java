@@ -32,7 +32,10 @@ final class ProbeFailure {
                 return "timed out after " + timeout.toMillis() + "ms talking to " + address;
             }
         }
-        return firstLine(error);
+        String line = firstLine(error);
+        // Some drivers say it in words only (PostgreSQL: "Connection attempt timed out.").
+        return line.toLowerCase(java.util.Locale.ROOT).contains("timed out")
+               ? "timed out after " + timeout.toMillis() + "ms talking to " + address : line;
     }
 
     /** The first line of {@code error}'s message, without the server's severity prefix. */

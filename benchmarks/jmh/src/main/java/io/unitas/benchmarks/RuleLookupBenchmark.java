@@ -10,6 +10,7 @@ import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -39,7 +40,8 @@ import io.unitas.core.rules.UnitRules;
 @Fork(1)
 public class RuleLookupBenchmark {
 
-    private static final int RANGES = 100_000;
+    @Param({"100000"})
+    public int ranges;
     private static final int KEYS_PER_RANGE = 100;
     private static final int UNITS = 100;
     private static final int REQUESTS = 4096;
@@ -54,8 +56,8 @@ public class RuleLookupBenchmark {
     @Setup
     public void setUp() {
         Topology topology = Topology.builder().region("cn").region("eu").region("us").center("cn").build();
-        modRules = rules(KeyTransform.mod((long) RANGES * KEYS_PER_RANGE)).build(topology);
-        hashRules = rules(KeyTransform.hashMod((long) RANGES * KEYS_PER_RANGE)).build(topology);
+        modRules = rules(KeyTransform.mod((long) ranges * KEYS_PER_RANGE)).build(topology);
+        hashRules = rules(KeyTransform.hashMod((long) ranges * KEYS_PER_RANGE)).build(topology);
         Random random = new Random(42);
         numeric = new RequestView[REQUESTS];
         names = new RequestView[REQUESTS];
@@ -68,7 +70,7 @@ public class RuleLookupBenchmark {
         }
     }
 
-    private static UnitRules.Builder rules(KeyTransform transform) {
+    private UnitRules.Builder rules(KeyTransform transform) {
         UnitRules.Builder b = UnitRules.builder()
                 .source(KeySource.header("x-user-id")).source(KeySource.cookie("uid"))
                 .source(KeySource.query("user_id")).transform(transform);
@@ -76,7 +78,7 @@ public class RuleLookupBenchmark {
         for (int u = 0; u < UNITS; u++) {
             b.unit("u" + u, regions[u % regions.length]);
         }
-        for (int r = 0; r < RANGES; r++) {
+        for (int r = 0; r < ranges; r++) {
             long first = (long) r * KEYS_PER_RANGE;
             b.range(first, first + KEYS_PER_RANGE - 1, "u" + (r % UNITS));
         }

@@ -5,6 +5,7 @@ import java.util.Map;
 
 import io.unitas.core.HealthSnapshot;
 import io.unitas.core.Topology;
+import io.unitas.core.rules.KeyTransform;
 
 /**
  * Capacity planning over one topology, as pure functions of their arguments: where load goes under the route
@@ -43,7 +44,7 @@ public interface CapacityPlanner {
      * bytes of {@code userId}, to be compared unsigned ({@link Long#compareUnsigned}).
      */
     static long spilloverOrder(String userId) {
-        return Fnv1a.hash64(userId);
+        return KeyTransform.fnv1a64(userId);
     }
 
     /** The topology this planner works over. */

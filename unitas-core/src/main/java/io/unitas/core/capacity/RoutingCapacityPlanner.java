@@ -14,6 +14,7 @@ import io.unitas.core.RegionHealth;
 import io.unitas.core.RouteDecision;
 import io.unitas.core.Router;
 import io.unitas.core.Topology;
+import io.unitas.core.rules.KeyTransform;
 
 /** The {@link CapacityPlanner}: plain routing through a {@link Router}, spillover over the fallback lists. */
 final class RoutingCapacityPlanner implements CapacityPlanner {
@@ -120,14 +121,14 @@ final class RoutingCapacityPlanner implements CapacityPlanner {
             UserLoad user = users.get(u);
             Integer home = indexById.get(user.home());
             if (home == null) {
-                out[u] = new Placement(user.userId(), user.home(), null, Placement.Reason.UNKNOWN_REGION);
+                out[u] = new Placement(user.userId(), user.home(), null, RouteDecision.Outcome.UNKNOWN_REGION);
                 unplaced += user.load();
             } else if (healthy[home]) {
-                out[u] = new Placement(user.userId(), user.home(), regions.get(home), Placement.Reason.HOME);
+                out[u] = new Placement(user.userId(), user.home(), regions.get(home), RouteDecision.Outcome.HOME);
                 load[home] += user.load();
                 room[home] -= user.load();
             } else {
-                displaced.add(new Displaced(u, home, Fnv1a.hash64(user.userId())));
+                displaced.add(new Displaced(u, home, KeyTransform.fnv1a64(user.userId())));
             }
         }
         // List.sort is stable, so equal hashes keep input order.
@@ -149,12 +150,12 @@ final class RoutingCapacityPlanner implements CapacityPlanner {
                 }
             }
             if (first < 0) {
-                out[d.user] = new Placement(user.userId(), user.home(), null, Placement.Reason.NO_HEALTHY_REGION);
+                out[d.user] = new Placement(user.userId(), user.home(), null, RouteDecision.Outcome.NO_HEALTHY_REGION);
                 unplaced += user.load();
                 continue;
             }
-            Placement.Reason reason = chosen < 0 ? Placement.Reason.OVERFLOW
-                                    : chosen == first ? Placement.Reason.FAILOVER : Placement.Reason.SPILLOVER;
+            RouteDecision.Outcome reason = chosen < 0 ? RouteDecision.Outcome.OVERFLOW
+                                    : chosen == first ? RouteDecision.Outcome.FAILOVER : RouteDecision.Outcome.SPILLOVER;
             int target = chosen < 0 ? first : chosen;
             out[d.user] = new Placement(user.userId(), user.home(), regions.get(target), reason);
             load[target] += user.load();

@@ -11,6 +11,7 @@ import java.util.Set;
 
 import io.unitas.core.HealthSnapshot;
 import io.unitas.core.Region;
+import io.unitas.core.RouteDecision;
 import io.unitas.core.Router;
 import io.unitas.core.Scenarios;
 import net.jqwik.api.Arbitrary;
@@ -26,7 +27,7 @@ class CapacityPlannerPropertiesTest {
         return Scenarios.all();
     }
 
-    @Property
+    @Property(tries = 300)
     void cascade_terminates_withAtMostOneStepPerRegion_eachTrippingHealthyRegions(@ForAll("scenarios") Scenarios s) {
         Cascade c = CapacityPlanner.of(s.topology()).cascade(s.loadByHome(), s.health());
         assertThat(c.steps().size()).isLessThanOrEqualTo(s.topology().regions().size());
@@ -40,7 +41,7 @@ class CapacityPlannerPropertiesTest {
         }
     }
 
-    @Property
+    @Property(tries = 300)
     void cascade_neverLeavesATrippedRegionServing_andEndsWithNothingOverloaded(@ForAll("scenarios") Scenarios s) {
         CapacityPlanner planner = CapacityPlanner.of(s.topology());
         Cascade c = planner.cascade(s.loadByHome(), s.health());
@@ -54,7 +55,7 @@ class CapacityPlannerPropertiesTest {
         assertThat(c.plan()).isEqualTo(planner.plan(s.loadByHome(), c.health()));
     }
 
-    @Property
+    @Property(tries = 300)
     void plan_isTheRouteDecisionSummedPerRegion(@ForAll("scenarios") Scenarios s) {
         LoadPlan plan = CapacityPlanner.of(s.topology()).plan(s.loadByHome(), s.health());
         Router router = Router.of(s.topology());
@@ -70,7 +71,7 @@ class CapacityPlannerPropertiesTest {
         }
     }
 
-    @Property
+    @Property(tries = 300)
     void spillover_neverExceedsACapacityUnlessOverflow_norUsesAnUnhealthyRegion(@ForAll("scenarios") Scenarios s) {
         Spillover sp = CapacityPlanner.of(s.topology()).spillover(s.users(), s.health());
         Map<Region, Double> homeLoad = new HashMap<>();
@@ -80,9 +81,9 @@ class CapacityPlannerPropertiesTest {
             if (p.target() != null) {
                 assertThat(s.health().isHealthy(p.target())).isTrue();
             }
-            if (p.reason() == Placement.Reason.HOME) {
+            if (p.outcome() == RouteDecision.Outcome.HOME) {
                 homeLoad.merge(p.target(), s.users().get(i).load(), Double::sum);
-            } else if (p.reason() == Placement.Reason.OVERFLOW) {
+            } else if (p.outcome() == RouteDecision.Outcome.OVERFLOW) {
                 overflowed.add(p.target());
             }
         }
@@ -95,7 +96,7 @@ class CapacityPlannerPropertiesTest {
         }
     }
 
-    @Property
+    @Property(tries = 300)
     void spillover_keepsHealthyHomesHome_isDeterministic_andLeavesInputUntouched(@ForAll("scenarios") Scenarios s) {
         List<UserLoad> before = List.copyOf(s.users());
         HealthSnapshot healthBefore = HealthSnapshot.of(s.health().revision(), s.health().regions());
@@ -111,11 +112,11 @@ class CapacityPlannerPropertiesTest {
             Placement p = a.placements().get(i);
             assertThat(p.userId()).isEqualTo(u.userId());
             boolean homeUp = s.topology().region(u.home()).map(s.health()::isHealthy).orElse(false);
-            assertThat(p.reason() == Placement.Reason.HOME).isEqualTo(homeUp);
+            assertThat(p.outcome() == RouteDecision.Outcome.HOME).isEqualTo(homeUp);
         }
     }
 
-    @Property
+    @Property(tries = 300)
     void cascadeWithSpillover_terminates_andItsLastRoundIsTheSpilloverOverTheSurvivors(
             @ForAll("scenarios") Scenarios s) {
         CapacityPlanner planner = CapacityPlanner.of(s.topology());
@@ -125,7 +126,7 @@ class CapacityPlannerPropertiesTest {
         assertThat(c.plan().regions()).noneMatch(r -> r.overloaded() && c.health().isHealthy(r.region()));
     }
 
-    @Property
+    @Property(tries = 300)
     void spilloverOrder_equalsFnv1aOverTheEncodedBytes(@ForAll String id) {
         long h = 0xcbf29ce484222325L;
         for (byte b : id.getBytes(StandardCharsets.UTF_8)) {

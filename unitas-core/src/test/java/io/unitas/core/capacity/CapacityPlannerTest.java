@@ -14,6 +14,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import io.unitas.core.HealthSnapshot;
 import io.unitas.core.Region;
+import io.unitas.core.RouteDecision;
 import io.unitas.core.Topology;
 
 class CapacityPlannerTest {
@@ -114,12 +115,12 @@ class CapacityPlannerTest {
         Spillover s = CapacityPlanner.of(t).spillover(users, up("eu", "us"));
 
         assertThat(s.placements()).containsExactly(
-                new Placement("alice", "cn", US, Placement.Reason.SPILLOVER),
-                new Placement("bob", "cn", EU, Placement.Reason.FAILOVER),
-                new Placement("carol", "cn", EU, Placement.Reason.OVERFLOW),
-                new Placement("dave", "cn", US, Placement.Reason.SPILLOVER),
-                new Placement("erin", "cn", EU, Placement.Reason.OVERFLOW),
-                new Placement("frank", "eu", EU, Placement.Reason.HOME));
+                new Placement("alice", "cn", US, RouteDecision.Outcome.SPILLOVER),
+                new Placement("bob", "cn", EU, RouteDecision.Outcome.FAILOVER),
+                new Placement("carol", "cn", EU, RouteDecision.Outcome.OVERFLOW),
+                new Placement("dave", "cn", US, RouteDecision.Outcome.SPILLOVER),
+                new Placement("erin", "cn", EU, RouteDecision.Outcome.OVERFLOW),
+                new Placement("frank", "eu", EU, RouteDecision.Outcome.HOME));
         assertThat(s.plan().of(EU).load()).isEqualTo(4);
         assertThat(s.plan().of(US).load()).isEqualTo(2);
     }
@@ -129,8 +130,8 @@ class CapacityPlannerTest {
         Topology t = Topology.builder().region("cn").region("eu", 2.0).region("us").build();
         List<UserLoad> users = List.of(new UserLoad("alice", "cn", 2), new UserLoad("bob", "cn", 3));
         Spillover s = CapacityPlanner.of(t).spillover(users, up("eu", "us"));
-        assertThat(s.placements()).extracting(Placement::reason)
-                                  .containsExactly(Placement.Reason.FAILOVER, Placement.Reason.SPILLOVER);
+        assertThat(s.placements()).extracting(Placement::outcome)
+                                  .containsExactly(RouteDecision.Outcome.FAILOVER, RouteDecision.Outcome.SPILLOVER);
     }
 
     @Test
@@ -138,8 +139,8 @@ class CapacityPlannerTest {
         Topology t = Topology.builder().region("cn").region("eu", 1.0).region("us").build();
         List<UserLoad> users = List.of(new UserLoad("same", "cn", 1), new UserLoad("same", "cn", 1));
         Spillover s = CapacityPlanner.of(t).spillover(users, up("eu", "us"));
-        assertThat(s.placements()).extracting(Placement::reason)
-                                  .containsExactly(Placement.Reason.FAILOVER, Placement.Reason.SPILLOVER);
+        assertThat(s.placements()).extracting(Placement::outcome)
+                                  .containsExactly(RouteDecision.Outcome.FAILOVER, RouteDecision.Outcome.SPILLOVER);
     }
 
     @Test
@@ -147,8 +148,8 @@ class CapacityPlannerTest {
         Topology t = Topology.builder().region("cn", 1.0).region("eu").fallback("eu", List.of()).build();
         List<UserLoad> users = List.of(new UserLoad("a", "cn", 5), UserLoad.of("b", "ap"), UserLoad.of("c", "eu"));
         Spillover s = CapacityPlanner.of(t).spillover(users, up("cn"));
-        assertThat(s.placements()).extracting(Placement::reason).containsExactly(
-                Placement.Reason.HOME, Placement.Reason.UNKNOWN_REGION, Placement.Reason.NO_HEALTHY_REGION);
+        assertThat(s.placements()).extracting(Placement::outcome).containsExactly(
+                RouteDecision.Outcome.HOME, RouteDecision.Outcome.UNKNOWN_REGION, RouteDecision.Outcome.NO_HEALTHY_REGION);
         assertThat(s.plan().overloaded()).containsExactly(CN);
         assertThat(s.plan().unplaced()).isEqualTo(2);
     }

@@ -61,7 +61,8 @@ class UnitRulesPropertyTest {
 
     private static Tiling tile(long offset, long span, int units, long seed) {
         Random random = new Random(seed);
-        int pieces = (int) Math.min(span, 1 + random.nextInt(50));
+        // Sometimes more than one block of the range table's index (64), to cover the search across blocks.
+        int pieces = (int) Math.min(span, 1 + random.nextInt(random.nextBoolean() ? 50 : 500));
         TreeSet<Long> cuts = new TreeSet<>();
         while (cuts.size() < pieces - 1) {
             cuts.add(1 + (long) (random.nextDouble() * (span - 1)));
@@ -80,7 +81,11 @@ class UnitRulesPropertyTest {
     @Property(tries = 200)
     void everyKeyOfTheCoveredSpace_mapsToExactlyTheUnitWhoseRangeHoldsIt(@ForAll("tilings") Tiling tiling) {
         UnitRules rules = tiling.builder(KeyTransform.none()).build(TOPOLOGY);
-        for (long key = tiling.offset() - 2; key < tiling.offset() + tiling.span() + 2; key++) {
+        List<Long> keys = new ArrayList<>();
+        for (UnitRange r : tiling.ranges()) {
+            keys.addAll(List.of(r.range().first() - 1, r.range().first(), r.range().last(), r.range().last() + 1));
+        }
+        for (long key : keys) {
             if (key < 0) {
                 continue;
             }
@@ -127,6 +132,25 @@ class UnitRulesPropertyTest {
         UnitRules b = tiling.builder(KeyTransform.none()).build(TOPOLOGY);
         RequestView request = RulesFixtures.header("x-user-id", Long.toString(tiling.offset() + user % tiling.span()));
         assertThat(a.lookup(request)).isEqualTo(a.lookup(request)).isEqualTo(b.lookup(request));
+    }
+
+    @Property(tries = 300)
+    void theFirstSourceThatHasAKey_decides(@ForAll boolean header, @ForAll boolean cookie, @ForAll boolean query,
+                                           @ForAll boolean host, @ForAll @LongRange(min = 0) long user) {
+        UnitRules rules = RulesFixtures.threeUnits().build(TOPOLOGY);
+        String key = Long.toString(user);
+        RequestView request = RequestView.of(header ? Map.of("x-user-id", key) : Map.of(),
+                                             cookie ? Map.of("uid", key) : Map.of(),
+                                             query ? Map.of("user_id", key) : Map.of(),
+                                             host ? "paris.example.com" : "www.example.com");
+        KeySource expected = header ? KeySource.header("x-user-id") : cookie ? KeySource.cookie("uid")
+                : query ? KeySource.query("user_id") : host ? KeySource.domainPrefix() : null;
+        UnitLookup lookup = rules.lookup(request);
+        assertThat(lookup.source()).isEqualTo(expected);
+        assertThat(lookup.outcome()).isEqualTo(expected == null ? Outcome.MISSING_KEY : Outcome.UNIT);
+        if (expected != null && expected.kind().usesRanges()) {
+            assertThat(lookup.transformedKey()).isEqualTo(user % 10_000);
+        }
     }
 
     @Property(tries = 200)
