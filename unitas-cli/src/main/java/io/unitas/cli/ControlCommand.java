@@ -47,13 +47,13 @@ final class ControlCommand implements Callable<Integer> {
                           + "admin token on first start)")
     Path tokens;
 
-    @Option(names = "--health-ttl", defaultValue = "10s", paramLabel = "DURATION",
-            converter = CtlCommand.DurationConverter.class,
+    @Option(names = "--health-ttl", defaultValue = "30s", paramLabel = "DURATION",
+            converter = ProbeCommand.DurationConverter.class,
             description = "a region without a report for this long is stale (default: ${DEFAULT-VALUE})")
     Duration healthTtl;
 
-    @Option(names = "--health-grace", defaultValue = "20s", paramLabel = "DURATION",
-            converter = CtlCommand.DurationConverter.class,
+    @Option(names = "--health-grace", defaultValue = "30s", paramLabel = "DURATION",
+            converter = ProbeCommand.DurationConverter.class,
             description = "a stale region turns unhealthy after this much more (default: ${DEFAULT-VALUE})")
     Duration healthGrace;
 

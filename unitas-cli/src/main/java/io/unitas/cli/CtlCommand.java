@@ -11,8 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -25,6 +23,7 @@ import io.unitas.control.ControlToken;
 import io.unitas.control.Role;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -48,7 +47,6 @@ final class CtlCommand {
     static final int EXIT_UNREACHABLE = 5;
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m)");
 
     @ParentCommand
     Main main;
@@ -65,12 +63,10 @@ final class CtlCommand {
         return ControlClient.of(server, token);
     }
 
-    /** Reads {@code 500ms}, {@code 30s}, {@code 2m}. */
-    static final class DurationConverter implements picocli.CommandLine.ITypeConverter<Duration> {
-        @Override
-        public Duration convert(String text) {
-            return duration(text);
-        }
+    /** {@code --reason}: why, recorded in the audit log (and, for fences, shown with refused writes). */
+    static final class Reason {
+        @Option(names = "--reason", defaultValue = "", description = "why, for the audit log")
+        String text;
     }
 
     /** Reads {@code viewer}, {@code reporter}, {@code operator}, {@code admin}. */
@@ -83,21 +79,6 @@ final class CtlCommand {
                 throw new picocli.CommandLine.TypeConversionException(e.getMessage());
             }
         }
-    }
-
-    /** {@code 500ms}, {@code 30s}, {@code 2m}. */
-    static Duration duration(String text) {
-        Matcher m = DURATION.matcher(text);
-        if (!m.matches()) {
-            throw new picocli.CommandLine.TypeConversionException("'" + text
-                    + "' (expected: a duration like 500ms, 30s or 2m)");
-        }
-        long n = Long.parseLong(m.group(1));
-        return switch (m.group(2)) {
-            case "ms" -> Duration.ofMillis(n);
-            case "s" -> Duration.ofSeconds(n);
-            default -> Duration.ofMinutes(n);
-        };
     }
 
     /** Prints a refusal as one line per problem and maps its status to an exit code. */
@@ -199,8 +180,8 @@ final class CtlCommand {
         @Option(names = "--revision", description = "the revision this replaces (default: the current one)")
         Long revision;
 
-        @Option(names = "--reason", defaultValue = "", description = "why, for the audit log")
-        String reason;
+        @Mixin
+        Reason reason;
 
         @Override
         public Integer call() throws IOException {
@@ -210,7 +191,7 @@ final class CtlCommand {
             return ctl.call("apply", c -> {
                 long rev = revision != null ? revision : c.get("/api/v1/state").revision();
                 return c.send("PUT", "/api/v1/" + what, text, Map.of("If-Match", "\"" + rev + "\"",
-                        "Content-Type", yaml ? "application/yaml" : "application/json", "X-Unitas-Reason", reason));
+                        "Content-Type", yaml ? "application/yaml" : "application/json", "X-Unitas-Reason", reason.text));
             }, res -> {
                 ctl.main.out().println(what + " applied: revision " + res.json().path("revision").asLong());
                 return 0;
@@ -228,12 +209,12 @@ final class CtlCommand {
         @Parameters(arity = "1..*", paramLabel = "UNIT")
         List<String> units;
 
-        @Option(names = "--reason", defaultValue = "", description = "why, shown with refused writes")
-        String reason;
+        @Mixin
+        Reason reason;
 
         @Override
         public Integer call() {
-            ObjectNode body = JSON.createObjectNode().put("reason", reason);
+            ObjectNode body = JSON.createObjectNode().put("reason", reason.text);
             units.forEach(body.putArray("units")::add);
             return ctl.call("fence", c -> c.post("/api/v1/fences", body.toString()), res -> {
                 ctl.main.out().println("fenced " + String.join(", ", units) + ": revision "
@@ -251,13 +232,13 @@ final class CtlCommand {
         @Parameters(paramLabel = "UNIT")
         String unit;
 
-        @Option(names = "--reason", defaultValue = "", description = "why, for the audit log")
-        String reason;
+        @Mixin
+        Reason reason;
 
         @Override
         public Integer call() {
             return ctl.call("unfence", c -> c.send("DELETE", "/api/v1/fences/" + unit, null,
-                                                   Map.of("X-Unitas-Reason", reason)), res -> {
+                                                   Map.of("X-Unitas-Reason", reason.text)), res -> {
                 ctl.main.out().println("unfenced " + unit + ": revision " + res.json().path("revision").asLong());
                 return 0;
             });
@@ -286,11 +267,11 @@ final class CtlCommand {
                 description = "target region (with --drain, default: the first healthy region it fails over to)")
         String to;
 
-        @Option(names = "--max-lag", defaultValue = "1s", converter = DurationConverter.class,
+        @Option(names = "--max-lag", defaultValue = "1s", converter = ProbeCommand.DurationConverter.class,
                 description = "flip once the target's replication lag is at most this (default: ${DEFAULT-VALUE})")
         Duration maxLag;
 
-        @Option(names = "--timeout", defaultValue = "60s", converter = DurationConverter.class,
+        @Option(names = "--timeout", defaultValue = "60s", converter = ProbeCommand.DurationConverter.class,
                 description = "roll back if not flipped by then (default: ${DEFAULT-VALUE})")
         Duration timeout;
 
@@ -303,8 +284,8 @@ final class CtlCommand {
         @Option(names = "--wait", description = "follow the switchover until it ends")
         boolean await;
 
-        @Option(names = "--reason", defaultValue = "", description = "why, for the audit log")
-        String reason;
+        @Mixin
+        Reason reason;
 
         @Override
         public Integer call() {
@@ -319,8 +300,8 @@ final class CtlCommand {
             }
             body.put("max_lag_ms", maxLag.toMillis())
                 .put("timeout_ms", timeout.toMillis())
-                .put("force", force).put("dry_run", dryRun).put("reason", reason);
-            int code = ctl.call("switch", c -> c.post("/api/v1/switchovers", body.toString()), res -> {
+                .put("force", force).put("dry_run", dryRun).put("reason", reason.text);
+            return ctl.call("switch", c -> c.post("/api/v1/switchovers", body.toString()), res -> {
                 printPlan(res.json().path("plan"));
                 if (dryRun) {
                     return 0;
@@ -329,12 +310,6 @@ final class CtlCommand {
                 ctl.main.out().println("switchover " + id + " started");
                 return await ? follow(id) : 0;
             });
-            if (code == EXIT_REFUSED) {
-                // A refused plan still says what it would have done.
-                ctl.call("switch", c -> c.post("/api/v1/switchovers", body.put("dry_run", true).put("force", true)
-                                                                          .toString()), res -> 0);
-            }
-            return code;
         }
 
         private void printPlan(JsonNode plan) {
@@ -385,13 +360,13 @@ final class CtlCommand {
         @Parameters(paramLabel = "ID")
         String id;
 
-        @Option(names = "--reason", defaultValue = "", description = "why, for the audit log")
-        String reason;
+        @Mixin
+        Reason reason;
 
         @Override
         public Integer call() {
             return ctl.call("abort", c -> c.post("/api/v1/switchovers/" + id + "/abort",
-                                                 JSON.createObjectNode().put("reason", reason).toString()), res -> {
+                                                 JSON.createObjectNode().put("reason", reason.text).toString()), res -> {
                 ctl.main.out().println("switchover " + id + ": " + res.json().path("outcome").asText());
                 return 0;
             });

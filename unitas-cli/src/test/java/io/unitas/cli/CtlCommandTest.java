@@ -40,8 +40,9 @@ class CtlCommandTest {
                 .startsWith("rules applied: revision ");
         ControlClient admin = ControlClient.of(server.uri(), ADMIN.secret());
         for (String region : new String[] {"cn", "eu", "us"}) {
-            admin.send("PUT", "/api/v1/health/" + region, "{\"sequence\":1,\"observed_at\":\"" + Instant.now()
-                    + "\",\"healthy\":true,\"writable\":true,\"replication_lag_ms\":20}", Map.of());
+            admin.send("PUT", "/api/v1/health/" + region, "{\"region\":\"" + region + "\",\"sequence\":1,"
+                    + "\"observed_at\":\"" + Instant.now() + "\",\"healthy\":true,\"writable\":true,"
+                    + "\"replication_lag_ms\":20,\"score\":1,\"reasons\":[],\"checks\":{}}", Map.of());
         }
     }
 

@@ -77,7 +77,7 @@ final class ControlApi {
                 ifMatch(ctx) == null ? revisionRequired()
                         : service.replaceRules(who.name(), ifMatch(ctx), "rules" + body.name, body.text, why));
         bind(sb, HttpMethod.PUT, "/api/v1/health/{region}", Role.REPORTER, "health.report", (ctx, who, body, why) ->
-                service.reportHealth(who.name(), ctx.pathParam("region"), body.json));
+                service.reportHealth(who.name(), ctx.pathParam("region"), body.text));
         bind(sb, HttpMethod.POST, "/api/v1/fences", Role.OPERATOR, "fence.add", (ctx, who, body, why) ->
                 service.addFences(who.name(), texts(body.path("units")), body.path("reason").asText(why)));
         bind(sb, HttpMethod.DELETE, "/api/v1/fences/{unit}", Role.OPERATOR, "fence.lift", (ctx, who, body, why) ->

@@ -50,8 +50,9 @@ public interface ControlServer extends AutoCloseable {
         String etcdPrefix = "/unitas/";
         Path tokens;
         Clock clock = Clock.systemUTC();
-        Duration healthTtl = Duration.ofSeconds(10);
-        Duration healthGrace = Duration.ofSeconds(20);
+        // Three of the health agent's 10 s heartbeats, so one lost push does not make a region stale.
+        Duration healthTtl = Duration.ofSeconds(30);
+        Duration healthGrace = Duration.ofSeconds(30);
         Duration tick = Duration.ofMillis(100);
         Duration leaderLease = Duration.ofSeconds(5);
 
@@ -96,7 +97,10 @@ public interface ControlServer extends AutoCloseable {
             return this;
         }
 
-        /** After {@code ttl} without a report a region is stale; after {@code grace} more it is unhealthy. */
+        /**
+         * After {@code ttl} without a report a region is stale; after {@code grace} more it is unhealthy.
+         * Default 30 s and 30 s.
+         */
         public Builder healthFreshness(Duration ttl, Duration grace) {
             if (ttl.isNegative() || ttl.isZero() || grace.isNegative()) {
                 throw new IllegalArgumentException("health freshness: ttl " + ttl + ", grace " + grace

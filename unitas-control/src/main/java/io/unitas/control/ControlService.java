@@ -18,7 +18,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.unitas.core.Problem;
 import io.unitas.core.Region;
 import io.unitas.core.RegionHealth;
+import io.unitas.config.HealthReportJson;
 import io.unitas.core.Topology;
+import io.unitas.core.health.HealthReport;
 import io.unitas.core.rules.UnitRules;
 import io.unitas.core.switchover.Switchover;
 import io.unitas.core.switchover.SwitchoverPhase;
@@ -130,7 +132,7 @@ final class ControlService {
         });
     }
 
-    Outcome reportHealth(String actor, String regionId, JsonNode doc) {
+    Outcome reportHealth(String actor, String regionId, String text) {
         return change(actor, "health.report", regionId, "", null, current -> {
             Optional<Region> region = current.topology() == null ? Optional.empty()
                                                                   : current.topology().region(regionId);
@@ -138,16 +140,24 @@ final class ControlService {
                 return Change.refused(Outcome.problem(Outcome.Kind.NOT_FOUND, "region '" + regionId
                         + "': not in the topology"));
             }
-            List<Problem> problems = new ArrayList<>();
-            HealthEntry entry = readReport(region.get(), doc, problems);
-            if (entry == null) {
-                return Change.refused(invalid("health report", problems));
+            Documents.Read<HealthReport> read = Documents.healthReport(text);
+            if (!read.ok()) {
+                return Change.refused(invalid("health report", read));
+            }
+            HealthReport report = read.value();
+            if (!report.region().equals(region.get())) {
+                return Change.refused(invalid("health report", List.of(new Problem("region", "'"
+                        + report.region() + "' (expected: '" + region.get() + "' as in the path)"))));
             }
             HealthEntry last = current.health().get(region.get());
-            if (last != null && entry.sequence() <= last.sequence() && !entry.observedAt().isAfter(last.observedAt())) {
-                return Change.refused(Outcome.problem(Outcome.Kind.CONFLICT, "sequence " + entry.sequence()
-                        + " observed at " + entry.observedAt() + " is not newer than sequence " + last.sequence()));
+            if (last != null && report.sequence() <= last.sequence()
+                && !report.observedAt().isAfter(last.observedAt())) {
+                return Change.refused(Outcome.problem(Outcome.Kind.CONFLICT, "sequence " + report.sequence()
+                        + " observed at " + report.observedAt() + " is not newer than sequence " + last.sequence()));
             }
+            HealthEntry entry = new HealthEntry(region.get(), report.sequence(), report.observedAt(),
+                    clock.instant(), report.health(), HealthReportJson.toTree(report).get("checks"),
+                    HealthEntry.Freshness.FRESH);
             Map<Region, HealthEntry> health = new LinkedHashMap<>(current.health());
             health.put(region.get(), entry);
             String detail = "healthy=" + entry.reported().healthy() + " writable=" + entry.reported().writable()
@@ -156,43 +166,6 @@ final class ControlService {
                               || last.reported().writable() != entry.reported().writable();
             return Change.to(current.withHealth(health), flipped ? detail : "");
         });
-    }
-
-    private HealthEntry readReport(Region region, JsonNode doc, List<Problem> problems) {
-        if (doc.hasNonNull("region") && !doc.get("region").asText().equals(region.id())) {
-            problems.add(new Problem("region", "'" + doc.get("region").asText() + "' (expected: '" + region
-                                     + "' as in the path)"));
-        }
-        for (String field : List.of("sequence", "observed_at", "healthy")) {
-            if (!doc.hasNonNull(field)) {
-                problems.add(new Problem(field, "missing"));
-            }
-        }
-        Instant observedAt = null;
-        try {
-            observedAt = doc.hasNonNull("observed_at") ? Instant.parse(doc.get("observed_at").asText()) : null;
-        } catch (DateTimeParseException e) {
-            problems.add(new Problem("observed_at", "'" + doc.get("observed_at").asText()
-                                     + "' (expected: an RFC 3339 instant)"));
-        }
-        RegionHealth health = null;
-        try {
-            List<String> reasons = new ArrayList<>();
-            doc.path("reasons").forEach(r -> reasons.add(r.asText()));
-            health = new RegionHealth(doc.path("healthy").asBoolean(), doc.path("writable").asBoolean(
-                    doc.path("healthy").asBoolean()), doc.path("replication_lag_ms").asLong(RegionHealth.UNKNOWN_LAG),
-                    doc.path("score").asDouble(doc.path("healthy").asBoolean() ? 1.0 : 0.0), reasons);
-        } catch (IllegalArgumentException e) {
-            String message = e.getMessage();
-            int colon = message.indexOf(": ");
-            problems.add(new Problem(message.substring(0, colon), message.substring(colon + 2)));
-        }
-        if (!problems.isEmpty()) {
-            return null;
-        }
-        return new HealthEntry(region, doc.get("sequence").asLong(), observedAt, clock.instant(), health,
-                               doc.path("checks").isObject() ? doc.get("checks") : StateJson.MAPPER.createObjectNode(),
-                               HealthEntry.Freshness.FRESH);
     }
 
     Outcome addFences(String actor, List<String> units, String reason) {
@@ -359,7 +332,8 @@ final class ControlService {
             return changed.isEmpty() ? Change.refused(null)
                                      : Change.to(current.withHealth(health), String.join("; ", changed));
         });
-        change("control", "switchover.step", "switchover", "", null, current -> {
+        Switchover running = store.current().switchover();
+        change("control", "switchover.step", running == null ? "switchover" : running.id(), "", null, current -> {
             Switchover s = current.switchover();
             if (s == null || s.phase().terminal()) {
                 return Change.refused(null);
@@ -381,8 +355,9 @@ final class ControlService {
         SwitchoverPhase phase = next.phase();
         Instant at = next.updatedAt();
         if (phase == SwitchoverPhase.CATCHING_UP) {
-            next.units().forEach(u -> fences.put(u, new WriteFence(u, "switchover " + next.id() + " to "
-                                                                      + next.target(), at, next.id())));
+            // A fence an operator already holds stays theirs: lifting this switchover's fences must not lift it.
+            next.units().forEach(u -> fences.putIfAbsent(u, new WriteFence(u, "switchover " + next.id() + " to "
+                                                                              + next.target(), at, next.id())));
         } else if (phase == SwitchoverPhase.FLIPPED) {
             Map<String, String> moves = new LinkedHashMap<>();
             next.units().forEach(u -> moves.put(u, next.target().id()));

@@ -7,15 +7,17 @@ import java.util.regex.Pattern;
 
 import io.unitas.config.ConfigDocument;
 import io.unitas.config.ConfigException;
+import io.unitas.config.HealthReportJson;
 import io.unitas.config.TopologyFile;
 import io.unitas.config.UnitRulesFile;
 import io.unitas.core.Problem;
 import io.unitas.core.Topology;
+import io.unitas.core.health.HealthReport;
 import io.unitas.core.rules.UnitRules;
 
 /**
- * Topology and rules documents as the API receives them (JSON, or YAML by content type), read by the same readers
- * as the files, so a document is valid here exactly when {@code unitas rules check} says so. A refusal keeps both
+ * Topology and rules documents as the API receives them (JSON, or YAML by content type), and health reports, read
+ * by the same readers as the files and the agent, so a document is valid here exactly when they say so. A refusal keeps both
  * forms of every problem: by path, and as the reader's {@code name:line: path: message} line.
  */
 final class Documents {
@@ -46,6 +48,15 @@ final class Documents {
         }
         try {
             return new Read<>(UnitRulesFile.parse(ConfigDocument.parse(name, text), topology), List.of(), List.of());
+        } catch (ConfigException e) {
+            return refused(e);
+        }
+    }
+
+    /** A health report as {@code unitas health serve} pushes it, read by the agent's own reader. */
+    static Read<HealthReport> healthReport(String text) {
+        try {
+            return new Read<>(HealthReportJson.read(text), List.of(), List.of());
         } catch (ConfigException e) {
             return refused(e);
         }

@@ -26,7 +26,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The console in a real headless Chromium (Debian's {@code chromium} and {@code chromium-driver}): it loads, shows
- * each region's state, runs a dry run without moving anything, and follows changes live. Leaves a screenshot in
+ * each region's state, runs a dry run without moving anything, then the switchover with its live progress, and
+ * follows changes live. Leaves a screenshot in
  * {@code target/console.png}.
  */
 class ConsoleTest {
@@ -46,7 +47,9 @@ class ConsoleTest {
         admin.send("PUT", "/api/v1/health/eu", Fixtures.report("eu", 2, Instant.now(), true, 850), Map.of());
         admin.send("PUT", "/api/v1/health/us", "{\"sequence\":2,\"observed_at\":\"" + Instant.now() + "\","
                 + "\"healthy\":false,\"writable\":false,\"replication_lag_ms\":-1,\"score\":0.1,"
-                + "\"reasons\":[\"pg-primary: read-only (transaction_read_only=on)\"]}", Map.of());
+                + "\"reasons\":[\"pg-primary: read-only (transaction_read_only=on)\"],\"region\":\"us\","
+                + "\"checks\":{\"pg-primary\":{\"up\":false,\"latency_ms\":3,"
+                + "\"reason\":\"read-only (transaction_read_only=on)\"}}}", Map.of());
         admin.post("/api/v1/fences", "{\"units\":[\"u-ny\"],\"reason\":\"us read-only\"}");
 
         ChromeOptions options = new ChromeOptions();
@@ -75,7 +78,7 @@ class ConsoleTest {
     }
 
     @Test
-    void theConsoleShowsRegionsAndUnits_runsADryRun_andUpdatesLive() throws Exception {
+    void theConsoleShowsRegionsAndUnits_runsADryRunThenTheSwitchover_andUpdatesLive() throws Exception {
         WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(15));
         browser.get(server.uri() + "/#token=" + Fixtures.OPERATOR.secret());
 
@@ -88,6 +91,7 @@ class ConsoleTest {
         assertThat(browser.getCurrentUrl()).doesNotContain(Fixtures.OPERATOR.secret());
 
         long before = server.revision();
+        assertThat(browser.findElement(By.id("start-button")).isEnabled()).as("start before a plan").isFalse();
         browser.findElement(By.id("sw-units")).sendKeys("u-sh,u-bj");
         new Select(browser.findElement(By.id("sw-target"))).selectByValue("eu");
         browser.findElement(By.id("plan-button")).click();
@@ -101,6 +105,11 @@ class ConsoleTest {
                      .post("/api/v1/fences", "{\"units\":[\"u-sh\"],\"reason\":\"live update\"}");
         wait.until(ExpectedConditions.attributeToBe(By.id("unit-u-sh"), "data-fenced", "true"));
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("audit"), "fence.add"));
+
+        browser.findElement(By.id("start-button")).click();
+        wait.until(ExpectedConditions.textToBe(By.id("switchover-phase"), "completed"));
+        assertThat(browser.findElement(By.id("progress")).getText()).contains("flipped").contains("completed");
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("#unit-u-bj .tag.home"), "eu"));
 
         byte[] png = ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES);
         Files.createDirectories(Path.of("target"));

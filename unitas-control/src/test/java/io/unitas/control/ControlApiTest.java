@@ -180,9 +180,11 @@ class ControlApiTest {
         assertThat(res.status()).isEqualTo(409);
         assertThat(admin.send("PUT", "/api/v1/health/mars", Fixtures.report("mars", 1, T0, true, 0), Map.of())
                         .status()).isEqualTo(404);
-        assertThat(admin.send("PUT", "/api/v1/health/cn", "{\"sequence\":2,\"observed_at\":\"soon\",\"healthy\":"
-                                                         + "true,\"score\":7}", Map.of()).json()
-                        .path("problems").findValuesAsText("path")).containsExactly("observed_at", "score");
+        assertThat(admin.send("PUT", "/api/v1/health/cn", Fixtures.report("cn", 9, T0, true, 0)
+                                                               .replace(T0.toString(), "soon"), Map.of()).json()
+                        .path("problems").findValuesAsText("path")).containsExactly("observed_at");
+        assertThat(admin.send("PUT", "/api/v1/health/cn", Fixtures.report("eu", 9, T0, true, 0), Map.of())
+                        .json().path("problems").findValuesAsText("path")).containsExactly("region");
     }
 
     @Test

@@ -74,23 +74,18 @@ class EmbeddedCrashTest {
         try (ControlProcess first = start()) {
             ControlClient admin = admin(first);
             Fixtures.seed(admin, Instant.now(), 5_000);
-            assertThat(admin.post("/api/v1/switchovers", "{\"units\":[\"u-sh\"],\"target\":\"eu\",\"max_lag_ms\":"
-                                  + "200,\"deadline\":\"" + Instant.now().plusSeconds(120) + "\"}").status())
-                    .isEqualTo(202);
-            Fixtures.awaitEquals("phase", WAIT, () -> phase(admin), "catching_up");
+            Fixtures.startMovingUshToEu(admin, Duration.ofMinutes(2));
             first.kill();
         }
         try (ControlProcess second = start()) {
             ControlClient admin = admin(second);
-            assertThat(phase(admin)).isEqualTo("catching_up");
+            assertThat(Fixtures.phase(admin)).isEqualTo("catching_up");
             assertThat(admin.get("/api/v1/state").json().path("fences").has("u-sh")).isTrue();
 
             admin.send("PUT", "/api/v1/health/eu", Fixtures.report("eu", 2, Instant.now(), true, 50), Map.of());
 
-            Fixtures.awaitEquals("phase", WAIT, () -> phase(admin), "completed");
-            JsonNode state = admin.get("/api/v1/state").json();
-            assertThat(state.path("rules").path("units").get(0).path("region").asText()).isEqualTo("eu");
-            assertThat(state.path("fences").size()).isZero();
+            Fixtures.awaitEquals("phase", WAIT, () -> Fixtures.phase(admin), "completed");
+            Fixtures.assertUshHomeAndNoFences(admin, "eu");
         }
     }
 
@@ -99,22 +94,14 @@ class EmbeddedCrashTest {
         try (ControlProcess first = start()) {
             ControlClient admin = admin(first);
             Fixtures.seed(admin, Instant.now(), 5_000);
-            admin.post("/api/v1/switchovers", "{\"units\":[\"u-sh\"],\"target\":\"eu\",\"max_lag_ms\":200,"
-                                              + "\"timeout_ms\":3000}");
-            Fixtures.awaitEquals("phase", WAIT, () -> phase(admin), "catching_up");
+            Fixtures.startMovingUshToEu(admin, Duration.ofSeconds(3));
             first.kill();
         }
         try (ControlProcess second = start()) {
             ControlClient admin = admin(second);
 
-            Fixtures.awaitEquals("phase", WAIT, () -> phase(admin), "rolled_back");
-            JsonNode state = admin.get("/api/v1/state").json();
-            assertThat(state.path("rules").path("units").get(0).path("region").asText()).isEqualTo("cn");
-            assertThat(state.path("fences").size()).isZero();
+            Fixtures.awaitEquals("phase", WAIT, () -> Fixtures.phase(admin), "rolled_back");
+            Fixtures.assertUshHomeAndNoFences(admin, "cn");
         }
-    }
-
-    private static String phase(ControlClient admin) {
-        return admin.get("/api/v1/state").json().path("switchover").path("phase").asText();
     }
 }

@@ -8,31 +8,19 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.unitas.testkit.EtcdServer;
 
 /** Control-plane replicas sharing one real etcd: one state, one leader, and a switchover that survives it. */
 class EtcdReplicasTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
-    private static EtcdServer etcd;
+    private final EtcdServer etcd = EtcdServer.shared();
 
     @TempDir
     Path dir;
-
-    @BeforeAll
-    static void startEtcd() {
-        etcd = EtcdServer.start();
-    }
-
-    @AfterAll
-    static void stopEtcd() {
-        etcd.close();
-    }
 
     private ControlServer replica(String name, String prefix) {
         return ControlServer.builder().port(0).dataDir(dir.resolve(name)).tokens(Fixtures.tokensFile(dir))
@@ -77,19 +65,14 @@ class EtcdReplicasTest {
             assertThat(leader(follower)).isFalse();
 
             Fixtures.seed(onLeader, Instant.now(), 5_000);
-            assertThat(onFollower.post("/api/v1/switchovers", "{\"units\":[\"u-sh\"],\"target\":\"eu\","
-                    + "\"max_lag_ms\":200,\"deadline\":\"" + Instant.now().plusSeconds(120) + "\"}").status())
-                    .isEqualTo(202);
-            Fixtures.awaitEquals("phase", WAIT, () -> phase(onFollower), "catching_up");
+            Fixtures.startMovingUshToEu(onFollower, Duration.ofMinutes(2));
 
             leader.kill();
             onFollower.send("PUT", "/api/v1/health/eu", Fixtures.report("eu", 2, Instant.now(), true, 50), Map.of());
 
             Fixtures.await("the follower leads", WAIT, () -> leader(follower));
-            Fixtures.awaitEquals("phase", WAIT, () -> phase(onFollower), "completed");
-            JsonNode state = onFollower.get("/api/v1/state").json();
-            assertThat(state.path("rules").path("units").get(0).path("region").asText()).isEqualTo("eu");
-            assertThat(state.path("fences").size()).isZero();
+            Fixtures.awaitEquals("phase", WAIT, () -> Fixtures.phase(onFollower), "completed");
+            Fixtures.assertUshHomeAndNoFences(onFollower, "eu");
         } finally {
             one.kill();
             two.kill();
@@ -101,7 +84,4 @@ class EtcdReplicasTest {
                             .asBoolean();
     }
 
-    private static String phase(ControlClient client) {
-        return client.get("/api/v1/state").json().path("switchover").path("phase").asText();
-    }
 }

@@ -51,7 +51,7 @@ final class Fixtures {
         return "{\"region\":\"" + region + "\",\"sequence\":" + sequence + ",\"observed_at\":\"" + observedAt
                + "\",\"healthy\":" + healthy + ",\"writable\":" + healthy + ",\"replication_lag_ms\":" + lagMs
                + ",\"score\":" + (healthy ? 1.0 : 0.0) + ",\"reasons\":[]"
-               + ",\"checks\":{\"pg-primary\":{\"up\":" + healthy + ",\"latency_ms\":3}}}";
+               + ",\"checks\":{\"pg-primary\":{\"up\":" + healthy + ",\"latency_ms\":3,\"reason\":\"\"}}}";
     }
 
     /** Applies the topology and the rules as admin and reports every region healthy with the given lag. */
@@ -62,6 +62,26 @@ final class Fixtures {
             assertOk(admin.send("PUT", "/api/v1/health/" + region, report(region, 1, now, true, lagMs),
                                 java.util.Map.of()));
         }
+    }
+
+    /** Starts moving u-sh from cn to eu (max_lag 200 ms, deadline {@code timeout} from now); waits until it catches up. */
+    static void startMovingUshToEu(ControlClient client, Duration timeout) {
+        ControlResponse res = client.post("/api/v1/switchovers", "{\"units\":[\"u-sh\"],\"target\":\"eu\","
+                + "\"max_lag_ms\":200,\"deadline\":\"" + Instant.now().plus(timeout) + "\"}");
+        assertThat(res.status()).as(res.body()).isEqualTo(202);
+        awaitEquals("phase", Duration.ofSeconds(20), () -> phase(client), "catching_up");
+    }
+
+    /** The phase of the current or last switchover. */
+    static String phase(ControlClient client) {
+        return client.get("/api/v1/state").json().path("switchover").path("phase").asText();
+    }
+
+    /** Asserts that u-sh (the first unit) has {@code home} and that no fence is left. */
+    static void assertUshHomeAndNoFences(ControlClient client, String home) {
+        com.fasterxml.jackson.databind.JsonNode state = client.get("/api/v1/state").json();
+        assertThat(state.path("rules").path("units").get(0).path("region").asText()).isEqualTo(home);
+        assertThat(state.path("fences").size()).isZero();
     }
 
     /** Asserts a 200, showing the body otherwise. */

@@ -157,6 +157,19 @@ class SwitchoverApiTest {
     }
 
     @Test
+    void anOperatorsFenceOnAMovingUnit_outlivesTheSwitchover() {
+        operator.post("/api/v1/fences", "{\"units\":[\"u-sh\"],\"reason\":\"db repair\"}");
+        reportLag("eu", 0);
+
+        start("{\"units\":[\"u-sh\",\"u-bj\"],\"target\":\"eu\"}");
+        Fixtures.awaitEquals("phase", WAIT, this::phase, "completed");
+
+        JsonNode fences = state().path("fences");
+        assertThat(fences.path("u-sh").path("reason").asText()).isEqualTo("db repair");
+        assertThat(fences.has("u-bj")).isFalse();
+    }
+
+    @Test
     void aTargetThatIsNotHealthy_isRefused() {
         admin.send("PUT", "/api/v1/health/eu", Fixtures.report("eu", ++sequence, T0, false, 0), Map.of());
 

@@ -1,9 +1,10 @@
 /**
  * Test fixtures that start real servers of their own, on free ports of 127.0.0.1, with data in temporary
  * directories: {@link io.unitas.testkit.PostgresCluster} (a primary with a streaming standby),
- * {@link io.unitas.testkit.MariaDbServer} and {@link io.unitas.testkit.RedisPair} (a primary with a replica).
+ * {@link io.unitas.testkit.MariaDbServer}, {@link io.unitas.testkit.RedisPair} (a primary with a replica) and
+ * {@link io.unitas.testkit.EtcdServer}.
  * Each has a {@code shared()} instance started once per JVM and stopped when it exits, so test classes reuse
  * one set of servers; a test that changes a server's state puts it back before it ends. The binaries come from
- * Debian's packages ({@code postgresql}, {@code mariadb-server}, {@code redis-server}).
+ * Debian's packages ({@code postgresql}, {@code mariadb-server}, {@code redis-server}, {@code etcd-server}).
  */
 package io.unitas.testkit;

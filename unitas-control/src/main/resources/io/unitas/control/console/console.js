@@ -232,7 +232,9 @@
     if (!lastPlan) return;
     const r = await api('POST', '/api/v1/switchovers', lastPlan);
     $('start-button').disabled = true;
+    lastPlan = null;
     if (r.status !== 202) renderPlan(r.status, r.json);
+    else $('plan-verdict').textContent = 'Started ' + r.json.switchover.id + ': progress below';
   });
 
   connect();
