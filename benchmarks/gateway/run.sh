@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Side-by-side throughput and added latency of the unitas gateway against nginx (proxy_pass, upstream keepalive)
 # and a Spring Cloud Gateway app making the same header-based choice, all in front of the same nginx backend on
-# loopback, measured with wrk. Prints medians of RUNS runs and the ratios the gateway is held to:
+# loopback, measured with wrk. Prints medians of RUNS runs, each proxy's CPU time per request, and the ratios the
+# gateway is held to:
 #   throughput >= 0.8 x nginx, >= 2 x Spring Cloud Gateway; p99 added over a direct call <= 1 ms at half of
 #   nginx's peak rate.
-# Usage: benchmarks/gateway/run.sh            (env: RUNS=5 DURATION=10s CONNECTIONS=64 THREADS=2)
+# Usage: benchmarks/gateway/run.sh   (env: RUNS=5 DURATION=10s CONNECTIONS=64 THREADS=2 WARMUP=120s)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -12,6 +13,7 @@ RUNS="${RUNS:-5}"
 DURATION="${DURATION:-10s}"
 CONNECTIONS="${CONNECTIONS:-64}"
 THREADS="${THREADS:-2}"
+WARMUP="${WARMUP:-120s}"   # the JIT needs minutes when the cores are shared
 
 need=()
 command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] || need+=(nginx-light)
@@ -124,33 +126,56 @@ p99_at() { # port, total rate
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
 echo "warming up the JVMs..."
-rps 30s "$UNITAS" >/dev/null; rps 30s "$SCG" >/dev/null
+rps "$WARMUP" "$UNITAS" >/dev/null; rps "$WARMUP" "$SCG" >/dev/null
 
-n_runs=(); u_runs=(); s_runs=()
+# CPU time a proxy spends per request (user + system, from /proc): less sensitive than req/s to what else runs.
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+measure() { # port pid -> "req/s cpu-microseconds-per-request"
+  local t0 t1 out
+  t0=$(ticks "$2")
+  out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" -H 'x-user-id: 1234' "http://127.0.0.1:$1/")
+  t1=$(ticks "$2")
+  awk -v t=$((t1 - t0)) -v hz="$(getconf CLK_TCK)" '/requests in/ {n = $1} /Requests\/sec/ {r = $2}
+    END {printf "%s %.1f\n", r, t * 1e6 / hz / n}' <<<"$out"
+}
+NGINX_WORKER=$(pgrep -P "$(cat "$work/proxy/nginx.pid")" | head -1)
+n_runs=(); u_runs=(); s_runs=(); n_cpu=(); u_cpu=(); s_cpu=()
 for i in $(seq 1 "$RUNS"); do   # interleaved, so a burst of load elsewhere hits all three alike
-  n_runs+=("$(rps "$DURATION" "$NGINX_PROXY")")
-  u_runs+=("$(rps "$DURATION" "$UNITAS")")
-  s_runs+=("$(rps "$DURATION" "$SCG")")
+  read -r r c <<<"$(measure "$NGINX_PROXY" "$NGINX_WORKER")"; n_runs+=("$r"); n_cpu+=("$c")
+  read -r r c <<<"$(measure "$UNITAS" "${pids[0]}")"; u_runs+=("$r"); u_cpu+=("$c")
+  read -r r c <<<"$(measure "$SCG" "${pids[1]}")"; s_runs+=("$r"); s_cpu+=("$c")
   echo "run $i (req/s): nginx ${n_runs[-1]}  unitas ${u_runs[-1]}  spring-cloud-gateway ${s_runs[-1]}"
 done
 nginx_rps=$(printf '%s\n' "${n_runs[@]}" | median)
 unitas_rps=$(printf '%s\n' "${u_runs[@]}" | median)
 scg_rps=$(printf '%s\n' "${s_runs[@]}" | median)
 
+# p99 added over a direct call at a paced rate: half of nginx's peak (the target), and half of the gateway's own
+# peak (where the gateway is not saturated, should it peak below nginx's half).
+added_at() { # rate -> "direct_p99 via_p99"
+  local direct=() via=()
+  for i in $(seq 1 "$RUNS"); do
+    direct+=("$(p99_at "$BACKEND" "$1")")
+    via+=("$(p99_at "$UNITAS" "$1")")
+  done
+  echo "$(printf '%s\n' "${direct[@]}" | median) $(printf '%s\n' "${via[@]}" | median)"
+}
 half=$(awk -v r="$nginx_rps" 'BEGIN {printf "%d", r / 2}')
-direct=(); via=()
-for i in $(seq 1 "$RUNS"); do
-  direct+=("$(p99_at "$BACKEND" "$half")")
-  via+=("$(p99_at "$UNITAS" "$half")")
-done
-direct_p99=$(printf '%s\n' "${direct[@]}" | median)
-unitas_p99=$(printf '%s\n' "${via[@]}" | median)
+own_half=$(awk -v r="$unitas_rps" 'BEGIN {printf "%d", r / 2}')
+read -r direct_p99 unitas_p99 <<<"$(added_at "$half")"
+read -r own_direct_p99 own_unitas_p99 <<<"$(added_at "$own_half")"
 
 echo
 echo "medians of $RUNS runs, wrk -t$THREADS -c$CONNECTIONS -d$DURATION, loopback, $(nproc) cores shared with everything else"
 printf 'throughput (req/s): nginx %s  unitas %s  spring-cloud-gateway %s\n' "$nginx_rps" "$unitas_rps" "$scg_rps"
+printf 'CPU per request (us): nginx %s  unitas %s  spring-cloud-gateway %s\n' \
+  "$(printf '%s\n' "${n_cpu[@]}" | median)" "$(printf '%s\n' "${u_cpu[@]}" | median)" \
+  "$(printf '%s\n' "${s_cpu[@]}" | median)"
 awk -v u="$unitas_rps" -v n="$nginx_rps" -v s="$scg_rps" 'BEGIN {
   printf "unitas / nginx = %.2f (target >= 0.8)\nunitas / spring-cloud-gateway = %.2f (target >= 2)\n", u / n, u / s }'
 awk -v d="$direct_p99" -v g="$unitas_p99" -v r="$half" 'BEGIN {
   printf "p99 at %d req/s (half of nginx peak): direct %.3f ms, via unitas %.3f ms, added %.3f ms (target <= 1)\n",
          r, d, g, g - d }'
+awk -v d="$own_direct_p99" -v g="$own_unitas_p99" -v r="$own_half" 'BEGIN {
+  printf "p99 at %d req/s (half of unitas peak): direct %.3f ms, via unitas %.3f ms, added %.3f ms\n", r, d, g, g - d }'
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

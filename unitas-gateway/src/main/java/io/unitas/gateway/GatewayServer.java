@@ -3,8 +3,8 @@ package io.unitas.gateway;
 import java.io.BufferedOutputStream;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
-import java.io.OutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -12,10 +12,10 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 
 import com.linecorp.armeria.client.ClientFactory;
+import com.linecorp.armeria.common.Flags;
 import com.linecorp.armeria.common.HttpResponse;
 import com.linecorp.armeria.common.HttpStatus;
 import com.linecorp.armeria.common.MediaType;
-import com.linecorp.armeria.common.Flags;
 import com.linecorp.armeria.server.Server;
 
 /** The gateway's server: the proxy under {@code /}, {@code /metrics} and {@code /unitas/healthz} beside it. */

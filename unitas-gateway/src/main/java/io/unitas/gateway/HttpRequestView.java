@@ -1,13 +1,19 @@
 package io.unitas.gateway;
 
+import java.util.concurrent.ConcurrentHashMap;
+
 import com.linecorp.armeria.common.HttpHeaderNames;
 import com.linecorp.armeria.common.RequestHeaders;
 import com.linecorp.armeria.server.ServiceRequestContext;
 
+import io.netty.util.AsciiString;
 import io.unitas.core.rules.RequestView;
 
 /** The rules' view of a live HTTP request; reads headers in place and scans the cookie header without parsing it. */
 final class HttpRequestView implements RequestView {
+
+    /** Header names the rules ask for, hashed once; a rule set names only a handful. */
+    private static final ConcurrentHashMap<String, AsciiString> NAMES = new ConcurrentHashMap<>();
 
     private final ServiceRequestContext ctx;
     private final RequestHeaders headers;
@@ -19,7 +25,11 @@ final class HttpRequestView implements RequestView {
 
     @Override
     public String header(String name) {
-        return headers.get(name);
+        AsciiString ascii = NAMES.get(name);
+        if (ascii == null) {
+            ascii = NAMES.computeIfAbsent(name, HttpHeaderNames::of);
+        }
+        return headers.get(ascii);
     }
 
     @Override

@@ -29,7 +29,7 @@ final class ProblemResponses {
     }
 
     /** A problem response; {@code retryAfterSeconds} > 0 adds {@code Retry-After}. */
-    static HttpResponse of(HttpStatus status, String type, String detail, String servedByHeader, String region,
+    static HttpResponse of(HttpStatus status, String type, String detail, CharSequence servedByHeader, String region,
                            long retryAfterSeconds) {
         ResponseHeadersBuilder h = ResponseHeaders.builder(status).contentType(PROBLEM_JSON);
         if (retryAfterSeconds > 0) {

@@ -3,6 +3,7 @@ package io.unitas.gateway;
 import java.util.function.Supplier;
 
 import com.linecorp.armeria.client.ResponseTimeoutException;
+import com.linecorp.armeria.common.HttpHeaderNames;
 import com.linecorp.armeria.common.HttpRequest;
 import com.linecorp.armeria.common.HttpResponse;
 import com.linecorp.armeria.common.HttpStatus;
@@ -12,6 +13,7 @@ import com.linecorp.armeria.common.logging.RequestLog;
 import com.linecorp.armeria.server.HttpService;
 import com.linecorp.armeria.server.ServiceRequestContext;
 
+import io.netty.util.AsciiString;
 import io.unitas.core.Region;
 import io.unitas.core.RouteDecision;
 import io.unitas.core.fence.Fence;
@@ -30,7 +32,13 @@ final class ProxyService implements HttpService {
     private static final HttpStatus LOOP_DETECTED = HttpStatus.valueOf(508);
 
     private final Region self;
-    private final GatewayConfig.Headers names;
+    // Header names as netty's AsciiString, hashed once rather than on every get and set.
+    private final AsciiString unitHeader;
+    private final AsciiString regionHeader;
+    private final AsciiString originHeader;
+    private final AsciiString hopsHeader;
+    private final AsciiString servedByHeader;
+    private final AsciiString routeHeader;
     private final HopRule hopRule;
     private final Supplier<RoutingState> state;
     private final Upstreams upstreams;
@@ -38,7 +46,13 @@ final class ProxyService implements HttpService {
 
     ProxyService(GatewayConfig config, Supplier<RoutingState> state, Upstreams upstreams, GatewayMetrics metrics) {
         this.self = config.region();
-        this.names = config.headers();
+        GatewayConfig.Headers names = config.headers();
+        this.unitHeader = HttpHeaderNames.of(names.unit());
+        this.regionHeader = HttpHeaderNames.of(names.region());
+        this.originHeader = HttpHeaderNames.of(names.origin());
+        this.hopsHeader = HttpHeaderNames.of(names.hops());
+        this.servedByHeader = HttpHeaderNames.of(names.servedBy());
+        this.routeHeader = HttpHeaderNames.of(names.route());
         this.hopRule = new HopRule(config.hopLimit());
         this.state = state;
         this.upstreams = upstreams;
@@ -54,10 +68,10 @@ final class ProxyService implements HttpService {
                           problem(HttpStatus.SERVICE_UNAVAILABLE, "no-routing-state",
                                   "gateway " + self + " has no routing state yet", 1));
         }
-        String stamp = in.get(names.region());
-        int hops = HopRule.parseHops(in.get(names.hops()));
+        String stamp = in.get(regionHeader);
+        int hops = HopRule.parseHops(in.get(hopsHeader));
         return switch (hopRule.judge(stamp, hops)) {
-            case LOOP -> answer(ctx, in, in.get(names.unit()), null, null, GatewayMetrics.NONE,
+            case LOOP -> answer(ctx, in, in.get(unitHeader), null, null, GatewayMetrics.NONE,
                                 problem(LOOP_DETECTED, "loop-detected", "request passed " + hops
                                         + " unitas gateways (limit " + hopRule.limit() + ")", 0));
             case PREROUTED -> prerouted(ctx, req, s, stamp, hops);
@@ -90,35 +104,37 @@ final class ProxyService implements HttpService {
                           problem(HttpStatus.SERVICE_UNAVAILABLE, "no-healthy-region",
                                   decision.message() + (unitId == null ? "" : " (unit " + unitId + ")"), 5));
         }
-        Region target = decision.target();
-        HttpResponse fenced = fence(s, unitId, in, target);
-        if (fenced != null) {
-            return answer(ctx, in, unitId, home, target, decision.outcome().reason(), fenced);
-        }
-        String version = unit != null && target.equals(self) && home.equals(self)
-                         ? s.rules().grayVersion(unit, view) : null;
-        return forward(ctx, req, unitId, home, target, decision.outcome().reason(), version, hops);
+        return serve(ctx, req, s, view, unit, unitId, home, decision.target(), decision.outcome().reason(), hops);
     }
 
     private HttpResponse prerouted(ServiceRequestContext ctx, HttpRequest req, RoutingState s, String stamp,
                                    int hops) {
         RequestHeaders in = req.headers();
-        String unitId = in.get(names.unit());
+        String unitId = in.get(unitHeader);
         Unit unit = unitId == null ? null : s.rules().unit(unitId);
         Region home = unit == null ? null : unit.home();
         Region target = s.rules().topology().region(stamp).orElse(null);
         if (target == null) {
             return answer(ctx, in, unitId, home, null, "prerouted",
-                          problem(HttpStatus.BAD_REQUEST, "unknown-region", names.region() + ": '" + stamp
+                          problem(HttpStatus.BAD_REQUEST, "unknown-region", regionHeader + ": '" + stamp
                                   + "' names no region of the topology", 0));
         }
-        HttpResponse fenced = fence(s, unitId, in, target);
+        return serve(ctx, req, s, new HttpRequestView(ctx, in), unit, unitId, home, target, "prerouted", hops);
+    }
+
+    /**
+     * Serves a request whose target is known: the write fence first, then the gray version (only where the unit is
+     * at home: another region need not run the same versions), then the target's upstreams.
+     */
+    private HttpResponse serve(ServiceRequestContext ctx, HttpRequest req, RoutingState s, HttpRequestView view,
+                               Unit unit, String unitId, Region home, Region target, String route, int hops) {
+        HttpResponse fenced = fence(s, unitId, req.headers(), target);
         if (fenced != null) {
-            return answer(ctx, in, unitId, home, target, "prerouted", fenced);
+            return answer(ctx, req.headers(), unitId, home, target, route, fenced);
         }
         String version = unit != null && target.equals(self) && home.equals(self)
-                         ? s.rules().grayVersion(unit, new HttpRequestView(ctx, in)) : null;
-        return forward(ctx, req, unitId, home, target, "prerouted", version, hops);
+                         ? s.rules().grayVersion(unit, view) : null;
+        return forward(ctx, req, unitId, home, target, route, version, hops);
     }
 
     /** The fence answer for a write of {@code unitId}, or {@code null} when the request passes. */
@@ -155,20 +171,20 @@ final class ProxyService implements HttpService {
                                   "no upstream endpoints configured for region " + target, 0));
         }
         RequestHeadersBuilder out = in.toBuilder()
-                                      .set(names.region(), target.id())
-                                      .set(names.hops(), Integer.toString(hops + 1));
+                                      .set(regionHeader, target.id())
+                                      .set(hopsHeader, Integer.toString(hops + 1));
         if (unitId != null) {
-            out.set(names.unit(), unitId);
+            out.set(unitHeader, unitId);
         }
-        if (!in.contains(names.origin())) {
-            out.set(names.origin(), self.id());
+        if (!in.contains(originHeader)) {
+            out.set(originHeader, self.id());
         }
         RequestHeaders upstream = out.build();
         HttpResponse res = pool.clientFor(upstream).execute(req.withHeaders(upstream));
         String served = target.id();
         HttpResponse stamped = res.mapHeaders(h -> h.toBuilder()
-                                                     .set(names.servedBy(), served)
-                                                     .set(names.route(), route)
+                                                     .set(servedByHeader, served)
+                                                     .set(routeHeader, route)
                                                      .build())
                                   .recover(cause -> upstreamFailure(cause, target));
         return answer(ctx, in, unitId, home, target, route, stamped);
@@ -185,7 +201,7 @@ final class ProxyService implements HttpService {
     }
 
     private HttpResponse problem(HttpStatus status, String type, String detail, long retryAfterSeconds) {
-        return ProblemResponses.of(status, type, detail, names.servedBy(), self.id(), retryAfterSeconds);
+        return ProblemResponses.of(status, type, detail, servedByHeader, self.id(), retryAfterSeconds);
     }
 
     /** Returns {@code res}, recording the request's metrics and access log line once it has completed. */

@@ -14,12 +14,14 @@ import com.linecorp.armeria.client.endpoint.healthcheck.HealthCheckedEndpointGro
 import com.linecorp.armeria.client.retry.Backoff;
 import com.linecorp.armeria.client.retry.RetryRule;
 import com.linecorp.armeria.client.retry.RetryingClient;
+import com.linecorp.armeria.common.HttpHeaderNames;
 import com.linecorp.armeria.common.HttpMethod;
 import com.linecorp.armeria.common.HttpStatus;
 import com.linecorp.armeria.common.RequestHeaders;
 import com.linecorp.armeria.common.SessionProtocol;
 import com.linecorp.armeria.common.util.AsyncCloseable;
 
+import io.netty.util.AsciiString;
 import io.unitas.core.Region;
 import io.unitas.gateway.GatewayConfig.Resilience;
 
@@ -31,7 +33,7 @@ import io.unitas.gateway.GatewayConfig.Resilience;
 final class Upstreams implements AutoCloseable {
 
     /** The header that makes a non-idempotent request safe to send twice. */
-    static final String IDEMPOTENCY_KEY = "idempotency-key";
+    static final AsciiString IDEMPOTENCY_KEY = HttpHeaderNames.of("idempotency-key");
 
     private final Map<Region, Pool> defaults = new HashMap<>();
     private final Map<Region, Map<String, Pool>> versions = new HashMap<>();
