@@ -2,8 +2,13 @@ package io.unitas.data;
 
 import static io.unitas.data.EmbeddedRegions.CN;
 import static io.unitas.data.EmbeddedRegions.EU;
+import static io.unitas.data.EmbeddedRegions.US;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.unitas.core.HealthSnapshot;
+import io.unitas.core.Region;
+import io.unitas.core.Router;
+import io.unitas.core.Topology;
 import io.unitas.core.crdt.Cart;
 import io.unitas.data.replication.Replicator;
 import io.unitas.data.store.Account;
@@ -16,6 +21,7 @@ import io.unitas.data.store.StoreResult;
 import io.unitas.data.store.StoredResponse;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -38,6 +44,10 @@ class SeedIncidentTest {
     final RegionalStore eu = regions.eu;
     final RegionalStore us = regions.us;
     final StoreDirectory stores = regions.stores;
+    // With cn's database read-only, cn's health turns down and routing sends cn's users to the first region of its
+    // fallback order: eu. The data layer runs after that decision.
+    final Region servedIn = Router.of(Topology.of("cn", "eu", "us"))
+            .route(CN, HealthSnapshot.ofFlags(Map.of(CN, false, EU, true, US, true))).target();
     // Replication's usual 200 ms; the incident's backlog is a paused cn->eu link.
     final Replicator replicator = Replicator.builder().stores(cn, eu, us).clock(clock)
                                             .delay(Duration.ofMillis(200)).build();
@@ -70,6 +80,7 @@ class SeedIncidentTest {
 
         @Test
         void localOnlyRead_saysTheAccountDoesNotExist() {
+            assertThat(servedIn).isEqualTo(EU);
             cn.putAccount(alice);
             cnTurnsReadOnlyWithReplicationBehind();
             assertThat(eu.account("alice").status()).isEqualTo(StoreResult.Status.NOT_FOUND);
@@ -79,7 +90,7 @@ class SeedIncidentTest {
         void readinessReadsTheAccountFromItsHome_cn() {
             cn.putAccount(alice);
             cnTurnsReadOnlyWithReplicationBehind();
-            ReadinessResult<Account> result = readiness.account(EU, CN, "alice");
+            ReadinessResult<Account> result = readiness.account(servedIn, CN, "alice");
             assertThat(result.outcome()).isEqualTo(ReadinessResult.Outcome.HOME);
             assertThat(result.value()).isEqualTo(alice);
             assertThat(result.detail()).isEqualTo("account of user alice not yet in eu; read from home region cn");
@@ -90,13 +101,13 @@ class SeedIncidentTest {
             cn.putAccount(alice);
             cnTurnsReadOnlyWithReplicationBehind();
             cn.mode(StoreMode.UNAVAILABLE);
-            ReadinessResult<Account> result = readiness.account(EU, CN, "alice");
+            ReadinessResult<Account> result = readiness.account(servedIn, CN, "alice");
             assertThat(result.outcome()).isEqualTo(ReadinessResult.Outcome.NOT_READY);
             assertThat(result.problem().type()).isEqualTo(DataProblem.Type.DATA_NOT_READY);
 
             cn.mode(StoreMode.READ_ONLY);
             replicationCatchesUp();
-            assertThat(readiness.account(EU, CN, "alice").outcome()).isEqualTo(ReadinessResult.Outcome.LOCAL);
+            assertThat(readiness.account(servedIn, CN, "alice").outcome()).isEqualTo(ReadinessResult.Outcome.LOCAL);
         }
 
         @Test
@@ -105,7 +116,7 @@ class SeedIncidentTest {
             cn.putSession(session);
             cnTurnsReadOnlyWithReplicationBehind();
             assertThat(eu.session("t-alice").status()).isEqualTo(StoreResult.Status.NOT_FOUND);
-            ReadinessResult<Session> result = readiness.session(EU, CN, "t-alice");
+            ReadinessResult<Session> result = readiness.session(servedIn, CN, "t-alice");
             assertThat(result.outcome()).isEqualTo(ReadinessResult.Outcome.HOME);
             assertThat(result.value()).isEqualTo(session);
         }
@@ -150,7 +161,7 @@ class SeedIncidentTest {
             IdempotencyResult first = acceptedInCn();
             cnTurnsReadOnlyWithReplicationBehind();
 
-            Idempotency inEu = Idempotency.builder().region(EU).stores(stores).clock(clock).build();
+            Idempotency inEu = Idempotency.builder().region(servedIn).stores(stores).clock(clock).build();
             IdempotencyResult retry = inEu.execute(KEY, "alice", CN, payload, () -> placeOrderIn(eu));
 
             assertThat(retry.outcome()).isEqualTo(IdempotencyResult.Outcome.REPLAYED);
@@ -165,7 +176,7 @@ class SeedIncidentTest {
             clock.advance(Duration.ofSeconds(1));
             replicator.replicateDue();
             cn.mode(StoreMode.UNAVAILABLE);
-            Idempotency inEu = Idempotency.builder().region(EU).stores(stores).clock(clock).build();
+            Idempotency inEu = Idempotency.builder().region(servedIn).stores(stores).clock(clock).build();
 
             assertThat(inEu.execute(KEY, "alice", CN, payload, () -> placeOrderIn(eu)).response())
                     .isEqualTo(first.response());
@@ -195,7 +206,7 @@ class SeedIncidentTest {
             cnTurnsReadOnlyWithReplicationBehind();
             eu.updateCart("alice", (c, replica) -> c.add(replica, "cup", 1));
             DataReadiness readiness = DataReadiness.builder().stores(stores).build();
-            assertThat(readiness.cart(EU, CN, "alice").value().items()).containsOnlyKeys("book", "cup");
+            assertThat(readiness.cart(servedIn, CN, "alice").value().items()).containsOnlyKeys("book", "cup");
         }
 
         @Test
