@@ -33,7 +33,7 @@ final class DemoCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         UpCommand.quietLibraries();
         try {
-            drill.length();
+            drill.validate(playground);
         } catch (IllegalArgumentException e) {
             main.err().println("unitas demo: " + e.getMessage());
             return Main.EXIT_USAGE;

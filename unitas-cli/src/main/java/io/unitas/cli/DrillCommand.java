@@ -46,7 +46,7 @@ final class DrillCommand implements Callable<Integer> {
         Scenario s;
         try {
             s = Scenario.of(scenario);
-            drill.length();
+            drill.validate(playground);
         } catch (IllegalArgumentException e) {
             main.err().println("unitas drill: " + e.getMessage());
             return Main.EXIT_USAGE;

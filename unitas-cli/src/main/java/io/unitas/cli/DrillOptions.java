@@ -32,7 +32,23 @@ final class DrillOptions {
     Path report;
 
     Duration length() {
-        return quick ? Duration.ofSeconds(20) : DurationFormat.parse(duration);
+        try {
+            return quick ? Duration.ofSeconds(20) : DurationFormat.parse(duration);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--duration: " + e.getMessage(), e);
+        }
+    }
+
+    /** Checks every option (and the playground's) before anything starts. */
+    void validate(PlaygroundOptions playground) {
+        Duration length = length();
+        if (length.compareTo(Duration.ofSeconds(5)) < 0) {
+            throw new IllegalArgumentException("--duration: " + duration + " (expected: at least 5s)");
+        }
+        if (users < 1 || users > 1000) {
+            throw new IllegalArgumentException("--users: " + users + " (expected: 1..1000)");
+        }
+        playground.builder().validate();
     }
 
     /** Starts a playground in the drill's mode, runs the drill, stops the playground. */

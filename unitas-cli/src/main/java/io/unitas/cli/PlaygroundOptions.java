@@ -17,8 +17,12 @@ final class PlaygroundOptions {
                           + "(default: ${DEFAULT-VALUE}).")
     int portsFrom;
 
-    /** A playground builder with these options applied. */
+    /** A playground builder with these options applied; {@link IllegalArgumentException} for a bad region id. */
     Playground.Builder builder() {
-        return Playground.builder().regions(regions.stream().map(Region::of).toList()).portsFrom(portsFrom);
+        try {
+            return Playground.builder().regions(regions.stream().map(Region::of).toList()).portsFrom(portsFrom);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--regions: " + e.getMessage(), e);
+        }
     }
 }

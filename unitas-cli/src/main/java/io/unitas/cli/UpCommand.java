@@ -38,14 +38,17 @@ final class UpCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         quietLibraries();
-        main.err().println("unitas up: starting " + String.join(", ", options.regions) + " ...");
         Playground playground;
         try {
-            playground = options.builder().start();
-            playground.awaitReady(Duration.ofSeconds(120));
+            options.builder().validate();
         } catch (IllegalArgumentException e) {
             main.err().println("unitas up: " + e.getMessage());
             return Main.EXIT_USAGE;
+        }
+        main.err().println("unitas up: starting " + String.join(", ", options.regions) + " ...");
+        try {
+            playground = options.builder().start();
+            playground.awaitReady(Duration.ofSeconds(120));
         } catch (RuntimeException e) {
             main.err().println("unitas up: cannot start: " + rootMessage(e));
             return 1;

@@ -122,6 +122,12 @@ public interface Playground extends AutoCloseable {
             return this;
         }
 
+        /** Checks the regions and ports without starting anything; throws {@link IllegalArgumentException}. */
+        public Builder validate() {
+            new Layout(regions, portsFrom);
+            return this;
+        }
+
         /** Starts every piece; returns once they listen (see {@link Playground#awaitReady}). */
         public Playground start() {
             return DefaultPlayground.start(this, new Layout(regions, portsFrom));

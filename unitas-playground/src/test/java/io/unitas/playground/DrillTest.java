@@ -72,13 +72,15 @@ class DrillTest {
     }
 
     @Test
-    void db_readonly_under_the_seeds_setup_loses_accounts_and_charges_twice() {
+    void the_seeds_setup_loses_accounts_and_charges_twice_when_cn_turns_read_only_or_fails_behind_a_backlog() {
         try (Playground naive = Playground.builder().portsFrom(TestPorts.next()).mode(ShopMode.NAIVE).start()) {
-            DrillResult r = drill(naive, Scenario.DB_READONLY, true);
+            for (Scenario scenario : List.of(Scenario.DB_READONLY, Scenario.REPLICATION_BACKLOG)) {
+                DrillResult r = drill(naive, scenario, true);
 
-            assertThat(r.holds()).isFalse();
-            assertThat(r.accountNotFound()).isPositive();
-            assertThat(r.duplicateOrders()).isPositive();
+                assertThat(r.holds()).as(scenario.id()).isFalse();
+                assertThat(r.accountNotFound()).as(scenario.id()).isPositive();
+                assertThat(r.duplicateOrders()).as(scenario.id()).isPositive();
+            }
         }
     }
 
