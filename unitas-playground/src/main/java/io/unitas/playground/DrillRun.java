@@ -113,7 +113,9 @@ final class DrillRun {
         sleepUntil(durationMillis * 3 / 10);
         faultAt = now();
         scenario.inject(p, faulted);
-        dns.faultAt(faultAt);
+        if (scenario.movesTraffic()) {  // the operator leaves DNS alone when the region's users are fine
+            dns.faultAt(faultAt);
+        }
         say("fault injected: " + scenario.description());
         sleepUntil(durationMillis * 7 / 10);
         recoveryAt = now();
