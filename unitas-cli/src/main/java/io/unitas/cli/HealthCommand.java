@@ -27,11 +27,6 @@ final class HealthCommand implements Runnable {
         new picocli.CommandLine(this).usage(main.out());
     }
 
-    /** Keeps the libraries' informational logging (pools, event loops) off a person's terminal; warnings stay. */
-    static void quietLibraries() {
-        java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
-    }
-
     /** {@code unitas health serve --config health.yaml}: probe, roll up, serve, push, until stopped. */
     @Command(name = "serve",
              description = "Run the checks of health.yaml and serve /livez /readyz /healthz /metrics and "
@@ -50,7 +45,6 @@ final class HealthCommand implements Runnable {
         @Override
         public Integer call() throws InterruptedException {
             Main main = health.main;
-            quietLibraries();
             HealthConfig parsed = HealthConfig.read(config);
             HealthServer server;
             try {

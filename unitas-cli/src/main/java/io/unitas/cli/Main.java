@@ -52,6 +52,8 @@ public final class Main implements Runnable {
 
     /** Runs the command line and exits with its code. */
     public static void main(String[] args) {
+        // The libraries' informational logging (pools, event loops, flags) is not for a person's terminal.
+        java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
         System.exit(run(args));
     }
 

@@ -75,7 +75,6 @@ final class ProbeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        HealthCommand.quietLibraries();
         Optional<ProbeConfig.Kind> k = ProbeConfig.Kind.of(kind);
         Optional<ProbeConfig.Role> r = ProbeConfig.Role.of(role);
         if (k.isEmpty()) {
