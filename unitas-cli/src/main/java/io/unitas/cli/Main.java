@@ -30,6 +30,9 @@ import picocli.CommandLine.Command;
                  ControlCommand.class,
                  CtlCommand.class,
                  GatewayCommand.class,
+                 UpCommand.class,
+                 DrillCommand.class,
+                 DemoCommand.class,
          })
 public final class Main implements Runnable {
 

@@ -1,0 +1,76 @@
+package io.unitas.cli;
+
+import io.unitas.playground.Playground;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code unitas up}: the playground in this process until Ctrl-C. Exit codes: 2 for bad options, 1 when it cannot
+ * start (a port is taken).
+ */
+@Command(name = "up",
+         description = "Start a multi-region playground in this process: control plane and console; per region a "
+                       + "gateway, a health agent, two demo shop instances and a store; replication between them.")
+final class UpCommand implements Callable<Integer> {
+
+    /** Held so that the levels stick (java.util.logging keeps loggers weakly). */
+    private static final List<Logger> QUIET = List.of(Logger.getLogger("com.linecorp.armeria"),
+                                                      Logger.getLogger("io.netty"), Logger.getLogger("io.micrometer"));
+
+    @ParentCommand
+    Main main;
+
+    /** The libraries' per-connection chatter would bury what the playground prints; their errors still show. */
+    static void quietLibraries() {
+        QUIET.forEach(l -> l.setLevel(Level.SEVERE));
+    }
+
+    @Mixin
+    PlaygroundOptions options;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        quietLibraries();
+        Playground playground;
+        try {
+            options.builder().validate();
+        } catch (IllegalArgumentException e) {
+            main.err().println("unitas up: " + e.getMessage());
+            return Main.EXIT_USAGE;
+        }
+        main.err().println("unitas up: starting " + String.join(", ", options.regions) + " ...");
+        try {
+            playground = options.builder().start();
+            playground.awaitReady(Duration.ofSeconds(120));
+        } catch (RuntimeException e) {
+            main.err().println("unitas up: cannot start: " + rootMessage(e));
+            return 1;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            main.err().println("unitas up: stopping ...");
+            playground.close();
+            stopped.countDown();
+        }, "unitas-up-shutdown"));
+        main.out().print(playground.describe());
+        main.out().println("\nready. Ctrl-C stops everything.");
+        main.out().flush();
+        stopped.await();
+        return 0;
+    }
+
+    static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t == e ? String.valueOf(e.getMessage()) : e.getMessage() + " (" + t.getMessage() + ")";
+    }
+}

@@ -1,0 +1,26 @@
+package io.unitas.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Bad options of up, drill and demo: one line naming the option, exit 2, nothing started. */
+class DrillCommandTest {
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "drill meteor-strike            | unitas drill: scenario: 'meteor-strike' (expected: one of db-readonly, replication-backlog, region-down, control-plane-down)",
+            "drill db-readonly --duration 3 | unitas drill: --duration: '3' (expected: a duration like 500ms, 5s, 2m or 1h)",
+            "drill db-readonly --duration 2s| unitas drill: --duration: 2s (expected: at least 5s)",
+            "demo --users 0                 | unitas demo: --users: 0 (expected: 1..1000)",
+            "up --regions cn                | unitas up: regions: [cn] (expected: at least 2)",
+            "up --ports-from 80             | unitas up: ports-from: 80 (expected: 1024..65501 for 3 regions)",
+    })
+    void bad_options_are_one_line_and_exit_2(String args, String message) {
+        Cli r = Cli.run(args.trim().split(" +"));
+
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err().lines().filter(l -> l.startsWith("unitas ")).toList()).containsExactly(message);
+    }
+}

@@ -1,0 +1,79 @@
+package io.unitas.playground;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * A drill: virtual users register, log in, add to cart and check out against a running {@link Playground}
+ * (through the gateways in unitas mode; straight to the shops a DNS-like switch hands out in naive mode), with
+ * retries that may land in another region, while a {@link Scenario}'s fault is injected and recovered; then the
+ * invariants are counted once replication has caught up.
+ */
+public interface Drill {
+
+    /** A builder; the scenario is required. */
+    static Builder builder() {
+        return new Builder();
+    }
+
+    /** Runs the drill against {@code playground}, whose shops must run in the drill's mode. */
+    DrillResult run(Playground playground);
+
+    /** Collects the settings of a {@link Drill}. */
+    final class Builder {
+        Scenario scenario;
+        boolean naive;
+        Duration duration = Duration.ofSeconds(40);
+        int users = 8;
+        Consumer<String> progress = line -> { };
+
+        private Builder() {}
+
+        /** The fault to inject. */
+        public Builder scenario(Scenario scenario) {
+            this.scenario = Objects.requireNonNull(scenario, "scenario");
+            return this;
+        }
+
+        /**
+         * Run as the seed's team would have: clients follow a DNS-like switch an operator flips a twentieth of
+         * the run after the fault, which takes effect a TTL (another twentieth) later, and call the region's shops
+         * directly; the playground's shops must be {@link ShopMode#NAIVE}.
+         */
+        public Builder naive(boolean naive) {
+            this.naive = naive;
+            return this;
+        }
+
+        /** The whole drill (default 40 s): fault at 30%, recovery at 70%. At least 5 s. */
+        public Builder duration(Duration duration) {
+            if (duration.compareTo(Duration.ofSeconds(5)) < 0) {
+                throw new IllegalArgumentException("duration: " + duration + " (expected: >= 5s)");
+            }
+            this.duration = duration;
+            return this;
+        }
+
+        /** Concurrent virtual users (default 8). */
+        public Builder users(int users) {
+            if (users < 1 || users > 1000) {
+                throw new IllegalArgumentException("users: " + users + " (expected: 1..1000)");
+            }
+            this.users = users;
+            return this;
+        }
+
+        /** Where progress lines go (fault injected, recovered, waiting for replication). */
+        public Builder progress(Consumer<String> progress) {
+            this.progress = Objects.requireNonNull(progress, "progress");
+            return this;
+        }
+
+        /** The drill, ready to run. */
+        public Drill build() {
+            Objects.requireNonNull(scenario, "scenario");
+            return playground -> DrillRun.run(this, playground);
+        }
+    }
+}

@@ -1,0 +1,363 @@
+package io.unitas.playground;
+
+import com.fasterxml.jackson.databind.node.MissingNode;
+import io.unitas.core.Region;
+import io.unitas.data.replication.LinkStatus;
+import io.unitas.data.store.Order;
+import io.unitas.data.store.StoreResult;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+
+/** One run of a drill: the script on the calling thread, the virtual users on a pool, the counting at the end. */
+final class DrillRun {
+
+    private static final int ATTEMPTS = 4;
+    private static final double LOST_RESPONSE_RATE = 0.3;
+    private static final long FIRST_USER = 100;
+
+    /** One HTTP request as a client saw it. */
+    private record Attempt(long atMillis, Region home, String servedBy, int status) {}
+
+    /** A checkout whose response the client lost: it will send the same key again. */
+    private record LostResponse(long dueMillis, String user, String key, String payload) {}
+
+    private final Playground p;
+    private final Scenario scenario;
+    private final boolean naive;
+    private final long durationMillis;
+    private final int users;
+    private final Drill.Builder settings;
+    private final Region faulted;
+    private final long startNanos = System.nanoTime();
+    private final ShopClient client = new ShopClient(Duration.ofSeconds(5));
+    private final NaiveDns dns;
+
+    private final ConcurrentLinkedQueue<Attempt> attempts = new ConcurrentLinkedQueue<>();
+    private final Map<String, Region> homes = new ConcurrentHashMap<>();
+    private final Set<String> registered = ConcurrentHashMap.newKeySet();
+    private final List<String> recent = Collections.synchronizedList(new ArrayList<>());
+    private final Set<String> cartItems = ConcurrentHashMap.newKeySet();
+    private final Set<String> orderingUsers = ConcurrentHashMap.newKeySet();
+    // A fresh range of user ids per run, so drills on one playground do not share users.
+    private final AtomicLong nextUser = new AtomicLong(FIRST_USER + 1000 * ThreadLocalRandom.current().nextLong(1_000_000));
+    private final AtomicLong accountNotFound = new AtomicLong();
+    private final AtomicLong sessionsLost = new AtomicLong();
+    private volatile boolean stop;
+    private volatile long faultAt = -1;
+    private volatile long recoveryAt = -1;
+
+    private DrillRun(Drill.Builder b, Playground p) {
+        this.p = p;
+        this.settings = b;
+        this.scenario = b.scenario;
+        this.naive = b.naive;
+        this.durationMillis = b.duration.toMillis();
+        this.users = b.users;
+        this.faulted = p.regions().get(0);
+        this.dns = new NaiveDns(p.regions(), faulted, durationMillis / 20, durationMillis / 20);
+    }
+
+    static DrillResult run(Drill.Builder b, Playground p) {
+        ShopMode expected = b.naive ? ShopMode.NAIVE : ShopMode.UNITAS;
+        if (p.mode() != expected) {
+            throw new IllegalArgumentException("playground runs " + p.mode() + " shops (expected: " + expected
+                                               + " for a " + (b.naive ? "naive" : "unitas") + " drill)");
+        }
+        return new DrillRun(b, p).run();
+    }
+
+    private DrillResult run() {
+        ExecutorService pool = Executors.newFixedThreadPool(users, r -> {
+            Thread t = new Thread(r, "unitas-drill-user");
+            t.setDaemon(true);
+            return t;
+        });
+        for (int i = 0; i < users; i++) {
+            pool.execute(this::virtualUser);
+        }
+        try {
+            script();
+        } finally {
+            stop = true;
+            pool.shutdown();
+            awaitQuietly(pool);
+        }
+        say("load stopped; waiting for replication to catch up");
+        awaitReplication(Duration.ofSeconds(20));
+        return count();
+    }
+
+    private void script() {
+        if (scenario.backlogFirst()) {
+            sleepUntil(durationMillis * 2 / 10);
+            Scenario.pauseOutgoing(p, faulted);
+            say("replication from " + faulted + " paused (backlog builds)");
+        }
+        sleepUntil(durationMillis * 3 / 10);
+        faultAt = now();
+        scenario.inject(p, faulted);
+        if (scenario.movesTraffic()) {  // the operator leaves DNS alone when the region's users are fine
+            dns.faultAt(faultAt);
+        }
+        say("fault injected: " + scenario.description());
+        sleepUntil(durationMillis * 7 / 10);
+        recoveryAt = now();
+        scenario.recover(p, faulted);
+        dns.recoveredAt(recoveryAt);
+        say("fault recovered");
+        sleepUntil(durationMillis);
+    }
+
+    // ---- the workload
+
+    private void virtualUser() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        List<LostResponse> lost = new ArrayList<>();
+        while (!stop) {
+            retryLostResponses(lost);
+            String user;
+            if (recent.isEmpty() || random.nextBoolean()) {
+                user = register(random);
+                if (user == null) {
+                    continue;
+                }
+            } else {
+                synchronized (recent) {
+                    user = recent.get(random.nextInt(recent.size()));
+                }
+            }
+            String token = login(user);
+            if (token == null) {
+                continue;
+            }
+            String item = "item-" + random.nextInt(1000);
+            ShopClient.Reply add = call(user, base -> client.addToCart(base, user, token, item, 1));
+            if (add.ok()) {
+                cartItems.add(user + "|" + item);
+            }
+            countLostSession(add);
+            String key = UUID.randomUUID().toString();
+            String payload = "{\"items\":{\"" + item + "\":1}}";
+            orderingUsers.add(user);
+            ShopClient.Reply checkout = call(user, base -> client.checkout(base, user, token, key, payload));
+            countLostSession(checkout);
+            if (checkout.ok() && random.nextDouble() < LOST_RESPONSE_RATE) {
+                lost.add(new LostResponse(now() + 1000 + random.nextLong(Math.max(1000, durationMillis / 5)), user,
+                                          key, payload));
+            }
+            pause(20);
+        }
+    }
+
+    private String register(ThreadLocalRandom random) {
+        List<Region> regions = p.regions();
+        Region home = random.nextBoolean() ? faulted : regions.get(1 + random.nextInt(regions.size() - 1));
+        String user = p.userId(home, nextUser.getAndIncrement());
+        homes.put(user, home);
+        ShopClient.Reply r = call(user, base -> client.register(base, user));
+        if (!r.ok()) {
+            return null;
+        }
+        registered.add(user);
+        synchronized (recent) {
+            recent.add(user);
+            if (recent.size() > 200) {
+                recent.remove(0);
+            }
+        }
+        return user;
+    }
+
+    /** A session token, or null; counts "account not found" answered for an acknowledged registration. */
+    private String login(String user) {
+        ShopClient.Reply r = call(user, base -> client.login(base, user));
+        if (r.status() == 404 && r.problem().equals("account-not-found") && registered.contains(user)) {
+            accountNotFound.incrementAndGet();
+        }
+        return r.ok() ? r.body().path("token").asText() : null;
+    }
+
+    private void countLostSession(ShopClient.Reply r) {
+        if (r.status() == 401) {
+            sessionsLost.incrementAndGet();
+        }
+    }
+
+    /** The checkouts whose responses were "lost" are sent again with the same key (logging in again if needed). */
+    private void retryLostResponses(List<LostResponse> lost) {
+        long now = now();
+        for (var it = lost.iterator(); it.hasNext() && !stop; ) {
+            LostResponse l = it.next();
+            if (l.dueMillis() > now) {
+                continue;
+            }
+            it.remove();
+            String token = login(l.user());
+            if (token != null) {
+                call(l.user(), base -> client.checkout(base, l.user(), token, l.key(), l.payload()));
+            }
+        }
+    }
+
+    /**
+     * Sends one request with up to {@link #ATTEMPTS} attempts on a failure (5xx, no answer) or 409. Unitas
+     * clients enter at their home region's gateway and, when it does not answer at all, at the next region's;
+     * naive clients call a shop of the region the DNS answers with.
+     */
+    private ShopClient.Reply call(String user, Function<URI, ShopClient.Reply> request) {
+        Region home = homes.get(user);
+        int entry = p.regions().indexOf(home);
+        ShopClient.Reply r = null;
+        for (int attempt = 0; attempt < ATTEMPTS && !stop; attempt++) {
+            URI base;
+            if (naive) {
+                List<URI> shops = p.shops(dns.resolve(home, now()));
+                base = shops.get(ThreadLocalRandom.current().nextInt(shops.size()));
+            } else {
+                base = p.gateway(p.regions().get(entry % p.regions().size()));
+            }
+            r = request.apply(base);
+            attempts.add(new Attempt(now(), home, r.servedBy(), r.status()));
+            if (!r.failed() && r.status() != 409) {
+                return r;
+            }
+            if (!naive && r.status() == 0) {
+                entry++;
+            }
+            pause(150L * (attempt + 1));
+        }
+        return r == null ? new ShopClient.Reply(0, MissingNode.getInstance(), "", "stopped") : r;
+    }
+
+    // ---- counting
+
+    private DrillResult count() {
+        long requests = attempts.size();
+        long failedInFault = attempts.stream()
+                                     .filter(a -> a.atMillis() >= faultAt && a.atMillis() < recoveryAt)
+                                     .filter(a -> a.status() == 0 || a.status() >= 500).count();
+        long failover = attempts.stream()
+                                .filter(a -> a.atMillis() >= faultAt && a.home().equals(faulted))
+                                .filter(a -> a.status() >= 200 && a.status() < 300)
+                                .filter(a -> !a.servedBy().isEmpty() && !a.servedBy().equals(faulted.id()))
+                                .mapToLong(a -> a.atMillis() - faultAt).min().orElse(-1);
+        return new DrillResult(scenario, naive, durationMillis, faultAt, recoveryAt, requests, accountNotFound.get(),
+                               duplicateOrders(), lostCartItems(), sessionsLost.get(), failedInFault,
+                               scenario.movesTraffic() ? failover : -1, timeline());
+    }
+
+    /** Idempotency keys with more than one order, over every region's store. */
+    private long duplicateOrders() {
+        long duplicates = 0;
+        for (String user : orderingUsers) {
+            Map<String, Set<String>> ordersByKey = new HashMap<>();
+            for (Region r : p.regions()) {
+                StoreResult<List<Order>> orders = p.store(r).orders(user);
+                if (orders.isOk()) {
+                    orders.value().forEach(o -> ordersByKey.computeIfAbsent(o.idempotencyKey(), k -> new HashSet<>())
+                                                           .add(o.orderId()));
+                }
+            }
+            duplicates += ordersByKey.values().stream().filter(ids -> ids.size() > 1).count();
+        }
+        return duplicates;
+    }
+
+    /** Acknowledged cart items missing from the user's cart in the home region's store. */
+    private long lostCartItems() {
+        long lost = 0;
+        for (String entry : cartItems) {
+            int bar = entry.indexOf('|');
+            String user = entry.substring(0, bar);
+            var cart = p.store(homes.get(user)).cart(user);
+            if (!cart.isOk() || cart.value().quantity(entry.substring(bar + 1)) == 0) {
+                lost++;
+            }
+        }
+        return lost;
+    }
+
+    private List<DrillResult.Second> timeline() {
+        Map<Long, Map<String, Long>> served = new TreeMap<>();
+        Map<Long, Long> errors = new HashMap<>();
+        for (long s = 0; s <= durationMillis / 1000; s++) {
+            served.put(s, new TreeMap<>());
+        }
+        for (Attempt a : attempts) {
+            long s = Math.min(a.atMillis() / 1000, durationMillis / 1000);
+            if (a.status() == 0 || a.status() >= 500) {
+                errors.merge(s, 1L, Long::sum);
+            } else {
+                served.get(s).merge(a.servedBy(), 1L, Long::sum);
+            }
+        }
+        return served.entrySet().stream()
+                     .map(e -> new DrillResult.Second(e.getKey(), e.getValue(), errors.getOrDefault(e.getKey(), 0L)))
+                     .toList();
+    }
+
+    private void awaitReplication(Duration timeout) {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < end) {
+            if (p.replicator().links().stream().allMatch(LinkStatus::caughtUp)) {
+                return;
+            }
+            pause(50);
+        }
+        say("replication did not catch up within " + timeout.toSeconds() + " s; counting anyway");
+    }
+
+    // ---- time
+
+    private long now() {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+    }
+
+    private void sleepUntil(long millis) {
+        long wait = millis - now();
+        if (wait > 0) {
+            pause(wait);
+        }
+    }
+
+    private void say(String line) {
+        settings.progress.accept(String.format("%6.1fs %s %s: %s", now() / 1000.0, scenario.id(),
+                                               naive ? "naive" : "unitas", line));
+    }
+
+    private static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void awaitQuietly(ExecutorService pool) {
+        try {
+            if (!pool.awaitTermination(30, TimeUnit.SECONDS)) {
+                pool.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            pool.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+    }
+}

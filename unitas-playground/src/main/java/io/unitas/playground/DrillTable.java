@@ -1,0 +1,56 @@
+package io.unitas.playground;
+
+import java.util.List;
+
+/** The invariant table of one or more drills, as the terminal and the HTML report show it. */
+public final class DrillTable {
+
+    /** The column titles. */
+    static final List<String> COLUMNS = List.of("scenario", "mode", "account not found", "duplicate orders",
+                                                "lost cart items", "sessions lost", "failed in fault",
+                                                "failover", "requests", "invariants");
+
+    private DrillTable() {}
+
+    /** One row of cells per result, in {@link #COLUMNS} order. */
+    static List<List<String>> rows(List<DrillResult> results) {
+        return results.stream().map(r -> List.of(
+                r.scenario().id(), r.mode(), Long.toString(r.accountNotFound()), Long.toString(r.duplicateOrders()),
+                Long.toString(r.lostCartItems()), Long.toString(r.sessionsLost()), Long.toString(r.failedInFault()),
+                failover(r), Long.toString(r.requests()), r.holds() ? "hold" : "BROKEN")).toList();
+    }
+
+    static String failover(DrillResult r) {
+        if (!r.scenario().movesTraffic()) {
+            return "n/a";
+        }
+        return r.failoverMillis() < 0 ? "never" : String.format("%.1f s", r.failoverMillis() / 1000.0);
+    }
+
+    /** A fixed-width text table with a header line. */
+    public static String of(List<DrillResult> results) {
+        List<List<String>> rows = rows(results);
+        int[] width = new int[COLUMNS.size()];
+        for (int c = 0; c < width.length; c++) {
+            width[c] = COLUMNS.get(c).length();
+            for (List<String> row : rows) {
+                width[c] = Math.max(width[c], row.get(c).length());
+            }
+        }
+        StringBuilder out = new StringBuilder();
+        line(out, COLUMNS, width);
+        rows.forEach(row -> line(out, row, width));
+        return out.toString();
+    }
+
+    private static void line(StringBuilder out, List<String> cells, int[] width) {
+        for (int c = 0; c < cells.size(); c++) {
+            String cell = cells.get(c);
+            boolean right = c >= 2 && c <= 8;
+            out.append(c == 0 ? "" : "  ")
+               .append(right ? " ".repeat(width[c] - cell.length()) + cell
+                             : cell + " ".repeat(width[c] - cell.length()));
+        }
+        out.append(System.lineSeparator());
+    }
+}

@@ -1,0 +1,106 @@
+package io.unitas.playground;
+
+import io.unitas.config.UnitRulesFile;
+import io.unitas.core.Region;
+import io.unitas.core.Topology;
+import io.unitas.core.rules.KeySource;
+import io.unitas.core.rules.KeyTransform;
+import io.unitas.core.rules.MissingKeyAction;
+import io.unitas.core.rules.UnitRules;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * The playground's model and ports, all derived from the region list and the first port: region {@code i} owns
+ * unit {@code u-<region>} and user ids whose value mod {@code 1000 × regions} lies in {@code [1000 i, 1000 i +
+ * 999]}; the control plane listens on the first port, region {@code i}'s processes on {@code first + 10 (i + 1)}
+ * onwards (gateway, health HTTP, health gRPC, shop a, shop b).
+ */
+record Layout(List<Region> regions, int portsFrom) {
+
+    static final int USERS_PER_UNIT = 1000;
+
+    Layout {
+        regions = List.copyOf(regions);
+        if (regions.size() < 2) {
+            throw new IllegalArgumentException("regions: " + regions + " (expected: at least 2)");
+        }
+        if (regions.stream().distinct().count() != regions.size()) {
+            throw new IllegalArgumentException("regions: " + regions + " (expected: each once)");
+        }
+        int last = portsFrom + 10 * regions.size() + 4;
+        if (portsFrom < 1024 || last > 65_535) {
+            throw new IllegalArgumentException("ports-from: " + portsFrom + " (expected: 1024.." + (65_535 - 10
+                    * regions.size() - 4) + " for " + regions.size() + " regions)");
+        }
+    }
+
+    int controlPort() {
+        return portsFrom;
+    }
+
+    int gatewayPort(Region r) {
+        return base(r);
+    }
+
+    int healthPort(Region r) {
+        return base(r) + 1;
+    }
+
+    int healthGrpcPort(Region r) {
+        return base(r) + 2;
+    }
+
+    List<Integer> shopPorts(Region r) {
+        return List.of(base(r) + 3, base(r) + 4);
+    }
+
+    private int base(Region r) {
+        int i = regions.indexOf(r);
+        if (i < 0) {
+            throw new IllegalArgumentException("region: " + r + " (expected: one of " + regions + ")");
+        }
+        return portsFrom + 10 * (i + 1);
+    }
+
+    /** The center is the first region; the fallback order is the listed order. */
+    Topology topology() {
+        Topology.Builder b = Topology.builder();
+        regions.forEach(r -> b.region(r.id(), 100.0));
+        return b.center(regions.get(0).id()).build();
+    }
+
+    UnitRules rules() {
+        UnitRules.Builder b = UnitRules.builder()
+                                       .source(KeySource.header(ShopServer.USER_HEADER))
+                                       .transform(KeyTransform.mod((long) USERS_PER_UNIT * regions.size()))
+                                       .missing(MissingKeyAction.REJECT);
+        for (int i = 0; i < regions.size(); i++) {
+            String unit = unitOf(regions.get(i));
+            b.unit(unit, regions.get(i).id()).range((long) i * USERS_PER_UNIT, (long) i * USERS_PER_UNIT
+                                                                               + USERS_PER_UNIT - 1, unit);
+        }
+        return b.build(topology());
+    }
+
+    static String unitOf(Region r) {
+        return "u-" + r.id();
+    }
+
+    /** The {@code seq}-th user id whose home is {@code home}. */
+    String userId(Region home, long seq) {
+        long span = (long) USERS_PER_UNIT * regions.size();
+        return Long.toString(seq / USERS_PER_UNIT * span + regions.indexOf(home) * (long) USERS_PER_UNIT
+                             + seq % USERS_PER_UNIT);
+    }
+
+    String topologyJson() {
+        return regions.stream().map(r -> "{\"id\":\"" + r.id() + "\",\"capacity\":100}")
+                      .collect(Collectors.joining(",", "{\"regions\":[", "],\"center\":\"" + regions.get(0).id()
+                                                                       + "\"}"));
+    }
+
+    String rulesJson() {
+        return UnitRulesFile.toTree(rules()).toString();
+    }
+}

@@ -1,0 +1,136 @@
+package io.unitas.playground;
+
+import io.unitas.core.Region;
+import io.unitas.data.replication.Replicator;
+import io.unitas.data.store.RegionalStore;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Several regions of the demo shop in one process, on loopback ports derived from one number: the control plane
+ * with its console; per region a gateway, a health agent whose checks ask the region's store whether it takes
+ * writes, two shop instances and an embedded store; replication between every pair of stores with an injectable
+ * delay. The fault handles ({@link #storeMode}, {@link #replicator()}, {@link #stopRegion},
+ * {@link #stopControlPlane}) are what the drills use.
+ */
+public interface Playground extends AutoCloseable {
+
+    /** A builder with the defaults of {@code unitas up}. */
+    static Builder builder() {
+        return new Builder();
+    }
+
+    /** The regions, in fallback order; the first is the center. */
+    List<Region> regions();
+
+    /** The control plane's API and console. */
+    URI control();
+
+    /** The admin token of the control plane (for the console and {@code unitas ctl}). */
+    String adminToken();
+
+    /** A region's gateway, the entry for its users. */
+    URI gateway(Region region);
+
+    /** A region's shop instances, reached directly (as the naive drill's DNS hands them out). */
+    List<URI> shops(Region region);
+
+    /** A region's health agent ({@code /livez}, {@code /readyz}, {@code /healthz}, {@code /metrics}). */
+    URI health(Region region);
+
+    /** A region's store, to switch read-only or to inspect. */
+    RegionalStore store(Region region);
+
+    /** The replication between the stores: pause, resume, delay, lag. */
+    Replicator replicator();
+
+    /** The {@code seq}-th user id whose home is {@code home} (user ids are routing keys). */
+    String userId(Region home, long seq);
+
+    /** Which shop each instance runs. */
+    ShopMode mode();
+
+    /** Stops a region's gateway, health agent and shops and makes its store unavailable: the region is gone. */
+    void stopRegion(Region region);
+
+    /** Brings a stopped region back on the same ports, its store as it was. */
+    void startRegion(Region region);
+
+    /** Stops the control plane; gateways keep serving with the last state they have. */
+    void stopControlPlane();
+
+    /** Starts the control plane again on the same port and data. */
+    void startControlPlane();
+
+    /**
+     * Waits until every gateway routes every region's users to their home region (a request through each
+     * gateway is answered by the home's shop); throws {@link IllegalStateException} after {@code timeout}.
+     */
+    void awaitReady(Duration timeout);
+
+    /** A multi-line description: every port, what to open, three curl lines to try. */
+    String describe();
+
+    /** Stops everything. */
+    @Override
+    void close();
+
+    /** Collects the settings of a {@link Playground}. */
+    final class Builder {
+        List<Region> regions = List.of(Region.of("cn"), Region.of("eu"), Region.of("us"));
+        int portsFrom = 7000;
+        ShopMode mode = ShopMode.UNITAS;
+        Duration replicationDelay = Duration.ofMillis(200);
+        Path workDir;
+
+        private Builder() {}
+
+        /** The regions (default cn, eu, us), in fallback order; the first is the center. */
+        public Builder regions(List<Region> regions) {
+            this.regions = new ArrayList<>(regions);
+            return this;
+        }
+
+        /** The first port (default 7000): the control plane's; each region takes ten above it. */
+        public Builder portsFrom(int portsFrom) {
+            this.portsFrom = portsFrom;
+            return this;
+        }
+
+        /** Unitas shops (the default) or naive ones. */
+        public Builder mode(ShopMode mode) {
+            this.mode = Objects.requireNonNull(mode, "mode");
+            return this;
+        }
+
+        /** Every replication link's delay (default 200 ms, the seed's normal lag). */
+        public Builder replicationDelay(Duration delay) {
+            if (delay.isNegative()) {
+                throw new IllegalArgumentException("replication delay: " + delay + " (expected: >= 0)");
+            }
+            this.replicationDelay = delay;
+            return this;
+        }
+
+        /** Where the generated configuration files and the control plane's data go (default: a temporary dir). */
+        public Builder workDir(Path dir) {
+            this.workDir = Objects.requireNonNull(dir, "dir");
+            return this;
+        }
+
+        /** Checks the regions and ports without starting anything; throws {@link IllegalArgumentException}. */
+        public Builder validate() {
+            new Layout(regions, portsFrom);
+            return this;
+        }
+
+        /** Starts every piece; returns once they listen (see {@link Playground#awaitReady}). */
+        public Playground start() {
+            return DefaultPlayground.start(this, new Layout(regions, portsFrom));
+        }
+    }
+}

@@ -1,0 +1,132 @@
+package io.unitas.playground;
+
+import io.unitas.core.Region;
+import io.unitas.data.store.StoreMode;
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
+/**
+ * A fault a drill injects into the first region (cn by default) under load, and how it recovers. Every scenario
+ * starts the fault at 30% of the drill and recovers at 70%.
+ */
+public enum Scenario {
+
+    /** The seed incident: cn's replication falls behind, then its database turns read-only; processes stay up. */
+    DB_READONLY("db-readonly", "cn's database turns read-only while its processes and /livez stay up; "
+                               + "its outgoing replication is paused shortly before") {
+        @Override
+        void inject(Playground p, Region r) {
+            p.store(r).mode(StoreMode.READ_ONLY);
+        }
+
+        @Override
+        void recover(Playground p, Region r) {
+            p.store(r).mode(StoreMode.READ_WRITE);
+            resumeOutgoing(p, r);
+        }
+
+        @Override
+        boolean backlogFirst() {
+            return true;
+        }
+    },
+
+    /** cn→others replication falls behind, then cn's store stops answering. */
+    REPLICATION_BACKLOG("replication-backlog", "cn's replication to the others falls behind, then cn's "
+                                               + "database stops answering") {
+        @Override
+        void inject(Playground p, Region r) {
+            p.store(r).mode(StoreMode.UNAVAILABLE);
+        }
+
+        @Override
+        void recover(Playground p, Region r) {
+            p.store(r).mode(StoreMode.READ_WRITE);
+            resumeOutgoing(p, r);
+        }
+
+        @Override
+        boolean backlogFirst() {
+            return true;
+        }
+    },
+
+    /** cn stops answering at all: gateway, health agent, shops and store. */
+    REGION_DOWN("region-down", "cn stops answering at all: gateway, health agent, shops, store") {
+        @Override
+        void inject(Playground p, Region r) {
+            p.stopRegion(r);
+        }
+
+        @Override
+        void recover(Playground p, Region r) {
+            p.startRegion(r);
+        }
+    },
+
+    /** The control plane dies under load; the gateways keep their last state. */
+    CONTROL_PLANE_DOWN("control-plane-down", "the control plane dies under load; gateways keep their last state") {
+        @Override
+        void inject(Playground p, Region r) {
+            p.stopControlPlane();
+        }
+
+        @Override
+        void recover(Playground p, Region r) {
+            p.startControlPlane();
+        }
+
+        @Override
+        boolean movesTraffic() {
+            return false;
+        }
+    };
+
+    private final String id;
+    private final String description;
+
+    Scenario(String id, String description) {
+        this.id = id;
+        this.description = description;
+    }
+
+    /** The name on the command line, e.g. {@code db-readonly}. */
+    public String id() {
+        return id;
+    }
+
+    /** One line: what breaks. */
+    public String description() {
+        return description;
+    }
+
+    /** The scenario named {@code id}, or an {@link IllegalArgumentException} listing the names. */
+    public static Scenario of(String id) {
+        return Arrays.stream(values()).filter(s -> s.id.equals(id)).findFirst().orElseThrow(
+                () -> new IllegalArgumentException("scenario: '" + id + "' (expected: one of " + Arrays
+                        .stream(values()).map(Scenario::id).collect(Collectors.joining(", ")) + ")"));
+    }
+
+    abstract void inject(Playground p, Region faulted);
+
+
+    abstract void recover(Playground p, Region faulted);
+
+    /** Whether the fault begins with the region's outgoing replication paused, a tenth of the run earlier. */
+    boolean backlogFirst() {
+        return false;
+    }
+
+    /** Whether the faulted region's users should end up served elsewhere (a failover time is measured). */
+    boolean movesTraffic() {
+        return true;
+    }
+
+    static void pauseOutgoing(Playground p, Region from) {
+        p.regions().stream().filter(r -> !r.equals(from)).forEach(r -> p.replicator().pause(from, r));
+    }
+
+    static void resumeOutgoing(Playground p, Region from) {
+        p.regions().stream().filter(r -> !r.equals(from)).forEach(r -> p.replicator().resume(from, r));
+    }
+}

@@ -1,0 +1,405 @@
+package io.unitas.playground;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.linecorp.armeria.common.AggregatedHttpRequest;
+import com.linecorp.armeria.common.HttpData;
+import com.linecorp.armeria.common.HttpHeaderNames;
+import com.linecorp.armeria.common.HttpResponse;
+import com.linecorp.armeria.common.HttpStatus;
+import com.linecorp.armeria.common.MediaType;
+import com.linecorp.armeria.common.ResponseHeaders;
+import com.linecorp.armeria.common.ResponseHeadersBuilder;
+import com.linecorp.armeria.server.HttpService;
+import com.linecorp.armeria.server.Server;
+import io.unitas.core.Region;
+import io.unitas.core.crdt.Cart;
+import io.unitas.core.rules.KeySource;
+import io.unitas.core.rules.UnitLookup;
+import io.unitas.core.rules.UnitRules;
+import io.unitas.data.DataProblem;
+import io.unitas.data.DataReadiness;
+import io.unitas.data.Idempotency;
+import io.unitas.data.IdempotencyResult;
+import io.unitas.data.ReadinessResult;
+import io.unitas.data.store.Account;
+import io.unitas.data.store.Order;
+import io.unitas.data.store.RegionalStore;
+import io.unitas.data.store.Session;
+import io.unitas.data.store.StoreDirectory;
+import io.unitas.data.store.StoreMode;
+import io.unitas.data.store.StoreResult;
+import io.unitas.data.store.StoredResponse;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.UUID;
+
+/** The demo shop over Armeria: each request aggregated, then handled on the blocking executor (JDBC). */
+final class ShopServer implements Shop {
+
+    static final String USER_HEADER = "x-user-id";
+    static final String REGION_HEADER = "x-shop-region";
+    static final String INSTANCE_HEADER = "x-shop-instance";
+    private static final KeySource USER_KEY = KeySource.header(USER_HEADER);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration SESSION_TTL = Duration.ofHours(1);
+
+    private final Region region;
+    private final String instance;
+    private final ShopMode mode;
+    private final RegionalStore local;
+    private final UnitRules rules;
+    private final DataReadiness readiness;
+    private final Idempotency idempotency;
+    private final Clock clock;
+    private final List<Region> regions;
+    private final StoreDirectory stores;
+    private Server server;
+
+    private ShopServer(Shop.Builder b) {
+        this.region = b.region;
+        this.instance = b.instance;
+        this.mode = b.mode;
+        this.local = b.stores.store(b.region).orElseThrow();
+        this.rules = b.rules;
+        this.clock = b.clock;
+        this.regions = b.rules.topology().regions();
+        this.stores = b.stores;
+        // Naive: the directory holds only the local store and every user's "home" is here (see homeOf).
+        StoreDirectory stores = mode == ShopMode.UNITAS ? b.stores : StoreDirectory.of(local);
+        this.readiness = DataReadiness.builder().stores(stores).build();
+        this.idempotency = Idempotency.builder().region(region).stores(stores).clock(clock).build();
+    }
+
+    static Shop start(Shop.Builder b) {
+        ShopServer shop = new ShopServer(b);
+        shop.server = Server.builder()
+                            .http(new InetSocketAddress("127.0.0.1", b.port))
+                            .gracefulShutdownTimeout(Duration.ZERO, Duration.ofMillis(200))
+                            .route().post("/register").build(shop.blocking(shop::register))
+                            .route().post("/login").build(shop.blocking(shop::login))
+                            .route().get("/cart").build(shop.blocking(shop::cart))
+                            .route().post("/cart/items").build(shop.blocking(shop::addToCart))
+                            .route().post("/checkout").build(shop.blocking(shop::checkout))
+                            .route().get("/orders").build(shop.blocking(shop::orders))
+                            .route().get("/unitas/store").build(shop.blocking(shop::storeStatus))
+                            .route().get("/livez").build((ctx, req) -> shop.text(HttpStatus.OK, "ok"))
+                            .build();
+        shop.server.start().join();
+        return shop;
+    }
+
+    @Override
+    public int port() {
+        return server.activeLocalPort();
+    }
+
+    @Override
+    public void close() {
+        server.stop().join();
+    }
+
+    /** A handler that reads the whole request and runs on the blocking executor, since stores block. */
+    private HttpService blocking(Handler handler) {
+        return (ctx, req) -> HttpResponse.of(req.aggregate().thenApplyAsync(agg -> {
+            try {
+                return handler.handle(agg);
+            } catch (ShopUnavailable e) {
+                return problem(503, "store-unavailable", e.getMessage(), Duration.ofSeconds(1));
+            } catch (BadRequest e) {
+                return problem(400, "bad-request", e.getMessage(), Duration.ZERO);
+            } catch (Unauthorized e) {
+                return problem(401, "session-not-found", e.getMessage(), Duration.ZERO);
+            } catch (NotReady e) {
+                return problem(e.problem);
+            }
+        }, ctx.blockingTaskExecutor()));
+    }
+
+    @FunctionalInterface
+    private interface Handler {
+        HttpResponse handle(AggregatedHttpRequest req);
+    }
+
+    // ---- endpoints
+
+    private HttpResponse register(AggregatedHttpRequest req) {
+        String user = user(req);
+        UnitLookup unit = unitOf(user);
+        JsonNode body = body(req);
+        Account account = new Account(user, unit.unit().id(), unit.unit().home(), body.path("name").asText(user),
+                                      clock.instant());
+        StoreResult<Account> put = local.putAccount(account);
+        if (!put.isOk()) {
+            throw new ShopUnavailable(put.detail());
+        }
+        ObjectNode out = JSON.createObjectNode().put("user", user).put("unit", account.unit())
+                             .put("home", account.home().id());
+        return json(201, out);
+    }
+
+    private HttpResponse login(AggregatedHttpRequest req) {
+        String user = user(req);
+        ReadinessResult<Account> account = readiness.account(region, homeOf(user), user);
+        switch (account.outcome()) {
+            case NOT_FOUND -> {
+                if (elsewhere(s -> s.account(user)).isEmpty()) {
+                    return problem(404, "account-not-found", region + ": no account '" + user + "'",
+                                   Duration.ZERO);
+                }
+            }
+            case NOT_READY -> {
+                return problem(account.problem());
+            }
+            default -> { }
+        }
+        Session session = new Session(UUID.randomUUID().toString(), user, clock.instant().plus(SESSION_TTL));
+        StoreResult<Session> put = local.putSession(session);
+        if (!put.isOk()) {
+            throw new ShopUnavailable(put.detail());
+        }
+        return json(200, JSON.createObjectNode().put("token", session.token()).put("user", user)
+                             .put("read_from", account.outcome().name().toLowerCase()));
+    }
+
+    private HttpResponse cart(AggregatedHttpRequest req) {
+        String user = authenticated(req);
+        ReadinessResult<Cart> cart = readiness.cart(region, homeOf(user), user);
+        if (!cart.hasValue()) {
+            return problem(cart.problem());
+        }
+        return json(200, cartJson(cart.value()));
+    }
+
+    private HttpResponse addToCart(AggregatedHttpRequest req) {
+        String user = authenticated(req);
+        JsonNode body = body(req);
+        String item = body.path("item").asText("");
+        int quantity = body.path("quantity").asInt(1);
+        if (item.isEmpty() || quantity < 1) {
+            throw new BadRequest("item: '" + item + "', quantity: " + quantity
+                                 + " (expected: a non-empty item and a quantity >= 1)");
+        }
+        StoreResult<Cart> cart = local.updateCart(user, (c, replica) -> c.add(replica, item, quantity));
+        if (!cart.isOk()) {
+            throw new ShopUnavailable(cart.detail());
+        }
+        return json(200, cartJson(cart.value()));
+    }
+
+    private HttpResponse checkout(AggregatedHttpRequest req) {
+        String user = authenticated(req);
+        String key = req.headers().get("idempotency-key", "");
+        if (key.isEmpty()) {
+            return problem(400, "idempotency-key-missing", "checkout needs an Idempotency-Key header",
+                           Duration.ZERO);
+        }
+        String payload = req.contentUtf8();
+        IdempotencyResult result = idempotency.execute(key, user, homeOf(user), Idempotency.payloadHash(payload),
+                                                       () -> placeOrder(user, key, payload));
+        return switch (result.outcome()) {
+            case EXECUTED -> stored(result.response(), false);
+            case REPLAYED -> stored(result.response(), true);
+            case REJECTED -> problem(result.problem());
+        };
+    }
+
+    private StoredResponse placeOrder(String user, String key, String payload) {
+        Order order = new Order("o-" + UUID.randomUUID(), user, key, payload, clock.instant());
+        StoreResult<Order> put = local.putOrder(order);
+        if (!put.isOk()) {
+            throw new ShopUnavailable(put.detail());
+        }
+        return new StoredResponse(201, JSON.createObjectNode().put("order", order.orderId())
+                                           .put("region", region.id()).toString());
+    }
+
+    private HttpResponse orders(AggregatedHttpRequest req) {
+        String user = authenticated(req);
+        StoreResult<List<Order>> orders = local.orders(user);
+        if (!orders.isOk()) {
+            throw new ShopUnavailable(orders.detail());
+        }
+        ObjectNode out = JSON.createObjectNode();
+        var list = out.putArray("orders");
+        orders.value().forEach(o -> list.addObject().put("order", o.orderId()).put("idempotency_key",
+                                                                                  o.idempotencyKey()));
+        return json(200, out);
+    }
+
+    private HttpResponse storeStatus(AggregatedHttpRequest req) {
+        StoreMode m = local.mode();
+        String text = region + ": store " + m.name().toLowerCase().replace('_', '-');
+        return text(m == StoreMode.READ_WRITE ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE, text);
+    }
+
+    // ---- users, sessions, homes
+
+    private String user(AggregatedHttpRequest req) {
+        String user = req.headers().get(USER_HEADER, "");
+        if (user.isEmpty()) {
+            throw new BadRequest(USER_HEADER + " header missing (expected: the user id)");
+        }
+        return user;
+    }
+
+    private UnitLookup unitOf(String user) {
+        UnitLookup lookup = rules.lookupKey(USER_KEY, user);
+        if (lookup.unit() == null) {
+            throw new BadRequest(USER_HEADER + ": '" + user + "' has no unit (" + lookup.outcome().reason() + ")");
+        }
+        return lookup;
+    }
+
+    /** Unitas: the unit's home region. Naive: here, as if every region were every user's home. */
+    private Region homeOf(String user) {
+        return mode == ShopMode.UNITAS ? unitOf(user).unit().home() : region;
+    }
+
+    /**
+     * A miss at home may be data written in another region during a failover that replication has not brought
+     * home yet: look in the other regions before answering "not found". Naive shops never look.
+     */
+    private <T> Optional<T> elsewhere(Function<RegionalStore, StoreResult<T>> read) {
+        if (mode == ShopMode.NAIVE) {
+            return Optional.empty();
+        }
+        return regions.stream().map(stores::store).flatMap(Optional::stream).map(read)
+                      .filter(StoreResult::isOk).map(StoreResult::value).findFirst();
+    }
+
+    /** The user of a valid session for {@code x-user-id}, or a 401/503 thrown as a response. */
+    private String authenticated(AggregatedHttpRequest req) {
+        String user = user(req);
+        String auth = req.headers().get(HttpHeaderNames.AUTHORIZATION, "");
+        String token = auth.startsWith("Bearer ") ? auth.substring(7) : "";
+        ReadinessResult<Session> session = readiness.session(region, homeOf(user), token);
+        switch (session.outcome()) {
+            case LOCAL, HOME -> {
+                if (!session.value().userId().equals(user)) {
+                    throw new Unauthorized("session belongs to another user");
+                }
+                return user;
+            }
+            case REBUILD -> {
+                StoreResult<Session> put = local.putSession(new Session(token, user,
+                                                                        clock.instant().plus(SESSION_TTL)));
+                if (!put.isOk()) {
+                    throw new ShopUnavailable(put.detail());
+                }
+                return user;
+            }
+            case NOT_READY -> throw new NotReady(session.problem());
+            default -> {
+                if (elsewhere(s -> s.session(token)).filter(s -> s.userId().equals(user)).isEmpty()) {
+                    throw new Unauthorized(region + ": no session '" + token + "'");
+                }
+                return user;
+            }
+        }
+    }
+
+    // ---- responses
+
+    private HttpResponse stored(StoredResponse response, boolean replayed) {
+        ResponseHeadersBuilder h = headers(response.status(), MediaType.JSON_UTF_8);
+        if (replayed) {
+            h.add("idempotent-replayed", "true");
+        }
+        return HttpResponse.of(h.build(), HttpData.ofUtf8(response.body()));
+    }
+
+    private HttpResponse json(int status, ObjectNode body) {
+        body.put("served_by", region.id());
+        return HttpResponse.of(headers(status, MediaType.JSON_UTF_8).build(),
+                               HttpData.ofUtf8(body.toString()));
+    }
+
+    private HttpResponse text(HttpStatus status, String text) {
+        return HttpResponse.of(headers(status.code(), MediaType.PLAIN_TEXT_UTF_8).build(),
+                               HttpData.ofUtf8(text + "\n"));
+    }
+
+    private HttpResponse problem(DataProblem p) {
+        return problem(p.type().status(), p.type().id(), p.detail(), p.retryAfter());
+    }
+
+    /** An RFC 9457 problem, {@code type} {@code urn:unitas:problem:<id>}, with Retry-After when retryable. */
+    private HttpResponse problem(int status, String id, String detail, Duration retryAfter) {
+        ObjectNode body = JSON.createObjectNode().put("type", "urn:unitas:problem:" + id).put("title", id)
+                              .put("status", status).put("detail", detail).put("served_by", region.id());
+        ResponseHeadersBuilder h = headers(status, MediaType.parse("application/problem+json"));
+        if (!retryAfter.isZero()) {
+            h.add(HttpHeaderNames.RETRY_AFTER, Long.toString(Math.max(1, retryAfter.toSeconds())));
+        }
+        return HttpResponse.of(h.build(), HttpData.ofUtf8(body.toString()));
+    }
+
+    private ResponseHeadersBuilder headers(int status, MediaType type) {
+        return ResponseHeaders.builder(status).contentType(type).add(REGION_HEADER, region.id())
+                              .add(INSTANCE_HEADER, instance);
+    }
+
+    private static ObjectNode cartJson(Cart cart) {
+        ObjectNode out = JSON.createObjectNode();
+        ObjectNode items = out.putObject("items");
+        for (Map.Entry<String, Integer> e : cart.items().entrySet()) {
+            items.put(e.getKey(), e.getValue());
+        }
+        return out;
+    }
+
+    private static JsonNode body(AggregatedHttpRequest req) {
+        String text = req.contentUtf8();
+        if (text.isBlank()) {
+            return JSON.createObjectNode();
+        }
+        try {
+            return JSON.readTree(text);
+        } catch (IOException e) {
+            throw new BadRequest("body: not JSON (" + e.getMessage().lines().findFirst().orElse("") + ")");
+        }
+    }
+
+    // ---- expected conditions, turned into responses by blocking()
+
+    private static class Answer extends RuntimeException {
+        Answer(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private static final class ShopUnavailable extends Answer {
+        ShopUnavailable(String message) {
+            super(message);
+        }
+    }
+
+    private static final class BadRequest extends Answer {
+        BadRequest(String message) {
+            super(message);
+        }
+    }
+
+    private static final class Unauthorized extends Answer {
+        Unauthorized(String message) {
+            super(message);
+        }
+    }
+
+    private static final class NotReady extends Answer {
+        final DataProblem problem;
+
+        NotReady(DataProblem problem) {
+            super(problem.detail());
+            this.problem = problem;
+        }
+    }
+}

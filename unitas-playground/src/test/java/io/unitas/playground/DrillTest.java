@@ -1,0 +1,94 @@
+package io.unitas.playground;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.unitas.core.Region;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The whole playground in this JVM (control plane; per region a gateway, health agent, two shops, a store) and the
+ * drills against it, shortened: with unitas every scenario keeps every invariant; the seed's setup (process-only
+ * checks, a DNS switch after a TTL, local reads, region-local idempotency) shows the seed's failures.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class DrillTest {
+
+    private static final Region CN = Region.of("cn");
+    private static final Region EU = Region.of("eu");
+    private static final Duration DRILL = Duration.ofSeconds(20);
+    private final ShopClient client = new ShopClient(Duration.ofSeconds(5));
+    private Playground unitas;
+
+    @BeforeAll
+    void start() {
+        unitas = Playground.builder().portsFrom(TestPorts.next()).start();
+        unitas.awaitReady(Duration.ofSeconds(90));
+    }
+
+    @AfterAll
+    void stop() {
+        unitas.close();
+    }
+
+    private static DrillResult drill(Playground playground, Scenario scenario, boolean naive) {
+        playground.awaitReady(Duration.ofSeconds(60));
+        DrillResult result = Drill.builder().scenario(scenario).naive(naive).duration(DRILL).users(6)
+                                  .progress(System.out::println).build().run(playground);
+        System.out.print(DrillTable.of(List.of(result)));
+        return result;
+    }
+
+    @Test
+    void a_user_registered_through_one_gateway_is_served_at_home_through_any_gateway() {
+        String user = unitas.userId(CN, 11);
+        ShopClient.Reply register = client.register(unitas.gateway(EU), user);
+        assertThat(register.status()).isEqualTo(201);
+        assertThat(register.servedBy()).isEqualTo("cn");
+
+        ShopClient.Reply login = client.login(unitas.gateway(CN), user);
+
+        assertThat(login.status()).isEqualTo(200);
+        assertThat(login.servedBy()).isEqualTo("cn");
+    }
+
+    @Test
+    void every_scenario_under_unitas_keeps_every_invariant_and_moves_cn_users_elsewhere_when_cn_cannot_serve() {
+        for (Scenario scenario : Scenario.values()) {
+            DrillResult r = drill(unitas, scenario, false);
+
+            assertThat(r.accountNotFound()).as(scenario.id()).isZero();
+            assertThat(r.duplicateOrders()).as(scenario.id()).isZero();
+            assertThat(r.lostCartItems()).as(scenario.id()).isZero();
+            assertThat(r.requests()).as(scenario.id()).isGreaterThan(30);
+            if (scenario.movesTraffic()) {
+                assertThat(r.failoverMillis()).as(scenario.id() + " failover").isBetween(0L, 8_000L);
+            }
+        }
+    }
+
+    @Test
+    void the_seeds_setup_loses_accounts_and_charges_twice_when_cn_turns_read_only_or_fails_behind_a_backlog() {
+        try (Playground naive = Playground.builder().portsFrom(TestPorts.next()).mode(ShopMode.NAIVE).start()) {
+            for (Scenario scenario : List.of(Scenario.DB_READONLY, Scenario.REPLICATION_BACKLOG)) {
+                DrillResult r = drill(naive, scenario, true);
+
+                assertThat(r.holds()).as(scenario.id()).isFalse();
+                assertThat(r.accountNotFound()).as(scenario.id()).isPositive();
+                assertThat(r.duplicateOrders()).as(scenario.id()).isPositive();
+            }
+        }
+    }
+
+    @Test
+    void a_naive_drill_needs_naive_shops() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                () -> Drill.builder().scenario(Scenario.DB_READONLY).naive(true).build().run(unitas))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("playground runs UNITAS shops (expected: NAIVE for a naive drill)");
+    }
+}
