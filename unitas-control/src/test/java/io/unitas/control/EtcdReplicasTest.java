@@ -65,6 +65,9 @@ class EtcdReplicasTest {
             assertThat(leader(follower)).isFalse();
 
             Fixtures.seed(onLeader, Instant.now(), 5_000);
+            // The follower learns the seed through etcd's watch; a switchover it plans before then sees no health.
+            long seeded = onLeader.get("/api/v1/state").revision();
+            Fixtures.await("the follower sees the seed", WAIT, () -> onFollower.get("/api/v1/state").revision() >= seeded);
             Fixtures.startMovingUshToEu(onFollower, Duration.ofMinutes(2));
 
             leader.kill();
