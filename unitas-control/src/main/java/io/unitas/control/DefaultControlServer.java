@@ -65,6 +65,9 @@ final class DefaultControlServer implements ControlServer {
                     service.tick();
                 }
             } catch (RuntimeException e) {
+                if (Thread.currentThread().isInterrupted()) {
+                    return; // stopping: the interrupted store write is the shutdown itself, not a failure
+                }
                 log.warn("control tick failed; retrying on the next tick", e);
             }
         }, 0, b.tick.toMillis(), TimeUnit.MILLISECONDS);
