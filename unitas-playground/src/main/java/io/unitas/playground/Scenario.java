@@ -13,43 +13,11 @@ public enum Scenario {
 
     /** The seed incident: cn's replication falls behind, then its database turns read-only; processes stay up. */
     DB_READONLY("db-readonly", "cn's database turns read-only while its processes and /livez stay up; "
-                               + "its outgoing replication is paused shortly before") {
-        @Override
-        void inject(Playground p, Region r) {
-            p.store(r).mode(StoreMode.READ_ONLY);
-        }
-
-        @Override
-        void recover(Playground p, Region r) {
-            p.store(r).mode(StoreMode.READ_WRITE);
-            resumeOutgoing(p, r);
-        }
-
-        @Override
-        boolean backlogFirst() {
-            return true;
-        }
-    },
+                               + "its outgoing replication is paused shortly before", StoreMode.READ_ONLY),
 
     /** cn→others replication falls behind, then cn's store stops answering. */
     REPLICATION_BACKLOG("replication-backlog", "cn's replication to the others falls behind, then cn's "
-                                               + "database stops answering") {
-        @Override
-        void inject(Playground p, Region r) {
-            p.store(r).mode(StoreMode.UNAVAILABLE);
-        }
-
-        @Override
-        void recover(Playground p, Region r) {
-            p.store(r).mode(StoreMode.READ_WRITE);
-            resumeOutgoing(p, r);
-        }
-
-        @Override
-        boolean backlogFirst() {
-            return true;
-        }
-    },
+                                               + "database stops answering", StoreMode.UNAVAILABLE),
 
     /** cn stops answering at all: gateway, health agent, shops and store. */
     REGION_DOWN("region-down", "cn stops answering at all: gateway, health agent, shops, store") {
@@ -84,10 +52,17 @@ public enum Scenario {
 
     private final String id;
     private final String description;
+    /** The mode the faulted region's store is switched to, or null for a fault outside the store. */
+    private final StoreMode storeFault;
 
     Scenario(String id, String description) {
+        this(id, description, null);
+    }
+
+    Scenario(String id, String description, StoreMode storeFault) {
         this.id = id;
         this.description = description;
+        this.storeFault = storeFault;
     }
 
     /** The name on the command line, e.g. {@code db-readonly}. */
@@ -107,14 +82,23 @@ public enum Scenario {
                         .stream(values()).map(Scenario::id).collect(Collectors.joining(", ")) + ")"));
     }
 
-    abstract void inject(Playground p, Region faulted);
+    /** Injects the fault; a store fault switches the faulted region's store to its mode. */
+    void inject(Playground p, Region faulted) {
+        p.store(faulted).mode(storeFault);
+    }
 
+    /** Undoes the fault; after a store fault the store takes writes again and its replication resumes. */
+    void recover(Playground p, Region faulted) {
+        p.store(faulted).mode(StoreMode.READ_WRITE);
+        resumeOutgoing(p, faulted);
+    }
 
-    abstract void recover(Playground p, Region faulted);
-
-    /** Whether the fault begins with the region's outgoing replication paused, a tenth of the run earlier. */
+    /**
+     * Whether the fault begins with the region's outgoing replication paused, a tenth of the run earlier: so for
+     * store faults, which the seed's incident shows arriving on top of a replication backlog.
+     */
     boolean backlogFirst() {
-        return false;
+        return storeFault != null;
     }
 
     /** Whether the faulted region's users should end up served elsewhere (a failover time is measured). */
