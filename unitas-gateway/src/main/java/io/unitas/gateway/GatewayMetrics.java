@@ -53,9 +53,9 @@ final class GatewayMetrics implements AutoCloseable {
         }
     }
 
-    /** The registry, for the {@code /metrics} endpoint. */
-    PrometheusMeterRegistry registry() {
-        return registry;
+    /** The Prometheus text exposition, for the {@code /metrics} endpoint. */
+    String scrape() {
+        return registry.scrape();
     }
 
     /** Counts and times one finished request, and writes its access log line. */

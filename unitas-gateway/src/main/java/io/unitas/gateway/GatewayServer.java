@@ -8,38 +8,66 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
-import com.linecorp.armeria.client.ClientFactory;
-import com.linecorp.armeria.common.Flags;
-import com.linecorp.armeria.common.HttpResponse;
-import com.linecorp.armeria.common.HttpStatus;
-import com.linecorp.armeria.common.MediaType;
-import com.linecorp.armeria.server.Server;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpServerExpectContinueHandler;
+import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
+import io.netty.handler.codec.http.HttpServerUpgradeHandler;
+import io.netty.handler.codec.http2.CleartextHttp2ServerUpgradeHandler;
+import io.netty.handler.codec.http2.Http2CodecUtil;
+import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
+import io.netty.handler.codec.http2.Http2MultiplexHandler;
+import io.netty.handler.codec.http2.Http2ServerUpgradeCodec;
+import io.netty.handler.codec.http2.Http2StreamChannel;
+import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
+import io.netty.util.AsciiString;
+import io.netty.util.concurrent.GlobalEventExecutor;
 
-/** The gateway's server: the proxy under {@code /}, {@code /metrics} and {@code /unitas/healthz} beside it. */
+/**
+ * The gateway's server on Netty: HTTP/1.1 and h2c (prior knowledge or upgrade) on one port, one event loop per core,
+ * each holding its downstream connections and its own pool of upstream connections. The proxy serves every path but
+ * the gateway's own {@code /metrics} and {@code /unitas/healthz}.
+ */
 final class GatewayServer implements Gateway {
 
     /** The gateway's own health path; other regions' gateways are checked on it. */
-    static final String HEALTH_PATH = "/unitas/healthz";
+    static final String HEALTH_PATH = Proxy.HEALTH_PATH;
 
-    private final Server server;
+    private static final int MAX_INITIAL_LINE = 8 * 1024;
+    private static final int MAX_HEADERS = 64 * 1024;
+    private static final int MAX_CHUNK = 16 * 1024;
+    private static final long DRAIN_MILLIS = 5_000;
+
+    private final Channel server;
+    private final EventLoopGroup loops;
+    private final ChannelGroup connections;
     private final StateHolder holder;
     private final StateFeed feed;
     private final Upstreams upstreams;
-    private final ClientFactory factory;
+    private final Proxy proxy;
     private final GatewayMetrics metrics;
     private final CountDownLatch closed = new CountDownLatch(1);
 
-    private GatewayServer(Server server, StateHolder holder, StateFeed feed, Upstreams upstreams,
-                          ClientFactory factory, GatewayMetrics metrics) {
-        this.metrics = metrics;
+    private GatewayServer(Channel server, EventLoopGroup loops, ChannelGroup connections, StateHolder holder,
+                          StateFeed feed, Upstreams upstreams, Proxy proxy, GatewayMetrics metrics) {
         this.server = server;
+        this.loops = loops;
+        this.connections = connections;
         this.holder = holder;
         this.feed = feed;
         this.upstreams = upstreams;
-        this.factory = factory;
+        this.proxy = proxy;
+        this.metrics = metrics;
     }
 
     static StateFeed feedFor(GatewayConfig config) {
@@ -50,37 +78,63 @@ final class GatewayServer implements Gateway {
     }
 
     static Gateway start(GatewayConfig config, StateFeed feed) {
-        GatewayConfig.Resilience r = config.resilience();
         StateHolder holder = new StateHolder(System::nanoTime);
         feed.start(holder); // first, so that bad state files stop the start before anything is opened
-        // Spread the connections to one upstream over every event loop, as the server's connections are, instead
-        // of funnelling all of a busy endpoint's traffic through one loop.
-        int loops = Flags.numCommonWorkers();
-        ClientFactory factory = ClientFactory.builder()
-                                             .connectTimeout(r.connectTimeout())
-                                             .maxNumEventLoopsPerEndpoint(loops)
-                                             .maxNumEventLoopsPerHttp1Endpoint(loops)
-                                             .build();
-        Upstreams upstreams = new Upstreams(config.upstreams(), r, factory);
-        GatewayMetrics metrics = new GatewayMetrics(config.region().id(), accessLog(config.accessLog()));
-        ProxyService proxy = new ProxyService(config, holder, upstreams, metrics);
-        Server server = Server.builder()
-                              .http(config.listen())
-                              .maxRequestLength(0)
-                              // No quiet period: stop taking requests at once, give those in flight 5 s.
-                              .gracefulShutdownTimeout(Duration.ZERO, Duration.ofSeconds(5))
-                              .requestTimeout(r.responseTimeout().plus(Duration.ofSeconds(5)))
-                              .service("/metrics", (ctx, req) -> HttpResponse.of(
-                                      HttpStatus.OK, MediaType.parse("text/plain; version=0.0.4; charset=utf-8"),
-                                      metrics.registry().scrape()))
-                              .service(HEALTH_PATH, (ctx, req) -> holder.get() == null
-                                      ? HttpResponse.of(HttpStatus.SERVICE_UNAVAILABLE, MediaType.PLAIN_TEXT_UTF_8,
-                                                        "no routing state")
-                                      : HttpResponse.of(HttpStatus.OK, MediaType.PLAIN_TEXT_UTF_8, "ok"))
-                              .serviceUnder("/", proxy)
-                              .build();
-        server.start().join();
-        return new GatewayServer(server, holder, feed, upstreams, factory, metrics);
+        Transport transport = Transport.best();
+        EventLoopGroup loops = transport.group(Runtime.getRuntime().availableProcessors(), "unitas-gateway");
+        try {
+            Connections pools = new Connections(loops, transport, config.resilience().connectTimeout());
+            Upstreams upstreams = new Upstreams(config.upstreams(), config.resilience());
+            upstreams.startHealthChecks(pools, loops);
+            GatewayMetrics metrics = new GatewayMetrics(config.region().id(), accessLog(config.accessLog()));
+            Proxy proxy = new Proxy(config, holder, upstreams, pools, metrics);
+            ChannelGroup open = new DefaultChannelGroup("unitas-gateway", GlobalEventExecutor.INSTANCE);
+            Channel server = new ServerBootstrap()
+                    .group(loops)
+                    .channel(transport.serverChannel())
+                    .option(ChannelOption.SO_BACKLOG, 1024)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childHandler(new ChannelInitializer<>() {
+                        @Override
+                        protected void initChannel(Channel ch) {
+                            open.add(ch);
+                            ch.pipeline().addLast(http2OrHttp1(proxy), new HttpServerKeepAliveHandler(),
+                                                  new HttpServerExpectContinueHandler(), proxy.newHandler(false));
+                        }
+                    })
+                    .bind(config.listen()).syncUninterruptibly().channel();
+            return new GatewayServer(server, loops, open, holder, feed, upstreams, proxy, metrics);
+        } catch (RuntimeException e) {
+            loops.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            feed.close();
+            throw e;
+        }
+    }
+
+    /**
+     * HTTP/1.1, turned into HTTP/2 by a prior-knowledge preface or an {@code Upgrade: h2c} request; each HTTP/2
+     * stream then gets a proxy handler of its own, speaking in HTTP/1.1 objects.
+     */
+    private static ChannelHandler http2OrHttp1(Proxy proxy) {
+        HttpServerCodec http1 = new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADERS, MAX_CHUNK);
+        ChannelInitializer<Http2StreamChannel> stream = new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Http2StreamChannel ch) {
+                ch.pipeline().addLast(new Http2StreamFrameToHttpObjectCodec(true), proxy.newHandler(true));
+            }
+        };
+        HttpServerUpgradeHandler upgrade = new HttpServerUpgradeHandler(http1, protocol ->
+                AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)
+                ? new Http2ServerUpgradeCodec(Http2FrameCodecBuilder.forServer().build(),
+                                              new Http2MultiplexHandler(stream))
+                : null);
+        ChannelInitializer<Channel> priorKnowledge = new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                ch.pipeline().addLast(Http2FrameCodecBuilder.forServer().build(), new Http2MultiplexHandler(stream));
+            }
+        };
+        return new CleartextHttp2ServerUpgradeHandler(http1, upgrade, priorKnowledge);
     }
 
     /**
@@ -106,7 +160,7 @@ final class GatewayServer implements Gateway {
 
     @Override
     public int port() {
-        return server.activeLocalPort();
+        return ((java.net.InetSocketAddress) server.localAddress()).getPort();
     }
 
     @Override
@@ -120,12 +174,26 @@ final class GatewayServer implements Gateway {
         closed.await();
     }
 
+    /** Stops taking connections at once, gives exchanges in flight up to 5 s, then closes everything. */
     @Override
     public void close() {
+        if (closed.getCount() == 0) {
+            return;
+        }
         feed.close();
-        server.stop().join();
+        server.close().syncUninterruptibly();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DRAIN_MILLIS);
+        while (proxy.inFlight.get() > 0 && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        connections.close().awaitUninterruptibly();
         upstreams.close();
-        factory.close();
+        loops.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
         metrics.close();
         closed.countDown();
     }

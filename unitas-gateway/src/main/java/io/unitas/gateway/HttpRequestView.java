@@ -1,11 +1,12 @@
 package io.unitas.gateway;
 
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import com.linecorp.armeria.common.HttpHeaderNames;
-import com.linecorp.armeria.common.RequestHeaders;
-import com.linecorp.armeria.server.ServiceRequestContext;
-
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.util.AsciiString;
 import io.unitas.core.rules.RequestView;
 
@@ -15,26 +16,25 @@ final class HttpRequestView implements RequestView {
     /** Header names the rules ask for, hashed once; a rule set names only a handful. */
     private static final ConcurrentHashMap<String, AsciiString> NAMES = new ConcurrentHashMap<>();
 
-    private final ServiceRequestContext ctx;
-    private final RequestHeaders headers;
+    private final HttpRequest request;
+    private Map<String, List<String>> query; // decoded on first use: most rule sets never ask
 
-    HttpRequestView(ServiceRequestContext ctx, RequestHeaders headers) {
-        this.ctx = ctx;
-        this.headers = headers;
+    HttpRequestView(HttpRequest request) {
+        this.request = request;
     }
 
     @Override
     public String header(String name) {
         AsciiString ascii = NAMES.get(name);
         if (ascii == null) {
-            ascii = NAMES.computeIfAbsent(name, HttpHeaderNames::of);
+            ascii = NAMES.computeIfAbsent(name, AsciiString::cached);
         }
-        return headers.get(ascii);
+        return request.headers().get(ascii);
     }
 
     @Override
     public String cookie(String name) {
-        for (String line : headers.getAll(HttpHeaderNames.COOKIE)) {
+        for (String line : request.headers().getAll(HttpHeaderNames.COOKIE)) {
             String value = cookieIn(line, name);
             if (value != null) {
                 return value;
@@ -68,12 +68,16 @@ final class HttpRequestView implements RequestView {
 
     @Override
     public String query(String name) {
-        return ctx.queryParam(name);
+        if (query == null) {
+            query = new QueryStringDecoder(request.uri()).parameters();
+        }
+        List<String> values = query.get(name);
+        return values == null || values.isEmpty() ? null : values.get(0);
     }
 
+    /** The {@code Host} header; over HTTP/2 the codec has put {@code :authority} there. */
     @Override
     public String host() {
-        String authority = headers.authority();
-        return authority != null ? authority : headers.get(HttpHeaderNames.HOST);
+        return request.headers().get(HttpHeaderNames.HOST);
     }
 }

@@ -1,61 +1,65 @@
 package io.unitas.gateway;
 
+import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
-import com.linecorp.armeria.client.ClientFactory;
-import com.linecorp.armeria.client.Endpoint;
-import com.linecorp.armeria.client.WebClient;
-import com.linecorp.armeria.client.endpoint.EndpointGroup;
-import com.linecorp.armeria.client.endpoint.OutlierDetectingEndpointGroup;
-import com.linecorp.armeria.client.endpoint.healthcheck.HealthCheckedEndpointGroup;
-import com.linecorp.armeria.client.retry.Backoff;
-import com.linecorp.armeria.client.retry.RetryRule;
-import com.linecorp.armeria.client.retry.RetryingClient;
-import com.linecorp.armeria.common.HttpHeaderNames;
-import com.linecorp.armeria.common.HttpMethod;
-import com.linecorp.armeria.common.HttpStatus;
-import com.linecorp.armeria.common.RequestHeaders;
-import com.linecorp.armeria.common.SessionProtocol;
-import com.linecorp.armeria.common.util.AsyncCloseable;
-
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.util.AsciiString;
+import io.netty.util.concurrent.Future;
 import io.unitas.core.Region;
 import io.unitas.gateway.GatewayConfig.Resilience;
 
 /**
- * The HTTP clients to every region's upstream endpoints: per region a default pool and one per gray version,
- * each actively health-checked, with failing endpoints ejected, and a retrying and a plain client over it.
- * Built once from the configuration and owned by the gateway.
+ * Every region's upstream endpoints: per region a default pool and one per gray version. Each endpoint is actively
+ * health-checked and ejected for a while when too many of its exchanges fail; a pool picks round-robin among the
+ * endpoints that are in. Built once from the configuration and owned by the gateway.
  */
 final class Upstreams implements AutoCloseable {
 
     /** The header that makes a non-idempotent request safe to send twice. */
-    static final AsciiString IDEMPOTENCY_KEY = HttpHeaderNames.of("idempotency-key");
+    static final AsciiString IDEMPOTENCY_KEY = AsciiString.cached("idempotency-key");
+
+    /** Failures are counted over windows this long. */
+    private static final long OUTLIER_WINDOW_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private final Map<Region, Pool> defaults = new HashMap<>();
     private final Map<Region, Map<String, Pool>> versions = new HashMap<>();
-    private final List<AsyncCloseable> groups = new ArrayList<>();
+    private final Map<Endpoint, String> checked = new HashMap<>();
+    private final List<ScheduledFuture<?>> checks = new ArrayList<>();
+    private final Resilience resilience;
 
-    Upstreams(Map<Region, GatewayConfig.Upstream> config, Resilience resilience, ClientFactory factory) {
+    Upstreams(Map<Region, GatewayConfig.Upstream> config, Resilience resilience) {
+        this.resilience = resilience;
         config.forEach((region, upstream) -> {
             String check = upstream.healthCheck() != null ? upstream.healthCheck() : resilience.healthCheckPath();
-            defaults.put(region, pool(upstream.endpoints(), check, resilience, factory));
+            defaults.put(region, pool(upstream.endpoints(), check));
             Map<String, Pool> byVersion = new HashMap<>();
-            upstream.versions().forEach((version, eps) -> byVersion.put(
-                    version, pool(eps, check, resilience, factory)));
+            upstream.versions().forEach((version, eps) -> byVersion.put(version, pool(eps, check)));
             versions.put(region, Map.copyOf(byVersion));
         });
     }
 
-    /** The pool serving {@code region}, or {@code null} when none is configured. */
-    Pool pool(Region region) {
-        return defaults.get(region);
+    private Pool pool(List<String> endpoints, String healthCheck) {
+        Endpoint[] eps = endpoints.stream().map(ep -> new Endpoint(ep, resilience)).toArray(Endpoint[]::new);
+        if (!healthCheck.isEmpty()) {
+            for (Endpoint ep : eps) {
+                checked.put(ep, healthCheck);
+            }
+        }
+        return new Pool(eps);
     }
 
-    /** The pool of {@code version} in {@code region}, falling back to the region's default pool. */
+    /** The pool of {@code version} in {@code region}, or the region's default pool; {@code null} when none. */
     Pool pool(Region region, String version) {
         if (version != null) {
             Map<String, Pool> byVersion = versions.get(region);
@@ -67,71 +71,148 @@ final class Upstreams implements AutoCloseable {
         return defaults.get(region);
     }
 
-    private Pool pool(List<String> endpoints, String healthCheck, Resilience resilience, ClientFactory factory) {
-        EndpointGroup group = EndpointGroup.of(endpoints.stream().map(Endpoint::parse).toList());
-        if (!healthCheck.isEmpty()) {
-            HealthCheckedEndpointGroup checked =
-                    HealthCheckedEndpointGroup.builder(group, healthCheck)
-                                              .clientFactory(factory)
-                                              .retryInterval(resilience.healthCheckInterval())
-                                              .build();
-            groups.add(checked);
-            group = checked;
-        }
-        OutlierDetectingEndpointGroup ejecting =
-                OutlierDetectingEndpointGroup.builder(group)
-                                             .failureRateThreshold(resilience.ejectionFailureRate())
-                                             .minimumRequestThreshold(resilience.ejectionMinRequests())
-                                             .circuitOpenWindow(resilience.ejectionTime())
-                                             .build();
-        groups.add(ejecting);
-        WebClient plain = WebClient.builder(SessionProtocol.HTTP, ejecting)
-                                   .factory(factory)
-                                   .responseTimeout(resilience.responseTimeout())
-                                   .maxResponseLength(0)
-                                   .decorator(ejecting.asDecorator())
-                                   .build();
-        WebClient retrying = WebClient.builder(SessionProtocol.HTTP, ejecting)
-                                      .factory(factory)
-                                      .responseTimeout(resilience.responseTimeout())
-                                      .maxResponseLength(0)
-                                      .decorator(ejecting.asDecorator())
-                                      .decorator(RetryingClient.builder(RETRY_RULE)
-                                                               .maxTotalAttempts(resilience.maxAttempts())
-                                                               .newDecorator())
-                                      .build();
-        return new Pool(ejecting, plain, retrying);
+    /**
+     * Starts checking every endpoint that has a health-check path, and waits for the first round, so that no request
+     * goes to an endpoint that was failing before the gateway started.
+     */
+    void startHealthChecks(Connections connections, EventLoopGroup group) {
+        Duration timeout = resilience.connectTimeout().plus(resilience.healthCheckInterval());
+        long every = resilience.healthCheckInterval().toMillis();
+        Map<Endpoint, Future<Integer>> first = new HashMap<>();
+        checked.forEach((endpoint, path) -> {
+            EventLoop loop = (EventLoop) group.next();
+            first.put(endpoint, connections.probe(loop, endpoint, path, timeout));
+            checks.add(loop.scheduleWithFixedDelay(
+                    () -> connections.probe(loop, endpoint, path, timeout)
+                                     .addListener(f -> endpoint.checked(passed(f))),
+                    every, every, TimeUnit.MILLISECONDS));
+        });
+        first.forEach((endpoint, f) -> endpoint.checked(passed(f.awaitUninterruptibly())));
+    }
+
+    /** A health check passes on a 2xx answer. */
+    private static boolean passed(Future<?> check) {
+        return check.isSuccess() && (Integer) check.getNow() / 100 == 2;
     }
 
     /**
-     * Retries only requests that may safely run twice, on connection failures and on a gateway-class status;
-     * each attempt picks an endpoint anew, so a retry goes to another endpoint when there is one.
+     * Whether a request may be sent again after a failure: an idempotent method (RFC 9110 section 9.2.2), or any
+     * method with an {@code Idempotency-Key}. A bare POST or PATCH never is.
      */
-    static final RetryRule RETRY_RULE =
-            RetryRule.builder((ctx, headers) -> isRetryable(headers))
-                     .onException()
-                     .onStatus(HttpStatus.BAD_GATEWAY, HttpStatus.SERVICE_UNAVAILABLE, HttpStatus.GATEWAY_TIMEOUT)
-                     .thenBackoff(Backoff.withoutDelay());
-
-    /**
-     * Whether a request may be sent again after a failure: an idempotent method (RFC 9110 section 9.2.2), or
-     * any method with an {@code Idempotency-Key}. A bare POST or PATCH never is.
-     */
-    static boolean isRetryable(RequestHeaders headers) {
-        return HttpMethod.idempotentMethods().contains(headers.method()) || headers.contains(IDEMPOTENCY_KEY);
+    static boolean isRetryable(HttpRequest request) {
+        HttpMethod m = request.method();
+        return m == HttpMethod.GET || m == HttpMethod.HEAD || m == HttpMethod.OPTIONS || m == HttpMethod.TRACE
+               || m == HttpMethod.PUT || m == HttpMethod.DELETE || request.headers().contains(IDEMPOTENCY_KEY);
     }
 
     @Override
     public void close() {
-        groups.forEach(AsyncCloseable::closeAsync);
+        checks.forEach(c -> c.cancel(false));
     }
 
-    /** One upstream pool: its endpoint group and the two clients over it. */
-    record Pool(EndpointGroup group, WebClient plain, WebClient retrying) {
+    /** The endpoints serving one region (or one gray version of it). */
+    static final class Pool {
 
-        /** The client for {@code headers}: the retrying one only when the request may safely be replayed. */
-        WebClient clientFor(RequestHeaders headers) {
-            return isRetryable(headers) ? retrying : plain;
+        private final Endpoint[] endpoints;
+        private final AtomicInteger next = new AtomicInteger();
+
+        Pool(Endpoint[] endpoints) {
+            this.endpoints = endpoints;
+        }
+
+        /**
+         * The next endpoint, round-robin, that passes its checks, is not ejected, and is not {@code avoid} (the one
+         * that just failed); failing that, one that is in, even {@code avoid}; and when none is in, any of them,
+         * since trying beats refusing when every check is failing at once (Envoy's panic mode).
+         */
+        Endpoint pick(Endpoint avoid) {
+            long now = System.nanoTime();
+            int n = endpoints.length;
+            int start = next.getAndIncrement() & Integer.MAX_VALUE;
+            Endpoint fallback = null;
+            for (int i = 0; i < n; i++) {
+                Endpoint e = endpoints[(start + i) % n];
+                if (e.isIn(now)) {
+                    if (e != avoid) {
+                        return e;
+                    }
+                    fallback = e;
+                }
+            }
+            if (fallback != null) {
+                return fallback;
+            }
+            Endpoint any = endpoints[start % n];
+            return any == avoid && n > 1 ? endpoints[(start + 1) % n] : any;
+        }
+    }
+
+    /** One upstream endpoint, with what its health checks and its recent exchanges say of it. */
+    static final class Endpoint {
+
+        private final String host;
+        private final int port;
+        private final String authority;
+        private final Resilience resilience;
+        private volatile boolean passing = true;
+        private volatile long ejectedUntil = System.nanoTime(); // in from the start
+        private long windowStart = System.nanoTime();
+        private int requests;
+        private int failures;
+
+        Endpoint(String hostPort, Resilience resilience) {
+            int colon = hostPort.lastIndexOf(':');
+            String h = hostPort.substring(0, colon);
+            this.host = h.startsWith("[") && h.endsWith("]") ? h.substring(1, h.length() - 1) : h;
+            this.port = Integer.parseInt(hostPort.substring(colon + 1));
+            this.authority = hostPort;
+            this.resilience = resilience;
+        }
+
+        String authority() {
+            return authority;
+        }
+
+        /** Resolved on every connect, so a name follows its DNS records (the JVM caches them briefly). */
+        InetSocketAddress address() {
+            return new InetSocketAddress(host, port);
+        }
+
+        boolean isIn(long now) {
+            return passing && now - ejectedUntil >= 0;
+        }
+
+        void checked(boolean passed) {
+            passing = passed;
+        }
+
+        /**
+         * Counts one exchange; when failures reach the configured rate over enough requests in the current window,
+         * the endpoint is ejected for the ejection time and then tried afresh.
+         */
+        synchronized void report(boolean ok) {
+            long now = System.nanoTime();
+            if (now - windowStart > OUTLIER_WINDOW_NANOS) {
+                windowStart = now;
+                requests = 0;
+                failures = 0;
+            }
+            requests++;
+            if (!ok) {
+                failures++;
+            }
+            if (requests >= resilience.ejectionMinRequests()
+                && failures >= resilience.ejectionFailureRate() * requests) {
+                ejectedUntil = now + resilience.ejectionTime().toNanos();
+                windowStart = now;
+                requests = 0;
+                failures = 0;
+            }
+        }
+
+        @Override
+        public String toString() {
+            return authority;
         }
     }
 }

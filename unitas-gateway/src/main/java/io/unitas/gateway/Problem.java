@@ -1,0 +1,50 @@
+package io.unitas.gateway;
+
+import java.nio.charset.StandardCharsets;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+
+/**
+ * One of the gateway's own error answers, an RFC 9457 problem detail ({@code application/problem+json}) with a type
+ * naming the condition ({@code write-fenced}, {@code no-healthy-region}) and a detail naming the unit or region.
+ *
+ * @param status            the HTTP status
+ * @param type              the problem type's name, after {@link #TYPE_BASE}
+ * @param detail            what happened, naming the unit or region
+ * @param retryAfterSeconds sent as {@code Retry-After} when above 0
+ */
+record Problem(int status, String type, String detail, long retryAfterSeconds) {
+
+    /** The problem type URI is this plus the type name, as everywhere in unitas. */
+    static final String TYPE_BASE = "urn:unitas:problem:";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** The response, stamped with {@code servedByHeader: region} like every answer of the gateway. */
+    FullHttpResponse toResponse(CharSequence servedByHeader, String region) {
+        ObjectNode body = JSON.createObjectNode()
+                              .put("type", TYPE_BASE + type)
+                              .put("title", type.replace('-', ' '))
+                              .put("status", status)
+                              .put("detail", detail);
+        byte[] bytes = body.toString().getBytes(StandardCharsets.UTF_8);
+        FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status),
+                                                           Unpooled.wrappedBuffer(bytes));
+        res.headers()
+           .set(HttpHeaderNames.CONTENT_TYPE, "application/problem+json")
+           .setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.length)
+           .set(servedByHeader, region);
+        if (retryAfterSeconds > 0) {
+            res.headers().set(HttpHeaderNames.RETRY_AFTER, Long.toString(retryAfterSeconds));
+        }
+        return res;
+    }
+}

@@ -1,0 +1,117 @@
+package io.unitas.gateway;
+
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http2.HttpConversionUtil;
+import io.netty.util.AsciiString;
+
+/**
+ * What every {@link ProxyHandler} of one gateway shares: the dispatcher and the state it reads, the upstreams and
+ * their connections, metrics, header names and the gateway's own two endpoints.
+ */
+final class Proxy {
+
+    /** The gateway's own health path; other regions' gateways are checked on it. */
+    static final String HEALTH_PATH = "/unitas/healthz";
+    static final String METRICS_PATH = "/metrics";
+
+    /** Connection-scoped headers (RFC 9110 section 7.6.1), which a proxy must not pass on. */
+    private static final AsciiString[] HOP_BY_HOP = {
+            HttpHeaderNames.CONNECTION, HttpHeaderNames.KEEP_ALIVE, HttpHeaderNames.PROXY_CONNECTION,
+            HttpHeaderNames.TE, HttpHeaderNames.TRAILER, HttpHeaderNames.UPGRADE, AsciiString.cached("http2-settings"),
+            HttpHeaderNames.EXPECT };
+
+    final String self;
+    final Dispatcher dispatcher;
+    final Supplier<RoutingState> state;
+    final Upstreams upstreams;
+    final Connections connections;
+    final GatewayMetrics metrics;
+    final AsciiString unitHeader;
+    final AsciiString regionHeader;
+    final AsciiString originHeader;
+    final AsciiString hopsHeader;
+    final AsciiString servedByHeader;
+    final AsciiString routeHeader;
+    final int maxAttempts;
+    final long responseTimeoutNanos;
+    /** Exchanges in flight, so that a graceful stop knows when it may close connections. */
+    final AtomicInteger inFlight = new AtomicInteger();
+
+    Proxy(GatewayConfig config, Supplier<RoutingState> state, Upstreams upstreams, Connections connections,
+          GatewayMetrics metrics) {
+        this.self = config.region().id();
+        this.dispatcher = new Dispatcher(config);
+        this.state = state;
+        this.upstreams = upstreams;
+        this.connections = connections;
+        this.metrics = metrics;
+        GatewayConfig.Headers names = config.headers();
+        this.unitHeader = AsciiString.cached(names.unit());
+        this.regionHeader = AsciiString.cached(names.region());
+        this.originHeader = AsciiString.cached(names.origin());
+        this.hopsHeader = AsciiString.cached(names.hops());
+        this.servedByHeader = AsciiString.cached(names.servedBy());
+        this.routeHeader = AsciiString.cached(names.route());
+        this.maxAttempts = Math.max(1, config.resilience().maxAttempts());
+        this.responseTimeoutNanos = config.resilience().responseTimeout().toNanos();
+    }
+
+    ProxyHandler newHandler(boolean http2Stream) {
+        return new ProxyHandler(this, http2Stream);
+    }
+
+    /** The answer of the gateway's own endpoint at {@code path}, or {@code null} when the path is proxied. */
+    FullHttpResponse local(String path) {
+        if (path.equals(METRICS_PATH)) {
+            return text(HttpResponseStatus.OK, "text/plain; version=0.0.4; charset=utf-8", metrics.scrape());
+        }
+        if (path.equals(HEALTH_PATH)) {
+            return state.get() == null
+                   ? text(HttpResponseStatus.SERVICE_UNAVAILABLE, "text/plain; charset=utf-8", "no routing state")
+                   : text(HttpResponseStatus.OK, "text/plain; charset=utf-8", "ok");
+        }
+        return null;
+    }
+
+    private FullHttpResponse text(HttpResponseStatus status, String type, String body) {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(bytes));
+        res.headers().set(HttpHeaderNames.CONTENT_TYPE, type).setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.length)
+           .set(servedByHeader, self);
+        return res;
+    }
+
+    /**
+     * Removes what must not cross this proxy: connection-scoped headers, those the {@code Connection} header names,
+     * and the extension headers Netty's HTTP/2 conversion adds.
+     */
+    static void stripHopByHop(HttpHeaders h) {
+        if (h.contains(HttpHeaderNames.CONNECTION)) {
+            for (String value : h.getAll(HttpHeaderNames.CONNECTION)) {
+                for (String name : value.split(",")) {
+                    h.remove(name.trim());
+                }
+            }
+        }
+        for (AsciiString name : HOP_BY_HOP) {
+            h.remove(name);
+        }
+    }
+
+    /** The HTTP/2 conversion's own headers ({@code x-http2-stream-id} and the like), meaningless upstream. */
+    static void stripHttp2Extensions(HttpHeaders h) {
+        for (HttpConversionUtil.ExtensionHeaderNames name : HttpConversionUtil.ExtensionHeaderNames.values()) {
+            h.remove(name.text());
+        }
+    }
+}

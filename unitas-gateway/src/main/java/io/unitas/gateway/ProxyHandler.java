@@ -1,0 +1,488 @@
+package io.unitas.gateway;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http.DefaultHttpRequest;
+import io.netty.handler.codec.http.DefaultLastHttpContent;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpServerExpectContinueHandler;
+import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
+import io.netty.handler.codec.http.HttpServerUpgradeHandler;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http2.CleartextHttp2ServerUpgradeHandler;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.Future;
+
+/**
+ * The per-request path on one downstream HTTP/1.1 connection or HTTP/2 stream: the {@link Dispatcher} decides, then
+ * the request is relayed to an upstream connection on the same event loop and the response back, both bodies
+ * streamed with backpressure. A failed attempt is retried on another endpoint only when the request may run twice
+ * and nothing of the response has been sent yet.
+ */
+final class ProxyHandler extends ChannelInboundHandlerAdapter {
+
+    /** A retryable request's body is kept for a replay up to this size; a longer one streams on, unretried. */
+    static final int MAX_REPLAY_BYTES = 64 * 1024;
+
+    private final Proxy proxy;
+    /** An HTTP/2 stream carries one exchange; an HTTP/1.1 connection one after another. */
+    private final boolean http2Stream;
+    private ChannelHandlerContext ctx;
+    private Exchange exchange;
+    /** Pipelined HTTP/1.1 messages that arrived while the exchange before them was still answering. */
+    private final ArrayDeque<Object> parked = new ArrayDeque<>();
+
+    ProxyHandler(Proxy proxy, boolean http2Stream) {
+        this.proxy = proxy;
+        this.http2Stream = http2Stream;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (!parked.isEmpty() || exchange != null && exchange.requestEnded) {
+            parked.add(msg);
+            updateReading();
+            return;
+        }
+        read(msg);
+    }
+
+    private void read(Object msg) {
+        if (msg instanceof HttpRequest req) {
+            if (msg instanceof LastHttpContent whole) { // HTTP/2 headers that end the stream: a request without body
+                request(new DefaultHttpRequest(req.protocolVersion(), req.method(), req.uri(), req.headers()));
+                content(new DefaultLastHttpContent(whole.content(), whole.trailingHeaders()));
+            } else {
+                request(req);
+            }
+        } else if (msg instanceof HttpContent c) {
+            content(c);
+        } else {
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    private void request(HttpRequest req) {
+        if (req.decoderResult().isFailure()) {
+            Throwable cause = req.decoderResult().cause();
+            answer(new Problem(400, "bad-request", "unreadable request: " + cause.getMessage(), 0))
+                    .addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
+        String uri = req.uri();
+        int q = uri.indexOf('?');
+        FullHttpResponse local = proxy.local(q < 0 ? uri : uri.substring(0, q));
+        if (local != null) {
+            ctx.writeAndFlush(local);
+            return;
+        }
+        Decision d = proxy.dispatcher.decide(proxy.state.get(), req.method().name(), req.headers(),
+                                             new HttpRequestView(req));
+        if (!d.forwards()) {
+            answer(d.problem());
+            record(req, d, d.problem().status(), System.nanoTime());
+            return;
+        }
+        Upstreams.Pool pool = proxy.upstreams.pool(d.target(), d.version());
+        if (pool == null) {
+            Problem none = new Problem(502, "no-upstream", "no upstream endpoints configured for region "
+                                                           + d.target(), 0);
+            answer(none);
+            record(req, d, none.status(), System.nanoTime());
+            return;
+        }
+        exchange = new Exchange(req, d, pool);
+        exchange.start();
+    }
+
+    /** A piece of the request body: the exchange's while it takes the body, dropped once it has given up on it. */
+    private void content(HttpContent c) {
+        if (exchange != null && !exchange.requestEnded) {
+            exchange.requestContent(c);
+        } else {
+            c.release();
+        }
+    }
+
+    private ChannelFuture answer(Problem problem) {
+        return ctx.writeAndFlush(problem.toResponse(proxy.servedByHeader, proxy.self));
+    }
+
+    private void record(HttpRequest req, Decision d, int status, long started) {
+        proxy.metrics.record(req.method().name(), req.uri(), d.unit() == null ? "-" : d.unit(),
+                             d.home() == null ? GatewayMetrics.NONE : d.home().id(),
+                             d.target() == null ? GatewayMetrics.NONE : d.target().id(),
+                             d.route() == null ? GatewayMetrics.NONE : d.route(), status,
+                             System.nanoTime() - started);
+    }
+
+    /**
+     * Reads from the downstream while the exchange can take more of the body: not while its upstream connection
+     * is being made or cannot keep up, and not while pipelined requests are parked.
+     */
+    private void updateReading() {
+        Exchange ex = exchange;
+        boolean read = parked.isEmpty() && (ex == null || ex.requestEnded
+                                            || ex.link != null && ex.link.channel().isWritable());
+        ctx.channel().config().setAutoRead(read);
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        Exchange ex = exchange;
+        if (ex != null && ex.link != null) {
+            ex.link.channel().flush();
+        }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        Exchange ex = exchange;
+        if (ex != null && ex.link != null) {
+            ex.link.channel().config().setAutoRead(ctx.channel().isWritable());
+        }
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt instanceof HttpServerUpgradeHandler.UpgradeEvent
+            || evt instanceof CleartextHttp2ServerUpgradeHandler.PriorKnowledgeUpgradeEvent) {
+            // The connection now speaks HTTP/2: its streams get handlers of their own, this one is done.
+            ctx.pipeline().remove(HttpServerKeepAliveHandler.class);
+            ctx.pipeline().remove(HttpServerExpectContinueHandler.class);
+            ctx.pipeline().remove(this);
+        }
+        ctx.fireUserEventTriggered(evt);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        if (exchange != null) {
+            exchange.abandon();
+        }
+        Object msg;
+        while ((msg = parked.poll()) != null) {
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        ctx.close(); // a client that resets its connection is no news
+    }
+
+    /** One request's trip upstream and back, across as many attempts as it may take. */
+    private final class Exchange implements Connections.Listener {
+
+        final HttpRequest head;
+        final HttpRequest original;
+        final Decision decision;
+        final Upstreams.Pool pool;
+        final long started = System.nanoTime();
+        final ScheduledFuture<?> timeout;
+        /** The body so far, kept for a replay while the request may run twice and the body is short enough. */
+        boolean replayable;
+        final List<HttpContent> kept = new ArrayList<>(2);
+        int keptBytes;
+        /** Body pieces waiting for the connection being made, when none is kept. */
+        final ArrayDeque<HttpContent> pending = new ArrayDeque<>(2);
+        boolean requestEnded;
+        int attempts;
+        Upstreams.Endpoint endpoint;
+        Connections.Link link;
+        boolean responseStarted;
+        boolean responseKeepAlive;
+        boolean discarding;
+        boolean informational;
+        boolean timedOut;
+        boolean done;
+        int status;
+
+        Exchange(HttpRequest req, Decision d, Upstreams.Pool pool) {
+            this.original = req;
+            this.decision = d;
+            this.pool = pool;
+            this.replayable = Upstreams.isRetryable(req);
+            HttpHeaders h = req.headers();
+            Proxy.stripHopByHop(h);
+            if (http2Stream) {
+                Proxy.stripHttp2Extensions(h);
+                if (!HttpUtil.isContentLengthSet(req) && !HttpUtil.isTransferEncodingChunked(req)) {
+                    HttpUtil.setTransferEncodingChunked(req, true); // the body's length is known only at its end
+                }
+            }
+            h.set(proxy.regionHeader, d.target().id());
+            h.setInt(proxy.hopsHeader, d.hops() + 1);
+            if (d.unit() != null) {
+                h.set(proxy.unitHeader, d.unit());
+            }
+            if (!h.contains(proxy.originHeader)) {
+                h.set(proxy.originHeader, proxy.self);
+            }
+            this.head = req.protocolVersion() == HttpVersion.HTTP_1_1
+                        ? req : new DefaultHttpRequest(HttpVersion.HTTP_1_1, req.method(), req.uri(), h);
+            this.timeout = ctx.executor().schedule(this::timedOut, proxy.responseTimeoutNanos, TimeUnit.NANOSECONDS);
+        }
+
+        void start() {
+            proxy.inFlight.incrementAndGet();
+            attempt();
+        }
+
+        private void attempt() {
+            attempts++;
+            endpoint = pool.pick(endpoint);
+            Future<Connections.Link> connecting = proxy.connections.acquire(ctx.channel().eventLoop(), endpoint);
+            if (connecting.isDone()) {
+                connected(connecting);
+            } else {
+                updateReading();
+                connecting.addListener(f -> connected(connecting));
+            }
+        }
+
+        private void connected(Future<Connections.Link> connecting) {
+            if (done) {
+                if (connecting.isSuccess()) {
+                    connecting.getNow().release();
+                }
+                return;
+            }
+            if (!connecting.isSuccess()) {
+                failed(connecting.cause());
+                return;
+            }
+            link = connecting.getNow();
+            link.bind(this);
+            Channel up = link.channel();
+            up.write(head, up.voidPromise());
+            if (replayable) {
+                for (HttpContent c : kept) {
+                    up.write(c.retainedDuplicate(), up.voidPromise());
+                }
+            } else {
+                HttpContent c;
+                while ((c = pending.poll()) != null) {
+                    up.write(c, up.voidPromise());
+                }
+            }
+            up.flush();
+            if (!ctx.channel().config().isAutoRead()) {
+                updateReading();
+            }
+        }
+
+        void requestContent(HttpContent c) {
+            boolean last = c instanceof LastHttpContent;
+            requestEnded = last;
+            if (replayable && keptBytes + c.content().readableBytes() > MAX_REPLAY_BYTES) {
+                stopKeeping();
+            }
+            if (replayable) {
+                kept.add(c);
+                keptBytes += c.content().readableBytes();
+                if (link != null) {
+                    link.channel().write(c.retainedDuplicate(), link.channel().voidPromise());
+                }
+            } else if (link != null) {
+                link.channel().write(c, link.channel().voidPromise());
+            } else {
+                pending.add(c);
+            }
+            if (last || link != null && !link.channel().isWritable()) {
+                if (last && link != null) {
+                    link.channel().flush();
+                }
+                updateReading();
+            }
+        }
+
+        /** The body outgrew the replay limit: what was kept is sent (or goes out once connected), not kept. */
+        private void stopKeeping() {
+            replayable = false;
+            if (link != null) {
+                kept.forEach(HttpContent::release);
+            } else {
+                pending.addAll(kept);
+            }
+            kept.clear();
+        }
+
+        private boolean mayRetry() {
+            return replayable && attempts < proxy.maxAttempts && !timedOut;
+        }
+
+        @Override
+        public void responseHead(HttpResponse res) {
+            int code = res.status().code();
+            if (code < 200) { // 100 Continue was answered by this gateway; the final answer follows
+                informational = true;
+                return;
+            }
+            boolean gatewayFailure = code == 502 || code == 503 || code == 504;
+            endpoint.report(!gatewayFailure);
+            responseKeepAlive = HttpUtil.isKeepAlive(res);
+            if (gatewayFailure && mayRetry()) {
+                discarding = true;
+                return;
+            }
+            status = code;
+            responseStarted = true;
+            HttpHeaders h = res.headers();
+            Proxy.stripHopByHop(h);
+            h.set(proxy.servedByHeader, decision.target().id());
+            h.set(proxy.routeHeader, decision.route());
+            if (!http2Stream && !HttpUtil.isContentLengthSet(res) && !HttpUtil.isTransferEncodingChunked(res)
+                && code != 204 && code != 304 && original.method() != HttpMethod.HEAD) {
+                HttpUtil.setTransferEncodingChunked(res, true); // keeps the client's connection reusable
+            }
+            ctx.write(res, ctx.voidPromise());
+        }
+
+        @Override
+        public void responseContent(HttpContent c) {
+            boolean last = c instanceof LastHttpContent;
+            if (informational || discarding) {
+                c.release();
+                if (last && informational) {
+                    informational = false;
+                } else if (last) {
+                    discarding = false;
+                    endAttempt();
+                    attempt();
+                }
+                return;
+            }
+            if (!last) {
+                ctx.write(c, ctx.voidPromise());
+                if (!ctx.channel().isWritable()) {
+                    link.channel().config().setAutoRead(false);
+                }
+                return;
+            }
+            endAttempt();
+            ctx.writeAndFlush(c, ctx.voidPromise());
+            finish();
+        }
+
+        /** The attempt's upstream connection goes back to the pool if it can carry another exchange. */
+        private void endAttempt() {
+            if (requestEnded && responseKeepAlive) {
+                link.release();
+            } else {
+                link.abort(); // it answered before the request was all sent, or will not keep alive
+            }
+            link = null;
+        }
+
+        @Override
+        public void readComplete() {
+            ctx.flush();
+        }
+
+        @Override
+        public void writable() {
+            updateReading();
+        }
+
+        @Override
+        public void failed(Throwable cause) {
+            if (done) {
+                return;
+            }
+            endpoint.report(false);
+            if (link != null) {
+                link.abort();
+                link = null;
+            }
+            discarding = false;
+            informational = false;
+            if (!responseStarted && mayRetry()) {
+                attempt();
+                return;
+            }
+            if (!responseStarted) {
+                Problem p = timedOut
+                            ? new Problem(504, "upstream-timeout", "upstream " + endpoint + " of region "
+                                                                   + decision.target() + " did not answer in time", 0)
+                            : new Problem(502, "upstream-failed", "upstream " + endpoint + " of region "
+                                                                  + decision.target() + " failed: " + reason(cause), 0);
+                status = p.status();
+                answer(p);
+                finish();
+            } else {
+                finish();
+                ctx.close(); // the client must not take a cut-off body for a whole one
+            }
+        }
+
+        private void timedOut() {
+            if (!done) {
+                timedOut = true;
+                failed(new TimeoutException());
+            }
+        }
+
+        /** The client went away: the upstream connection cannot be reused mid-exchange. */
+        void abandon() {
+            if (link != null) {
+                link.abort();
+                link = null;
+            }
+            status = 499; // nginx's "client closed request"
+            finish();
+        }
+
+        private void finish() {
+            done = true;
+            timeout.cancel(false);
+            kept.forEach(HttpContent::release);
+            kept.clear();
+            pending.forEach(HttpContent::release);
+            pending.clear();
+            record(original, decision, status, started);
+            proxy.inFlight.decrementAndGet();
+            exchange = null;
+            if (!http2Stream) {
+                resume();
+            }
+        }
+    }
+
+    /** Takes up the pipelined requests parked behind the exchange that just ended. */
+    private void resume() {
+        Object msg;
+        while ((exchange == null || !exchange.requestEnded) && (msg = parked.poll()) != null) {
+            read(msg);
+        }
+        if (ctx.channel().isActive()) {
+            updateReading();
+        }
+    }
+
+    private static String reason(Throwable cause) {
+        return cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+    }
+}
