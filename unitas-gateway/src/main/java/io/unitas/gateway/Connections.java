@@ -20,7 +20,9 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMethod;
@@ -42,6 +44,15 @@ final class Connections {
     private static final long MAX_IDLE_NANOS = TimeUnit.SECONDS.toNanos(30);
     private static final int MAX_IDLE_PER_ENDPOINT = 512;
     private static final int MAX_HEADER_BYTES = 64 * 1024;
+
+    /**
+     * Upstream answers are parsed without validating each header: the gateway relays them as they are, and a line
+     * break cannot survive the parse anyway.
+     */
+    private static final HttpDecoderConfig RESPONSES = new HttpDecoderConfig()
+            .setMaxHeaderSize(MAX_HEADER_BYTES)
+            .setMaxChunkSize(16 * 1024)
+            .setHeadersFactory(DefaultHttpHeadersFactory.headersFactory().withValidation(false));
 
     private final Map<EventExecutor, LoopPool> pools = new IdentityHashMap<>();
     private final Bootstrap bootstrap;
@@ -90,7 +101,7 @@ final class Connections {
         ChannelFuture connecting = bootstrap.clone(loop).handler(new ChannelInitializer<>() {
             @Override
             protected void initChannel(Channel ch) {
-                ch.pipeline().addLast(new HttpClientCodec(4096, MAX_HEADER_BYTES, 16 * 1024), link);
+                ch.pipeline().addLast(codec(), link);
             }
         }).connect(endpoint.address());
         connecting.addListener(f -> {
@@ -112,7 +123,7 @@ final class Connections {
         ChannelFuture connecting = bootstrap.clone(loop).handler(new ChannelInitializer<>() {
             @Override
             protected void initChannel(Channel ch) {
-                ch.pipeline().addLast(new HttpClientCodec(4096, MAX_HEADER_BYTES, 16 * 1024),
+                ch.pipeline().addLast(codec(),
                                       new ChannelInboundHandlerAdapter() {
                     @Override
                     public void channelRead(ChannelHandlerContext ctx, Object msg) {
@@ -153,6 +164,10 @@ final class Connections {
             }
         }, timeout.toMillis(), TimeUnit.MILLISECONDS);
         return promise;
+    }
+
+    private static HttpClientCodec codec() {
+        return new HttpClientCodec(RESPONSES, false, false);
     }
 
     /** One loop's idle connections, by endpoint; touched only from that loop. */

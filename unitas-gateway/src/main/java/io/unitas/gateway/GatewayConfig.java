@@ -17,6 +17,8 @@ import io.unitas.core.Region;
  *
  * @param region       the region this gateway runs in
  * @param listen       the address to serve HTTP/1.1 and h2c on
+ * @param workers      event loops, each serving its share of connections with its own upstream connections (as
+ *                     nginx's worker processes); 0 for one per core
  * @param upstreams    per region: its own services for {@link #region()}, the region's gateways for the others
  * @param source       where rules, health and fences come from
  * @param headers      the header names used along the call chain
@@ -25,7 +27,7 @@ import io.unitas.core.Region;
  * @param resilience   health checks, outlier ejection, timeouts and retries
  * @param accessLog    where access log lines go: {@code stdout}, {@code stderr}, {@code off} or a file path
  */
-public record GatewayConfig(Region region, InetSocketAddress listen, Map<Region, Upstream> upstreams,
+public record GatewayConfig(Region region, InetSocketAddress listen, int workers, Map<Region, Upstream> upstreams,
                             StateSource source, Headers headers, int hopLimit, Set<String> writeMethods,
                             Resilience resilience, String accessLog) {
 
@@ -48,8 +50,8 @@ public record GatewayConfig(Region region, InetSocketAddress listen, Map<Region,
 
     /** A copy listening on {@code address}; for tests and embedding that pick ports at run time. */
     public GatewayConfig withListen(InetSocketAddress address) {
-        return new GatewayConfig(region, address, upstreams, source, headers, hopLimit, writeMethods, resilience,
-                                 accessLog);
+        return new GatewayConfig(region, address, workers, upstreams, source, headers, hopLimit, writeMethods,
+                                 resilience, accessLog);
     }
 
     /**

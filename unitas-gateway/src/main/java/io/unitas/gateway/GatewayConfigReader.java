@@ -27,8 +27,8 @@ import io.unitas.gateway.GatewayConfig.Resilience;
 /** Reads {@code gateway.yaml}, collecting every problem with its line before giving up. */
 final class GatewayConfigReader {
 
-    private static final Set<String> TOP = Set.of("region", "listen", "upstreams", "control_plane", "static",
-                                                  "headers", "hop_limit", "write_methods", "health_check",
+    private static final Set<String> TOP = Set.of("region", "listen", "workers", "upstreams", "control_plane",
+                                                  "static", "headers", "hop_limit", "write_methods", "health_check",
                                                   "timeouts", "retries", "outlier", "access_log");
     private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m)");
     private static final Pattern ENDPOINT = Pattern.compile("[^\\s:/]+:\\d{1,5}");
@@ -55,6 +55,7 @@ final class GatewayConfigReader {
         unknownKeys(root, "", TOP);
         Region region = region(root.get("region"), "region");
         InetSocketAddress listen = listen(root.get("listen"));
+        int workers = workers(root.get("workers"));
         Map<Region, GatewayConfig.Upstream> upstreams = upstreams(root.get("upstreams"), region);
         GatewayConfig.StateSource source = source(root);
         Headers headers = headers(root.get("headers"));
@@ -68,8 +69,20 @@ final class GatewayConfigReader {
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
-        return new GatewayConfig(region, listen, upstreams, source, headers, hopLimit, writeMethods, resilience,
-                                 accessLog);
+        return new GatewayConfig(region, listen, workers, upstreams, source, headers, hopLimit, writeMethods,
+                                 resilience, accessLog);
+    }
+
+    /** {@code auto} (or absent): one per core, as 0; else a count. */
+    private int workers(JsonNode node) {
+        if (node == null || "auto".equals(node.asText())) {
+            return 0;
+        }
+        if (!isWhole(node) || node.asInt() < 1) {
+            problem("workers", node + " (expected: auto or a whole number >= 1)");
+            return 0;
+        }
+        return node.asInt();
     }
 
     private Region region(JsonNode node, String path) {
@@ -312,11 +325,16 @@ final class GatewayConfigReader {
         if (node == null) {
             return fallback;
         }
-        if (!node.canConvertToInt() || !node.isIntegralNumber() || node.asInt() < min) {
+        if (!isWhole(node) || node.asInt() < min) {
             problem(path, node + " (expected: a whole number >= " + min + ")");
             return fallback;
         }
         return node.asInt();
+    }
+
+    /** Whether {@code node} is a whole number that fits an int (config documents keep numbers as decimals). */
+    private static boolean isWhole(JsonNode node) {
+        return node.isNumber() && node.canConvertToExactIntegral() && node.canConvertToInt();
     }
 
     private String text(JsonNode node, String path, String fallback) {

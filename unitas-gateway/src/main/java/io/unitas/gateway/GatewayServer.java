@@ -81,7 +81,8 @@ final class GatewayServer implements Gateway {
         StateHolder holder = new StateHolder(System::nanoTime);
         feed.start(holder); // first, so that bad state files stop the start before anything is opened
         Transport transport = Transport.best();
-        EventLoopGroup loops = transport.group(Runtime.getRuntime().availableProcessors(), "unitas-gateway");
+        int workers = config.workers() > 0 ? config.workers() : Runtime.getRuntime().availableProcessors();
+        EventLoopGroup loops = transport.group(workers, "unitas-gateway");
         try {
             Connections pools = new Connections(loops, transport, config.resilience().connectTimeout());
             Upstreams upstreams = new Upstreams(config.upstreams(), config.resilience());

@@ -96,7 +96,10 @@ final class Proxy {
      * and the extension headers Netty's HTTP/2 conversion adds.
      */
     static void stripHopByHop(HttpHeaders h) {
-        if (h.contains(HttpHeaderNames.CONNECTION)) {
+        String connection = h.get(HttpHeaderNames.CONNECTION);
+        if (connection != null && connection.indexOf(',') < 0) {
+            h.remove(connection.trim()); // the common case: one token, mostly keep-alive or close
+        } else if (connection != null) {
             for (String value : h.getAll(HttpHeaderNames.CONNECTION)) {
                 for (String name : value.split(",")) {
                     h.remove(name.trim());

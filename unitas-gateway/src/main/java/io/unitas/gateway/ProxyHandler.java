@@ -46,6 +46,8 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
     private final boolean http2Stream;
     private ChannelHandlerContext ctx;
     private Exchange exchange;
+    /** The response timeout's one timer, re-armed when it fires before the exchange in flight is due. */
+    private ScheduledFuture<?> timer;
     /** Pipelined HTTP/1.1 messages that arrived while the exchange before them was still answering. */
     private final ArrayDeque<Object> parked = new ArrayDeque<>();
 
@@ -90,6 +92,9 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
             answer(new Problem(400, "bad-request", "unreadable request: " + cause.getMessage(), 0))
                     .addListener(ChannelFutureListener.CLOSE);
             return;
+        }
+        if (!http2Stream && ctx.pipeline().get(HttpServerUpgradeHandler.class) != null) {
+            ctx.pipeline().remove(HttpServerUpgradeHandler.class); // clients ask for h2c on their first request
         }
         String uri = req.uri();
         int q = uri.indexOf('?');
@@ -177,8 +182,31 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
         ctx.fireUserEventTriggered(evt);
     }
 
+    /** Times out the exchange in flight when it is due; one timer serves every exchange of a keep-alive connection. */
+    private void armTimer(long deadline) {
+        if (timer == null) {
+            timer = ctx.executor().schedule(this::timerFired, deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void timerFired() {
+        timer = null;
+        Exchange ex = exchange;
+        if (ex != null) {
+            long left = ex.deadline - System.nanoTime();
+            if (left <= 0) {
+                ex.timedOut();
+            } else {
+                timer = ctx.executor().schedule(this::timerFired, left, TimeUnit.NANOSECONDS);
+            }
+        }
+    }
+
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        if (timer != null) {
+            timer.cancel(false);
+        }
         if (exchange != null) {
             exchange.abandon();
         }
@@ -201,7 +229,7 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
         final Decision decision;
         final Upstreams.Pool pool;
         final long started = System.nanoTime();
-        final ScheduledFuture<?> timeout;
+        final long deadline = started + proxy.responseTimeoutNanos;
         /** The body so far, kept for a replay while the request may run twice and the body is short enough. */
         boolean replayable;
         final List<HttpContent> kept = new ArrayList<>(2);
@@ -243,11 +271,11 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
             }
             this.head = req.protocolVersion() == HttpVersion.HTTP_1_1
                         ? req : new DefaultHttpRequest(HttpVersion.HTTP_1_1, req.method(), req.uri(), h);
-            this.timeout = ctx.executor().schedule(this::timedOut, proxy.responseTimeoutNanos, TimeUnit.NANOSECONDS);
         }
 
         void start() {
             proxy.inFlight.incrementAndGet();
+            armTimer(deadline);
             attempt();
         }
 
@@ -438,7 +466,7 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
             }
         }
 
-        private void timedOut() {
+        void timedOut() {
             if (!done) {
                 timedOut = true;
                 failed(new TimeoutException());
@@ -457,7 +485,6 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
 
         private void finish() {
             done = true;
-            timeout.cancel(false);
             kept.forEach(HttpContent::release);
             kept.clear();
             pending.forEach(HttpContent::release);

@@ -1,5 +1,6 @@
 package io.unitas.gateway;
 
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.linecorp.armeria.common.AggregatedHttpRequest;
@@ -21,6 +22,7 @@ final class Backend implements AutoCloseable {
     private final AtomicInteger gets = new AtomicInteger();
     private final AtomicInteger posts = new AtomicInteger();
     private volatile int failWith;
+    private volatile Duration delay = Duration.ZERO;
     private volatile boolean healthy = true;
 
     Backend(String name) {
@@ -31,7 +33,8 @@ final class Backend implements AutoCloseable {
                             .gracefulShutdownTimeoutMillis(0, 0)
                             .service("/healthz", (ctx, req) -> healthy
                                     ? HttpResponse.of("ok") : HttpResponse.of(HttpStatus.SERVICE_UNAVAILABLE))
-                            .serviceUnder("/", (ctx, req) -> HttpResponse.of(req.aggregate().thenApply(this::answer)))
+                            .serviceUnder("/", (ctx, req) -> HttpResponse.delayed(
+                                    HttpResponse.of(req.aggregate().thenApply(this::answer)), delay))
                             .build();
         server.start().join();
     }
@@ -57,6 +60,11 @@ final class Backend implements AutoCloseable {
     /** Answers every non-health request with {@code status} from now on (0: answer normally). */
     void failWith(int status) {
         this.failWith = status;
+    }
+
+    /** Holds every non-health answer back this long from now on. */
+    void delay(Duration delay) {
+        this.delay = delay;
     }
 
     /** Makes {@code /healthz} answer 200 (true) or 503 (false). */

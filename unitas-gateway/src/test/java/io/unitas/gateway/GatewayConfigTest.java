@@ -49,6 +49,7 @@ class GatewayConfigTest {
         assertThat(c.writeMethods()).containsExactlyInAnyOrder("POST", "PUT", "PATCH", "DELETE");
         assertThat(c.resilience()).isEqualTo(GatewayConfig.Resilience.DEFAULTS);
         assertThat(c.accessLog()).isEqualTo("off");
+        assertThat(c.workers()).isZero();
     }
 
     @Test
@@ -60,7 +61,16 @@ class GatewayConfigTest {
                 control_plane: {url: http://127.0.0.1:7000, state_file: state.json}
                 headers: {region: n-d-region}
                 write_methods: [post, delete]
+                workers: 2
+                hop_limit: 5
+                retries: {max_attempts: 3}
+                outlier: {failure_rate: 0.25, minimum_requests: 20, ejection_time: 30s}
                 """);
+        assertThat(c.workers()).isEqualTo(2);
+        assertThat(c.hopLimit()).isEqualTo(5);
+        assertThat(c.resilience().maxAttempts()).isEqualTo(3);
+        assertThat(c.resilience().ejectionFailureRate()).isEqualTo(0.25);
+        assertThat(c.resilience().ejectionMinRequests()).isEqualTo(20);
         assertThat(c.headers().region()).isEqualTo("n-d-region");
         assertThat(c.headers().unit()).isEqualTo("x-unitas-unit");
         assertThat(c.writeMethods()).containsExactlyInAnyOrder("POST", "DELETE");
@@ -78,6 +88,7 @@ class GatewayConfigTest {
             "region: cn\\nlisten: 1.2.3.4:1\\nupstreams: {eu: {endpoints: [a:1]}} | gateway.yaml:3: upstreams: no endpoints for the gateway's own region cn",
             "region: cn\\nlisten: 1.2.3.4:1\\ntimeouts: {response: soon} | gateway.yaml:3: timeouts.response: 'soon' (expected: a positive duration such as 500ms, 2s or 1m)",
             "region: cn\\nlisten: 1.2.3.4:1\\nhop_limit: 0   | gateway.yaml:3: hop_limit: 0 (expected: a whole number >= 1)",
+            "region: cn\\nlisten: 1.2.3.4:1\\nworkers: many | gateway.yaml:3: workers: \"many\" (expected: auto or a whole number >= 1)",
     })
     void everyMistakeIsNamedWithItsLine(String yaml, String expected) throws Exception {
         Path file = dir.resolve("gateway.yaml");

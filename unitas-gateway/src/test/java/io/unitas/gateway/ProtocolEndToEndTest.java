@@ -1,0 +1,158 @@
+package io.unitas.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import io.unitas.core.Region;
+import io.unitas.core.fence.WriteFences;
+
+/**
+ * HTTP on the wire against a real gateway and real backends: pipelining, the h2c upgrade, 100-continue, unreadable
+ * requests, the response timeout and outlier ejection.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ProtocolEndToEndTest {
+
+    final Backend main = new Backend("main");
+    final Backend slow = new Backend("slow");
+    final Backend failing = new Backend("failing");
+    final Backend good = new Backend("good");
+    Gateway gateway;
+    Gateway ejecting;
+
+    @BeforeAll
+    void start() throws IOException {
+        slow.delay(Duration.ofSeconds(5));
+        failing.failWith(503);
+        Map<Region, GatewayConfig.Upstream> upstreams = Map.of(
+                Region.of("cn"), new GatewayConfig.Upstream(List.of(main.endpoint()), Map.of(), null),
+                Region.of("eu"), new GatewayConfig.Upstream(List.of(slow.endpoint()), Map.of(), null));
+        gateway = GatewayServer.start(config(upstreams, Duration.ofSeconds(1), 1000),
+                                      new FixedFeed(GatewayEndToEndTest.rules(false), GatewayEndToEndTest.ALL_UP));
+        ejecting = GatewayServer.start(config(Map.of(Region.of("cn"), new GatewayConfig.Upstream(
+                                               List.of(failing.endpoint(), good.endpoint()), Map.of(), null)),
+                                              Duration.ofSeconds(5), 4),
+                                       new FixedFeed(GatewayEndToEndTest.rules(false), GatewayEndToEndTest.ALL_UP));
+    }
+
+    static GatewayConfig config(Map<Region, GatewayConfig.Upstream> upstreams, Duration responseTimeout,
+                                int ejectionMinRequests) throws IOException {
+        GatewayConfig.Resilience r = GatewayConfig.Resilience.DEFAULTS;
+        return new GatewayConfig(Region.of("cn"), new InetSocketAddress("127.0.0.1", 0), 1, upstreams,
+                                 new GatewayConfig.StaticFiles(null, null, null, null, Duration.ofSeconds(1)),
+                                 GatewayConfig.Headers.DEFAULTS, 3, WriteFences.DEFAULT_WRITE_METHODS,
+                                 new GatewayConfig.Resilience("/healthz", Duration.ofSeconds(1), r.connectTimeout(),
+                                                              responseTimeout, 2, 0.5, ejectionMinRequests,
+                                                              Duration.ofSeconds(60)), "off");
+    }
+
+    @AfterAll
+    void stop() {
+        gateway.close();
+        ejecting.close();
+        main.close();
+        slow.close();
+        failing.close();
+        good.close();
+    }
+
+    @Test
+    void pipelinedRequestsAreAnsweredInTheirOrder() throws IOException {
+        String request = "GET /p%d HTTP/1.1\r\nhost: gw\r\nx-user-id: 100\r\n\r\n";
+        String all = exchange(gateway.port(), request.formatted(1) + request.formatted(2) + request.formatted(3),
+                              "path=/p3");
+        assertThat(all.indexOf("path=/p1")).isPositive()
+                                           .isLessThan(all.indexOf("path=/p2"));
+        assertThat(all.indexOf("path=/p2")).isLessThan(all.indexOf("path=/p3"));
+        assertThat(all.split("HTTP/1.1 200 OK", -1)).hasSize(4);
+    }
+
+    @Test
+    void anUpgradeToH2cIsServedOverHttp2AndExpectContinueIsHonoured() throws Exception {
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
+        URI uri = URI.create("http://127.0.0.1:" + gateway.port() + "/upgrade");
+        HttpResponse<String> upgraded = client.send(HttpRequest.newBuilder(uri).header("x-user-id", "100").build(),
+                                                    HttpResponse.BodyHandlers.ofString());
+        assertThat(upgraded.version()).isEqualTo(HttpClient.Version.HTTP_2);
+        assertThat(upgraded.body()).startsWith("backend=main method=GET path=/upgrade");
+
+        HttpClient http1 = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        HttpResponse<String> continued = http1.send(
+                HttpRequest.newBuilder(uri).header("x-user-id", "100").header("idempotency-key", "k1")
+                           .expectContinue(true).POST(HttpRequest.BodyPublishers.ofString("x".repeat(100_000)))
+                           .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(continued.statusCode()).isEqualTo(200);
+        assertThat(continued.body()).startsWith("backend=main method=POST").endsWith("body=100000");
+    }
+
+    @Test
+    void anUnreadableRequestIsA400ProblemAndTheConnectionCloses() throws IOException {
+        String badLength = "POST /x HTTP/1.1\r\nhost: gw\r\nx-user-id: 100\r\ncontent-length: ten\r\n\r\n";
+        String answer = exchange(gateway.port(), badLength, null);
+        assertThat(answer).startsWith("HTTP/1.1 400 Bad Request").contains("urn:unitas:problem:bad-request");
+    }
+
+    @Test
+    void anUpstreamSlowerThanTheResponseTimeoutIsA504() throws Exception {
+        HttpClient client = HttpClient.newHttpClient();
+        long t0 = System.nanoTime();
+        HttpResponse<String> res = client.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/slow"))
+                           .header("x-user-id", "7000").build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(res.statusCode()).isEqualTo(504);
+        assertThat(res.body()).contains("urn:unitas:problem:upstream-timeout").contains("region eu");
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(4));
+    }
+
+    @Test
+    void anEndpointAnsweringGatewayErrorsIsEjected() throws Exception {
+        HttpClient client = HttpClient.newHttpClient();
+        for (int i = 0; i < 20; i++) {
+            HttpResponse<String> res = client.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + ejecting.port() + "/e"))
+                               .header("x-user-id", "100").build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(res.statusCode()).isEqualTo(200);
+        }
+        // Round-robin sends every first attempt to the failing endpoint until 4 failures eject it; 20 without.
+        assertThat(failing.gets()).isBetween(4, 5);
+        assertThat(good.gets()).isEqualTo(20);
+    }
+
+    /** Writes {@code request} raw and reads until {@code until} shows up, or the connection closes. */
+    private static String exchange(int port, String request, String until) throws IOException {
+        try (Socket s = new Socket("127.0.0.1", port)) {
+            s.setSoTimeout(5_000);
+            s.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+            s.getOutputStream().flush();
+            InputStream in = s.getInputStream();
+            ByteArrayOutputStream got = new ByteArrayOutputStream();
+            byte[] buf = new byte[8192];
+            int n;
+            while ((n = in.read(buf)) > 0) {
+                got.write(buf, 0, n);
+                if (until != null && got.toString(StandardCharsets.US_ASCII).contains(until)) {
+                    break;
+                }
+            }
+            return got.toString(StandardCharsets.US_ASCII);
+        }
+    }
+}
