@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -20,8 +21,6 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.codec.http.HttpServerExpectContinueHandler;
-import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import io.netty.handler.codec.http.HttpServerUpgradeHandler;
 import io.netty.handler.codec.http2.CleartextHttp2ServerUpgradeHandler;
 import io.netty.handler.codec.http2.Http2CodecUtil;
@@ -90,7 +89,7 @@ final class GatewayServer implements Gateway {
             GatewayMetrics metrics = new GatewayMetrics(config.region().id(), accessLog(config.accessLog()));
             Proxy proxy = new Proxy(config, holder, upstreams, pools, metrics);
             ChannelGroup open = new DefaultChannelGroup("unitas-gateway", GlobalEventExecutor.INSTANCE);
-            Channel server = new ServerBootstrap()
+            ChannelFuture bound = new ServerBootstrap()
                     .group(loops)
                     .channel(transport.serverChannel())
                     .option(ChannelOption.SO_BACKLOG, 1024)
@@ -99,12 +98,15 @@ final class GatewayServer implements Gateway {
                         @Override
                         protected void initChannel(Channel ch) {
                             open.add(ch);
-                            ch.pipeline().addLast(http2OrHttp1(proxy), new HttpServerKeepAliveHandler(),
-                                                  new HttpServerExpectContinueHandler(), proxy.newHandler(false));
+                            ch.pipeline().addLast(http2OrHttp1(proxy), proxy.newHandler(false));
                         }
                     })
-                    .bind(config.listen()).syncUninterruptibly().channel();
-            return new GatewayServer(server, loops, open, holder, feed, upstreams, proxy, metrics);
+                    .bind(config.listen()).awaitUninterruptibly();
+            if (!bound.isSuccess()) {
+                throw new IllegalStateException("cannot listen on " + config.listen() + ": "
+                                                + bound.cause().getMessage());
+            }
+            return new GatewayServer(bound.channel(), loops, open, holder, feed, upstreams, proxy, metrics);
         } catch (RuntimeException e) {
             loops.shutdownGracefully(0, 0, TimeUnit.SECONDS);
             feed.close();

@@ -1,6 +1,10 @@
 package io.unitas.gateway;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
@@ -92,23 +96,40 @@ final class Proxy {
     }
 
     /**
-     * Removes what must not cross this proxy: connection-scoped headers, those the {@code Connection} header names,
-     * and the extension headers Netty's HTTP/2 conversion adds.
+     * Removes what must not cross this proxy: connection-scoped headers and those the {@code Connection} header
+     * names. One pass over the headers finds them: most messages carry none but {@code Connection} itself, and a
+     * removal by name costs a case-insensitive hash.
      */
     static void stripHopByHop(HttpHeaders h) {
-        String connection = h.get(HttpHeaderNames.CONNECTION);
-        if (connection != null && connection.indexOf(',') < 0) {
-            h.remove(connection.trim()); // the common case: one token, mostly keep-alive or close
-        } else if (connection != null) {
-            for (String value : h.getAll(HttpHeaderNames.CONNECTION)) {
-                for (String name : value.split(",")) {
-                    h.remove(name.trim());
+        List<CharSequence> found = null;
+        for (Iterator<Map.Entry<CharSequence, CharSequence>> it = h.iteratorCharSequence(); it.hasNext(); ) {
+            Map.Entry<CharSequence, CharSequence> e = it.next();
+            CharSequence name = e.getKey();
+            if (!isHopByHop(name)) {
+                continue;
+            }
+            if (found == null) {
+                found = new ArrayList<>(2);
+            }
+            found.add(name);
+            if (AsciiString.contentEqualsIgnoreCase(name, HttpHeaderNames.CONNECTION)) {
+                for (String token : e.getValue().toString().split(",")) {
+                    found.add(token.trim());
                 }
             }
         }
-        for (AsciiString name : HOP_BY_HOP) {
-            h.remove(name);
+        if (found != null) {
+            found.forEach(h::remove);
         }
+    }
+
+    private static boolean isHopByHop(CharSequence name) {
+        for (AsciiString hop : HOP_BY_HOP) {
+            if (hop.length() == name.length() && hop.contentEqualsIgnoreCase(name)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The HTTP/2 conversion's own headers ({@code x-http2-stream-id} and the like), meaningless upstream. */

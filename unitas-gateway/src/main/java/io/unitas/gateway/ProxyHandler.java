@@ -7,21 +7,24 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpRequest;
 import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.codec.http.HttpServerExpectContinueHandler;
-import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
+import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerUpgradeHandler;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
@@ -48,6 +51,10 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
     private Exchange exchange;
     /** The response timeout's one timer, re-armed when it fires before the exchange in flight is due. */
     private ScheduledFuture<?> timer;
+    /** HTTP/1.x: whether the client's connection stays open after the answer being given (RFC 9112 section 9.3). */
+    private boolean keepAlive = true;
+    /** HTTP/1.0 knows neither chunked bodies nor keep-alive by default. */
+    private boolean http10;
     /** Pipelined HTTP/1.1 messages that arrived while the exchange before them was still answering. */
     private final ArrayDeque<Object> parked = new ArrayDeque<>();
 
@@ -93,14 +100,26 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
                     .addListener(ChannelFutureListener.CLOSE);
             return;
         }
-        if (!http2Stream && ctx.pipeline().get(HttpServerUpgradeHandler.class) != null) {
-            ctx.pipeline().remove(HttpServerUpgradeHandler.class); // clients ask for h2c on their first request
+        if (!http2Stream) {
+            if (ctx.pipeline().get(HttpServerUpgradeHandler.class) != null) {
+                ctx.pipeline().remove(HttpServerUpgradeHandler.class); // clients ask for h2c on their first request
+            }
+            keepAlive = HttpUtil.isKeepAlive(req);
+            http10 = req.protocolVersion() == HttpVersion.HTTP_1_0;
+            if (HttpUtil.is100ContinueExpected(req)) {
+                ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE,
+                                                              Unpooled.EMPTY_BUFFER), ctx.voidPromise());
+            } else if (req.headers().contains(HttpHeaderNames.EXPECT)) { // RFC 9110 defines only 100-continue
+                answer(new Problem(417, "expectation-failed",
+                                   "expect: '" + req.headers().get(HttpHeaderNames.EXPECT) + "' is not supported", 0));
+                return;
+            }
         }
         String uri = req.uri();
         int q = uri.indexOf('?');
         FullHttpResponse local = proxy.local(q < 0 ? uri : uri.substring(0, q));
         if (local != null) {
-            ctx.writeAndFlush(local);
+            respond(local);
             return;
         }
         Decision d = proxy.dispatcher.decide(proxy.state.get(), req.method().name(), req.headers(),
@@ -132,7 +151,16 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
     }
 
     private ChannelFuture answer(Problem problem) {
-        return ctx.writeAndFlush(problem.toResponse(proxy.servedByHeader, proxy.self));
+        return respond(problem.toResponse(proxy.servedByHeader, proxy.self));
+    }
+
+    /** Writes a whole answer of the gateway's own; over HTTP/1.x the connection closes after it unless kept alive. */
+    private ChannelFuture respond(FullHttpResponse res) {
+        if (!http2Stream && !keepAlive) {
+            res.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+            return ctx.writeAndFlush(res).addListener(ChannelFutureListener.CLOSE);
+        }
+        return ctx.writeAndFlush(res);
     }
 
     private void record(HttpRequest req, Decision d, int status, long started) {
@@ -175,8 +203,6 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
         if (evt instanceof HttpServerUpgradeHandler.UpgradeEvent
             || evt instanceof CleartextHttp2ServerUpgradeHandler.PriorKnowledgeUpgradeEvent) {
             // The connection now speaks HTTP/2: its streams get handlers of their own, this one is done.
-            ctx.pipeline().remove(HttpServerKeepAliveHandler.class);
-            ctx.pipeline().remove(HttpServerExpectContinueHandler.class);
             ctx.pipeline().remove(this);
         }
         ctx.fireUserEventTriggered(evt);
@@ -232,10 +258,10 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
         final long deadline = started + proxy.responseTimeoutNanos;
         /** The body so far, kept for a replay while the request may run twice and the body is short enough. */
         boolean replayable;
-        final List<HttpContent> kept = new ArrayList<>(2);
+        List<HttpContent> kept; // made on first use, as is pending: most requests have no body
         int keptBytes;
         /** Body pieces waiting for the connection being made, when none is kept. */
-        final ArrayDeque<HttpContent> pending = new ArrayDeque<>(2);
+        ArrayDeque<HttpContent> pending;
         boolean requestEnded;
         int attempts;
         Upstreams.Endpoint endpoint;
@@ -306,11 +332,11 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
             link.bind(this);
             Channel up = link.channel();
             up.write(head, up.voidPromise());
-            if (replayable) {
+            if (replayable && kept != null) {
                 for (HttpContent c : kept) {
                     up.write(c.retainedDuplicate(), up.voidPromise());
                 }
-            } else {
+            } else if (pending != null) {
                 HttpContent c;
                 while ((c = pending.poll()) != null) {
                     up.write(c, up.voidPromise());
@@ -329,6 +355,9 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
                 stopKeeping();
             }
             if (replayable) {
+                if (kept == null) {
+                    kept = new ArrayList<>(2);
+                }
                 kept.add(c);
                 keptBytes += c.content().readableBytes();
                 if (link != null) {
@@ -337,7 +366,7 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
             } else if (link != null) {
                 link.channel().write(c, link.channel().voidPromise());
             } else {
-                pending.add(c);
+                pendingBody().add(c);
             }
             if (last || link != null && !link.channel().isWritable()) {
                 if (last && link != null) {
@@ -350,12 +379,22 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
         /** The body outgrew the replay limit: what was kept is sent (or goes out once connected), not kept. */
         private void stopKeeping() {
             replayable = false;
+            if (kept == null) {
+                return;
+            }
             if (link != null) {
                 kept.forEach(HttpContent::release);
             } else {
-                pending.addAll(kept);
+                pendingBody().addAll(kept);
             }
-            kept.clear();
+            kept = null;
+        }
+
+        private ArrayDeque<HttpContent> pendingBody() {
+            if (pending == null) {
+                pending = new ArrayDeque<>(4);
+            }
+            return pending;
         }
 
         private boolean mayRetry() {
@@ -382,9 +421,8 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
             Proxy.stripHopByHop(h);
             h.set(proxy.servedByHeader, decision.target().id());
             h.set(proxy.routeHeader, decision.route());
-            if (!http2Stream && !HttpUtil.isContentLengthSet(res) && !HttpUtil.isTransferEncodingChunked(res)
-                && code != 204 && code != 304 && original.method() != HttpMethod.HEAD) {
-                HttpUtil.setTransferEncodingChunked(res, true); // keeps the client's connection reusable
+            if (!http2Stream) {
+                frameForClient(res, code);
             }
             ctx.write(res, ctx.voidPromise());
         }
@@ -411,8 +449,33 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
             endAttempt();
-            ctx.writeAndFlush(c, ctx.voidPromise());
+            if (!http2Stream && !keepAlive) {
+                ctx.writeAndFlush(c).addListener(ChannelFutureListener.CLOSE);
+            } else {
+                ctx.writeAndFlush(c, ctx.voidPromise());
+            }
             finish();
+        }
+
+        /**
+         * Frames an upstream answer for an HTTP/1.x client: a body of unknown length goes chunked (so the
+         * connection stays reusable), or to an HTTP/1.0 client, unchunked until the connection closes.
+         */
+        private void frameForClient(HttpResponse res, int code) {
+            HttpHeaders h = res.headers();
+            boolean unframed = !HttpUtil.isContentLengthSet(res) && code != 204 && code != 304
+                               && original.method() != HttpMethod.HEAD;
+            if (http10 && (unframed || HttpUtil.isTransferEncodingChunked(res))) {
+                h.remove(HttpHeaderNames.TRANSFER_ENCODING);
+                keepAlive = false;
+            } else if (unframed && !HttpUtil.isTransferEncodingChunked(res)) {
+                HttpUtil.setTransferEncodingChunked(res, true);
+            }
+            if (!keepAlive) {
+                h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+            } else if (http10) {
+                h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+            }
         }
 
         /** The attempt's upstream connection goes back to the pool if it can carry another exchange. */
@@ -485,10 +548,14 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
 
         private void finish() {
             done = true;
-            kept.forEach(HttpContent::release);
-            kept.clear();
-            pending.forEach(HttpContent::release);
-            pending.clear();
+            if (kept != null) {
+                kept.forEach(HttpContent::release);
+                kept = null;
+            }
+            if (pending != null) {
+                pending.forEach(HttpContent::release);
+                pending = null;
+            }
             record(original, decision, status, started);
             proxy.inFlight.decrementAndGet();
             exchange = null;

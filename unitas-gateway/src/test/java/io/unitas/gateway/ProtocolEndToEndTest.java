@@ -86,6 +86,17 @@ class ProtocolEndToEndTest {
     }
 
     @Test
+    void aConnectionAskedToCloseIsClosedAfterItsAnswer() throws IOException {
+        String close = exchange(gateway.port(), "GET /c HTTP/1.1\r\nhost: gw\r\nx-user-id: 100\r\n"
+                                                + "connection: close\r\n\r\n", null);
+        assertThat(close).startsWith("HTTP/1.1 200 OK").containsIgnoringCase("connection: close")
+                         .contains("path=/c");
+        String http10 = exchange(gateway.port(), "GET /old HTTP/1.0\r\nhost: gw\r\nx-user-id: 100\r\n\r\n", null);
+        assertThat(http10).contains(" 200 OK").doesNotContainIgnoringCase("transfer-encoding: chunked")
+                          .contains("path=/old");
+    }
+
+    @Test
     void anUpgradeToH2cIsServedOverHttp2AndExpectContinueIsHonoured() throws Exception {
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
         URI uri = URI.create("http://127.0.0.1:" + gateway.port() + "/upgrade");
@@ -136,7 +147,10 @@ class ProtocolEndToEndTest {
         assertThat(good.gets()).isEqualTo(20);
     }
 
-    /** Writes {@code request} raw and reads until {@code until} shows up, or the connection closes. */
+    /**
+     * Writes {@code request} raw and reads until {@code until} shows up, or the connection closes (a read timing out
+     * fails the test).
+     */
     private static String exchange(int port, String request, String until) throws IOException {
         try (Socket s = new Socket("127.0.0.1", port)) {
             s.setSoTimeout(5_000);
