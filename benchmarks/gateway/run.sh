@@ -99,7 +99,8 @@ upstreams:
 access_log: off
 static: {topology: topology.yaml, rules: rules.yaml, health: health.yaml}
 YAML
-java ${GATEWAY_JAVA_OPTS:--Xmx512m} -jar "$root/unitas-cli/target/unitas.jar" gateway --config "$work/gateway.yaml" \
+# Through the launcher, so with the JVM options users get.
+UNITAS_JAVA_OPTS="${GATEWAY_JAVA_OPTS:--Xmx512m}" "$root/unitas" gateway --config "$work/gateway.yaml" \
   >"$work/unitas.log" 2>&1 &
 pids+=($!)
 java -Xmx512m -jar "$here/scg/target/scg-peer.jar" --server.port="$SCG" \
