@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -38,9 +39,6 @@ import io.netty.util.concurrent.GlobalEventExecutor;
  * the gateway's own {@code /metrics} and {@code /unitas/healthz}.
  */
 final class GatewayServer implements Gateway {
-
-    /** The gateway's own health path; other regions' gateways are checked on it. */
-    static final String HEALTH_PATH = Proxy.HEALTH_PATH;
 
     private static final int MAX_INITIAL_LINE = 8 * 1024;
     private static final int MAX_HEADERS = 64 * 1024;
@@ -163,7 +161,7 @@ final class GatewayServer implements Gateway {
 
     @Override
     public int port() {
-        return ((java.net.InetSocketAddress) server.localAddress()).getPort();
+        return ((InetSocketAddress) server.localAddress()).getPort();
     }
 
     @Override
