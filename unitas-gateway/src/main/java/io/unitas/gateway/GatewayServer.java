@@ -101,7 +101,8 @@ final class GatewayServer implements Gateway {
                     })
                     .bind(config.listen()).awaitUninterruptibly();
             if (!bound.isSuccess()) {
-                throw new IllegalStateException("cannot listen on " + config.listen() + ": "
+                InetSocketAddress at = config.listen();
+                throw new IllegalStateException("cannot listen on " + at.getHostString() + ":" + at.getPort() + ": "
                                                 + bound.cause().getMessage());
             }
             return new GatewayServer(bound.channel(), loops, open, holder, feed, upstreams, proxy, metrics);
