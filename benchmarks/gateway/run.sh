@@ -25,6 +25,8 @@ if ((${#need[@]})); then
   apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
 NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
+# shellcheck source=common.sh
+. "$here/common.sh"
 
 echo "building the unitas jar and the Spring Cloud Gateway peer..."
 (cd "$root" && mvn -B -ntp -q -pl unitas-cli -am package -DskipTests)
@@ -40,24 +42,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 BACKEND=$(free_port); NGINX_PROXY=$(free_port); UNITAS=$(free_port); SCG=$(free_port)
-
-nginx_conf() { # dir, server block
-  mkdir -p "$1"
-  cat >"$1/nginx.conf" <<CONF
-worker_processes 1;
-pid $1/nginx.pid;
-error_log $1/error.log warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  client_body_temp_path $1; proxy_temp_path $1; fastcgi_temp_path $1; uwsgi_temp_path $1; scgi_temp_path $1;
-  $2
-}
-CONF
-  "$NGINX" -c "$1/nginx.conf" -p "$1"
-}
 
 # The backend every proxy sends to: a fixed small answer.
 nginx_conf "$work/backend" "server { listen 127.0.0.1:$BACKEND; keepalive_requests 1000000;
@@ -71,24 +56,7 @@ nginx_conf "$work/proxy" "upstream cn { server 127.0.0.1:$BACKEND; keepalive 64;
                  proxy_set_header x-unitas-region \$region; } }"
 
 # The unitas gateway from static files: two regions, both served by the backend.
-cat >"$work/topology.yaml" <<YAML
-regions: [cn, eu]
-YAML
-cat >"$work/rules.yaml" <<YAML
-units:
-  - {id: u-cn, region: cn}
-  - {id: u-eu, region: eu}
-key:
-  sources: [{header: x-user-id}]
-  transform: mod 10000
-ranges:
-  - {range: 0~4999, unit: u-cn}
-  - {range: 5000~9999, unit: u-eu}
-YAML
-cat >"$work/health.yaml" <<YAML
-cn: true
-eu: true
-YAML
+state_files "$work"
 cat >"$work/gateway.yaml" <<YAML
 region: cn
 listen: 127.0.0.1:$UNITAS
@@ -125,21 +93,10 @@ p99_at() { # port, total rate
   wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "$work/rate.lua" -H 'x-user-id: 1234' \
       "http://127.0.0.1:$1/" -- "$pause" | awk '$1 == "99%" {v=$2; if (v ~ /us$/) {sub(/us/,"",v); v/=1000}
         else if (v ~ /ms$/) {sub(/ms/,"",v)} else if (v ~ /s$/) {sub(/s/,"",v); v*=1000}; print v}'; }
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
 echo "warming up the JVMs..."
 rps "$WARMUP" "$UNITAS" >/dev/null; rps "$WARMUP" "$SCG" >/dev/null
 
-# CPU time a proxy spends per request (user + system, from /proc): less sensitive than req/s to what else runs.
-ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-measure() { # port pid -> "req/s cpu-microseconds-per-request"
-  local t0 t1 out
-  t0=$(ticks "$2")
-  out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" -H 'x-user-id: 1234' "http://127.0.0.1:$1/")
-  t1=$(ticks "$2")
-  awk -v t=$((t1 - t0)) -v hz="$(getconf CLK_TCK)" '/requests in/ {n = $1} /Requests\/sec/ {r = $2}
-    END {printf "%s %.1f\n", r, t * 1e6 / hz / n}' <<<"$out"
-}
 NGINX_WORKER=$(pgrep -P "$(cat "$work/proxy/nginx.pid")" | head -1)
 n_runs=(); u_runs=(); s_runs=(); n_cpu=(); u_cpu=(); s_cpu=()
 for i in $(seq 1 "$RUNS"); do   # interleaved, so a burst of load elsewhere hits all three alike

@@ -173,6 +173,15 @@ public final class ConfigDocument {
     }
 
     /**
+     * Whether {@code node} is a whole number that fits an int. Documents keep every number as a decimal, so Jackson's
+     * {@code isIntegralNumber()} is false even for {@code 3}: readers ask this instead.
+     */
+    public static boolean isWholeInt(JsonNode node) {
+        return node != null && node.isNumber() && node.decimalValue().stripTrailingZeros().scale() <= 0
+               && node.canConvertToInt();
+    }
+
+    /**
      * A problem for every field of {@code object} not in {@code known}, at {@code prefix + name}: a misspelt
      * optional field would otherwise be silently ignored.
      */

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeoutException;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
@@ -84,27 +85,26 @@ final class Connections {
         void failed(Throwable cause);
     }
 
-    /** A connection to {@code endpoint} on {@code loop}: an idle pooled one, or a new one. */
+    /**
+     * A connection to {@code endpoint} on {@code loop}: the most recently used idle one, or a new one. Idle ones
+     * past {@link #MAX_IDLE_NANOS} are closed on the way rather than risked.
+     */
     Future<Link> acquire(EventLoop loop, Upstreams.Endpoint endpoint) {
         LoopPool pool = pools.get(loop);
         ArrayDeque<Link> idle = pool.idle.get(endpoint);
         if (idle != null) {
+            long now = System.nanoTime();
             Link link;
             while ((link = idle.pollLast()) != null) {
-                if (link.channel.isActive()) {
+                if (link.channel.isActive() && now - link.idleSince <= MAX_IDLE_NANOS) {
                     return loop.newSucceededFuture(link);
                 }
+                link.channel.close();
             }
         }
         Promise<Link> promise = loop.newPromise();
         Link link = new Link(endpoint, pool);
-        ChannelFuture connecting = bootstrap.clone(loop).handler(new ChannelInitializer<>() {
-            @Override
-            protected void initChannel(Channel ch) {
-                ch.pipeline().addLast(codec(), link);
-            }
-        }).connect(endpoint.address());
-        connecting.addListener(f -> {
+        connect(loop, endpoint, link).addListener(f -> {
             if (f.isSuccess()) {
                 promise.setSuccess(link);
             } else {
@@ -120,33 +120,27 @@ final class Connections {
      */
     Future<Integer> probe(EventLoop loop, Upstreams.Endpoint endpoint, String path, Duration timeout) {
         Promise<Integer> promise = loop.newPromise();
-        ChannelFuture connecting = bootstrap.clone(loop).handler(new ChannelInitializer<>() {
+        ChannelFuture connecting = connect(loop, endpoint, new ChannelInboundHandlerAdapter() {
             @Override
-            protected void initChannel(Channel ch) {
-                ch.pipeline().addLast(codec(),
-                                      new ChannelInboundHandlerAdapter() {
-                    @Override
-                    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-                        if (msg instanceof HttpResponse res) {
-                            promise.trySuccess(res.status().code());
-                            ctx.close();
-                        }
-                        ReferenceCountUtil.release(msg);
-                    }
-
-                    @Override
-                    public void channelInactive(ChannelHandlerContext ctx) {
-                        promise.tryFailure(new ClosedChannelException());
-                    }
-
-                    @Override
-                    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-                        promise.tryFailure(cause);
-                        ctx.close();
-                    }
-                });
+            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                if (msg instanceof HttpResponse res) {
+                    promise.trySuccess(res.status().code());
+                    ctx.close();
+                }
+                ReferenceCountUtil.release(msg);
             }
-        }).connect(endpoint.address());
+
+            @Override
+            public void channelInactive(ChannelHandlerContext ctx) {
+                promise.tryFailure(new ClosedChannelException());
+            }
+
+            @Override
+            public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+                promise.tryFailure(cause);
+                ctx.close();
+            }
+        });
         connecting.addListener(f -> {
             if (!f.isSuccess()) {
                 promise.tryFailure(f.cause());
@@ -166,8 +160,14 @@ final class Connections {
         return promise;
     }
 
-    private static HttpClientCodec codec() {
-        return new HttpClientCodec(RESPONSES, false, false);
+    /** A new HTTP/1.1 client connection on {@code loop}, its responses going to {@code handler}. */
+    private ChannelFuture connect(EventLoop loop, Upstreams.Endpoint endpoint, ChannelHandler handler) {
+        return bootstrap.clone(loop).handler(new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                ch.pipeline().addLast(new HttpClientCodec(RESPONSES, false, false), handler);
+            }
+        }).connect(endpoint.address());
     }
 
     /** One loop's idle connections, by endpoint; touched only from that loop. */

@@ -78,7 +78,7 @@ final class GatewayConfigReader {
         if (node == null || "auto".equals(node.asText())) {
             return 0;
         }
-        if (!isWhole(node) || node.asInt() < 1) {
+        if (!ConfigDocument.isWholeInt(node) || node.asInt() < 1) {
             problem("workers", node + " (expected: auto or a whole number >= 1)");
             return 0;
         }
@@ -325,16 +325,11 @@ final class GatewayConfigReader {
         if (node == null) {
             return fallback;
         }
-        if (!isWhole(node) || node.asInt() < min) {
+        if (!ConfigDocument.isWholeInt(node) || node.asInt() < min) {
             problem(path, node + " (expected: a whole number >= " + min + ")");
             return fallback;
         }
         return node.asInt();
-    }
-
-    /** Whether {@code node} is a whole number that fits an int (config documents keep numbers as decimals). */
-    private static boolean isWhole(JsonNode node) {
-        return node.isNumber() && node.canConvertToExactIntegral() && node.canConvertToInt();
     }
 
     private String text(JsonNode node, String path, String fallback) {

@@ -5,12 +5,9 @@ import java.nio.charset.StandardCharsets;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.netty.buffer.Unpooled;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpVersion;
 
 /**
  * One of the gateway's own error answers, an RFC 9457 problem detail ({@code application/problem+json}) with a type
@@ -35,13 +32,8 @@ record Problem(int status, String type, String detail, long retryAfterSeconds) {
                               .put("title", type.replace('-', ' '))
                               .put("status", status)
                               .put("detail", detail);
-        byte[] bytes = body.toString().getBytes(StandardCharsets.UTF_8);
-        FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status),
-                                                           Unpooled.wrappedBuffer(bytes));
-        res.headers()
-           .set(HttpHeaderNames.CONTENT_TYPE, "application/problem+json")
-           .setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.length)
-           .set(servedByHeader, region);
+        FullHttpResponse res = Proxy.whole(HttpResponseStatus.valueOf(status), "application/problem+json",
+                                           body.toString().getBytes(StandardCharsets.UTF_8), servedByHeader, region);
         if (retryAfterSeconds > 0) {
             res.headers().set(HttpHeaderNames.RETRY_AFTER, Long.toString(retryAfterSeconds));
         }

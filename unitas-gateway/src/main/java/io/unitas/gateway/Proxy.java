@@ -88,10 +88,15 @@ final class Proxy {
     }
 
     private FullHttpResponse text(HttpResponseStatus status, String type, String body) {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(bytes));
-        res.headers().set(HttpHeaderNames.CONTENT_TYPE, type).setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.length)
-           .set(servedByHeader, self);
+        return whole(status, type, body.getBytes(StandardCharsets.UTF_8), servedByHeader, self);
+    }
+
+    /** An answer of the gateway's own, stamped {@code servedByHeader: region} like every answer it gives. */
+    static FullHttpResponse whole(HttpResponseStatus status, String contentType, byte[] body,
+                                  CharSequence servedByHeader, String region) {
+        FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(body));
+        res.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType).setInt(HttpHeaderNames.CONTENT_LENGTH, body.length)
+           .set(servedByHeader, region);
         return res;
     }
 

@@ -124,17 +124,13 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
         }
         Decision d = proxy.dispatcher.decide(proxy.state.get(), req.method().name(), req.headers(),
                                              new HttpRequestView(req));
-        if (!d.forwards()) {
-            answer(d.problem());
-            record(req, d, d.problem().status(), System.nanoTime());
-            return;
-        }
-        Upstreams.Pool pool = proxy.upstreams.pool(d.target(), d.version());
+        Upstreams.Pool pool = d.forwards() ? proxy.upstreams.pool(d.target(), d.version()) : null;
         if (pool == null) {
-            Problem none = new Problem(502, "no-upstream", "no upstream endpoints configured for region "
-                                                           + d.target(), 0);
-            answer(none);
-            record(req, d, none.status(), System.nanoTime());
+            Problem p = d.forwards() ? new Problem(502, "no-upstream", "no upstream endpoints configured for region "
+                                                                       + d.target(), 0)
+                                     : d.problem();
+            answer(p);
+            record(req, d, p.status(), System.nanoTime());
             return;
         }
         exchange = new Exchange(req, d, pool);

@@ -234,7 +234,7 @@ final class HealthConfigReader {
 
     private Aggregation atLeast(JsonNode node, String path, int children) {
         JsonNode k = node.get("k");
-        if (!whole(k) || k.asInt() < 1 || k.asInt() > children) {
+        if (!ConfigDocument.isWholeInt(k) || k.asInt() < 1 || k.asInt() > children) {
             problems.add(doc.describe(path, (k == null ? "missing" : k.toString())
                                             + " (expected: a whole number from 1 to " + children + ")"));
             return Aggregation.all();
@@ -347,7 +347,7 @@ final class HealthConfigReader {
         if (node == null || node.isNull()) {
             return fallback;
         }
-        if (!whole(node) || node.asInt() < min || node.asInt() > max) {
+        if (!ConfigDocument.isWholeInt(node) || node.asInt() < min || node.asInt() > max) {
             problems.add(doc.describe(path, node + " (expected: " + expected + ")"));
             return fallback;
         }
@@ -363,12 +363,6 @@ final class HealthConfigReader {
         }
         problems.add(doc.describe(path, "'" + text + "' (expected: healthy, writable or none)"));
         return Gate.HEALTHY;
-    }
-
-    /** Whether {@code node} is a whole number that fits an int (documents keep every number as a decimal). */
-    private static boolean whole(JsonNode node) {
-        return node != null && node.isNumber() && node.decimalValue().stripTrailingZeros().scale() <= 0
-               && node.canConvertToInt();
     }
 
     private static String last(String path) {

@@ -1,0 +1,57 @@
+# Shared by run.sh and jvm-ab.sh: the nginx backend, the gateway's state files and the measurements.
+# Expects NGINX set; measure() reads THREADS, CONNECTIONS and DURATION.
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+# Writes and starts an nginx with one worker in dir, serving the given http-level block.
+nginx_conf() { # dir, server block
+  mkdir -p "$1"
+  cat >"$1/nginx.conf" <<CONF
+worker_processes 1;
+pid $1/nginx.pid;
+error_log $1/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  client_body_temp_path $1; proxy_temp_path $1; fastcgi_temp_path $1; uwsgi_temp_path $1; scgi_temp_path $1;
+  $2
+}
+CONF
+  "$NGINX" -c "$1/nginx.conf" -p "$1"
+}
+
+# Two regions and their units, both healthy: the state a static-mode gateway reads from dir.
+state_files() { # dir
+  local work="$1"
+  cat >"$work/topology.yaml" <<YAML
+regions: [cn, eu]
+YAML
+  cat >"$work/rules.yaml" <<YAML
+units:
+  - {id: u-cn, region: cn}
+  - {id: u-eu, region: eu}
+key:
+  sources: [{header: x-user-id}]
+  transform: mod 10000
+ranges:
+  - {range: 0~4999, unit: u-cn}
+  - {range: 5000~9999, unit: u-eu}
+YAML
+  cat >"$work/health.yaml" <<YAML
+cn: true
+eu: true
+YAML
+}
+
+median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+
+# CPU time a proxy spends per request (user + system, from /proc): less sensitive than req/s to what else runs.
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+measure() { # port pid -> "req/s cpu-microseconds-per-request"
+  local t0 t1 out
+  t0=$(ticks "$2")
+  out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" -H 'x-user-id: 1234' "http://127.0.0.1:$1/")
+  t1=$(ticks "$2")
+  awk -v t=$((t1 - t0)) -v hz="$(getconf CLK_TCK)" '/requests in/ {n = $1} /Requests\/sec/ {r = $2}
+    END {printf "%s %.1f\n", r, t * 1e6 / hz / n}' <<<"$out"
+}
