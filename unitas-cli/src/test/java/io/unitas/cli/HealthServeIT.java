@@ -3,7 +3,6 @@ package io.unitas.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,16 +13,11 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.unitas.testkit.Ports;
 import io.unitas.testkit.PostgresCluster;
 
 /** {@code ./unitas health serve} as a person runs it: a health.yaml, the launcher, curl-able endpoints. */
 class HealthServeIT {
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
 
     private static HttpResponse<String> get(int port, String path) throws InterruptedException {
         try {
@@ -38,7 +32,7 @@ class HealthServeIT {
     @Test
     void serveAnswersReadyzForTheRegionAndFlipsWhenThePrimaryTurnsReadOnly(@TempDir Path dir) throws Exception {
         PostgresCluster pg = PostgresCluster.shared();
-        int http = freePort();
+        int http = Ports.free();
         String config = Cli.file(dir, "health.yaml", """
                 region: cn
                 listen: {http: %d, grpc: %d}
@@ -47,7 +41,7 @@ class HealthServeIT {
                     kind: postgres
                     target: %s
                     role: primary
-                """.formatted(http, freePort(), pg.primary().uri()));
+                """.formatted(http, Ports.free(), pg.primary().uri()));
         Process serve = new ProcessBuilder(Cli.root().resolve("unitas").toString(), "health", "serve",
                                            "--config", config)
                 .directory(Cli.root().toFile()).redirectErrorStream(true)

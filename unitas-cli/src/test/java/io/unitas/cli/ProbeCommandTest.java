@@ -3,7 +3,6 @@ package io.unitas.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
@@ -12,6 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.unitas.testkit.Ports;
 import io.unitas.testkit.PostgresCluster;
 
 class ProbeCommandTest {
@@ -20,12 +20,6 @@ class ProbeCommandTest {
 
     private static JsonNode json(Cli cli) throws IOException {
         return JSON.readTree(cli.out());
-    }
-
-    private static int closedPort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 
     @Test
@@ -50,7 +44,7 @@ class ProbeCommandTest {
 
     @Test
     void aRefusedConnectionIsAnUnhealthyResultWithExitOne() throws IOException {
-        int port = closedPort();
+        int port = Ports.free();
         Cli cli = Cli.run("probe", "postgres", "postgresql://127.0.0.1:" + port + "/test", "--timeout", "1s");
 
         assertThat(cli.exit()).isEqualTo(1);

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +34,7 @@ import io.unitas.core.fence.WriteFences;
 import io.unitas.core.rules.GrayRule;
 import io.unitas.core.rules.KeySource;
 import io.unitas.core.rules.UnitRules;
+import io.unitas.testkit.Ports;
 
 /**
  * Two regions, each with a real gateway and real backends on loopback: cn's gateway serves cn's services and
@@ -75,8 +75,8 @@ class GatewayEndToEndTest {
 
     @BeforeAll
     void start() throws IOException {
-        int cnPort = freePort();
-        int euPort = freePort();
+        int cnPort = Ports.free();
+        int euPort = Ports.free();
         cnFeed = new FixedFeed(rules(true), ALL_UP);
         euFeed = new FixedFeed(rules(true), ALL_UP);
         cn = GatewayServer.start(config("cn", cnPort, Map.of(
@@ -98,12 +98,6 @@ class GatewayEndToEndTest {
                                  new GatewayConfig.Resilience("/healthz", Duration.ofSeconds(1),
                                                               r.connectTimeout(), Duration.ofSeconds(5), 2, 0.5,
                                                               1000, r.ejectionTime()), "off");
-    }
-
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 
     @BeforeEach

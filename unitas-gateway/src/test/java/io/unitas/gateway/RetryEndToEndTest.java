@@ -17,6 +17,7 @@ import com.linecorp.armeria.common.HttpRequest;
 import com.linecorp.armeria.common.RequestHeaders;
 
 import io.unitas.core.Region;
+import io.unitas.testkit.Ports;
 
 /**
  * One region with three endpoints: one answers every request 503 while its health check still passes (so only
@@ -36,7 +37,7 @@ class RetryEndToEndTest {
     void start() throws Exception {
         failing.failWith(503);
         sick.healthy(false);
-        gateway = GatewayServer.start(GatewayEndToEndTest.config("cn", GatewayEndToEndTest.freePort(), Map.of(
+        gateway = GatewayServer.start(GatewayEndToEndTest.config("cn", Ports.free(), Map.of(
                 Region.of("cn"), new GatewayConfig.Upstream(List.of(failing.endpoint(), good.endpoint(), sick.endpoint()),
                                                             Map.of(), null))),
                                       new FixedFeed(GatewayEndToEndTest.rules(false), GatewayEndToEndTest.ALL_UP));

@@ -17,6 +17,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import io.unitas.core.health.HealthReport;
+import io.unitas.testkit.Ports;
 
 /** The agent over TCP checks of a listening and a closed port: calculated checks, inversion, gates, changes. */
 class HealthAgentTest {
@@ -27,7 +28,7 @@ class HealthAgentTest {
     @BeforeAll
     static void listen() throws IOException {
         open = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        closed = PostgresProbeTest.closedPort();
+        closed = Ports.free();
     }
 
     @AfterAll

@@ -48,6 +48,7 @@ import io.grpc.stub.StreamObserver;
 import io.unitas.config.HealthReportJson;
 import io.unitas.core.health.HealthReport;
 import io.unitas.testkit.MariaDbServer;
+import io.unitas.testkit.Ports;
 import io.unitas.testkit.PostgresCluster;
 import io.unitas.testkit.RedisPair;
 
@@ -223,7 +224,7 @@ class HealthServerTest {
     }
 
     static Stream<Arguments> failures() {
-        int nowhere = PostgresProbeTest.closedPort();
+        int nowhere = Ports.free();
         return Stream.of(
                 Arguments.of("MariaDB read_only", "mariadb: read-only (read_only=ON)",
                         (Runnable) () -> mariadb.execute("SET GLOBAL read_only = ON"),

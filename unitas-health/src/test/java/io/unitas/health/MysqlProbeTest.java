@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import io.unitas.core.health.ProbeResult;
 import io.unitas.testkit.MariaDbServer;
+import io.unitas.testkit.Ports;
 
 class MysqlProbeTest {
 
@@ -45,7 +46,7 @@ class MysqlProbeTest {
 
     @Test
     void aReplicaWhoseLagIsNullHasBrokenReplicationNotZeroLag() {
-        int nowhere = PostgresProbeTest.closedPort();
+        int nowhere = Ports.free();
         db.execute("CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=" + nowhere + ", MASTER_USER='x', "
                    + "MASTER_PASSWORD='x', MASTER_CONNECT_RETRY=1", "START SLAVE");
         try {
@@ -72,7 +73,7 @@ class MysqlProbeTest {
 
     @Test
     void aRefusedConnectionIsDownWithAClearReason() {
-        ProbeResult result = probe("mysql://u:p@127.0.0.1:" + PostgresProbeTest.closedPort() + "/x",
+        ProbeResult result = probe("mysql://u:p@127.0.0.1:" + Ports.free() + "/x",
                                    ProbeConfig.Role.ANY);
 
         assertThat(result.reason()).matches("cannot connect to 127\\.0\\.0\\.1:\\d+: connection refused");

@@ -23,6 +23,7 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
 
 import io.unitas.core.health.ProbeResult;
+import io.unitas.testkit.Ports;
 
 class NetworkProbesTest {
 
@@ -84,7 +85,7 @@ class NetworkProbesTest {
     @Test
     void httpToAClosedPortIsRefused() {
         ProbeResult result = probe(ProbeConfig.of(ProbeConfig.Kind.HTTP,
-                "http://127.0.0.1:" + PostgresProbeTest.closedPort() + "/health"));
+                "http://127.0.0.1:" + Ports.free() + "/health"));
 
         assertThat(result.reason()).matches("cannot connect to 127\\.0\\.0\\.1:\\d+: connection refused");
     }
@@ -93,7 +94,7 @@ class NetworkProbesTest {
     void tcpIsUpWhenAConnectionIsAcceptedAndDownWhenRefused() {
         assertThat(probe(ProbeConfig.of(ProbeConfig.Kind.TCP, "127.0.0.1:" + http.getAddress().getPort())).up())
                 .isTrue();
-        ProbeResult refused = probe(ProbeConfig.of(ProbeConfig.Kind.TCP, "127.0.0.1:" + PostgresProbeTest.closedPort()));
+        ProbeResult refused = probe(ProbeConfig.of(ProbeConfig.Kind.TCP, "127.0.0.1:" + Ports.free()));
         assertThat(refused.reason()).matches("cannot connect to 127\\.0\\.0\\.1:\\d+: connection refused");
     }
 
@@ -113,7 +114,7 @@ class NetworkProbesTest {
 
     @Test
     void grpcToAClosedPortIsDownWithoutAStackTrace() {
-        ProbeResult result = probe(ProbeConfig.of(ProbeConfig.Kind.GRPC, "127.0.0.1:" + PostgresProbeTest.closedPort()));
+        ProbeResult result = probe(ProbeConfig.of(ProbeConfig.Kind.GRPC, "127.0.0.1:" + Ports.free()));
 
         assertThat(result.up()).isFalse();
         assertThat(result.reason()).matches("cannot connect to 127\\.0\\.0\\.1:\\d+: connection refused");

@@ -7,6 +7,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 import io.unitas.core.health.ProbeResult;
+import io.unitas.testkit.Ports;
 import io.unitas.testkit.PostgresCluster;
 
 class PostgresProbeTest {
@@ -93,7 +94,7 @@ class PostgresProbeTest {
 
     @Test
     void aRefusedConnectionIsDownWithAClearReason() {
-        ProbeResult result = probe("postgresql://postgres@127.0.0.1:" + closedPort() + "/postgres",
+        ProbeResult result = probe("postgresql://postgres@127.0.0.1:" + Ports.free() + "/postgres",
                                    ProbeConfig.Role.ANY);
 
         assertThat(result.up()).isFalse();
@@ -125,11 +126,4 @@ class PostgresProbeTest {
         assertThat(result.reason()).isEqualTo("database \"nosuchdb\" does not exist");
     }
 
-    static int closedPort() {
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
 }

@@ -7,6 +7,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 import io.unitas.core.health.ProbeResult;
+import io.unitas.testkit.Ports;
 import io.unitas.testkit.RedisPair;
 
 class RedisProbeTest {
@@ -40,7 +41,7 @@ class RedisProbeTest {
 
     @Test
     void aReplicaThatLostItsLinkIsDown() {
-        int nowhere = PostgresProbeTest.closedPort();
+        int nowhere = Ports.free();
         redis.replica().execute(c -> c.replicaof("127.0.0.1", nowhere));
         try {
             ProbeResult result = probe(redis.replica().uri(), ProbeConfig.Role.STANDBY);
@@ -58,7 +59,7 @@ class RedisProbeTest {
 
     @Test
     void aRefusedConnectionIsDownWithAClearReason() {
-        ProbeResult result = probe("redis://127.0.0.1:" + PostgresProbeTest.closedPort(), ProbeConfig.Role.ANY);
+        ProbeResult result = probe("redis://127.0.0.1:" + Ports.free(), ProbeConfig.Role.ANY);
 
         assertThat(result.up()).isFalse();
         assertThat(result.reason()).matches("cannot connect to 127\\.0\\.0\\.1:\\d+: connection refused");

@@ -3,6 +3,7 @@ package io.unitas.playground;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.unitas.core.Region;
+import io.unitas.testkit.Ports;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -26,7 +27,7 @@ class DrillTest {
 
     @BeforeAll
     void start() {
-        unitas = Playground.builder().portsFrom(TestPorts.next()).start();
+        unitas = Playground.builder().portsFrom(Ports.range(50)).start();
         unitas.awaitReady(Duration.ofSeconds(90));
     }
 
@@ -73,7 +74,7 @@ class DrillTest {
 
     @Test
     void the_seeds_setup_loses_accounts_and_charges_twice_when_cn_turns_read_only_or_fails_behind_a_backlog() {
-        try (Playground naive = Playground.builder().portsFrom(TestPorts.next()).mode(ShopMode.NAIVE).start()) {
+        try (Playground naive = Playground.builder().portsFrom(Ports.range(50)).mode(ShopMode.NAIVE).start()) {
             for (Scenario scenario : List.of(Scenario.DB_READONLY, Scenario.REPLICATION_BACKLOG)) {
                 DrillResult r = drill(naive, scenario, true);
 

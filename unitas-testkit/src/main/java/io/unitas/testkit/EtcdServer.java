@@ -20,8 +20,8 @@ public final class EtcdServer implements AutoCloseable {
     private static final Shared<EtcdServer> SHARED = new Shared<>(EtcdServer::start, EtcdServer::close);
 
     private final Path dir = ServerProcesses.tempDir("unitas-etcd-", null);
-    private final int clientPort = ServerProcesses.freePort();
-    private final int peerPort = ServerProcesses.freePort();
+    private final int clientPort = Ports.free();
+    private final int peerPort = Ports.free();
     private Process process;
 
     private EtcdServer() {}

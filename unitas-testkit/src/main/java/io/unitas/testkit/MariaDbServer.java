@@ -30,7 +30,7 @@ public final class MariaDbServer implements SqlServer, AutoCloseable {
 
     private MariaDbServer() {
         this.base = ServerProcesses.tempDir("unitas-mariadb-", null);
-        this.port = ServerProcesses.freePort();
+        this.port = Ports.free();
     }
 
     /** The server shared by every test of this JVM, started on first use and stopped when the JVM exits. */

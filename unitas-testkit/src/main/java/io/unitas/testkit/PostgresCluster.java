@@ -35,8 +35,8 @@ public final class PostgresCluster implements AutoCloseable {
     private PostgresCluster() {
         this.bin = binDir();
         this.base = ServerProcesses.tempDir("unitas-pg-", "postgres");
-        this.primary = new Node(base.resolve("primary"), ServerProcesses.freePort());
-        this.standby = new Node(base.resolve("standby"), ServerProcesses.freePort());
+        this.primary = new Node(base.resolve("primary"), Ports.free());
+        this.standby = new Node(base.resolve("standby"), Ports.free());
     }
 
     /** The cluster shared by every test of this JVM, started on first use and stopped when the JVM exits. */

@@ -28,8 +28,8 @@ public final class RedisPair implements AutoCloseable {
 
     private RedisPair() {
         this.base = ServerProcesses.tempDir("unitas-redis-", null);
-        this.primary = new Node(ServerProcesses.freePort());
-        this.replica = new Node(ServerProcesses.freePort());
+        this.primary = new Node(Ports.free());
+        this.replica = new Node(Ports.free());
     }
 
     /** The pair shared by every test of this JVM, started on first use and stopped when the JVM exits. */

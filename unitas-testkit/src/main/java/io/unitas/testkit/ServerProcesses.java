@@ -2,8 +2,6 @@ package io.unitas.testkit;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -22,15 +20,6 @@ final class ServerProcesses {
     private static final boolean ROOT = "root".equals(System.getProperty("user.name"));
 
     private ServerProcesses() {}
-
-    /** A port of 127.0.0.1 that was free a moment ago. */
-    static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 
     /** {@code command}, run as {@code user} when this JVM runs as root (servers refuse to run as root). */
     static List<String> as(String user, String... command) {

@@ -6,5 +6,6 @@
  * Each has a {@code shared()} instance started once per JVM and stopped when it exits, so test classes reuse
  * one set of servers; a test that changes a server's state puts it back before it ends. The binaries come from
  * Debian's packages ({@code postgresql}, {@code mariadb-server}, {@code redis-server}, {@code etcd-server}).
+ * {@link io.unitas.testkit.Ports} hands out the ports, for these servers and for any a test starts itself.
  */
 package io.unitas.testkit;

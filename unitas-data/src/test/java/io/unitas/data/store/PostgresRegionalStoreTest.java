@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.unitas.core.Region;
 import io.unitas.data.FakeClock;
+import io.unitas.testkit.PostgresCluster;
+import io.unitas.testkit.SqlServer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -12,17 +14,18 @@ import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
- * The store contract on a real PostgreSQL ({@link PostgresServer}): the same SQL, so a PostgreSQL per region can
- * replace the embedded default. Each store gets its own schema, dropped after the test.
+ * The store contract on a real PostgreSQL (the shared {@link PostgresCluster}'s primary): the same SQL, so a
+ * PostgreSQL per region can replace the embedded default. Each store gets its own schema, dropped after the test.
  */
 class PostgresRegionalStoreTest extends RegionalStoreContract {
 
+    private static final SqlServer PG = PostgresCluster.shared().primary();
     private final List<String> schemas = new ArrayList<>();
 
     @Override
     RegionalStore newStore(Region region, FakeClock clock) {
         String schema = "unitas_data_test_" + UUID.randomUUID().toString().replace("-", "");
-        PostgresServer.execute(PostgresServer.url(), "CREATE SCHEMA " + schema);
+        PG.execute("CREATE SCHEMA " + schema);
         schemas.add(schema);
         return RegionalStore.jdbc(region, dataSource(schema), clock);
     }
@@ -34,12 +37,13 @@ class PostgresRegionalStoreTest extends RegionalStoreContract {
 
     @AfterEach
     void dropSchemas() {
-        schemas.forEach(schema -> PostgresServer.execute(PostgresServer.url(), "DROP SCHEMA " + schema + " CASCADE"));
+        schemas.forEach(schema -> PG.execute("DROP SCHEMA " + schema + " CASCADE"));
     }
 
     private static PGSimpleDataSource dataSource(String schema) {
         PGSimpleDataSource dataSource = new PGSimpleDataSource();
-        dataSource.setUrl(PostgresServer.url());
+        dataSource.setUrl(PG.jdbcUrl());
+        dataSource.setUser("postgres");
         dataSource.setCurrentSchema(schema);
         return dataSource;
     }
