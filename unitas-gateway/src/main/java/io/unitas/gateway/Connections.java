@@ -19,25 +19,30 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
-import io.netty.handler.codec.http.DefaultFullHttpRequest;
-import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpDecoderConfig;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaderValues;
-import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http2.Http2Connection;
+import io.netty.handler.codec.http2.Http2FrameCodec;
+import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
+import io.netty.handler.codec.http2.Http2MultiplexHandler;
+import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.handler.codec.http2.Http2StreamChannel;
+import io.netty.handler.codec.http2.Http2StreamChannelBootstrap;
+import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
 
 /**
- * Keep-alive HTTP/1.1 connections to upstream endpoints, pooled per event loop as nginx and Envoy pool them per
- * worker: an exchange's upstream connection lives on the loop that took its request, so neither side ever crosses
- * threads and no pool needs a lock. Every method but {@link #probe} runs on the loop it names.
+ * Connections to upstream endpoints, pooled per event loop as nginx and Envoy pool them per worker: an exchange's
+ * upstream connection lives on the loop that took its request, so neither side ever crosses threads and no pool
+ * needs a lock. An HTTP/1.1 endpoint gets keep-alive connections, one exchange at a time each; an h2c endpoint one
+ * connection per loop, each exchange a stream of it. Every method but {@link #probe} runs on the loop it names.
  */
 final class Connections {
 
@@ -45,6 +50,9 @@ final class Connections {
     private static final long MAX_IDLE_NANOS = TimeUnit.SECONDS.toNanos(30);
     private static final int MAX_IDLE_PER_ENDPOINT = 512;
     private static final int MAX_HEADER_BYTES = 64 * 1024;
+    /** No server push: a proxy relays answers to requests it made. */
+    private static final Http2Settings H2_SETTINGS = Http2Settings.defaultSettings().pushEnabled(false)
+                                                                  .maxHeaderListSize(MAX_HEADER_BYTES);
 
     /**
      * Upstream answers are parsed without validating each header: the gateway relays them as they are, and a line
@@ -71,6 +79,7 @@ final class Connections {
 
     /** What a connection tells the exchange it serves. */
     interface Listener {
+        /** The response's head; a {@code FullHttpResponse} (HTTP/2 headers that end the stream) is all of it. */
         void responseHead(HttpResponse head);
 
         /** A piece of the response body; the last one is a {@code LastHttpContent}. Ownership passes. */
@@ -86,11 +95,15 @@ final class Connections {
     }
 
     /**
-     * A connection to {@code endpoint} on {@code loop}: the most recently used idle one, or a new one. Idle ones
-     * past {@link #MAX_IDLE_NANOS} are closed on the way rather than risked.
+     * A link to {@code endpoint} on {@code loop} for one exchange: an HTTP/2 stream, or an HTTP/1.1 connection,
+     * the most recently used idle one or a new one. Idle ones past {@link #MAX_IDLE_NANOS} are closed on the way
+     * rather than risked.
      */
     Future<Link> acquire(EventLoop loop, Upstreams.Endpoint endpoint) {
         LoopPool pool = pools.get(loop);
+        if (endpoint.h2c()) {
+            return stream(loop, pool, endpoint);
+        }
         ArrayDeque<Link> idle = pool.idle.get(endpoint);
         if (idle != null) {
             long now = System.nanoTime();
@@ -102,9 +115,50 @@ final class Connections {
                 link.channel.close();
             }
         }
-        Promise<Link> promise = loop.newPromise();
         Link link = new Link(endpoint, pool);
-        connect(loop, endpoint, link).addListener(f -> {
+        return linked(loop.newPromise(), link, connect(loop, endpoint, link));
+    }
+
+    /**
+     * A new stream on this loop's HTTP/2 connection to {@code endpoint}; the connection is made first when there is
+     * none, or when the one there takes no more streams (it is then closed gracefully: GOAWAY, and its streams
+     * run to their end).
+     */
+    private Future<Link> stream(EventLoop loop, LoopPool pool, Upstreams.Endpoint endpoint) {
+        ChannelFuture connection = pool.h2.get(endpoint);
+        if (connection == null || connection.isDone() && !takesStreams(connection.channel())) {
+            if (connection != null) {
+                connection.channel().close();
+            }
+            ChannelFuture fresh = connectH2(loop, endpoint);
+            pool.h2.put(endpoint, fresh);
+            fresh.channel().closeFuture().addListener(f -> pool.h2.remove(endpoint, fresh));
+            connection = fresh;
+        }
+        Promise<Link> promise = loop.newPromise();
+        ChannelFuture connected = connection;
+        connected.addListener(f -> {
+            if (!f.isSuccess()) {
+                promise.setFailure(f.cause());
+                return;
+            }
+            Link link = new Link(endpoint, null);
+            linked(promise, link, openStream(connected.channel(), link));
+        });
+        return promise;
+    }
+
+    private static boolean takesStreams(Channel connection) {
+        Http2FrameCodec codec = connection.pipeline().get(Http2FrameCodec.class);
+        if (!connection.isActive() || codec == null) {
+            return false;
+        }
+        Http2Connection h2 = codec.connection();
+        return !h2.goAwayReceived() && h2.local().canOpenStream();
+    }
+
+    private static Future<Link> linked(Promise<Link> promise, Link link, Future<?> opening) {
+        opening.addListener(f -> {
             if (f.isSuccess()) {
                 promise.setSuccess(link);
             } else {
@@ -115,49 +169,39 @@ final class Connections {
     }
 
     /**
-     * One answer to {@code GET path} on a fresh connection to {@code endpoint}: its status code, or a failure when
-     * there is none within {@code timeout}.
+     * One health check of {@code endpoint} on a connection of its own: whether {@code GET check} is answered 2xx,
+     * or for {@link GatewayConfig.Upstream#GRPC_HEALTH} whether the gRPC health service answers {@code SERVING};
+     * a failure when there is no answer within {@code timeout}.
      */
-    Future<Integer> probe(EventLoop loop, Upstreams.Endpoint endpoint, String path, Duration timeout) {
-        Promise<Integer> promise = loop.newPromise();
-        ChannelFuture connecting = connect(loop, endpoint, new ChannelInboundHandlerAdapter() {
-            @Override
-            public void channelRead(ChannelHandlerContext ctx, Object msg) {
-                if (msg instanceof HttpResponse res) {
-                    promise.trySuccess(res.status().code());
-                    ctx.close();
-                }
-                ReferenceCountUtil.release(msg);
-            }
-
-            @Override
-            public void channelInactive(ChannelHandlerContext ctx) {
-                promise.tryFailure(new ClosedChannelException());
-            }
-
-            @Override
-            public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-                promise.tryFailure(cause);
-                ctx.close();
-            }
-        });
+    Future<Boolean> probe(EventLoop loop, Upstreams.Endpoint endpoint, String check, Duration timeout) {
+        Promise<Boolean> verdict = loop.newPromise();
+        boolean grpc = GatewayConfig.Upstream.GRPC_HEALTH.equals(check);
+        HealthCheck handler = new HealthCheck(verdict, grpc);
+        ChannelFuture connecting = endpoint.h2c() ? connectH2(loop, endpoint) : connect(loop, endpoint, handler);
         connecting.addListener(f -> {
             if (!f.isSuccess()) {
-                promise.tryFailure(f.cause());
+                verdict.tryFailure(f.cause());
                 return;
             }
-            DefaultFullHttpRequest get = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, path);
-            get.headers().set(HttpHeaderNames.HOST, endpoint.authority())
-                         .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE)
-                         .set(HttpHeaderNames.USER_AGENT, "unitas-gateway-health-check");
-            connecting.channel().writeAndFlush(get);
-        });
-        loop.schedule(() -> {
-            if (promise.tryFailure(new TimeoutException("no answer within " + timeout.toMillis() + " ms"))) {
-                connecting.channel().close();
+            FullHttpRequest request = grpc ? HealthCheck.grpcRequest(endpoint)
+                                           : HealthCheck.getRequest(endpoint, check);
+            if (!endpoint.h2c()) {
+                connecting.channel().writeAndFlush(request);
+                return;
             }
-        }, timeout.toMillis(), TimeUnit.MILLISECONDS);
-        return promise;
+            openStream(connecting.channel(), handler).addListener(s -> {
+                if (s.isSuccess()) {
+                    ((Channel) s.getNow()).writeAndFlush(request);
+                } else {
+                    request.release();
+                    verdict.tryFailure(s.cause());
+                }
+            });
+        });
+        verdict.addListener(f -> connecting.channel().close());
+        loop.schedule(() -> verdict.tryFailure(new TimeoutException("no answer within " + timeout.toMillis() + " ms")),
+                      timeout.toMillis(), TimeUnit.MILLISECONDS);
+        return verdict;
     }
 
     /** A new HTTP/1.1 client connection on {@code loop}, its responses going to {@code handler}. */
@@ -170,18 +214,41 @@ final class Connections {
         }).connect(endpoint.address());
     }
 
-    /** One loop's idle connections, by endpoint; touched only from that loop. */
+    /** A new cleartext HTTP/2 connection on {@code loop} (prior knowledge), its streams made by {@link #openStream}. */
+    private ChannelFuture connectH2(EventLoop loop, Upstreams.Endpoint endpoint) {
+        return bootstrap.clone(loop).handler(new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                ch.pipeline().addLast(Http2FrameCodecBuilder.forClient().initialSettings(H2_SETTINGS).build(),
+                                      new Http2MultiplexHandler(new ChannelInboundHandlerAdapter()));
+            }
+        }).connect(endpoint.address());
+    }
+
+    /** A new stream of {@code connection}, speaking HTTP/1.1 objects to {@code handler} as a connection would. */
+    private static Future<Http2StreamChannel> openStream(Channel connection, ChannelHandler handler) {
+        return new Http2StreamChannelBootstrap(connection).handler(new ChannelInitializer<Http2StreamChannel>() {
+            @Override
+            protected void initChannel(Http2StreamChannel ch) {
+                ch.pipeline().addLast(new Http2StreamFrameToHttpObjectCodec(false, false), handler);
+            }
+        }).open();
+    }
+
+    /** One loop's idle HTTP/1.1 connections and its HTTP/2 connections, by endpoint; touched only from that loop. */
     private static final class LoopPool {
         final Map<Upstreams.Endpoint, ArrayDeque<Link>> idle = new HashMap<>();
+        final Map<Upstreams.Endpoint, ChannelFuture> h2 = new HashMap<>();
     }
 
     /**
-     * One upstream connection: relays what it reads to the exchange it is bound to, and goes back to its loop's
-     * pool when that exchange ends cleanly.
+     * One upstream HTTP/1.1 connection or HTTP/2 stream: relays what it reads to the exchange it is bound to; a
+     * connection goes back to its loop's pool when that exchange ends cleanly, a stream is done.
      */
     static final class Link extends ChannelInboundHandlerAdapter {
 
         final Upstreams.Endpoint endpoint;
+        /** {@code null} for an HTTP/2 stream, which carries one exchange. */
         private final LoopPool pool;
         private Channel channel;
         private Listener listener;
@@ -204,7 +271,8 @@ final class Connections {
         /** Back to the pool for the next exchange; closed instead when the pool for its endpoint is full. */
         void release() {
             listener = null;
-            if (!channel.isActive()) {
+            if (pool == null || !channel.isActive()) {
+                channel.close();
                 return;
             }
             channel.config().setAutoRead(true);
@@ -237,10 +305,9 @@ final class Connections {
                 ctx.close();
                 return;
             }
-            if (msg instanceof HttpResponse head) {
+            if (msg instanceof HttpResponse head) { // a FullHttpResponse (HTTP/2 headers ending the stream) is whole
                 l.responseHead(head);
-            }
-            if (msg instanceof HttpContent content) {
+            } else if (msg instanceof HttpContent content) {
                 l.responseContent(content);
             }
         }
@@ -271,7 +338,7 @@ final class Connections {
             listener = null;
             if (l != null) {
                 l.failed(failure != null ? failure : new ClosedChannelException());
-            } else {
+            } else if (pool != null) {
                 ArrayDeque<Link> idle = pool.idle.get(endpoint);
                 if (idle != null) {
                     idle.remove(this);

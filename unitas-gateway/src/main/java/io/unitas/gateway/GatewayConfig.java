@@ -59,15 +59,44 @@ public record GatewayConfig(Region region, InetSocketAddress listen, int workers
      *
      * @param endpoints   the default endpoints ({@code host:port})
      * @param versions    per service version, the endpoints running it, chosen by gray rules
-     * @param healthCheck the path actively checked on these endpoints, or {@code null} for the configured
-     *                    default ({@code /unitas/healthz} suits another region's gateways)
+     * @param healthCheck the path actively checked on these endpoints, {@link #GRPC_HEALTH} for the gRPC health
+     *                    service, or {@code null} for the configured default ({@code /unitas/healthz} suits another
+     *                    region's gateways)
+     * @param protocol    how the gateway speaks to these endpoints
      */
-    public record Upstream(List<String> endpoints, Map<String, List<String>> versions, String healthCheck) {
+    public record Upstream(List<String> endpoints, Map<String, List<String>> versions, String healthCheck,
+                           Protocol protocol) {
+
+        /** The health check that asks {@code grpc.health.v1.Health/Check} for the server as a whole. */
+        public static final String GRPC_HEALTH = "grpc";
 
         /** Freezes the lists. */
         public Upstream {
             endpoints = List.copyOf(endpoints);
             versions = Map.copyOf(versions);
+            Objects.requireNonNull(protocol, "protocol");
+        }
+    }
+
+    /** The protocol of upstream connections. */
+    public enum Protocol {
+        /** Keep-alive HTTP/1.1 connections, one exchange at a time each. */
+        HTTP1("http/1.1"),
+        /**
+         * Cleartext HTTP/2 with prior knowledge, each exchange a stream of a shared connection: what gRPC servers
+         * speak, trailers included.
+         */
+        H2C("h2c");
+
+        private final String id;
+
+        Protocol(String id) {
+            this.id = id;
+        }
+
+        /** The name in {@code gateway.yaml}. */
+        public String id() {
+            return id;
         }
     }
 

@@ -134,7 +134,7 @@ final class GatewayConfigReader {
                 problem(path, "expected a mapping with endpoints");
                 continue;
             }
-            unknownKeys(up, path, Set.of("endpoints", "versions", "health_check"));
+            unknownKeys(up, path, Set.of("endpoints", "versions", "health_check", "protocol"));
             List<String> endpoints = endpoints(up.get("endpoints"), path + ".endpoints");
             Map<String, List<String>> versions = new LinkedHashMap<>();
             JsonNode vs = up.get("versions");
@@ -144,17 +144,33 @@ final class GatewayConfigReader {
             } else if (vs != null) {
                 problem(path + ".versions", "expected a mapping from version to endpoints");
             }
+            GatewayConfig.Protocol protocol = protocol(up.get("protocol"), path + ".protocol");
             String check = text(up.get("health_check"), path + ".health_check", null);
-            if (check != null && !check.isEmpty() && !check.startsWith("/")) {
-                problem(path + ".health_check", "'" + check + "' (expected: an absolute path, or \"\" for none)");
+            if (GatewayConfig.Upstream.GRPC_HEALTH.equals(check) && protocol != GatewayConfig.Protocol.H2C) {
+                problem(path + ".health_check", "'grpc' needs protocol: h2c (gRPC runs over HTTP/2)");
+            } else if (check != null && !check.isEmpty() && !check.startsWith("/")
+                       && !GatewayConfig.Upstream.GRPC_HEALTH.equals(check)) {
+                problem(path + ".health_check", "'" + check + "' (expected: an absolute path, grpc for the gRPC"
+                                                + " health service, or \"\" for none)");
             }
-            out.put(Region.of(e.getKey()), new GatewayConfig.Upstream(endpoints, versions, check));
+            out.put(Region.of(e.getKey()), new GatewayConfig.Upstream(endpoints, versions, check, protocol));
         }
         if (!out.containsKey(self) && Region.isValidId(self.id())) {
             problem("upstreams", "no endpoints for the gateway's own region " + self
                                  + " (expected: its services under upstreams." + self + ")");
         }
         return out;
+    }
+
+    private GatewayConfig.Protocol protocol(JsonNode node, String path) {
+        String id = text(node, path, GatewayConfig.Protocol.HTTP1.id());
+        for (GatewayConfig.Protocol p : GatewayConfig.Protocol.values()) {
+            if (p.id().equals(id)) {
+                return p;
+            }
+        }
+        problem(path, "'" + id + "' (expected: http/1.1 or h2c)");
+        return GatewayConfig.Protocol.HTTP1;
     }
 
     private List<String> endpoints(JsonNode node, String path) {

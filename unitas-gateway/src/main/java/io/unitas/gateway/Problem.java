@@ -5,13 +5,17 @@ import java.nio.charset.StandardCharsets;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
 
 /**
  * One of the gateway's own error answers, an RFC 9457 problem detail ({@code application/problem+json}) with a type
- * naming the condition ({@code write-fenced}, {@code no-healthy-region}) and a detail naming the unit or region.
+ * naming the condition ({@code write-fenced}, {@code no-healthy-region}) and a detail naming the unit or region. A
+ * gRPC client gets it as a gRPC status instead, which is all its stubs can read.
  *
  * @param status            the HTTP status
  * @param type              the problem type's name, after {@link #TYPE_BASE}
@@ -38,5 +42,48 @@ record Problem(int status, String type, String detail, long retryAfterSeconds) {
             res.headers().set(HttpHeaderNames.RETRY_AFTER, Long.toString(retryAfterSeconds));
         }
         return res;
+    }
+
+    /**
+     * The answer for a gRPC client: HTTP 200 with headers only (gRPC's "trailers-only" answer), {@code grpc-status}
+     * mapped from the HTTP status as gRPC maps them, {@code grpc-message} the problem type and detail.
+     */
+    FullHttpResponse toGrpcResponse(CharSequence servedByHeader, String region) {
+        FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
+                                                           Unpooled.EMPTY_BUFFER);
+        res.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/grpc")
+           .setInt("grpc-status", grpcStatus(status))
+           .set("grpc-message", percentEncoded(type + ": " + detail))
+           .set(servedByHeader, region);
+        if (retryAfterSeconds > 0) {
+            res.headers().set(HttpHeaderNames.RETRY_AFTER, Long.toString(retryAfterSeconds));
+        }
+        return res;
+    }
+
+    /** gRPC's mapping of HTTP statuses (its http-grpc-status-mapping document): UNAVAILABLE is what clients retry. */
+    static int grpcStatus(int httpStatus) {
+        return switch (httpStatus) {
+            case 400 -> 13; // INTERNAL
+            case 401 -> 16; // UNAUTHENTICATED
+            case 403 -> 7;  // PERMISSION_DENIED
+            case 404 -> 12; // UNIMPLEMENTED
+            case 429, 502, 503, 504 -> 14; // UNAVAILABLE
+            default -> 2;   // UNKNOWN
+        };
+    }
+
+    /** {@code grpc-message}'s encoding: UTF-8, with bytes outside printable ASCII and {@code %} as {@code %XX}. */
+    static String percentEncoded(String message) {
+        StringBuilder out = new StringBuilder(message.length());
+        for (byte b : message.getBytes(StandardCharsets.UTF_8)) {
+            if (b >= 0x20 && b <= 0x7e && b != '%') {
+                out.append((char) b);
+            } else {
+                out.append('%').append(Character.toUpperCase(Character.forDigit((b >> 4) & 0xf, 16)))
+                   .append(Character.toUpperCase(Character.forDigit(b & 0xf, 16)));
+            }
+        }
+        return out.toString();
     }
 }

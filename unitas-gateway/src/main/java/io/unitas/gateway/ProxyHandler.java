@@ -30,6 +30,7 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http2.CleartextHttp2ServerUpgradeHandler;
+import io.netty.util.AsciiString;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.Future;
 
@@ -43,6 +44,7 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
 
     /** A retryable request's body is kept for a replay up to this size; a longer one streams on, unretried. */
     static final int MAX_REPLAY_BYTES = 64 * 1024;
+    private static final AsciiString GRPC = AsciiString.cached("application/grpc");
 
     private final Proxy proxy;
     /** An HTTP/2 stream carries one exchange; an HTTP/1.1 connection one after another. */
@@ -55,6 +57,8 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
     private boolean keepAlive = true;
     /** HTTP/1.0 knows neither chunked bodies nor keep-alive by default. */
     private boolean http10;
+    /** Whether the request being answered is a gRPC call, which gets the gateway's own errors as gRPC statuses. */
+    private boolean grpc;
     /** Pipelined HTTP/1.1 messages that arrived while the exchange before them was still answering. */
     private final ArrayDeque<Object> parked = new ArrayDeque<>();
 
@@ -94,6 +98,8 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void request(HttpRequest req) {
+        CharSequence type = req.headers().get(HttpHeaderNames.CONTENT_TYPE);
+        grpc = type != null && AsciiString.regionMatches(type, true, 0, GRPC, 0, GRPC.length());
         if (req.decoderResult().isFailure()) {
             Throwable cause = req.decoderResult().cause();
             answer(new Problem(400, "bad-request", "unreadable request: " + cause.getMessage(), 0))
@@ -147,7 +153,8 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
     }
 
     private ChannelFuture answer(Problem problem) {
-        return respond(problem.toResponse(proxy.servedByHeader, proxy.self));
+        return respond(grpc ? problem.toGrpcResponse(proxy.servedByHeader, proxy.self)
+                            : problem.toResponse(proxy.servedByHeader, proxy.self));
     }
 
     /** Writes a whole answer of the gateway's own; over HTTP/1.x the connection closes after it unless kept alive. */
@@ -276,7 +283,11 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
             this.pool = pool;
             this.replayable = Upstreams.isRetryable(req);
             HttpHeaders h = req.headers();
+            boolean trailers = h.containsValue(HttpHeaderNames.TE, HttpHeaderValues.TRAILERS, true);
             Proxy.stripHopByHop(h);
+            if (trailers) { // the one TE that crosses a proxy (RFC 9113 section 8.2.2): gRPC servers look for it
+                h.set(HttpHeaderNames.TE, HttpHeaderValues.TRAILERS);
+            }
             if (http2Stream) {
                 Proxy.stripHttp2Extensions(h);
                 if (!HttpUtil.isContentLengthSet(req) && !HttpUtil.isTransferEncodingChunked(req)) {
@@ -400,27 +411,41 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
         @Override
         public void responseHead(HttpResponse res) {
             int code = res.status().code();
+            boolean whole = res instanceof LastHttpContent;
             if (code < 200) { // 100 Continue was answered by this gateway; the final answer follows
-                informational = true;
+                informational = !whole;
+                ReferenceCountUtil.release(res);
                 return;
             }
             boolean gatewayFailure = code == 502 || code == 503 || code == 504;
             endpoint.report(!gatewayFailure);
             responseKeepAlive = HttpUtil.isKeepAlive(res);
             if (gatewayFailure && mayRetry()) {
-                discarding = true;
+                if (whole) {
+                    ReferenceCountUtil.release(res);
+                    retry();
+                } else {
+                    discarding = true;
+                }
                 return;
             }
             status = code;
             responseStarted = true;
             HttpHeaders h = res.headers();
             Proxy.stripHopByHop(h);
+            if (endpoint.h2c()) {
+                Proxy.stripHttp2Extensions(h);
+            }
             h.set(proxy.servedByHeader, decision.target().id());
             h.set(proxy.routeHeader, decision.route());
             if (!http2Stream) {
                 frameForClient(res, code);
             }
-            ctx.write(res, ctx.voidPromise());
+            if (whole) { // kept whole, so that an HTTP/2 client gets headers that end the stream (gRPC's errors)
+                last(res);
+            } else {
+                ctx.write(res, ctx.voidPromise());
+            }
         }
 
         @Override
@@ -432,8 +457,7 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
                     informational = false;
                 } else if (last) {
                     discarding = false;
-                    endAttempt();
-                    attempt();
+                    retry();
                 }
                 return;
             }
@@ -444,13 +468,23 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
                 }
                 return;
             }
+            last(c);
+        }
+
+        /** Relays the end of the response, which ends the exchange. */
+        private void last(Object msg) {
             endAttempt();
             if (!http2Stream && !keepAlive) {
-                ctx.writeAndFlush(c).addListener(ChannelFutureListener.CLOSE);
+                ctx.writeAndFlush(msg).addListener(ChannelFutureListener.CLOSE);
             } else {
-                ctx.writeAndFlush(c, ctx.voidPromise());
+                ctx.writeAndFlush(msg, ctx.voidPromise());
             }
             finish();
+        }
+
+        private void retry() {
+            endAttempt();
+            attempt();
         }
 
         /**

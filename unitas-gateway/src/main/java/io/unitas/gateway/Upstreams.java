@@ -42,15 +42,17 @@ final class Upstreams implements AutoCloseable {
         this.resilience = resilience;
         config.forEach((region, upstream) -> {
             String check = upstream.healthCheck() != null ? upstream.healthCheck() : resilience.healthCheckPath();
-            defaults.put(region, pool(upstream.endpoints(), check));
+            defaults.put(region, pool(upstream.endpoints(), upstream.protocol(), check));
             Map<String, Pool> byVersion = new HashMap<>();
-            upstream.versions().forEach((version, eps) -> byVersion.put(version, pool(eps, check)));
+            upstream.versions().forEach((version, eps) -> byVersion.put(version, pool(eps, upstream.protocol(),
+                                                                                       check)));
             versions.put(region, Map.copyOf(byVersion));
         });
     }
 
-    private Pool pool(List<String> endpoints, String healthCheck) {
-        Endpoint[] eps = endpoints.stream().map(ep -> new Endpoint(ep, resilience)).toArray(Endpoint[]::new);
+    private Pool pool(List<String> endpoints, GatewayConfig.Protocol protocol, String healthCheck) {
+        Endpoint[] eps = endpoints.stream().map(ep -> new Endpoint(ep, protocol, resilience))
+                                  .toArray(Endpoint[]::new);
         if (!healthCheck.isEmpty()) {
             for (Endpoint ep : eps) {
                 checked.put(ep, healthCheck);
@@ -72,27 +74,26 @@ final class Upstreams implements AutoCloseable {
     }
 
     /**
-     * Starts checking every endpoint that has a health-check path, and waits for the first round, so that no request
+     * Starts checking every endpoint that has a health check, and waits for the first round, so that no request
      * goes to an endpoint that was failing before the gateway started.
      */
     void startHealthChecks(Connections connections, EventLoopGroup group) {
         Duration timeout = resilience.connectTimeout().plus(resilience.healthCheckInterval());
         long every = resilience.healthCheckInterval().toMillis();
-        Map<Endpoint, Future<Integer>> first = new HashMap<>();
-        checked.forEach((endpoint, path) -> {
+        Map<Endpoint, Future<Boolean>> first = new HashMap<>();
+        checked.forEach((endpoint, check) -> {
             EventLoop loop = (EventLoop) group.next();
-            first.put(endpoint, connections.probe(loop, endpoint, path, timeout));
+            first.put(endpoint, connections.probe(loop, endpoint, check, timeout));
             checks.add(loop.scheduleWithFixedDelay(
-                    () -> connections.probe(loop, endpoint, path, timeout)
+                    () -> connections.probe(loop, endpoint, check, timeout)
                                      .addListener(f -> endpoint.checked(passed(f))),
                     every, every, TimeUnit.MILLISECONDS));
         });
         first.forEach((endpoint, f) -> endpoint.checked(passed(f.awaitUninterruptibly())));
     }
 
-    /** A health check passes on a 2xx answer. */
     private static boolean passed(Future<?> check) {
-        return check.isSuccess() && (Integer) check.getNow() / 100 == 2;
+        return check.isSuccess() && Boolean.TRUE.equals(check.getNow());
     }
 
     /**
@@ -153,6 +154,7 @@ final class Upstreams implements AutoCloseable {
         private final String host;
         private final int port;
         private final String authority;
+        private final GatewayConfig.Protocol protocol;
         private final Resilience resilience;
         private volatile boolean passing = true;
         private volatile long ejectedUntil = System.nanoTime(); // in from the start
@@ -160,17 +162,22 @@ final class Upstreams implements AutoCloseable {
         private int requests;
         private int failures;
 
-        Endpoint(String hostPort, Resilience resilience) {
+        Endpoint(String hostPort, GatewayConfig.Protocol protocol, Resilience resilience) {
             int colon = hostPort.lastIndexOf(':');
             String h = hostPort.substring(0, colon);
             this.host = h.startsWith("[") && h.endsWith("]") ? h.substring(1, h.length() - 1) : h;
             this.port = Integer.parseInt(hostPort.substring(colon + 1));
             this.authority = hostPort;
+            this.protocol = protocol;
             this.resilience = resilience;
         }
 
         String authority() {
             return authority;
+        }
+
+        boolean h2c() {
+            return protocol == GatewayConfig.Protocol.H2C;
         }
 
         /** Resolved on every connect, so a name follows its DNS records (the JVM caches them briefly). */

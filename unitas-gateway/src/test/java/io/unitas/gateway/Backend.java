@@ -8,12 +8,14 @@ import com.linecorp.armeria.common.HttpResponse;
 import com.linecorp.armeria.common.HttpStatus;
 import com.linecorp.armeria.common.MediaType;
 import com.linecorp.armeria.common.RequestHeaders;
+import com.linecorp.armeria.common.SessionProtocol;
 import com.linecorp.armeria.server.Server;
 
 /**
- * A real HTTP service for end-to-end tests, on a free loopback port: answers {@code /healthz} with 200 (or 503 when told it is sick) and every
- * other request with a one-line description of what it received (its own name, method, the unitas headers and
- * the body's length), or with {@code status} when told to fail. Counts requests by method.
+ * A real HTTP service for end-to-end tests, on a free loopback port, speaking HTTP/1.1 and h2c: answers
+ * {@code /healthz} with 200 (or 503 when told it is sick) and every other request with a one-line description of
+ * what it received (its own name, method, the unitas headers, the protocol and the body's length), or with
+ * {@code status} when told to fail. Counts requests by method.
  */
 final class Backend implements AutoCloseable {
 
@@ -33,13 +35,13 @@ final class Backend implements AutoCloseable {
                             .gracefulShutdownTimeoutMillis(0, 0)
                             .service("/healthz", (ctx, req) -> healthy
                                     ? HttpResponse.of("ok") : HttpResponse.of(HttpStatus.SERVICE_UNAVAILABLE))
-                            .serviceUnder("/", (ctx, req) -> HttpResponse.delayed(
-                                    HttpResponse.of(req.aggregate().thenApply(this::answer)), delay))
+                            .serviceUnder("/", (ctx, req) -> HttpResponse.delayed(HttpResponse.of(
+                                    req.aggregate().thenApply(r -> answer(r, ctx.sessionProtocol()))), delay))
                             .build();
         server.start().join();
     }
 
-    private HttpResponse answer(AggregatedHttpRequest req) {
+    private HttpResponse answer(AggregatedHttpRequest req, SessionProtocol protocol) {
         RequestHeaders h = req.headers();
         (h.method().name().equals("GET") ? gets : posts).incrementAndGet();
         if (failWith != 0) {
@@ -48,7 +50,8 @@ final class Backend implements AutoCloseable {
         String line = "backend=" + name + " method=" + h.method() + " path=" + h.path()
                       + " unit=" + h.get("x-unitas-unit") + " region=" + h.get("x-unitas-region")
                       + " origin=" + h.get("x-unitas-origin") + " hops=" + h.get("x-unitas-hops")
-                      + " n-d-region=" + h.get("n-d-region") + " body=" + req.content().length();
+                      + " n-d-region=" + h.get("n-d-region") + " protocol=" + protocol.uriText()
+                      + " body=" + req.content().length();
         return HttpResponse.of(HttpStatus.OK, MediaType.PLAIN_TEXT_UTF_8, line);
     }
 

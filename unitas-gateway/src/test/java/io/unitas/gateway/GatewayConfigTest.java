@@ -34,6 +34,7 @@ class GatewayConfigTest {
                 upstreams:
                   cn: {endpoints: [10.0.0.1:8080, 10.0.0.2:8080], versions: {"1.1": [10.0.0.3:8080]}}
                   eu: {endpoints: [gw.eu.example:8080], health_check: /unitas/healthz}
+                  us: {endpoints: [10.2.0.1:9090], protocol: h2c, health_check: grpc}
                 static: {topology: topology.yaml, rules: rules.yaml, health: health.yaml}
                 access_log: off
                 """);
@@ -41,6 +42,9 @@ class GatewayConfigTest {
         assertThat(c.listen().getPort()).isEqualTo(8080);
         assertThat(c.upstreams().get(Region.of("cn")).versions()).containsKey("1.1");
         assertThat(c.upstreams().get(Region.of("eu")).healthCheck()).isEqualTo("/unitas/healthz");
+        assertThat(c.upstreams().get(Region.of("eu")).protocol()).isEqualTo(GatewayConfig.Protocol.HTTP1);
+        assertThat(c.upstreams().get(Region.of("us")).protocol()).isEqualTo(GatewayConfig.Protocol.H2C);
+        assertThat(c.upstreams().get(Region.of("us")).healthCheck()).isEqualTo(GatewayConfig.Upstream.GRPC_HEALTH);
         assertThat(c.source()).isEqualTo(new GatewayConfig.StaticFiles(
                 dir.resolve("topology.yaml"), dir.resolve("rules.yaml"), dir.resolve("health.yaml"), null,
                 Duration.ofSeconds(1)));
@@ -89,6 +93,8 @@ class GatewayConfigTest {
             "region: cn\\nlisten: 1.2.3.4:1\\ntimeouts: {response: soon} | gateway.yaml:3: timeouts.response: 'soon' (expected: a positive duration such as 500ms, 2s or 1m)",
             "region: cn\\nlisten: 1.2.3.4:1\\nhop_limit: 0   | gateway.yaml:3: hop_limit: 0 (expected: a whole number >= 1)",
             "region: cn\\nlisten: 1.2.3.4:1\\nworkers: many | gateway.yaml:3: workers: \"many\" (expected: auto or a whole number >= 1)",
+            "region: cn\\nlisten: 1.2.3.4:1\\nupstreams: {cn: {endpoints: [a:1], protocol: h3}} | gateway.yaml:3: upstreams.cn.protocol: 'h3' (expected: http/1.1 or h2c)",
+            "region: cn\\nlisten: 1.2.3.4:1\\nupstreams: {cn: {endpoints: [a:1], health_check: grpc}} | gateway.yaml:3: upstreams.cn.health_check: 'grpc' needs protocol: h2c (gRPC runs over HTTP/2)",
     })
     void everyMistakeIsNamedWithItsLine(String yaml, String expected) throws Exception {
         Path file = dir.resolve("gateway.yaml");

@@ -1,5 +1,6 @@
 package io.unitas.gateway;
 
+import static io.unitas.gateway.GatewayConfig.Protocol.HTTP1;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -81,12 +82,12 @@ class GatewayEndToEndTest {
         euFeed = new FixedFeed(rules(true), ALL_UP);
         cn = GatewayServer.start(config("cn", cnPort, Map.of(
                 Region.of("cn"), new GatewayConfig.Upstream(List.of(cnMain.endpoint()),
-                                                            Map.of("1.1", List.of(cnGray.endpoint())), null),
-                Region.of("eu"), new GatewayConfig.Upstream(List.of("127.0.0.1:" + euPort), Map.of(), ""))),
+                                                            Map.of("1.1", List.of(cnGray.endpoint())), null, HTTP1),
+                Region.of("eu"), new GatewayConfig.Upstream(List.of("127.0.0.1:" + euPort), Map.of(), "", HTTP1))),
                                  cnFeed);
         eu = GatewayServer.start(config("eu", euPort, Map.of(
-                Region.of("eu"), new GatewayConfig.Upstream(List.of(euMain.endpoint()), Map.of(), null),
-                Region.of("cn"), new GatewayConfig.Upstream(List.of("127.0.0.1:" + cnPort), Map.of(), ""))),
+                Region.of("eu"), new GatewayConfig.Upstream(List.of(euMain.endpoint()), Map.of(), null, HTTP1),
+                Region.of("cn"), new GatewayConfig.Upstream(List.of("127.0.0.1:" + cnPort), Map.of(), "", HTTP1))),
                                  euFeed);
     }
 

@@ -1,5 +1,6 @@
 package io.unitas.gateway;
 
+import static io.unitas.gateway.GatewayConfig.Protocol.HTTP1;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
@@ -25,8 +26,8 @@ import io.unitas.core.Region;
 import io.unitas.core.fence.WriteFences;
 
 /**
- * HTTP on the wire against a real gateway and real backends: pipelining, the h2c upgrade, 100-continue, unreadable
- * requests, the response timeout and outlier ejection.
+ * HTTP on the wire against a real gateway and real backends: pipelining, the h2c upgrade, 100-continue, an h2c
+ * upstream, unreadable requests, the response timeout and outlier ejection.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ProtocolEndToEndTest {
@@ -35,22 +36,28 @@ class ProtocolEndToEndTest {
     final Backend slow = new Backend("slow");
     final Backend failing = new Backend("failing");
     final Backend good = new Backend("good");
+    final Backend h2c = new Backend("h2c");
     Gateway gateway;
     Gateway ejecting;
+    Gateway toH2c;
 
     @BeforeAll
     void start() throws IOException {
         slow.delay(Duration.ofSeconds(5));
         failing.failWith(503);
         Map<Region, GatewayConfig.Upstream> upstreams = Map.of(
-                Region.of("cn"), new GatewayConfig.Upstream(List.of(main.endpoint()), Map.of(), null),
-                Region.of("eu"), new GatewayConfig.Upstream(List.of(slow.endpoint()), Map.of(), null));
+                Region.of("cn"), new GatewayConfig.Upstream(List.of(main.endpoint()), Map.of(), null, HTTP1),
+                Region.of("eu"), new GatewayConfig.Upstream(List.of(slow.endpoint()), Map.of(), null, HTTP1));
         gateway = GatewayServer.start(config(upstreams, Duration.ofSeconds(1), 1000),
                                       new FixedFeed(GatewayEndToEndTest.rules(false), GatewayEndToEndTest.ALL_UP));
         ejecting = GatewayServer.start(config(Map.of(Region.of("cn"), new GatewayConfig.Upstream(
-                                               List.of(failing.endpoint(), good.endpoint()), Map.of(), null)),
+                                               List.of(failing.endpoint(), good.endpoint()), Map.of(), null, HTTP1)),
                                               Duration.ofSeconds(5), 4),
                                        new FixedFeed(GatewayEndToEndTest.rules(false), GatewayEndToEndTest.ALL_UP));
+        toH2c = GatewayServer.start(config(Map.of(Region.of("cn"), new GatewayConfig.Upstream(
+                                            List.of(h2c.endpoint()), Map.of(), null, GatewayConfig.Protocol.H2C)),
+                                           Duration.ofSeconds(5), 1000),
+                                    new FixedFeed(GatewayEndToEndTest.rules(false), GatewayEndToEndTest.ALL_UP));
     }
 
     static GatewayConfig config(Map<Region, GatewayConfig.Upstream> upstreams, Duration responseTimeout,
@@ -68,6 +75,8 @@ class ProtocolEndToEndTest {
     void stop() {
         gateway.close();
         ejecting.close();
+        toH2c.close();
+        h2c.close();
         main.close();
         slow.close();
         failing.close();
@@ -112,6 +121,27 @@ class ProtocolEndToEndTest {
                            .build(), HttpResponse.BodyHandlers.ofString());
         assertThat(continued.statusCode()).isEqualTo(200);
         assertThat(continued.body()).startsWith("backend=main method=POST").endsWith("body=100000");
+    }
+
+    @Test
+    void anHttp1RequestGoesOnAsAnHttp2StreamToAnH2cUpstreamBodyAndAll() throws Exception {
+        HttpClient http1 = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        URI uri = URI.create("http://127.0.0.1:" + toH2c.port() + "/upload");
+        for (int i = 0; i < 3; i++) { // one connection upstream, a stream per request
+            HttpResponse<String> posted = http1.send(
+                    HttpRequest.newBuilder(uri).header("x-user-id", "100")
+                               .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[100_000])).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> got = http1.send(HttpRequest.newBuilder(uri).header("x-user-id", "100").build(),
+                                                  HttpResponse.BodyHandlers.ofString());
+
+            assertThat(posted.statusCode()).isEqualTo(200);
+            assertThat(posted.body()).startsWith("backend=h2c method=POST path=/upload unit=u-cn")
+                                     .endsWith("protocol=h2c body=100000");
+            assertThat(got.body()).startsWith("backend=h2c method=GET").endsWith("protocol=h2c body=0");
+            assertThat(got.headers().firstValue("x-unitas-served-by")).hasValue("cn");
+            assertThat(got.headers().firstValue("x-http2-stream-id")).isEmpty();
+        }
     }
 
     @Test

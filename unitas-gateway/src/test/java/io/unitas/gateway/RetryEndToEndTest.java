@@ -1,5 +1,6 @@
 package io.unitas.gateway;
 
+import static io.unitas.gateway.GatewayConfig.Protocol.HTTP1;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
@@ -38,8 +39,8 @@ class RetryEndToEndTest {
         failing.failWith(503);
         sick.healthy(false);
         gateway = GatewayServer.start(GatewayEndToEndTest.config("cn", Ports.free(), Map.of(
-                Region.of("cn"), new GatewayConfig.Upstream(List.of(failing.endpoint(), good.endpoint(), sick.endpoint()),
-                                                            Map.of(), null))),
+                Region.of("cn"), new GatewayConfig.Upstream(
+                        List.of(failing.endpoint(), good.endpoint(), sick.endpoint()), Map.of(), null, HTTP1))),
                                       new FixedFeed(GatewayEndToEndTest.rules(false), GatewayEndToEndTest.ALL_UP));
         client = WebClient.of("http://127.0.0.1:" + gateway.port());
     }
