@@ -152,19 +152,22 @@ public record GatewayConfig(Region region, InetSocketAddress listen, int workers
      * @param healthCheckPath     the path actively checked on every endpoint, or empty to check none
      * @param healthCheckInterval how often each endpoint is checked
      * @param connectTimeout      how long connecting to an endpoint may take
-     * @param responseTimeout     how long a whole upstream response may take (504 after)
+     * @param responseTimeout     how long the upstreams may take to start answering, retries included (504 after)
+     * @param idleTimeout         once an answer streams, the longest pause between two pieces of it (cut after)
      * @param maxAttempts         attempts per request, retries included, for idempotent requests
      * @param ejectionFailureRate the failure rate at which an endpoint is ejected (0 to 1)
      * @param ejectionMinRequests requests seen before an endpoint may be ejected
      * @param ejectionTime        how long an ejected endpoint stays out before a trial request
      */
     public record Resilience(String healthCheckPath, Duration healthCheckInterval, Duration connectTimeout,
-                             Duration responseTimeout, int maxAttempts, double ejectionFailureRate,
+                             Duration responseTimeout, Duration idleTimeout, int maxAttempts,
+                             double ejectionFailureRate,
                              int ejectionMinRequests, Duration ejectionTime) {
 
         /** The values used for whatever the file leaves out. */
         public static final Resilience DEFAULTS = new Resilience("", Duration.ofSeconds(2), Duration.ofSeconds(2),
-                                                                 Duration.ofSeconds(15), 2, 0.5, 10,
+                                                                 Duration.ofSeconds(15), Duration.ofMinutes(5),
+                                                                 2, 0.5, 10,
                                                                  Duration.ofSeconds(10));
     }
 }

@@ -275,7 +275,7 @@ final class GatewayConfigReader {
     private Resilience resilience(JsonNode root) {
         Resilience d = Resilience.DEFAULTS;
         JsonNode hc = object(root.get("health_check"), "health_check", Set.of("path", "interval"));
-        JsonNode to = object(root.get("timeouts"), "timeouts", Set.of("connect", "response"));
+        JsonNode to = object(root.get("timeouts"), "timeouts", Set.of("connect", "response", "idle"));
         JsonNode re = object(root.get("retries"), "retries", Set.of("max_attempts"));
         JsonNode ou = object(root.get("outlier"), "outlier", Set.of("failure_rate", "minimum_requests",
                                                                     "ejection_time"));
@@ -291,6 +291,7 @@ final class GatewayConfigReader {
                               duration(hc.get("interval"), "health_check.interval", d.healthCheckInterval()),
                               duration(to.get("connect"), "timeouts.connect", d.connectTimeout()),
                               duration(to.get("response"), "timeouts.response", d.responseTimeout()),
+                              duration(to.get("idle"), "timeouts.idle", d.idleTimeout()),
                               integer(re.get("max_attempts"), "retries.max_attempts", d.maxAttempts(), 1),
                               rate,
                               integer(ou.get("minimum_requests"), "outlier.minimum_requests",

@@ -48,6 +48,7 @@ final class Proxy {
     final AsciiString routeHeader;
     final int maxAttempts;
     final long responseTimeoutNanos;
+    final long idleTimeoutNanos;
     /** Exchanges in flight, so that a graceful stop knows when it may close connections. */
     final AtomicInteger inFlight = new AtomicInteger();
 
@@ -68,6 +69,7 @@ final class Proxy {
         this.routeHeader = AsciiString.cached(names.route());
         this.maxAttempts = Math.max(1, config.resilience().maxAttempts());
         this.responseTimeoutNanos = config.resilience().responseTimeout().toNanos();
+        this.idleTimeoutNanos = config.resilience().idleTimeout().toNanos();
     }
 
     ProxyHandler newHandler(boolean http2Stream) {

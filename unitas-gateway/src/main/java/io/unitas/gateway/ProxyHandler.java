@@ -51,8 +51,10 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
     private final boolean http2Stream;
     private ChannelHandlerContext ctx;
     private Exchange exchange;
-    /** The response timeout's one timer, re-armed when it fires before the exchange in flight is due. */
+    /** The timeouts' one timer, re-armed when it fires before the exchange in flight is due. */
     private ScheduledFuture<?> timer;
+    /** When {@link #timer} fires, in {@link System#nanoTime()}. */
+    private long timerAt;
     /** HTTP/1.x: whether the client's connection stays open after the answer being given (RFC 9112 section 9.3). */
     private boolean keepAlive = true;
     /** HTTP/1.0 knows neither chunked bodies nor keep-alive by default. */
@@ -211,22 +213,33 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
         ctx.fireUserEventTriggered(evt);
     }
 
-    /** Times out the exchange in flight when it is due; one timer serves every exchange of a keep-alive connection. */
+    /**
+     * Times out the exchange in flight when it is due. One timer serves every exchange of a keep-alive connection
+     * and every move of a streaming answer's deadline: it is set again only when it would fire too late.
+     */
     private void armTimer(long deadline) {
-        if (timer == null) {
-            timer = ctx.executor().schedule(this::timerFired, deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+        if (timer != null && timerAt - deadline <= 0) {
+            return;
         }
+        if (timer != null) {
+            timer.cancel(false);
+        }
+        schedule(deadline);
+    }
+
+    private void schedule(long at) {
+        timerAt = at;
+        timer = ctx.executor().schedule(this::timerFired, at - System.nanoTime(), TimeUnit.NANOSECONDS);
     }
 
     private void timerFired() {
         timer = null;
         Exchange ex = exchange;
         if (ex != null) {
-            long left = ex.deadline - System.nanoTime();
-            if (left <= 0) {
+            if (ex.deadline - System.nanoTime() <= 0) {
                 ex.timedOut();
             } else {
-                timer = ctx.executor().schedule(this::timerFired, left, TimeUnit.NANOSECONDS);
+                schedule(ex.deadline);
             }
         }
     }
@@ -258,7 +271,8 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
         final Decision decision;
         final Upstreams.Pool pool;
         final long started = System.nanoTime();
-        final long deadline = started + proxy.responseTimeoutNanos;
+        /** Until the answer starts, the response timeout; then the idle timeout from its latest piece. */
+        long deadline = started + proxy.responseTimeoutNanos;
         /** The body so far, kept for a replay while the request may run twice and the body is short enough. */
         boolean replayable;
         List<HttpContent> kept; // made on first use, as is pending: most requests have no body
@@ -431,6 +445,7 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
             }
             status = code;
             responseStarted = true;
+            deadline = System.nanoTime() + proxy.idleTimeoutNanos;
             HttpHeaders h = res.headers();
             Proxy.stripHopByHop(h);
             if (endpoint.h2c()) {
@@ -462,6 +477,7 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
             if (!last) {
+                deadline = System.nanoTime() + proxy.idleTimeoutNanos;
                 ctx.write(c, ctx.voidPromise());
                 if (!ctx.channel().isWritable()) {
                     link.channel().config().setAutoRead(false);

@@ -1,15 +1,22 @@
 package io.unitas.gateway;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.linecorp.armeria.common.AggregatedHttpRequest;
+import com.linecorp.armeria.common.HttpData;
+import com.linecorp.armeria.common.HttpHeaderNames;
 import com.linecorp.armeria.common.HttpResponse;
+import com.linecorp.armeria.common.HttpResponseWriter;
 import com.linecorp.armeria.common.HttpStatus;
 import com.linecorp.armeria.common.MediaType;
+import com.linecorp.armeria.common.QueryParams;
 import com.linecorp.armeria.common.RequestHeaders;
+import com.linecorp.armeria.common.ResponseHeaders;
 import com.linecorp.armeria.common.SessionProtocol;
 import com.linecorp.armeria.server.Server;
+import com.linecorp.armeria.server.ServiceRequestContext;
 
 /**
  * A real HTTP service for end-to-end tests, on a free loopback port, speaking HTTP/1.1 and h2c: answers
@@ -35,6 +42,7 @@ final class Backend implements AutoCloseable {
                             .gracefulShutdownTimeoutMillis(0, 0)
                             .service("/healthz", (ctx, req) -> healthy
                                     ? HttpResponse.of("ok") : HttpResponse.of(HttpStatus.SERVICE_UNAVAILABLE))
+                            .service("/stream", (ctx, req) -> stream(ctx, ctx.queryParams()))
                             .serviceUnder("/", (ctx, req) -> HttpResponse.delayed(HttpResponse.of(
                                     req.aggregate().thenApply(r -> answer(r, ctx.sessionProtocol()))), delay))
                             .build();
@@ -53,6 +61,23 @@ final class Backend implements AutoCloseable {
                       + " n-d-region=" + h.get("n-d-region") + " protocol=" + protocol.uriText()
                       + " body=" + req.content().length();
         return HttpResponse.of(HttpStatus.OK, MediaType.PLAIN_TEXT_UTF_8, line);
+    }
+
+    /** {@code pieces} lines, one every {@code every} ms, the first at once: a streaming answer such as SSE's. */
+    private static HttpResponse stream(ServiceRequestContext ctx, QueryParams params) {
+        int pieces = params.getInt("pieces", 1);
+        long every = params.getLong("every", 100);
+        HttpResponseWriter res = HttpResponse.streaming();
+        res.write(ResponseHeaders.of(HttpStatus.OK, HttpHeaderNames.CONTENT_TYPE, MediaType.PLAIN_TEXT_UTF_8));
+        for (int i = 0; i < pieces; i++) {
+            int n = i;
+            ctx.eventLoop().schedule(() -> {
+                if (res.tryWrite(HttpData.ofUtf8("piece " + n + "\n")) && n == pieces - 1) {
+                    res.close();
+                }
+            }, n * every, TimeUnit.MILLISECONDS);
+        }
+        return res;
     }
 
     /** {@code 127.0.0.1:port}. */

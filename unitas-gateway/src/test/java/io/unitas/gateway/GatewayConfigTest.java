@@ -69,10 +69,13 @@ class GatewayConfigTest {
                 hop_limit: 5
                 retries: {max_attempts: 3}
                 outlier: {failure_rate: 0.25, minimum_requests: 20, ejection_time: 30s}
+                timeouts: {idle: 30s}
                 """);
         assertThat(c.workers()).isEqualTo(2);
         assertThat(c.hopLimit()).isEqualTo(5);
         assertThat(c.resilience().maxAttempts()).isEqualTo(3);
+        assertThat(c.resilience().idleTimeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(c.resilience().responseTimeout()).isEqualTo(GatewayConfig.Resilience.DEFAULTS.responseTimeout());
         assertThat(c.resilience().ejectionFailureRate()).isEqualTo(0.25);
         assertThat(c.resilience().ejectionMinRequests()).isEqualTo(20);
         assertThat(c.headers().region()).isEqualTo("n-d-region");

@@ -97,8 +97,9 @@ class GatewayEndToEndTest {
                                  new GatewayConfig.StaticFiles(null, null, null, null, Duration.ofSeconds(1)),
                                  GatewayConfig.Headers.DEFAULTS, 3, WriteFences.DEFAULT_WRITE_METHODS,
                                  new GatewayConfig.Resilience("/healthz", Duration.ofSeconds(1),
-                                                              r.connectTimeout(), Duration.ofSeconds(5), 2, 0.5,
-                                                              1000, r.ejectionTime()), "off");
+                                                              r.connectTimeout(), Duration.ofSeconds(5),
+                                                              r.idleTimeout(), 2, 0.5, 1000, r.ejectionTime()),
+                                 "off");
     }
 
     @BeforeEach

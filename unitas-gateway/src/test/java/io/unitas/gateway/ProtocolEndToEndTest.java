@@ -2,6 +2,7 @@ package io.unitas.gateway;
 
 import static io.unitas.gateway.GatewayConfig.Protocol.HTTP1;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -27,10 +28,12 @@ import io.unitas.core.fence.WriteFences;
 
 /**
  * HTTP on the wire against a real gateway and real backends: pipelining, the h2c upgrade, 100-continue, an h2c
- * upstream, unreadable requests, the response timeout and outlier ejection.
+ * upstream, unreadable requests, the response and idle timeouts, and outlier ejection.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ProtocolEndToEndTest {
+
+    static final Duration IDLE_TIMEOUT = Duration.ofSeconds(2);
 
     final Backend main = new Backend("main");
     final Backend slow = new Backend("slow");
@@ -67,8 +70,8 @@ class ProtocolEndToEndTest {
                                  new GatewayConfig.StaticFiles(null, null, null, null, Duration.ofSeconds(1)),
                                  GatewayConfig.Headers.DEFAULTS, 3, WriteFences.DEFAULT_WRITE_METHODS,
                                  new GatewayConfig.Resilience("/healthz", Duration.ofSeconds(1), r.connectTimeout(),
-                                                              responseTimeout, 2, 0.5, ejectionMinRequests,
-                                                              Duration.ofSeconds(60)), "off");
+                                                              responseTimeout, IDLE_TIMEOUT, 2, 0.5,
+                                                              ejectionMinRequests, Duration.ofSeconds(60)), "off");
     }
 
     @AfterAll
@@ -161,6 +164,27 @@ class ProtocolEndToEndTest {
         assertThat(res.statusCode()).isEqualTo(504);
         assertThat(res.body()).contains("urn:unitas:problem:upstream-timeout").contains("region eu");
         assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(4));
+    }
+
+    @Test
+    void aStreamingAnswerOutlastsTheResponseTimeoutWhileItsPiecesKeepComing() throws Exception {
+        HttpResponse<String> res = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/stream?pieces=8&every=300"))
+                           .header("x-user-id", "100").build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(res.statusCode()).isEqualTo(200);
+        assertThat(res.body().lines()).hasSize(8).endsWith("piece 7"); // 2.1 s, past the 1 s response timeout
+    }
+
+    @Test
+    void aStreamingAnswerThatStallsPastTheIdleTimeoutIsCut() {
+        long t0 = System.nanoTime();
+        assertThatThrownBy(() -> HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/stream?pieces=3&every=5000"))
+                           .header("x-user-id", "100").build(), HttpResponse.BodyHandlers.ofString()))
+                .isInstanceOf(IOException.class); // a cut body, never taken for a whole one
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isGreaterThanOrEqualTo(IDLE_TIMEOUT)
+                                                            .isLessThan(Duration.ofMillis(4500));
     }
 
     @Test
