@@ -9,8 +9,8 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
-import io.unitas.control.ControlClient;
-import io.unitas.control.ControlResponse;
+import io.unitas.control.client.ControlClient;
+import io.unitas.control.client.ControlResponse;
 import io.unitas.control.ControlServer;
 import io.unitas.control.ControlToken;
 import io.unitas.control.Role;

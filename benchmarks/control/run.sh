@@ -6,5 +6,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cp="$(mktemp)"
 trap 'rm -f "$cp"' EXIT
-(cd "$root" && mvn -q -B -ntp -pl unitas-control -am compile dependency:build-classpath -Dmdep.outputFile="$cp" >/dev/null)
-exec java -cp "$root/unitas-control/target/classes:$(cat "$cp")" "$root/benchmarks/control/WatchLatency.java" "$@"
+(cd "$root" && mvn -q -B -ntp -pl unitas-control,unitas-control-client -am compile dependency:build-classpath \
+   -Dmdep.outputFile="$cp" >/dev/null)
+exec java -cp "$root/unitas-control/target/classes:$root/unitas-control-client/target/classes:$(cat "$cp")" \
+  "$root/benchmarks/control/WatchLatency.java" "$@"

@@ -17,8 +17,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.unitas.control.ControlClient;
-import io.unitas.control.ControlResponse;
+import io.unitas.control.client.ControlClient;
+import io.unitas.control.client.ControlResponse;
 import io.unitas.control.ControlToken;
 import io.unitas.control.Role;
 import picocli.CommandLine.ArgGroup;

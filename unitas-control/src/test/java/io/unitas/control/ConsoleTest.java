@@ -2,6 +2,7 @@ package io.unitas.control;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.unitas.control.client.ControlClient;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;

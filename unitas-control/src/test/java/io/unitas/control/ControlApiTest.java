@@ -4,6 +4,8 @@ import static io.unitas.control.Fixtures.RULES;
 import static io.unitas.control.Fixtures.TOPOLOGY;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.unitas.control.client.ControlClient;
+import io.unitas.control.client.ControlResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

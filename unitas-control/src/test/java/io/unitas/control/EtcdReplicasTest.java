@@ -11,6 +11,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.unitas.control.client.ControlClient;
+import io.unitas.control.client.ControlResponse;
 import io.unitas.testkit.EtcdServer;
 
 /** Control-plane replicas sharing one real etcd: one state, one leader, and a switchover that survives it. */

@@ -2,6 +2,8 @@ package io.unitas.control;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.unitas.control.client.ControlClient;
+import io.unitas.control.client.ControlResponse;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

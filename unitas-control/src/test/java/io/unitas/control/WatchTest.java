@@ -2,6 +2,8 @@ package io.unitas.control;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.unitas.control.client.ControlClient;
+import io.unitas.control.client.ControlResponse;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -105,15 +107,5 @@ class WatchTest {
         ControlResponse res = ControlClient.of(server.uri(), null).get("/api/v1/watch");
 
         assertThat(res.status()).isEqualTo(401);
-    }
-
-    @Test
-    void theEventFormatIsIdEventData() {
-        List<ControlClient.WatchEvent> events = new ArrayList<>();
-        HttpControlClient.readEvents(List.of(": heartbeat", "", "retry: 1000", "", "id: 7", "event: state",
-                                             "data: {\"revision\":7}", "", "id: 8", "event: other", "data: x", "")
-                                         .iterator(), events::add);
-
-        assertThat(events).containsExactly(new ControlClient.WatchEvent(7, "{\"revision\":7}"));
     }
 }

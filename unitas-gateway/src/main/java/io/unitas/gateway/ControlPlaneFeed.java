@@ -10,7 +10,7 @@ import java.util.Set;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.unitas.config.ConfigDocument;
-import io.unitas.control.ControlClient;
+import io.unitas.control.client.ControlClient;
 import io.unitas.core.HealthSnapshot;
 import io.unitas.core.Topology;
 import io.unitas.core.fence.WriteFences;

@@ -18,8 +18,8 @@ import com.linecorp.armeria.common.AggregatedHttpResponse;
 import com.linecorp.armeria.common.HttpMethod;
 import com.linecorp.armeria.common.RequestHeaders;
 
-import io.unitas.control.ControlClient;
-import io.unitas.control.ControlResponse;
+import io.unitas.control.client.ControlClient;
+import io.unitas.control.client.ControlResponse;
 import io.unitas.control.ControlToken;
 import io.unitas.control.Role;
 

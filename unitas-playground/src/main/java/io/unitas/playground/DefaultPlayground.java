@@ -1,7 +1,7 @@
 package io.unitas.playground;
 
-import io.unitas.control.ControlClient;
-import io.unitas.control.ControlResponse;
+import io.unitas.control.client.ControlClient;
+import io.unitas.control.client.ControlResponse;
 import io.unitas.control.ControlServer;
 import io.unitas.control.ControlToken;
 import io.unitas.control.Role;

@@ -1,4 +1,4 @@
-package io.unitas.control;
+package io.unitas.control.client;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

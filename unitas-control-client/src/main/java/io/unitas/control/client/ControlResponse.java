@@ -1,6 +1,8 @@
-package io.unitas.control;
+package io.unitas.control.client;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * An API response: its status, its body, and the revision from its {@code ETag} (0 when it has none).
@@ -11,9 +13,15 @@ import com.fasterxml.jackson.databind.JsonNode;
  */
 public record ControlResponse(int status, String body, long revision) {
 
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     /** The body parsed as JSON. */
     public JsonNode json() {
-        return StateJson.parse(body);
+        try {
+            return JSON.readTree(body);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("not valid JSON: " + e.getOriginalMessage(), e);
+        }
     }
 
     /** Whether the status is 2xx. */
