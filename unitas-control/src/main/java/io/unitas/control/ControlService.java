@@ -25,7 +25,7 @@ import io.unitas.core.rules.UnitRules;
 import io.unitas.core.switchover.Switchover;
 import io.unitas.core.switchover.SwitchoverPhase;
 import io.unitas.core.switchover.SwitchoverPlan;
-import io.unitas.core.switchover.WriteFence;
+import io.unitas.core.fence.FenceRecord;
 
 /**
  * Every operation on the control-plane state: each validates its change against the whole state, commits it as
@@ -183,9 +183,9 @@ final class ControlService {
             if (!problems.isEmpty()) {
                 return Change.refused(invalid("fence", problems));
             }
-            Map<String, WriteFence> fences = new LinkedHashMap<>(current.fences());
+            Map<String, FenceRecord> fences = new LinkedHashMap<>(current.fences());
             Instant now = clock.instant();
-            units.forEach(u -> fences.putIfAbsent(u, new WriteFence(u, reason.isEmpty() ? "fenced by " + actor
+            units.forEach(u -> fences.putIfAbsent(u, new FenceRecord(u, reason.isEmpty() ? "fenced by " + actor
                                                                                         : reason, now, "")));
             return Change.to(current.withFences(fences), "fenced " + String.join(", ", units));
         });
@@ -193,7 +193,7 @@ final class ControlService {
 
     Outcome liftFence(String actor, String unit, String reason) {
         return change(actor, "fence.lift", unit, reason, null, current -> {
-            WriteFence fence = current.fences().get(unit);
+            FenceRecord fence = current.fences().get(unit);
             if (fence == null) {
                 return Change.refused(Outcome.problem(Outcome.Kind.NOT_FOUND, "unit '" + unit + "': not fenced"));
             }
@@ -201,7 +201,7 @@ final class ControlService {
                 return Change.refused(Outcome.problem(Outcome.Kind.CONFLICT, "unit '" + unit + "': fenced by "
                         + "running switchover " + fence.switchover() + " (abort it instead)"));
             }
-            Map<String, WriteFence> fences = new LinkedHashMap<>(current.fences());
+            Map<String, FenceRecord> fences = new LinkedHashMap<>(current.fences());
             fences.remove(unit);
             return Change.to(current.withFences(fences), "unfenced " + unit);
         });
@@ -351,12 +351,12 @@ final class ControlService {
     /** The state with {@code next} in place and the effects of the phase it entered: fence, flip or unfence. */
     private static ControlState withEffects(ControlState current, Switchover next) {
         ControlState state = current.withSwitchover(next, current.switchoverCount());
-        Map<String, WriteFence> fences = new LinkedHashMap<>(current.fences());
+        Map<String, FenceRecord> fences = new LinkedHashMap<>(current.fences());
         SwitchoverPhase phase = next.phase();
         Instant at = next.updatedAt();
         if (phase == SwitchoverPhase.CATCHING_UP) {
             // A fence an operator already holds stays theirs: lifting this switchover's fences must not lift it.
-            next.units().forEach(u -> fences.putIfAbsent(u, new WriteFence(u, "switchover " + next.id() + " to "
+            next.units().forEach(u -> fences.putIfAbsent(u, new FenceRecord(u, "switchover " + next.id() + " to "
                                                                               + next.target(), at, next.id())));
         } else if (phase == SwitchoverPhase.FLIPPED) {
             Map<String, String> moves = new LinkedHashMap<>();

@@ -11,7 +11,7 @@ import io.unitas.core.RegionHealth;
 import io.unitas.core.Topology;
 import io.unitas.core.rules.UnitRules;
 import io.unitas.core.switchover.Switchover;
-import io.unitas.core.switchover.WriteFence;
+import io.unitas.core.fence.FenceRecord;
 
 /**
  * The whole control-plane state at one revision: topology and unit rules with their gray rules (each null until
@@ -19,7 +19,7 @@ import io.unitas.core.switchover.WriteFence;
  * Immutable; each change makes a new value with the next revision.
  */
 record ControlState(long revision, Instant updatedAt, Topology topology, UnitRules rules,
-                    Map<String, WriteFence> fences, Map<Region, HealthEntry> health, Switchover switchover,
+                    Map<String, FenceRecord> fences, Map<Region, HealthEntry> health, Switchover switchover,
                     long switchoverCount) {
 
     ControlState {
@@ -45,7 +45,7 @@ record ControlState(long revision, Instant updatedAt, Topology topology, UnitRul
         return new ControlState(revision, updatedAt, topology, next, fences, health, switchover, switchoverCount);
     }
 
-    ControlState withFences(Map<String, WriteFence> next) {
+    ControlState withFences(Map<String, FenceRecord> next) {
         return new ControlState(revision, updatedAt, topology, rules, next, health, switchover, switchoverCount);
     }
 

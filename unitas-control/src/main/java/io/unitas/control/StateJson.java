@@ -22,7 +22,7 @@ import io.unitas.core.switchover.Switchover;
 import io.unitas.core.switchover.SwitchoverPhase;
 import io.unitas.core.switchover.SwitchoverPlan;
 import io.unitas.core.switchover.SwitchoverStep;
-import io.unitas.core.switchover.WriteFence;
+import io.unitas.core.fence.FenceRecord;
 
 /**
  * The one JSON form of the control-plane state and its parts, used alike by the stores, the API and the
@@ -70,7 +70,7 @@ final class StateJson {
                 write(o.get("topology"))).value() : null;
         UnitRules rules = o.path("rules").isObject() ? Documents.rules(Documents.RULES_JSON, write(o.get("rules")),
                                                                          topology).value() : null;
-        Map<String, WriteFence> fences = new LinkedHashMap<>();
+        Map<String, FenceRecord> fences = new LinkedHashMap<>();
         o.path("fences").fields().forEachRemaining(e -> fences.put(e.getKey(), readFence(e.getKey(), e.getValue())));
         Map<Region, HealthEntry> health = new LinkedHashMap<>();
         o.path("health").fields().forEachRemaining(e -> health.put(Region.of(e.getKey()), readHealth(Region.of(e.getKey()), e.getValue())));
@@ -97,13 +97,13 @@ final class StateJson {
         return o;
     }
 
-    static ObjectNode fence(WriteFence f) {
+    static ObjectNode fence(FenceRecord f) {
         return MAPPER.createObjectNode().put("reason", f.reason()).put("since", f.since().toString())
                      .put("switchover", f.switchover());
     }
 
-    static WriteFence readFence(String unit, JsonNode o) {
-        return new WriteFence(unit, o.path("reason").asText(), Instant.parse(o.path("since").asText()),
+    static FenceRecord readFence(String unit, JsonNode o) {
+        return new FenceRecord(unit, o.path("reason").asText(), Instant.parse(o.path("since").asText()),
                               o.path("switchover").asText(""));
     }
 

@@ -4,7 +4,7 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.util.AsciiString;
 import io.unitas.core.Region;
 import io.unitas.core.RouteDecision;
-import io.unitas.core.fence.Fence;
+import io.unitas.core.fence.FencePolicy;
 import io.unitas.core.fence.TokenBucket;
 import io.unitas.core.propagation.HopRule;
 import io.unitas.core.rules.RequestView;
@@ -107,11 +107,11 @@ final class Dispatcher {
 
     /** The fence's answer to a {@code method} request of {@code unitId}, or {@code null} when it passes. */
     private static Problem fence(RoutingState s, String unitId, String method, Region target) {
-        Fence fence = s.fences().fenceFor(unitId, method);
+        FencePolicy fence = s.fences().fenceFor(unitId, method);
         if (fence == null) {
             return null;
         }
-        if (fence.mode() == Fence.Mode.THROTTLE) {
+        if (fence.mode() == FencePolicy.Mode.THROTTLE) {
             TokenBucket bucket = s.throttles().get(unitId);
             long waitNanos = bucket == null ? 0 : bucket.tryTake();
             if (waitNanos == 0) {

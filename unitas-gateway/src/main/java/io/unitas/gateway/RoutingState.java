@@ -6,7 +6,7 @@ import java.util.function.LongSupplier;
 
 import io.unitas.core.HealthSnapshot;
 import io.unitas.core.Router;
-import io.unitas.core.fence.Fence;
+import io.unitas.core.fence.FencePolicy;
 import io.unitas.core.fence.TokenBucket;
 import io.unitas.core.fence.WriteFences;
 import io.unitas.core.rules.UnitRules;
@@ -31,7 +31,7 @@ record RoutingState(long revision, UnitRules rules, Router router, HealthSnapsho
                            RoutingState previous, LongSupplier ticker) {
         Map<String, TokenBucket> buckets = new HashMap<>();
         fences.fences().forEach((unit, fence) -> {
-            if (fence.mode() == Fence.Mode.THROTTLE) {
+            if (fence.mode() == FencePolicy.Mode.THROTTLE) {
                 boolean same = previous != null && fence.equals(previous.fences.fences().get(unit))
                                && previous.throttles.containsKey(unit);
                 buckets.put(unit, same ? previous.throttles.get(unit) : TokenBucket.of(fence, ticker));

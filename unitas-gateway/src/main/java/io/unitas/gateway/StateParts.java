@@ -19,7 +19,7 @@ import io.unitas.config.TopologyFile;
 import io.unitas.config.UnitRulesFile;
 import io.unitas.core.HealthSnapshot;
 import io.unitas.core.Topology;
-import io.unitas.core.fence.Fence;
+import io.unitas.core.fence.FencePolicy;
 import io.unitas.core.fence.WriteFences;
 import io.unitas.core.rules.UnitRules;
 
@@ -76,7 +76,7 @@ final class StateParts {
     /** Reads a fence table; a bare fence ({@code {}} or a control plane's {@code {reason, since}}) rejects. */
     static WriteFences fences(ConfigDocument doc, JsonNode node, String base, Set<String> writeMethods) {
         List<String> problems = new ArrayList<>();
-        Map<String, Fence> out = new LinkedHashMap<>();
+        Map<String, FencePolicy> out = new LinkedHashMap<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = fields(node); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             String path = join(base, e.getKey());
@@ -86,8 +86,8 @@ final class StateParts {
                         ? GatewayConfigReader.parseDuration(f.get("retry_after").asText()) : DEFAULT_RETRY_AFTER;
                 String mode = f.path("mode").asText("reject");
                 out.put(e.getKey(), switch (mode) {
-                    case "reject" -> Fence.reject(retryAfter);
-                    case "throttle" -> Fence.throttle(f.path("writes_per_second").asDouble(0),
+                    case "reject" -> FencePolicy.reject(retryAfter);
+                    case "throttle" -> FencePolicy.throttle(f.path("writes_per_second").asDouble(0),
                                                       f.path("burst").asInt(1), retryAfter);
                     default -> throw new IllegalArgumentException(
                             "mode: '" + mode + "' (expected: reject or throttle)");

@@ -30,7 +30,7 @@ import com.linecorp.armeria.common.SessionProtocol;
 import io.unitas.core.HealthSnapshot;
 import io.unitas.core.Region;
 import io.unitas.core.Topology;
-import io.unitas.core.fence.Fence;
+import io.unitas.core.fence.FencePolicy;
 import io.unitas.core.fence.WriteFences;
 import io.unitas.core.rules.GrayRule;
 import io.unitas.core.rules.KeySource;
@@ -199,7 +199,7 @@ class GatewayEndToEndTest {
 
     @Test
     void aFenceRefusesWritesOfItsUnitAndLetsReadsAndOtherUnitsThrough() {
-        cnFeed.fences(WriteFences.of(Map.of("u-cn", Fence.reject(Duration.ofSeconds(7)))));
+        cnFeed.fences(WriteFences.of(Map.of("u-cn", FencePolicy.reject(Duration.ofSeconds(7)))));
         AggregatedHttpResponse write = send(HttpMethod.POST, "/orders", "{}", "x-user-id", "1500");
         assertThat(write.status().code()).isEqualTo(503);
         assertThat(write.headers().get("retry-after")).isEqualTo("7");
@@ -213,7 +213,7 @@ class GatewayEndToEndTest {
 
     @Test
     void aThrottleFenceLetsTheBurstThroughAndRefusesTheRest() {
-        cnFeed.fences(WriteFences.of(Map.of("u-cn", Fence.throttle(0.001, 2, Duration.ofSeconds(1)))));
+        cnFeed.fences(WriteFences.of(Map.of("u-cn", FencePolicy.throttle(0.001, 2, Duration.ofSeconds(1)))));
         assertThat(send(HttpMethod.POST, "/o", "", "x-user-id", "1").status().code()).isEqualTo(200);
         assertThat(send(HttpMethod.POST, "/o", "", "x-user-id", "1").status().code()).isEqualTo(200);
         AggregatedHttpResponse third = send(HttpMethod.POST, "/o", "", "x-user-id", "1");

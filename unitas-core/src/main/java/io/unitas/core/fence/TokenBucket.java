@@ -34,7 +34,7 @@ public final class TokenBucket {
     }
 
     /** A bucket metering a throttle fence's writes. */
-    public static TokenBucket of(Fence throttle, LongSupplier nanoTicker) {
+    public static TokenBucket of(FencePolicy throttle, LongSupplier nanoTicker) {
         return of(throttle.writesPerSecond(), throttle.burst(), nanoTicker);
     }
 

@@ -17,10 +17,10 @@ public final class WriteFences {
 
     private static final WriteFences NONE = new WriteFences(Map.of(), DEFAULT_WRITE_METHODS);
 
-    private final Map<String, Fence> byUnit;
+    private final Map<String, FencePolicy> byUnit;
     private final Set<String> writeMethods;
 
-    private WriteFences(Map<String, Fence> byUnit, Set<String> writeMethods) {
+    private WriteFences(Map<String, FencePolicy> byUnit, Set<String> writeMethods) {
         this.byUnit = byUnit;
         this.writeMethods = writeMethods;
     }
@@ -34,7 +34,7 @@ public final class WriteFences {
      * Fences by unit id, with the given write methods (upper-cased; an empty set is refused, since a fence
      * that fences nothing is a configuration mistake).
      */
-    public static WriteFences of(Map<String, Fence> byUnit, Set<String> writeMethods) {
+    public static WriteFences of(Map<String, FencePolicy> byUnit, Set<String> writeMethods) {
         Objects.requireNonNull(byUnit, "byUnit");
         Set<String> methods = new TreeSet<>();
         for (String m : writeMethods) {
@@ -47,12 +47,12 @@ public final class WriteFences {
     }
 
     /** Fences by unit id with the default write methods. */
-    public static WriteFences of(Map<String, Fence> byUnit) {
+    public static WriteFences of(Map<String, FencePolicy> byUnit) {
         return of(byUnit, DEFAULT_WRITE_METHODS);
     }
 
     /** The fence a request of {@code unit} with {@code method} meets, or {@code null} when it passes. */
-    public Fence fenceFor(String unit, String method) {
+    public FencePolicy fenceFor(String unit, String method) {
         if (byUnit.isEmpty() || !writeMethods.contains(method)) {
             return null;
         }
@@ -65,7 +65,7 @@ public final class WriteFences {
     }
 
     /** The fenced units and their fences. */
-    public Map<String, Fence> fences() {
+    public Map<String, FencePolicy> fences() {
         return byUnit;
     }
 

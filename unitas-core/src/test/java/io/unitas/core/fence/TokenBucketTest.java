@@ -47,7 +47,7 @@ class TokenBucketTest {
 
     @Test
     void aThrottleFenceBuildsItsBucket() {
-        TokenBucket bucket = TokenBucket.of(Fence.throttle(1, 2, Duration.ofSeconds(1)), () -> now);
+        TokenBucket bucket = TokenBucket.of(FencePolicy.throttle(1, 2, Duration.ofSeconds(1)), () -> now);
         assertThat(bucket.tryTake()).isZero();
         assertThat(bucket.tryTake()).isZero();
         assertThat(bucket.tryTake()).isPositive();

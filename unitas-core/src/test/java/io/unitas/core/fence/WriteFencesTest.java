@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 class WriteFencesTest {
 
-    private static final Fence REJECT = Fence.reject(Duration.ofSeconds(5));
+    private static final FencePolicy REJECT = FencePolicy.reject(Duration.ofSeconds(5));
     private final WriteFences fences = WriteFences.of(Map.of("u-sh", REJECT));
 
     @ParameterizedTest(name = "{1} of {0} is fenced: {2}")
@@ -46,8 +46,8 @@ class WriteFencesTest {
 
     @Test
     void aThrottleNeedsARateAndEveryFenceARetryAfterOfASecond() {
-        assertThatThrownBy(() -> Fence.throttle(0, 1, Duration.ofSeconds(1)))
+        assertThatThrownBy(() -> FencePolicy.throttle(0, 1, Duration.ofSeconds(1)))
                 .hasMessage("writes_per_second: 0.0 (expected: > 0)");
-        assertThatThrownBy(() -> Fence.reject(Duration.ZERO)).hasMessage("retry_after: PT0S (expected: >= 1s)");
+        assertThatThrownBy(() -> FencePolicy.reject(Duration.ZERO)).hasMessage("retry_after: PT0S (expected: >= 1s)");
     }
 }

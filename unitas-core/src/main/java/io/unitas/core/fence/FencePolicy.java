@@ -5,14 +5,15 @@ import java.util.Objects;
 
 /**
  * How one fenced unit treats writes: refuse them all ({@link Mode#REJECT}) or let a metered trickle through
- * ({@link Mode#THROTTLE}, seed 003's "throttle writes while replication catches up"). Reads always pass.
+ * ({@link Mode#THROTTLE}, seed 003's "throttle writes while replication catches up"). Reads always pass. Who fenced
+ * the unit and why is its {@link FenceRecord}.
  *
  * @param mode            refuse or throttle
  * @param writesPerSecond the sustained write rate a throttle lets through; 0 for a reject fence
  * @param burst           how many writes a throttle lets through at once; 0 for a reject fence
  * @param retryAfter      what a refused write is told to wait before trying again
  */
-public record Fence(Mode mode, double writesPerSecond, int burst, Duration retryAfter) {
+public record FencePolicy(Mode mode, double writesPerSecond, int burst, Duration retryAfter) {
 
     /** What a fence does to writes. */
     public enum Mode {
@@ -23,7 +24,7 @@ public record Fence(Mode mode, double writesPerSecond, int burst, Duration retry
     }
 
     /** Validates: a throttle needs a positive rate and burst, every fence a retry-after of at least one second. */
-    public Fence {
+    public FencePolicy {
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(retryAfter, "retryAfter");
         if (mode == Mode.THROTTLE && !(writesPerSecond > 0 && Double.isFinite(writesPerSecond))) {
@@ -38,12 +39,12 @@ public record Fence(Mode mode, double writesPerSecond, int burst, Duration retry
     }
 
     /** A fence that refuses every write, telling clients to retry after {@code retryAfter}. */
-    public static Fence reject(Duration retryAfter) {
-        return new Fence(Mode.REJECT, 0, 0, retryAfter);
+    public static FencePolicy reject(Duration retryAfter) {
+        return new FencePolicy(Mode.REJECT, 0, 0, retryAfter);
     }
 
     /** A fence that lets {@code writesPerSecond} writes through, {@code burst} at once, and refuses the rest. */
-    public static Fence throttle(double writesPerSecond, int burst, Duration retryAfter) {
-        return new Fence(Mode.THROTTLE, writesPerSecond, burst, retryAfter);
+    public static FencePolicy throttle(double writesPerSecond, int burst, Duration retryAfter) {
+        return new FencePolicy(Mode.THROTTLE, writesPerSecond, burst, retryAfter);
     }
 }

@@ -1,20 +1,21 @@
-package io.unitas.core.switchover;
+package io.unitas.core.fence;
 
 import java.time.Instant;
 import java.util.Objects;
 
 /**
- * Writes of {@code unit} are refused (reads go on) while its data moves or an operator holds it still.
+ * A unit's write fence as the control plane records it: who put it there (a switchover while the unit's data moves,
+ * or an operator holding it still), why, and since when. How the fence treats writes is its {@link FencePolicy}.
  *
  * @param unit        the fenced unit's id
  * @param reason      why, for the people who will see refused writes
  * @param since       when the fence was added
  * @param switchover  the id of the switchover that owns the fence, or {@code ""} for one added by hand
  */
-public record WriteFence(String unit, String reason, Instant since, String switchover) {
+public record FenceRecord(String unit, String reason, Instant since, String switchover) {
 
     /** Requires every part ({@code switchover} may be empty). */
-    public WriteFence {
+    public FenceRecord {
         Objects.requireNonNull(unit, "unit");
         Objects.requireNonNull(reason, "reason");
         Objects.requireNonNull(since, "since");
