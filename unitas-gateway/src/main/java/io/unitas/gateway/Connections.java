@@ -33,6 +33,8 @@ import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.handler.codec.http2.Http2StreamChannelBootstrap;
 import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
+import io.netty.resolver.dns.DnsAddressResolverGroup;
+import io.netty.resolver.dns.DnsNameResolverBuilder;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.Future;
@@ -65,9 +67,16 @@ final class Connections {
 
     private final Map<EventExecutor, LoopPool> pools = new IdentityHashMap<>();
     private final Bootstrap bootstrap;
+    /**
+     * Upstream names are resolved without blocking the event loop (the JDK's resolver would), honouring their
+     * records' TTLs, from {@code /etc/hosts} and the servers in {@code /etc/resolv.conf}.
+     */
+    private final DnsAddressResolverGroup resolver;
 
     Connections(EventLoopGroup group, Transport transport, Duration connectTimeout) {
-        this.bootstrap = new Bootstrap().channel(transport.socketChannel())
+        this.resolver = new DnsAddressResolverGroup(new DnsNameResolverBuilder()
+                                                            .datagramChannelType(transport.datagramChannel()));
+        this.bootstrap = new Bootstrap().channel(transport.socketChannel()).resolver(resolver)
                                         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS,
                                                 (int) connectTimeout.toMillis())
                                         .option(ChannelOption.TCP_NODELAY, true)
@@ -75,6 +84,11 @@ final class Connections {
         for (EventExecutor loop : group) {
             pools.put(loop, new LoopPool());
         }
+    }
+
+    /** Closes the resolver; the connections close with their event loops. */
+    void close() {
+        resolver.close();
     }
 
     /** What a connection tells the exchange it serves. */

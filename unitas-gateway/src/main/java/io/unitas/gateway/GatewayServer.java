@@ -195,6 +195,7 @@ final class GatewayServer implements Gateway {
         }
         connections.close().awaitUninterruptibly();
         upstreams.close();
+        proxy.connections.close();
         loops.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
         metrics.close();
         closed.countDown();

@@ -15,6 +15,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.util.AsciiString;
+import io.netty.util.NetUtil;
 import io.netty.util.concurrent.Future;
 import io.unitas.core.Region;
 import io.unitas.gateway.GatewayConfig.Resilience;
@@ -154,6 +155,8 @@ final class Upstreams implements AutoCloseable {
         private final String host;
         private final int port;
         private final String authority;
+        /** The address when the host is an IP address, else {@code null}. */
+        private final InetSocketAddress literal;
         private final GatewayConfig.Protocol protocol;
         private final Resilience resilience;
         private volatile boolean passing = true;
@@ -168,6 +171,8 @@ final class Upstreams implements AutoCloseable {
             this.host = h.startsWith("[") && h.endsWith("]") ? h.substring(1, h.length() - 1) : h;
             this.port = Integer.parseInt(hostPort.substring(colon + 1));
             this.authority = hostPort;
+            this.literal = NetUtil.isValidIpV4Address(host) || NetUtil.isValidIpV6Address(host)
+                           ? new InetSocketAddress(NetUtil.createInetAddressFromIpAddressString(host), port) : null;
             this.protocol = protocol;
             this.resilience = resilience;
         }
@@ -180,9 +185,12 @@ final class Upstreams implements AutoCloseable {
             return protocol == GatewayConfig.Protocol.H2C;
         }
 
-        /** Resolved on every connect, so a name follows its DNS records (the JVM caches them briefly). */
+        /**
+         * An IP address as it is; a name unresolved, for the connection's resolver to look up on every connect, so
+         * that it follows its DNS records.
+         */
         InetSocketAddress address() {
-            return new InetSocketAddress(host, port);
+            return literal != null ? literal : InetSocketAddress.createUnresolved(host, port);
         }
 
         boolean isIn(long now) {
