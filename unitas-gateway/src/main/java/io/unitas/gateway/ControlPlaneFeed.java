@@ -5,7 +5,6 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -14,6 +13,7 @@ import io.unitas.control.client.ControlClient;
 import io.unitas.core.HealthSnapshot;
 import io.unitas.core.Topology;
 import io.unitas.core.fence.WriteFences;
+import io.unitas.core.fence.Writes;
 import io.unitas.core.rules.UnitRules;
 
 /**
@@ -25,14 +25,14 @@ import io.unitas.core.rules.UnitRules;
 final class ControlPlaneFeed implements StateFeed {
 
     private final GatewayConfig.ControlPlane cp;
-    private final Set<String> writeMethods;
+    private final Writes writes;
     private volatile long revision = -1;
     private StateHolder holder;
     private AutoCloseable watch;
 
-    ControlPlaneFeed(GatewayConfig.ControlPlane cp, Set<String> writeMethods) {
+    ControlPlaneFeed(GatewayConfig.ControlPlane cp, Writes writes) {
         this.cp = cp;
-        this.writeMethods = writeMethods;
+        this.writes = writes;
     }
 
     @Override
@@ -75,7 +75,7 @@ final class ControlPlaneFeed implements StateFeed {
         UnitRules rules = StateParts.rules(ConfigDocument.parse("control-plane-state.rules.json",
                                                                 root.path("rules").toString()), topology);
         HealthSnapshot health = StateParts.health(root.get("health"), topology);
-        WriteFences fences = StateParts.fences(doc, root.get("fences"), "fences", writeMethods);
+        WriteFences fences = StateParts.fences(doc, root.get("fences"), "fences", writes);
         holder.publish(rev, rules, health, fences);
         revision = rev;
         if (persist) {

@@ -35,7 +35,7 @@ final class Dispatcher {
         this.hopRule = new HopRule(config.hopLimit());
     }
 
-    Decision decide(RoutingState s, String method, HttpHeaders in, RequestView view) {
+    Decision decide(RoutingState s, String method, String path, HttpHeaders in, RequestView view) {
         if (s == null) {
             return Decision.refuse(null, null, null, null, new Problem(
                     503, "no-routing-state", "gateway " + self + " has no routing state yet", 1));
@@ -46,12 +46,12 @@ final class Dispatcher {
             case LOOP -> Decision.refuse(in.get(unitHeader), null, null, null, new Problem(
                     508, "loop-detected",
                     "request passed " + hops + " unitas gateways (limit " + hopRule.limit() + ")", 0));
-            case PREROUTED -> prerouted(s, method, in, view, stamp, hops);
-            case ROUTE -> route(s, method, view, hops);
+            case PREROUTED -> prerouted(s, method, path, in, view, stamp, hops);
+            case ROUTE -> route(s, method, path, view, hops);
         };
     }
 
-    private Decision route(RoutingState s, String method, RequestView view, int hops) {
+    private Decision route(RoutingState s, String method, String path, RequestView view, int hops) {
         UnitLookup lookup = s.rules().lookup(view);
         switch (lookup.outcome()) {
             case UNIT, CENTER -> {
@@ -74,11 +74,12 @@ final class Dispatcher {
                     503, "no-healthy-region",
                     decision.message() + (unitId == null ? "" : " (unit " + unitId + ")"), 5));
         }
-        return target(s, method, view, unit, unitId, home, decision.target(), decision.outcome().reason(), hops);
+        return target(s, method, path, view, unit, unitId, home, decision.target(), decision.outcome().reason(),
+                      hops);
     }
 
-    private Decision prerouted(RoutingState s, String method, HttpHeaders in, RequestView view, String stamp,
-                               int hops) {
+    private Decision prerouted(RoutingState s, String method, String path, HttpHeaders in, RequestView view,
+                               String stamp, int hops) {
         String unitId = in.get(unitHeader);
         Unit unit = unitId == null ? null : s.rules().unit(unitId);
         Region home = unit == null ? null : unit.home();
@@ -87,16 +88,16 @@ final class Dispatcher {
             return Decision.refuse(unitId, home, null, PREROUTED, new Problem(
                     400, "unknown-region", regionHeader + ": '" + stamp + "' names no region of the topology", 0));
         }
-        return target(s, method, view, unit, unitId, home, target, PREROUTED, hops);
+        return target(s, method, path, view, unit, unitId, home, target, PREROUTED, hops);
     }
 
     /**
      * A request whose target is known: the write fence first, then the gray version (only where the unit is at
      * home: another region need not run the same versions).
      */
-    private Decision target(RoutingState s, String method, RequestView view, Unit unit, String unitId,
-                            Region home, Region target, String route, int hops) {
-        Problem fenced = unitId == null ? null : fence(s, unitId, method, target);
+    private Decision target(RoutingState s, String method, String path, RequestView view, Unit unit,
+                            String unitId, Region home, Region target, String route, int hops) {
+        Problem fenced = unitId == null ? null : fence(s, unitId, method, path, target);
         if (fenced != null) {
             return Decision.refuse(unitId, home, target, route, fenced);
         }
@@ -105,9 +106,9 @@ final class Dispatcher {
         return new Decision(unitId, home, target, route, version, hops, null);
     }
 
-    /** The fence's answer to a {@code method} request of {@code unitId}, or {@code null} when it passes. */
-    private static Problem fence(RoutingState s, String unitId, String method, Region target) {
-        FencePolicy fence = s.fences().fenceFor(unitId, method);
+    /** The fence's answer to a {@code method} request of {@code path} for {@code unitId}; {@code null}: it passes. */
+    private static Problem fence(RoutingState s, String unitId, String method, String path, Region target) {
+        FencePolicy fence = s.fences().fenceFor(unitId, method, path);
         if (fence == null) {
             return null;
         }

@@ -6,9 +6,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 
 import io.unitas.core.Region;
+import io.unitas.core.fence.Writes;
 
 /**
  * Everything {@code gateway.yaml} says: the gateway's own region and listen address, the upstream endpoints of
@@ -23,12 +23,12 @@ import io.unitas.core.Region;
  * @param source       where rules, health and fences come from
  * @param headers      the header names used along the call chain
  * @param hopLimit     the most unitas gateways a request may pass before it is answered 508
- * @param writeMethods the HTTP methods a write fence stops
+ * @param writes       the requests a write fence stops: by method, less the read paths
  * @param resilience   health checks, outlier ejection, timeouts and retries
  * @param accessLog    where access log lines go: {@code stdout}, {@code stderr}, {@code off} or a file path
  */
 public record GatewayConfig(Region region, InetSocketAddress listen, int workers, Map<Region, Upstream> upstreams,
-                            StateSource source, Headers headers, int hopLimit, Set<String> writeMethods,
+                            StateSource source, Headers headers, int hopLimit, Writes writes,
                             Resilience resilience, String accessLog) {
 
     /** Freezes the collections. */
@@ -38,7 +38,7 @@ public record GatewayConfig(Region region, InetSocketAddress listen, int workers
         upstreams = Map.copyOf(upstreams);
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(headers, "headers");
-        writeMethods = Set.copyOf(writeMethods);
+        Objects.requireNonNull(writes, "writes");
         Objects.requireNonNull(resilience, "resilience");
         Objects.requireNonNull(accessLog, "accessLog");
     }
@@ -50,7 +50,7 @@ public record GatewayConfig(Region region, InetSocketAddress listen, int workers
 
     /** A copy listening on {@code address}; for tests and embedding that pick ports at run time. */
     public GatewayConfig withListen(InetSocketAddress address) {
-        return new GatewayConfig(region, address, workers, upstreams, source, headers, hopLimit, writeMethods,
+        return new GatewayConfig(region, address, workers, upstreams, source, headers, hopLimit, writes,
                                  resilience, accessLog);
     }
 

@@ -19,7 +19,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.unitas.config.ConfigDocument;
 import io.unitas.config.ConfigException;
 import io.unitas.core.Region;
-import io.unitas.core.fence.WriteFences;
+import io.unitas.core.fence.Writes;
 import io.unitas.core.propagation.HopRule;
 import io.unitas.gateway.GatewayConfig.Headers;
 import io.unitas.gateway.GatewayConfig.Resilience;
@@ -28,7 +28,8 @@ import io.unitas.gateway.GatewayConfig.Resilience;
 final class GatewayConfigReader {
 
     private static final Set<String> TOP = Set.of("region", "listen", "workers", "upstreams", "control_plane",
-                                                  "static", "headers", "hop_limit", "write_methods", "health_check",
+                                                  "static", "headers", "hop_limit", "write_methods", "read_paths",
+                                                  "health_check",
                                                   "timeouts", "retries", "outlier", "access_log");
     private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m)");
     private static final Pattern ENDPOINT = Pattern.compile("[^\\s:/]+:\\d{1,5}");
@@ -60,7 +61,7 @@ final class GatewayConfigReader {
         GatewayConfig.StateSource source = source(root);
         Headers headers = headers(root.get("headers"));
         int hopLimit = integer(root.get("hop_limit"), "hop_limit", HopRule.DEFAULT_LIMIT, 1);
-        Set<String> writeMethods = writeMethods(root.get("write_methods"));
+        Writes writes = writes(root.get("write_methods"), root.get("read_paths"));
         Resilience resilience = resilience(root);
         // YAML 1.1 reads a bare `off` as false.
         JsonNode log = root.get("access_log");
@@ -69,8 +70,8 @@ final class GatewayConfigReader {
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
-        return new GatewayConfig(region, listen, workers, upstreams, source, headers, hopLimit, writeMethods,
-                                 resilience, accessLog);
+        return new GatewayConfig(region, listen, workers, upstreams, source, headers, hopLimit, writes, resilience,
+                                 accessLog);
     }
 
     /** {@code auto} (or absent): one per core, as 0; else a count. */
@@ -259,17 +260,30 @@ final class GatewayConfigReader {
         return name.toLowerCase(Locale.ROOT);
     }
 
-    private Set<String> writeMethods(JsonNode node) {
-        if (node == null) {
-            return WriteFences.DEFAULT_WRITE_METHODS;
+    private Writes writes(JsonNode methods, JsonNode readPaths) {
+        Set<String> ms = new LinkedHashSet<>(Writes.DEFAULT_METHODS);
+        if (methods != null) {
+            ms.clear();
+            if (!methods.isArray() || methods.isEmpty()) {
+                problem("write_methods", "expected a non-empty list of HTTP methods");
+                return Writes.DEFAULT;
+            }
+            methods.forEach(m -> ms.add(m.asText()));
         }
-        Set<String> out = new LinkedHashSet<>();
-        if (!node.isArray() || node.isEmpty()) {
-            problem("write_methods", "expected a non-empty list of HTTP methods");
-            return WriteFences.DEFAULT_WRITE_METHODS;
+        List<String> paths = new ArrayList<>();
+        if (readPaths != null && !readPaths.isArray()) {
+            problem("read_paths", "expected a list of paths, such as [/acme.orders.v1.Orders/Get*]");
+        } else if (readPaths != null) {
+            for (int i = 0; i < readPaths.size(); i++) {
+                String p = readPaths.get(i).asText();
+                String wrong = Writes.readPathProblem(p);
+                if (wrong != null) {
+                    problem("read_paths[" + i + "]", "'" + p + "' (" + wrong + ")");
+                }
+                paths.add(p);
+            }
         }
-        node.forEach(m -> out.add(m.asText().toUpperCase(Locale.ROOT)));
-        return out;
+        return problems.isEmpty() ? new Writes(ms, paths) : Writes.DEFAULT;
     }
 
     private Resilience resilience(JsonNode root) {

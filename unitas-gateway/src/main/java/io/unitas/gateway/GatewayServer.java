@@ -69,9 +69,9 @@ final class GatewayServer implements Gateway {
 
     static StateFeed feedFor(GatewayConfig config) {
         if (config.source() instanceof GatewayConfig.ControlPlane cp) {
-            return new ControlPlaneFeed(cp, config.writeMethods());
+            return new ControlPlaneFeed(cp, config.writes());
         }
-        return new StaticFilesFeed((GatewayConfig.StaticFiles) config.source(), config.writeMethods());
+        return new StaticFilesFeed((GatewayConfig.StaticFiles) config.source(), config.writes());
     }
 
     static Gateway start(GatewayConfig config, StateFeed feed) {

@@ -125,12 +125,13 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
         }
         String uri = req.uri();
         int q = uri.indexOf('?');
-        FullHttpResponse local = proxy.local(q < 0 ? uri : uri.substring(0, q));
+        String path = q < 0 ? uri : uri.substring(0, q);
+        FullHttpResponse local = proxy.local(path);
         if (local != null) {
             respond(local);
             return;
         }
-        Decision d = proxy.dispatcher.decide(proxy.state.get(), req.method().name(), req.headers(),
+        Decision d = proxy.dispatcher.decide(proxy.state.get(), req.method().name(), path, req.headers(),
                                              new HttpRequestView(req));
         Upstreams.Pool pool = d.forwards() ? proxy.upstreams.pool(d.target(), d.version()) : null;
         if (pool == null) {

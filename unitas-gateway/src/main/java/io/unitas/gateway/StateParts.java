@@ -21,6 +21,7 @@ import io.unitas.core.HealthSnapshot;
 import io.unitas.core.Topology;
 import io.unitas.core.fence.FencePolicy;
 import io.unitas.core.fence.WriteFences;
+import io.unitas.core.fence.Writes;
 import io.unitas.core.rules.UnitRules;
 
 /**
@@ -74,7 +75,7 @@ final class StateParts {
     }
 
     /** Reads a fence table; a bare fence ({@code {}} or a control plane's {@code {reason, since}}) rejects. */
-    static WriteFences fences(ConfigDocument doc, JsonNode node, String base, Set<String> writeMethods) {
+    static WriteFences fences(ConfigDocument doc, JsonNode node, String base, Writes writes) {
         List<String> problems = new ArrayList<>();
         Map<String, FencePolicy> out = new LinkedHashMap<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = fields(node); it.hasNext(); ) {
@@ -99,7 +100,7 @@ final class StateParts {
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
-        return WriteFences.of(out, writeMethods);
+        return WriteFences.of(out, writes);
     }
 
     private static Iterator<Map.Entry<String, JsonNode>> fields(JsonNode node) {

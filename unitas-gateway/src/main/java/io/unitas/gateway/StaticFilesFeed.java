@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -14,6 +13,7 @@ import io.unitas.config.ConfigDocument;
 import io.unitas.core.HealthSnapshot;
 import io.unitas.core.Topology;
 import io.unitas.core.fence.WriteFences;
+import io.unitas.core.fence.Writes;
 import io.unitas.core.rules.UnitRules;
 
 /**
@@ -24,7 +24,7 @@ import io.unitas.core.rules.UnitRules;
 final class StaticFilesFeed implements StateFeed {
 
     private final GatewayConfig.StaticFiles files;
-    private final Set<String> writeMethods;
+    private final Writes writes;
     private final ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "unitas-gateway-reload");
         t.setDaemon(true);
@@ -33,9 +33,9 @@ final class StaticFilesFeed implements StateFeed {
     private List<Object> seen = List.of();
     private long revision;
 
-    StaticFilesFeed(GatewayConfig.StaticFiles files, Set<String> writeMethods) {
+    StaticFilesFeed(GatewayConfig.StaticFiles files, Writes writes) {
         this.files = files;
-        this.writeMethods = writeMethods;
+        this.writes = writes;
     }
 
     @Override
@@ -64,10 +64,10 @@ final class StaticFilesFeed implements StateFeed {
         Topology topology = StateParts.topology(ConfigDocument.read(files.topology()));
         UnitRules rules = StateParts.rules(ConfigDocument.read(files.rules()), topology);
         HealthSnapshot health = StateParts.health(ConfigDocument.read(files.health()), topology);
-        WriteFences fences = WriteFences.of(java.util.Map.of(), writeMethods);
+        WriteFences fences = WriteFences.of(java.util.Map.of(), writes);
         if (files.fences() != null) {
             ConfigDocument fencesDoc = ConfigDocument.read(files.fences());
-            fences = StateParts.fences(fencesDoc, fencesDoc.root(), "", writeMethods);
+            fences = StateParts.fences(fencesDoc, fencesDoc.root(), "", writes);
         }
         revision++;
         holder.publish(revision, rules, health, fences);

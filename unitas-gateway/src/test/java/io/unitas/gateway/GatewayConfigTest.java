@@ -14,6 +14,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import io.unitas.config.ConfigException;
 import io.unitas.core.Region;
+import io.unitas.core.fence.Writes;
 
 class GatewayConfigTest {
 
@@ -50,7 +51,7 @@ class GatewayConfigTest {
                 Duration.ofSeconds(1)));
         assertThat(c.headers()).isEqualTo(GatewayConfig.Headers.DEFAULTS);
         assertThat(c.hopLimit()).isEqualTo(3);
-        assertThat(c.writeMethods()).containsExactlyInAnyOrder("POST", "PUT", "PATCH", "DELETE");
+        assertThat(c.writes()).isEqualTo(Writes.DEFAULT);
         assertThat(c.resilience()).isEqualTo(GatewayConfig.Resilience.DEFAULTS);
         assertThat(c.accessLog()).isEqualTo("off");
         assertThat(c.workers()).isZero();
@@ -65,6 +66,7 @@ class GatewayConfigTest {
                 control_plane: {url: http://127.0.0.1:7000, state_file: state.json}
                 headers: {region: n-d-region}
                 write_methods: [post, delete]
+                read_paths: [/acme.orders.v1.Orders/Get*, /graphql/query]
                 workers: 2
                 hop_limit: 5
                 retries: {max_attempts: 3}
@@ -80,7 +82,8 @@ class GatewayConfigTest {
         assertThat(c.resilience().ejectionMinRequests()).isEqualTo(20);
         assertThat(c.headers().region()).isEqualTo("n-d-region");
         assertThat(c.headers().unit()).isEqualTo("x-unitas-unit");
-        assertThat(c.writeMethods()).containsExactlyInAnyOrder("POST", "DELETE");
+        assertThat(c.writes().methods()).containsExactlyInAnyOrder("POST", "DELETE");
+        assertThat(c.writes().readPaths()).containsExactly("/acme.orders.v1.Orders/Get*", "/graphql/query");
         assertThat(c.source()).isEqualTo(new GatewayConfig.ControlPlane("http://127.0.0.1:7000", "",
                                                                         dir.resolve("state.json")));
     }
@@ -96,6 +99,7 @@ class GatewayConfigTest {
             "region: cn\\nlisten: 1.2.3.4:1\\ntimeouts: {response: soon} | gateway.yaml:3: timeouts.response: 'soon' (expected: a positive duration such as 500ms, 2s or 1m)",
             "region: cn\\nlisten: 1.2.3.4:1\\nhop_limit: 0   | gateway.yaml:3: hop_limit: 0 (expected: a whole number >= 1)",
             "region: cn\\nlisten: 1.2.3.4:1\\nworkers: many | gateway.yaml:3: workers: \"many\" (expected: auto or a whole number >= 1)",
+            "region: cn\\nlisten: 1.2.3.4:1\\nread_paths: [/a, b*] | gateway.yaml:3: read_paths[1]: 'b*' (expected: a path starting with /, with * only at its end)",
             "region: cn\\nlisten: 1.2.3.4:1\\nupstreams: {cn: {endpoints: [a:1], protocol: h3}} | gateway.yaml:3: upstreams.cn.protocol: 'h3' (expected: http/1.1 or h2c)",
             "region: cn\\nlisten: 1.2.3.4:1\\nupstreams: {cn: {endpoints: [a:1], health_check: grpc}} | gateway.yaml:3: upstreams.cn.health_check: 'grpc' needs protocol: h2c (gRPC runs over HTTP/2)",
     })

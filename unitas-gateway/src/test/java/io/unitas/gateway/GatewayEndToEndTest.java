@@ -32,6 +32,7 @@ import io.unitas.core.Region;
 import io.unitas.core.Topology;
 import io.unitas.core.fence.FencePolicy;
 import io.unitas.core.fence.WriteFences;
+import io.unitas.core.fence.Writes;
 import io.unitas.core.rules.GrayRule;
 import io.unitas.core.rules.KeySource;
 import io.unitas.core.rules.UnitRules;
@@ -95,7 +96,7 @@ class GatewayEndToEndTest {
         GatewayConfig.Resilience r = GatewayConfig.Resilience.DEFAULTS;
         return new GatewayConfig(Region.of(region), new InetSocketAddress("127.0.0.1", port), 0, upstreams,
                                  new GatewayConfig.StaticFiles(null, null, null, null, Duration.ofSeconds(1)),
-                                 GatewayConfig.Headers.DEFAULTS, 3, WriteFences.DEFAULT_WRITE_METHODS,
+                                 GatewayConfig.Headers.DEFAULTS, 3, Writes.DEFAULT,
                                  new GatewayConfig.Resilience("/healthz", Duration.ofSeconds(1),
                                                               r.connectTimeout(), Duration.ofSeconds(5),
                                                               r.idleTimeout(), 2, 0.5, 1000, r.ejectionTime()),
@@ -209,6 +210,19 @@ class GatewayEndToEndTest {
         }
         assertThat(get("/orders", "x-user-id", "1500").status().code()).isEqualTo(200);
         assertThat(send(HttpMethod.POST, "/orders", "{}", "x-user-id", "7000").status().code()).isEqualTo(200);
+    }
+
+    @Test
+    void aPostToAReadPathPassesTheFence() {
+        cnFeed.fences(WriteFences.of(Map.of("u-cn", FencePolicy.reject(Duration.ofSeconds(7))),
+                                     new Writes(Writes.DEFAULT_METHODS, List.of("/search*", "/graphql/query"))));
+
+        assertThat(send(HttpMethod.POST, "/search/orders", "{}", "x-user-id", "1500").status().code()).isEqualTo(200);
+        assertThat(send(HttpMethod.POST, "/graphql/query", "{}", "x-user-id", "1500").status().code())
+                .isEqualTo(200);
+        assertThat(send(HttpMethod.POST, "/graphql/mutation", "{}", "x-user-id", "1500").status().code())
+                .isEqualTo(503);
+        assertThat(send(HttpMethod.POST, "/orders", "{}", "x-user-id", "1500").status().code()).isEqualTo(503);
     }
 
     @Test

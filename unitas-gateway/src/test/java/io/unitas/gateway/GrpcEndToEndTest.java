@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +31,9 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.stub.MetadataUtils;
 import io.unitas.core.Region;
+import io.unitas.core.fence.FencePolicy;
+import io.unitas.core.fence.WriteFences;
+import io.unitas.core.fence.Writes;
 import io.unitas.testkit.Ports;
 
 /**
@@ -53,6 +57,7 @@ class GrpcEndToEndTest {
     Server euServer;
     Gateway euGateway;
     Gateway gateway;
+    final FixedFeed cnFeed = feed();
     ManagedChannel channel;
     final AtomicReference<Metadata> headers = new AtomicReference<>();
     final AtomicReference<Metadata> trailers = new AtomicReference<>();
@@ -73,7 +78,7 @@ class GrpcEndToEndTest {
                 // another region's gateway, over h2c and checked on its own health path
                 Region.of("eu"), new GatewayConfig.Upstream(List.of("127.0.0.1:" + euGateway.port()), Map.of(),
                                                             Proxy.HEALTH_PATH, GatewayConfig.Protocol.H2C))),
-                feed());
+                cnFeed);
         Metadata user = new Metadata();
         user.put(Metadata.Key.of("x-user-id", Metadata.ASCII_STRING_MARSHALLER), "100");
         channel = NettyChannelBuilder.forAddress("127.0.0.1", gateway.port()).usePlaintext()
@@ -160,6 +165,22 @@ class GrpcEndToEndTest {
         assertThat(watch.next().getStatus()).isEqualTo(ServingStatus.NOT_SERVING);
         serving.setStatus("watched", ServingStatus.SERVING);
         assertThat(watch.next().getStatus()).isEqualTo(ServingStatus.SERVING);
+    }
+
+    @Test
+    void aFencedUnitsGrpcCallsAreRefusedAsUnavailableExceptOnReadPaths() {
+        cnFeed.fences(WriteFences.of(Map.of("u-cn", FencePolicy.reject(Duration.ofSeconds(3))),
+                                     new Writes(Writes.DEFAULT_METHODS, List.of("/grpc.health.v1.Health/Check"))));
+        try {
+            assertThat(health().check(check("a")).getStatus()).isEqualTo(ServingStatus.SERVING);
+            assertThatThrownBy(() -> health().watch(check("a")).next())
+                    .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+                        assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+                        assertThat(e.getStatus().getDescription()).startsWith("write-fenced: writes of unit u-cn");
+                    });
+        } finally {
+            cnFeed.fences(WriteFences.none());
+        }
     }
 
     @Test

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 import io.unitas.core.Region;
-import io.unitas.core.fence.WriteFences;
+import io.unitas.core.fence.Writes;
 
 /**
  * HTTP on the wire against a real gateway and real backends: pipelining, the h2c upgrade, 100-continue, an h2c
@@ -70,7 +70,7 @@ class ProtocolEndToEndTest {
         GatewayConfig.Resilience r = GatewayConfig.Resilience.DEFAULTS;
         return new GatewayConfig(Region.of("cn"), new InetSocketAddress("127.0.0.1", 0), 1, upstreams,
                                  new GatewayConfig.StaticFiles(null, null, null, null, Duration.ofSeconds(1)),
-                                 GatewayConfig.Headers.DEFAULTS, 3, WriteFences.DEFAULT_WRITE_METHODS,
+                                 GatewayConfig.Headers.DEFAULTS, 3, Writes.DEFAULT,
                                  new GatewayConfig.Resilience("/healthz", Duration.ofSeconds(1), r.connectTimeout(),
                                                               responseTimeout, IDLE_TIMEOUT, 2, 0.5,
                                                               ejectionMinRequests, Duration.ofSeconds(60)), "off");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -28,20 +29,41 @@ class WriteFencesTest {
             "u-hz, POST,    false",
     })
     void writesOfAFencedUnitMeetTheFenceAndReadsPass(String unit, String method, boolean fenced) {
-        assertThat(fences.fenceFor(unit, method)).isEqualTo(fenced ? REJECT : null);
+        assertThat(fences.fenceFor(unit, method, "/orders")).isEqualTo(fenced ? REJECT : null);
     }
 
     @Test
     void writeMethodsAreConfigurable() {
-        WriteFences onlyPost = WriteFences.of(Map.of("u-sh", REJECT), Set.of("post"));
-        assertThat(onlyPost.fenceFor("u-sh", "POST")).isEqualTo(REJECT);
-        assertThat(onlyPost.fenceFor("u-sh", "DELETE")).isNull();
+        WriteFences onlyPost = WriteFences.of(Map.of("u-sh", REJECT), new Writes(Set.of("post"), List.of()));
+        assertThat(onlyPost.fenceFor("u-sh", "POST", "/orders")).isEqualTo(REJECT);
+        assertThat(onlyPost.fenceFor("u-sh", "DELETE", "/orders")).isNull();
+    }
+
+    @ParameterizedTest(name = "POST {0} is a write: {1}")
+    @CsvSource({
+            "/acme.orders.v1.Orders/GetOrder,     false",
+            "/acme.orders.v1.Orders/ListOrders,   true",
+            "/acme.orders.v1.Orders/CreateOrder,  true",
+            "/graphql/query,                      false",
+            "/graphql/query/x,                    true",
+            "/graphql,                            true",
+    })
+    void readPathsAreReadsWhateverTheirMethod(String path, boolean write) {
+        Writes writes = new Writes(Writes.DEFAULT_METHODS, List.of("/acme.orders.v1.Orders/Get*", "/graphql/query"));
+        WriteFences fenced = WriteFences.of(Map.of("u-sh", REJECT), writes);
+
+        assertThat(writes.isWrite("POST", path)).isEqualTo(write);
+        assertThat(fenced.fenceFor("u-sh", "POST", path)).isEqualTo(write ? REJECT : null);
     }
 
     @Test
-    void anEmptyWriteMethodSetIsAMistake() {
-        assertThatThrownBy(() -> WriteFences.of(Map.of(), Set.of()))
+    void anEmptyWriteMethodSetOrAStarInsideAReadPathIsAMistake() {
+        assertThatThrownBy(() -> new Writes(Set.of(), List.of()))
                 .hasMessage("write_methods: [] (expected: at least one method, e.g. POST)");
+        assertThatThrownBy(() -> new Writes(Writes.DEFAULT_METHODS, List.of("/a/*/b")))
+                .hasMessage("read_paths: '/a/*/b' (expected: a path starting with /, with * only at its end)");
+        assertThatThrownBy(() -> new Writes(Writes.DEFAULT_METHODS, List.of("a*")))
+                .hasMessage("read_paths: 'a*' (expected: a path starting with /, with * only at its end)");
     }
 
     @Test
