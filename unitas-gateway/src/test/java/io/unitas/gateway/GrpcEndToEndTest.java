@@ -97,7 +97,11 @@ class GrpcEndToEndTest {
     }
 
     private static Server server(HealthStatusManager health) throws IOException {
-        return NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+        return server(health, Ports.free());
+    }
+
+    private static Server server(HealthStatusManager health, int port) throws IOException {
+        return NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", port))
                                  .addService(health.getHealthService()).build().start();
     }
 
@@ -144,6 +148,30 @@ class GrpcEndToEndTest {
 
         assertThat(answer.getStatus()).isEqualTo(ServingStatus.SERVING);
         assertThat(headers.get().get(SERVED_BY)).isEqualTo("eu");
+    }
+
+    @Test
+    void anUpstreamThatRestartsIsConnectedAgain() throws Exception {
+        Metadata euUser = new Metadata();
+        euUser.put(Metadata.Key.of("x-user-id", Metadata.ASCII_STRING_MARSHALLER), "6000");
+        HealthGrpc.HealthBlockingStub eu = health().withInterceptors(MetadataUtils.newAttachHeadersInterceptor(euUser));
+        assertThat(eu.check(check("e")).getStatus()).isEqualTo(ServingStatus.SERVING);
+        int port = euServer.getPort();
+
+        euServer.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        assertThatThrownBy(() -> eu.check(check("e"))).isInstanceOf(StatusRuntimeException.class);
+        euServer = server(euServing, port);
+
+        HealthCheckResponse answer = null;
+        for (int i = 0; i < 50 && answer == null; i++) { // the gateway sees the old connection close, then dials anew
+            try {
+                answer = eu.check(check("e"));
+            } catch (StatusRuntimeException notYet) {
+                Thread.sleep(100);
+            }
+        }
+        assertThat(answer).isNotNull();
+        assertThat(answer.getStatus()).isEqualTo(ServingStatus.SERVING);
     }
 
     @Test
