@@ -33,6 +33,7 @@ import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.handler.codec.http2.Http2StreamChannelBootstrap;
 import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.resolver.dns.DnsAddressResolverGroup;
 import io.netty.resolver.dns.DnsNameResolverBuilder;
 import io.netty.util.ReferenceCountUtil;
@@ -115,7 +116,7 @@ final class Connections {
      */
     Future<Link> acquire(EventLoop loop, Upstreams.Endpoint endpoint) {
         LoopPool pool = pools.get(loop);
-        if (endpoint.h2c()) {
+        if (endpoint.http2()) {
             return stream(loop, pool, endpoint);
         }
         ArrayDeque<Link> idle = pool.idle.get(endpoint);
@@ -130,7 +131,7 @@ final class Connections {
             }
         }
         Link link = new Link(endpoint, pool);
-        return linked(loop.newPromise(), link, connect(loop, endpoint, link));
+        return linked(loop.newPromise(), link, connectHttp1(loop, endpoint, link));
     }
 
     /**
@@ -191,7 +192,8 @@ final class Connections {
         Promise<Boolean> verdict = loop.newPromise();
         boolean grpc = GatewayConfig.Upstream.GRPC_HEALTH.equals(check);
         HealthCheck handler = new HealthCheck(verdict, grpc);
-        ChannelFuture connecting = endpoint.h2c() ? connectH2(loop, endpoint) : connect(loop, endpoint, handler);
+        ChannelFuture connecting = endpoint.http2() ? connectH2(loop, endpoint)
+                                                    : connectHttp1(loop, endpoint, handler);
         connecting.addListener(f -> {
             if (!f.isSuccess()) {
                 verdict.tryFailure(f.cause());
@@ -199,7 +201,7 @@ final class Connections {
             }
             FullHttpRequest request = grpc ? HealthCheck.grpcRequest(endpoint)
                                            : HealthCheck.getRequest(endpoint, check);
-            if (!endpoint.h2c()) {
+            if (!endpoint.http2()) {
                 connecting.channel().writeAndFlush(request);
                 return;
             }
@@ -219,22 +221,29 @@ final class Connections {
     }
 
     /** A new HTTP/1.1 client connection on {@code loop}, its responses going to {@code handler}. */
-    private ChannelFuture connect(EventLoop loop, Upstreams.Endpoint endpoint, ChannelHandler handler) {
-        return bootstrap.clone(loop).handler(new ChannelInitializer<>() {
-            @Override
-            protected void initChannel(Channel ch) {
-                ch.pipeline().addLast(new HttpClientCodec(RESPONSES, false, false), handler);
-            }
-        }).connect(endpoint.address());
+    private ChannelFuture connectHttp1(EventLoop loop, Upstreams.Endpoint endpoint, ChannelHandler handler) {
+        return connect(loop, endpoint, new HttpClientCodec(RESPONSES, false, false), handler);
     }
 
-    /** A new cleartext HTTP/2 connection on {@code loop} (prior knowledge), its streams made by {@link #openStream}. */
+    /**
+     * A new HTTP/2 connection on {@code loop} (prior knowledge in cleartext, ALPN over TLS), its streams made by
+     * {@link #openStream}.
+     */
     private ChannelFuture connectH2(EventLoop loop, Upstreams.Endpoint endpoint) {
+        return connect(loop, endpoint, Http2FrameCodecBuilder.forClient().initialSettings(H2_SETTINGS).build(),
+                       new Http2MultiplexHandler(new ChannelInboundHandlerAdapter()));
+    }
+
+    /** A new connection to {@code endpoint}: its TLS handshake first where it has TLS, then {@code handlers}. */
+    private ChannelFuture connect(EventLoop loop, Upstreams.Endpoint endpoint, ChannelHandler... handlers) {
         return bootstrap.clone(loop).handler(new ChannelInitializer<>() {
             @Override
             protected void initChannel(Channel ch) {
-                ch.pipeline().addLast(Http2FrameCodecBuilder.forClient().initialSettings(H2_SETTINGS).build(),
-                                      new Http2MultiplexHandler(new ChannelInboundHandlerAdapter()));
+                SslHandler tls = endpoint.newTlsHandler(ch.alloc());
+                if (tls != null) {
+                    ch.pipeline().addLast(tls);
+                }
+                ch.pipeline().addLast(handlers);
             }
         }).connect(endpoint.address());
     }

@@ -63,9 +63,10 @@ public record GatewayConfig(Region region, InetSocketAddress listen, int workers
      *                    service, or {@code null} for the configured default ({@code /unitas/healthz} suits another
      *                    region's gateways)
      * @param protocol    how the gateway speaks to these endpoints
+     * @param tls         TLS to these endpoints, or {@code null} for cleartext
      */
     public record Upstream(List<String> endpoints, Map<String, List<String>> versions, String healthCheck,
-                           Protocol protocol) {
+                           Protocol protocol, Tls tls) {
 
         /** The health check that asks {@code grpc.health.v1.Health/Check} for the server as a whole. */
         public static final String GRPC_HEALTH = "grpc";
@@ -75,18 +76,33 @@ public record GatewayConfig(Region region, InetSocketAddress listen, int workers
             endpoints = List.copyOf(endpoints);
             versions = Map.copyOf(versions);
             Objects.requireNonNull(protocol, "protocol");
+            if (protocol == Protocol.H2 && tls == null || protocol == Protocol.H2C && tls != null) {
+                throw new IllegalArgumentException("protocol " + protocol.id() + (tls == null ? " needs" : " takes no")
+                                                   + " tls");
+            }
         }
+    }
+
+    /**
+     * TLS to an upstream: the peer's certificate must chain to a trusted CA and name the server.
+     *
+     * @param ca         a PEM file of the CA certificates to trust, or {@code null} for the JDK's default ones
+     * @param serverName the name sent (SNI) and verified, or {@code null} for each endpoint's own host
+     */
+    public record Tls(Path ca, String serverName) {
     }
 
     /** The protocol of upstream connections. */
     public enum Protocol {
-        /** Keep-alive HTTP/1.1 connections, one exchange at a time each. */
+        /** Keep-alive HTTP/1.1 connections, one exchange at a time each; over TLS when the upstream has it. */
         HTTP1("http/1.1"),
         /**
          * Cleartext HTTP/2 with prior knowledge, each exchange a stream of a shared connection: what gRPC servers
          * speak, trailers included.
          */
-        H2C("h2c");
+        H2C("h2c"),
+        /** HTTP/2 over TLS, agreed by ALPN: as {@link #H2C}, encrypted (another region's gateway across a WAN). */
+        H2("h2");
 
         private final String id;
 
@@ -97,6 +113,11 @@ public record GatewayConfig(Region region, InetSocketAddress listen, int workers
         /** The name in {@code gateway.yaml}. */
         public String id() {
             return id;
+        }
+
+        /** Whether exchanges are HTTP/2 streams. */
+        public boolean http2() {
+            return this != HTTP1;
         }
     }
 

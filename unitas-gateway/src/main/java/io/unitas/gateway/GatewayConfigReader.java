@@ -135,7 +135,7 @@ final class GatewayConfigReader {
                 problem(path, "expected a mapping with endpoints");
                 continue;
             }
-            unknownKeys(up, path, Set.of("endpoints", "versions", "health_check", "protocol"));
+            unknownKeys(up, path, Set.of("endpoints", "versions", "health_check", "protocol", "tls"));
             List<String> endpoints = endpoints(up.get("endpoints"), path + ".endpoints");
             Map<String, List<String>> versions = new LinkedHashMap<>();
             JsonNode vs = up.get("versions");
@@ -146,15 +146,23 @@ final class GatewayConfigReader {
                 problem(path + ".versions", "expected a mapping from version to endpoints");
             }
             GatewayConfig.Protocol protocol = protocol(up.get("protocol"), path + ".protocol");
+            GatewayConfig.Tls tls = tls(up.get("tls"), path + ".tls");
+            if (protocol == GatewayConfig.Protocol.H2 && tls == null) {
+                problem(path + ".protocol", "h2 needs tls (h2c is HTTP/2 without it)");
+                protocol = GatewayConfig.Protocol.H2C;
+            } else if (protocol == GatewayConfig.Protocol.H2C && tls != null) {
+                problem(path + ".protocol", "h2c is HTTP/2 without TLS (expected: h2 with tls)");
+                protocol = GatewayConfig.Protocol.H2;
+            }
             String check = text(up.get("health_check"), path + ".health_check", null);
-            if (GatewayConfig.Upstream.GRPC_HEALTH.equals(check) && protocol != GatewayConfig.Protocol.H2C) {
-                problem(path + ".health_check", "'grpc' needs protocol: h2c (gRPC runs over HTTP/2)");
+            if (GatewayConfig.Upstream.GRPC_HEALTH.equals(check) && !protocol.http2()) {
+                problem(path + ".health_check", "'grpc' needs protocol: h2c or h2 (gRPC runs over HTTP/2)");
             } else if (check != null && !check.isEmpty() && !check.startsWith("/")
                        && !GatewayConfig.Upstream.GRPC_HEALTH.equals(check)) {
                 problem(path + ".health_check", "'" + check + "' (expected: an absolute path, grpc for the gRPC"
                                                 + " health service, or \"\" for none)");
             }
-            out.put(Region.of(e.getKey()), new GatewayConfig.Upstream(endpoints, versions, check, protocol));
+            out.put(Region.of(e.getKey()), new GatewayConfig.Upstream(endpoints, versions, check, protocol, tls));
         }
         if (!out.containsKey(self) && Region.isValidId(self.id())) {
             problem("upstreams", "no endpoints for the gateway's own region " + self
@@ -170,8 +178,32 @@ final class GatewayConfigReader {
                 return p;
             }
         }
-        problem(path, "'" + id + "' (expected: http/1.1 or h2c)");
+        problem(path, "'" + id + "' (expected: http/1.1, h2c or h2)");
         return GatewayConfig.Protocol.HTTP1;
+    }
+
+    /** {@code tls: {ca, server_name}}, {@code tls: {}} or {@code tls: true} (the JDK's CAs), or absent. */
+    private GatewayConfig.Tls tls(JsonNode node, String path) {
+        if (node == null || node.isBoolean() && !node.asBoolean()) {
+            return null;
+        }
+        if (node.isBoolean()) {
+            return new GatewayConfig.Tls(null, null);
+        }
+        if (!node.isObject()) {
+            problem(path, "expected true or a mapping with ca and server_name");
+            return null;
+        }
+        unknownKeys(node, path, Set.of("ca", "server_name"));
+        String ca = text(node.get("ca"), path + ".ca", null);
+        Path caFile = ca == null ? null : file(ca);
+        if (caFile != null) {
+            String wrong = UpstreamTls.caProblem(caFile);
+            if (wrong != null) {
+                problem(path + ".ca", wrong);
+            }
+        }
+        return new GatewayConfig.Tls(caFile, text(node.get("server_name"), path + ".server_name", null));
     }
 
     private List<String> endpoints(JsonNode node, String path) {

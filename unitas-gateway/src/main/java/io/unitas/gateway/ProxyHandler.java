@@ -449,7 +449,7 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
             deadline = System.nanoTime() + proxy.idleTimeoutNanos;
             HttpHeaders h = res.headers();
             Proxy.stripHopByHop(h);
-            if (endpoint.h2c()) {
+            if (endpoint.http2()) {
                 Proxy.stripHttp2Extensions(h);
             }
             h.set(proxy.servedByHeader, decision.target().id());
@@ -623,7 +623,12 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /** The innermost cause's message: what went wrong, not the layers it came wrapped in (as TLS failures do). */
     private static String reason(Throwable cause) {
-        return cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+        Throwable root = cause;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
     }
 }

@@ -10,10 +10,12 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.AsciiString;
 import io.netty.util.NetUtil;
 import io.netty.util.concurrent.Future;
@@ -43,16 +45,17 @@ final class Upstreams implements AutoCloseable {
         this.resilience = resilience;
         config.forEach((region, upstream) -> {
             String check = upstream.healthCheck() != null ? upstream.healthCheck() : resilience.healthCheckPath();
-            defaults.put(region, pool(upstream.endpoints(), upstream.protocol(), check));
+            UpstreamTls tls = upstream.tls() == null ? null : UpstreamTls.of(upstream.tls(), upstream.protocol());
+            defaults.put(region, pool(upstream.endpoints(), upstream.protocol(), tls, check));
             Map<String, Pool> byVersion = new HashMap<>();
-            upstream.versions().forEach((version, eps) -> byVersion.put(version, pool(eps, upstream.protocol(),
+            upstream.versions().forEach((version, eps) -> byVersion.put(version, pool(eps, upstream.protocol(), tls,
                                                                                        check)));
             versions.put(region, Map.copyOf(byVersion));
         });
     }
 
-    private Pool pool(List<String> endpoints, GatewayConfig.Protocol protocol, String healthCheck) {
-        Endpoint[] eps = endpoints.stream().map(ep -> new Endpoint(ep, protocol, resilience))
+    private Pool pool(List<String> endpoints, GatewayConfig.Protocol protocol, UpstreamTls tls, String healthCheck) {
+        Endpoint[] eps = endpoints.stream().map(ep -> new Endpoint(ep, protocol, tls, resilience))
                                   .toArray(Endpoint[]::new);
         if (!healthCheck.isEmpty()) {
             for (Endpoint ep : eps) {
@@ -158,6 +161,8 @@ final class Upstreams implements AutoCloseable {
         /** The address when the host is an IP address, else {@code null}. */
         private final InetSocketAddress literal;
         private final GatewayConfig.Protocol protocol;
+        /** {@code null} for cleartext. */
+        private final UpstreamTls tls;
         private final Resilience resilience;
         private volatile boolean passing = true;
         private volatile long ejectedUntil = System.nanoTime(); // in from the start
@@ -165,7 +170,7 @@ final class Upstreams implements AutoCloseable {
         private int requests;
         private int failures;
 
-        Endpoint(String hostPort, GatewayConfig.Protocol protocol, Resilience resilience) {
+        Endpoint(String hostPort, GatewayConfig.Protocol protocol, UpstreamTls tls, Resilience resilience) {
             int colon = hostPort.lastIndexOf(':');
             String h = hostPort.substring(0, colon);
             this.host = h.startsWith("[") && h.endsWith("]") ? h.substring(1, h.length() - 1) : h;
@@ -174,6 +179,7 @@ final class Upstreams implements AutoCloseable {
             this.literal = NetUtil.isValidIpV4Address(host) || NetUtil.isValidIpV6Address(host)
                            ? new InetSocketAddress(NetUtil.createInetAddressFromIpAddressString(host), port) : null;
             this.protocol = protocol;
+            this.tls = tls;
             this.resilience = resilience;
         }
 
@@ -181,8 +187,13 @@ final class Upstreams implements AutoCloseable {
             return authority;
         }
 
-        boolean h2c() {
-            return protocol == GatewayConfig.Protocol.H2C;
+        boolean http2() {
+            return protocol.http2();
+        }
+
+        /** The TLS handshake a new connection to this endpoint starts with, or {@code null} for cleartext. */
+        SslHandler newTlsHandler(ByteBufAllocator alloc) {
+            return tls == null ? null : tls.newHandler(alloc, host, port);
         }
 
         /**

@@ -16,6 +16,7 @@ import com.linecorp.armeria.common.RequestHeaders;
 import com.linecorp.armeria.common.ResponseHeaders;
 import com.linecorp.armeria.common.SessionProtocol;
 import com.linecorp.armeria.server.Server;
+import com.linecorp.armeria.server.ServerBuilder;
 import com.linecorp.armeria.server.ServiceRequestContext;
 
 /**
@@ -35,17 +36,26 @@ final class Backend implements AutoCloseable {
     private volatile boolean healthy = true;
 
     Backend(String name) {
+        this(name, null);
+    }
+
+    /** Over TLS with {@code certificate} (HTTP/1.1 and HTTP/2 by ALPN) when it is given. */
+    Backend(String name, TestCertificate certificate) {
         this.name = name;
-        this.server = Server.builder()
-                            .http(0)
-                            .maxRequestLength(0)
-                            .gracefulShutdownTimeoutMillis(0, 0)
-                            .service("/healthz", (ctx, req) -> healthy
-                                    ? HttpResponse.of("ok") : HttpResponse.of(HttpStatus.SERVICE_UNAVAILABLE))
-                            .service("/stream", (ctx, req) -> stream(ctx, ctx.queryParams()))
-                            .serviceUnder("/", (ctx, req) -> HttpResponse.delayed(HttpResponse.of(
-                                    req.aggregate().thenApply(r -> answer(r, ctx.sessionProtocol()))), delay))
-                            .build();
+        ServerBuilder b = Server.builder();
+        if (certificate == null) {
+            b.http(0);
+        } else {
+            b.https(0).tls(certificate.cert().toFile(), certificate.key().toFile());
+        }
+        this.server = b.maxRequestLength(0)
+                       .gracefulShutdownTimeoutMillis(0, 0)
+                       .service("/healthz", (ctx, req) -> healthy
+                               ? HttpResponse.of("ok") : HttpResponse.of(HttpStatus.SERVICE_UNAVAILABLE))
+                       .service("/stream", (ctx, req) -> stream(ctx, ctx.queryParams()))
+                       .serviceUnder("/", (ctx, req) -> HttpResponse.delayed(HttpResponse.of(
+                               req.aggregate().thenApply(r -> answer(r, ctx.sessionProtocol()))), delay))
+                       .build();
         server.start().join();
     }
 

@@ -36,6 +36,7 @@ class GatewayConfigTest {
                   cn: {endpoints: [10.0.0.1:8080, 10.0.0.2:8080], versions: {"1.1": [10.0.0.3:8080]}}
                   eu: {endpoints: [gw.eu.example:8080], health_check: /unitas/healthz}
                   us: {endpoints: [10.2.0.1:9090], protocol: h2c, health_check: grpc}
+                  eu-tls: {endpoints: [gw.eu.example:8443], protocol: h2, tls: {server_name: gw.eu.example}}
                 static: {topology: topology.yaml, rules: rules.yaml, health: health.yaml}
                 access_log: off
                 """);
@@ -46,6 +47,8 @@ class GatewayConfigTest {
         assertThat(c.upstreams().get(Region.of("eu")).protocol()).isEqualTo(GatewayConfig.Protocol.HTTP1);
         assertThat(c.upstreams().get(Region.of("us")).protocol()).isEqualTo(GatewayConfig.Protocol.H2C);
         assertThat(c.upstreams().get(Region.of("us")).healthCheck()).isEqualTo(GatewayConfig.Upstream.GRPC_HEALTH);
+        assertThat(c.upstreams().get(Region.of("eu-tls")).tls()).isEqualTo(new GatewayConfig.Tls(null, "gw.eu.example"));
+        assertThat(c.upstreams().get(Region.of("eu")).tls()).isNull();
         assertThat(c.source()).isEqualTo(new GatewayConfig.StaticFiles(
                 dir.resolve("topology.yaml"), dir.resolve("rules.yaml"), dir.resolve("health.yaml"), null,
                 Duration.ofSeconds(1)));
@@ -100,8 +103,11 @@ class GatewayConfigTest {
             "region: cn\\nlisten: 1.2.3.4:1\\nhop_limit: 0   | gateway.yaml:3: hop_limit: 0 (expected: a whole number >= 1)",
             "region: cn\\nlisten: 1.2.3.4:1\\nworkers: many | gateway.yaml:3: workers: \"many\" (expected: auto or a whole number >= 1)",
             "region: cn\\nlisten: 1.2.3.4:1\\nread_paths: [/a, b*] | gateway.yaml:3: read_paths[1]: 'b*' (expected: a path starting with /, with * only at its end)",
-            "region: cn\\nlisten: 1.2.3.4:1\\nupstreams: {cn: {endpoints: [a:1], protocol: h3}} | gateway.yaml:3: upstreams.cn.protocol: 'h3' (expected: http/1.1 or h2c)",
-            "region: cn\\nlisten: 1.2.3.4:1\\nupstreams: {cn: {endpoints: [a:1], health_check: grpc}} | gateway.yaml:3: upstreams.cn.health_check: 'grpc' needs protocol: h2c (gRPC runs over HTTP/2)",
+            "region: cn\\nlisten: 1.2.3.4:1\\nupstreams: {cn: {endpoints: [a:1], protocol: h3}} | gateway.yaml:3: upstreams.cn.protocol: 'h3' (expected: http/1.1, h2c or h2)",
+            "region: cn\\nlisten: 1.2.3.4:1\\nupstreams: {cn: {endpoints: [a:1], protocol: h2}} | gateway.yaml:3: upstreams.cn.protocol: h2 needs tls (h2c is HTTP/2 without it)",
+            "region: cn\\nlisten: 1.2.3.4:1\\nupstreams: {cn: {endpoints: [a:1], protocol: h2c, tls: true}} | gateway.yaml:3: upstreams.cn.protocol: h2c is HTTP/2 without TLS (expected: h2 with tls)",
+            "region: cn\\nlisten: 1.2.3.4:1\\nupstreams: {cn: {endpoints: [a:1], tls: {ca: nope.pem}}} | gateway.yaml:3: upstreams.cn.tls.ca: '",
+            "region: cn\\nlisten: 1.2.3.4:1\\nupstreams: {cn: {endpoints: [a:1], health_check: grpc}} | gateway.yaml:3: upstreams.cn.health_check: 'grpc' needs protocol: h2c or h2 (gRPC runs over HTTP/2)",
     })
     void everyMistakeIsNamedWithItsLine(String yaml, String expected) throws Exception {
         Path file = dir.resolve("gateway.yaml");

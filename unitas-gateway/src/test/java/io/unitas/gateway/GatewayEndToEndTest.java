@@ -83,12 +83,12 @@ class GatewayEndToEndTest {
         euFeed = new FixedFeed(rules(true), ALL_UP);
         cn = GatewayServer.start(config("cn", cnPort, Map.of(
                 Region.of("cn"), new GatewayConfig.Upstream(List.of(cnMain.endpoint()),
-                                                            Map.of("1.1", List.of(cnGray.endpoint())), null, HTTP1),
-                Region.of("eu"), new GatewayConfig.Upstream(List.of("127.0.0.1:" + euPort), Map.of(), "", HTTP1))),
+                                                            Map.of("1.1", List.of(cnGray.endpoint())), null, HTTP1, null),
+                Region.of("eu"), new GatewayConfig.Upstream(List.of("127.0.0.1:" + euPort), Map.of(), "", HTTP1, null))),
                                  cnFeed);
         eu = GatewayServer.start(config("eu", euPort, Map.of(
-                Region.of("eu"), new GatewayConfig.Upstream(List.of(euMain.endpoint()), Map.of(), null, HTTP1),
-                Region.of("cn"), new GatewayConfig.Upstream(List.of("127.0.0.1:" + cnPort), Map.of(), "", HTTP1))),
+                Region.of("eu"), new GatewayConfig.Upstream(List.of(euMain.endpoint()), Map.of(), null, HTTP1, null),
+                Region.of("cn"), new GatewayConfig.Upstream(List.of("127.0.0.1:" + cnPort), Map.of(), "", HTTP1, null))),
                                  euFeed);
     }
 

@@ -77,7 +77,7 @@ class GrpcEndToEndTest {
                 Region.of("cn"), grpcUpstream(endpoint(servingServer), endpoint(notServingServer)),
                 // another region's gateway, over h2c and checked on its own health path
                 Region.of("eu"), new GatewayConfig.Upstream(List.of("127.0.0.1:" + euGateway.port()), Map.of(),
-                                                            Proxy.HEALTH_PATH, GatewayConfig.Protocol.H2C))),
+                                                            Proxy.HEALTH_PATH, GatewayConfig.Protocol.H2C, null))),
                 cnFeed);
         Metadata user = new Metadata();
         user.put(Metadata.Key.of("x-user-id", Metadata.ASCII_STRING_MARSHALLER), "100");
@@ -89,7 +89,7 @@ class GrpcEndToEndTest {
 
     private static GatewayConfig.Upstream grpcUpstream(String... endpoints) {
         return new GatewayConfig.Upstream(List.of(endpoints), Map.of(), GatewayConfig.Upstream.GRPC_HEALTH,
-                                          GatewayConfig.Protocol.H2C);
+                                          GatewayConfig.Protocol.H2C, null);
     }
 
     private static FixedFeed feed() {

@@ -49,18 +49,18 @@ class ProtocolEndToEndTest {
         slow.delay(Duration.ofSeconds(5));
         failing.failWith(503);
         Map<Region, GatewayConfig.Upstream> upstreams = Map.of(
-                Region.of("cn"), new GatewayConfig.Upstream(List.of(main.endpoint()), Map.of(), null, HTTP1),
-                Region.of("eu"), new GatewayConfig.Upstream(List.of(slow.endpoint()), Map.of(), null, HTTP1));
+                Region.of("cn"), new GatewayConfig.Upstream(List.of(main.endpoint()), Map.of(), null, HTTP1, null),
+                Region.of("eu"), new GatewayConfig.Upstream(List.of(slow.endpoint()), Map.of(), null, HTTP1, null));
         gateway = GatewayServer.start(config(upstreams, Duration.ofSeconds(1), 1000),
                                       new FixedFeed(GatewayEndToEndTest.rules(false), GatewayEndToEndTest.ALL_UP));
         ejecting = GatewayServer.start(config(Map.of(Region.of("cn"), new GatewayConfig.Upstream(
-                                               List.of(failing.endpoint(), good.endpoint()), Map.of(), null, HTTP1)),
+                                               List.of(failing.endpoint(), good.endpoint()), Map.of(), null, HTTP1, null)),
                                               Duration.ofSeconds(5), 4),
                                        new FixedFeed(GatewayEndToEndTest.rules(false), GatewayEndToEndTest.ALL_UP));
         // named by host name, which the gateway resolves without blocking its event loop
         String byName = h2c.endpoint().replace("127.0.0.1", "localhost");
         toH2c = GatewayServer.start(config(Map.of(Region.of("cn"), new GatewayConfig.Upstream(
-                                            List.of(byName), Map.of(), null, GatewayConfig.Protocol.H2C)),
+                                            List.of(byName), Map.of(), null, GatewayConfig.Protocol.H2C, null)),
                                            Duration.ofSeconds(5), 1000),
                                     new FixedFeed(GatewayEndToEndTest.rules(false), GatewayEndToEndTest.ALL_UP));
     }

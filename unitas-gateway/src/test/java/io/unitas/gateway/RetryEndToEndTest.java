@@ -40,7 +40,7 @@ class RetryEndToEndTest {
         sick.healthy(false);
         gateway = GatewayServer.start(GatewayEndToEndTest.config("cn", Ports.free(), Map.of(
                 Region.of("cn"), new GatewayConfig.Upstream(
-                        List.of(failing.endpoint(), good.endpoint(), sick.endpoint()), Map.of(), null, HTTP1))),
+                        List.of(failing.endpoint(), good.endpoint(), sick.endpoint()), Map.of(), null, HTTP1, null))),
                                       new FixedFeed(GatewayEndToEndTest.rules(false), GatewayEndToEndTest.ALL_UP));
         client = WebClient.of("http://127.0.0.1:" + gateway.port());
     }
