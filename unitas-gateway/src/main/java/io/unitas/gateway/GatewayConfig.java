@@ -16,7 +16,8 @@ import io.unitas.core.fence.Writes;
  * resilience knobs. Read it with {@link #read(Path)}.
  *
  * @param region       the region this gateway runs in
- * @param listen       the address to serve HTTP/1.1 and h2c on
+ * @param listen       the address to serve HTTP/1.1 and HTTP/2 on
+ * @param tls          the gateway's certificate, with which it serves TLS; {@code null} for cleartext (h2c)
  * @param workers      event loops, each serving its share of connections with its own upstream connections (as
  *                     nginx's worker processes); 0 for one per core
  * @param upstreams    per region: its own services for {@link #region()}, the region's gateways for the others
@@ -27,7 +28,8 @@ import io.unitas.core.fence.Writes;
  * @param resilience   health checks, outlier ejection, timeouts and retries
  * @param accessLog    where access log lines go: {@code stdout}, {@code stderr}, {@code off} or a file path
  */
-public record GatewayConfig(Region region, InetSocketAddress listen, int workers, Map<Region, Upstream> upstreams,
+public record GatewayConfig(Region region, InetSocketAddress listen, Certificate tls, int workers,
+                            Map<Region, Upstream> upstreams,
                             StateSource source, Headers headers, int hopLimit, Writes writes,
                             Resilience resilience, String accessLog) {
 
@@ -50,7 +52,7 @@ public record GatewayConfig(Region region, InetSocketAddress listen, int workers
 
     /** A copy listening on {@code address}; for tests and embedding that pick ports at run time. */
     public GatewayConfig withListen(InetSocketAddress address) {
-        return new GatewayConfig(region, address, workers, upstreams, source, headers, hopLimit, writes,
+        return new GatewayConfig(region, address, tls, workers, upstreams, source, headers, hopLimit, writes,
                                  resilience, accessLog);
     }
 
@@ -81,6 +83,15 @@ public record GatewayConfig(Region region, InetSocketAddress listen, int workers
                                                    + " tls");
             }
         }
+    }
+
+    /**
+     * The gateway's own certificate chain and private key, PEM files (the key unencrypted, PKCS#8).
+     *
+     * @param cert the certificate chain, the gateway's own first
+     * @param key  its private key
+     */
+    public record Certificate(Path cert, Path key) {
     }
 
     /**

@@ -27,7 +27,7 @@ import io.unitas.gateway.GatewayConfig.Resilience;
 /** Reads {@code gateway.yaml}, collecting every problem with its line before giving up. */
 final class GatewayConfigReader {
 
-    private static final Set<String> TOP = Set.of("region", "listen", "workers", "upstreams", "control_plane",
+    private static final Set<String> TOP = Set.of("region", "listen", "tls", "workers", "upstreams", "control_plane",
                                                   "static", "headers", "hop_limit", "write_methods", "read_paths",
                                                   "health_check",
                                                   "timeouts", "retries", "outlier", "access_log");
@@ -56,6 +56,7 @@ final class GatewayConfigReader {
         unknownKeys(root, "", TOP);
         Region region = region(root.get("region"), "region");
         InetSocketAddress listen = listen(root.get("listen"));
+        GatewayConfig.Certificate tls = certificate(root.get("tls"));
         int workers = workers(root.get("workers"));
         Map<Region, GatewayConfig.Upstream> upstreams = upstreams(root.get("upstreams"), region);
         GatewayConfig.StateSource source = source(root);
@@ -70,8 +71,8 @@ final class GatewayConfigReader {
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
-        return new GatewayConfig(region, listen, workers, upstreams, source, headers, hopLimit, writes, resilience,
-                                 accessLog);
+        return new GatewayConfig(region, listen, tls, workers, upstreams, source, headers, hopLimit, writes,
+                                 resilience, accessLog);
     }
 
     /** {@code auto} (or absent): one per core, as 0; else a count. */
@@ -180,6 +181,31 @@ final class GatewayConfigReader {
         }
         problem(path, "'" + id + "' (expected: http/1.1, h2c or h2)");
         return GatewayConfig.Protocol.HTTP1;
+    }
+
+    /** The listener's {@code tls: {cert, key}}, checked by making the TLS context; {@code null} when absent. */
+    private GatewayConfig.Certificate certificate(JsonNode node) {
+        if (node == null) {
+            return null;
+        }
+        if (!node.isObject()) {
+            problem("tls", "expected a mapping with cert and key (PEM files)");
+            return null;
+        }
+        unknownKeys(node, "tls", Set.of("cert", "key"));
+        String cert = text(node.get("cert"), "tls.cert", null);
+        String key = text(node.get("key"), "tls.key", null);
+        if (cert == null || key == null) {
+            problem("tls", "expected both cert and key (PEM files)");
+            return null;
+        }
+        GatewayConfig.Certificate certificate = new GatewayConfig.Certificate(file(cert), file(key));
+        try {
+            ListenerTls.context(certificate);
+        } catch (IllegalArgumentException e) {
+            problem("tls", e.getMessage());
+        }
+        return certificate;
     }
 
     /** {@code tls: {ca, server_name}}, {@code tls: {}} or {@code tls: true} (the JDK's CAs), or absent. */

@@ -16,6 +16,7 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -30,6 +31,9 @@ import io.netty.handler.codec.http2.Http2MultiplexHandler;
 import io.netty.handler.codec.http2.Http2ServerUpgradeCodec;
 import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
+import io.netty.handler.ssl.ApplicationProtocolNames;
+import io.netty.handler.ssl.ApplicationProtocolNegotiationHandler;
+import io.netty.handler.ssl.SslContext;
 import io.netty.util.AsciiString;
 import io.netty.util.concurrent.GlobalEventExecutor;
 
@@ -86,6 +90,7 @@ final class GatewayServer implements Gateway {
             upstreams.startHealthChecks(pools, loops);
             GatewayMetrics metrics = new GatewayMetrics(config.region().id(), accessLog(config.accessLog()));
             Proxy proxy = new Proxy(config, holder, upstreams, pools, metrics);
+            SslContext tls = config.tls() == null ? null : ListenerTls.context(config.tls());
             ChannelGroup open = new DefaultChannelGroup("unitas-gateway", GlobalEventExecutor.INSTANCE);
             ChannelFuture bound = new ServerBootstrap()
                     .group(loops)
@@ -96,7 +101,11 @@ final class GatewayServer implements Gateway {
                         @Override
                         protected void initChannel(Channel ch) {
                             open.add(ch);
-                            ch.pipeline().addLast(http2OrHttp1(proxy), proxy.newHandler(false));
+                            if (tls != null) {
+                                ch.pipeline().addLast(tls.newHandler(ch.alloc()), http2OrHttp1OverTls(proxy));
+                            } else {
+                                ch.pipeline().addLast(http2OrHttp1(proxy), proxy.newHandler(false));
+                            }
                         }
                     })
                     .bind(config.listen()).awaitUninterruptibly();
@@ -119,12 +128,7 @@ final class GatewayServer implements Gateway {
      */
     private static ChannelHandler http2OrHttp1(Proxy proxy) {
         HttpServerCodec http1 = new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADERS, MAX_CHUNK);
-        ChannelInitializer<Http2StreamChannel> stream = new ChannelInitializer<>() {
-            @Override
-            protected void initChannel(Http2StreamChannel ch) {
-                ch.pipeline().addLast(new Http2StreamFrameToHttpObjectCodec(true), proxy.newHandler(true));
-            }
-        };
+        ChannelInitializer<Http2StreamChannel> stream = streams(proxy);
         HttpServerUpgradeHandler upgrade = new HttpServerUpgradeHandler(http1, protocol ->
                 AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)
                 ? new Http2ServerUpgradeCodec(Http2FrameCodecBuilder.forServer().build(),
@@ -137,6 +141,32 @@ final class GatewayServer implements Gateway {
             }
         };
         return new CleartextHttp2ServerUpgradeHandler(http1, upgrade, priorKnowledge);
+    }
+
+    /** Over TLS: HTTP/2 or HTTP/1.1 as ALPN agreed, HTTP/1.1 for a client that offered neither. */
+    private static ChannelHandler http2OrHttp1OverTls(Proxy proxy) {
+        return new ApplicationProtocolNegotiationHandler(ApplicationProtocolNames.HTTP_1_1) {
+            @Override
+            protected void configurePipeline(ChannelHandlerContext ctx, String protocol) {
+                if (ApplicationProtocolNames.HTTP_2.equals(protocol)) {
+                    ctx.pipeline().addLast(Http2FrameCodecBuilder.forServer().build(),
+                                           new Http2MultiplexHandler(streams(proxy)));
+                } else {
+                    ctx.pipeline().addLast(new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADERS, MAX_CHUNK),
+                                           proxy.newHandler(false));
+                }
+            }
+        };
+    }
+
+    /** Each HTTP/2 stream gets a proxy handler of its own, speaking in HTTP/1.1 objects. */
+    private static ChannelInitializer<Http2StreamChannel> streams(Proxy proxy) {
+        return new ChannelInitializer<>() {
+            @Override
+            protected void initChannel(Http2StreamChannel ch) {
+                ch.pipeline().addLast(new Http2StreamFrameToHttpObjectCodec(true), proxy.newHandler(true));
+            }
+        };
     }
 
     /**

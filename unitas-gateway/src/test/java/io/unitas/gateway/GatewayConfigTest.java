@@ -120,6 +120,29 @@ class GatewayConfigTest {
     }
 
     @Test
+    void theListenersCertificateIsReadAndCheckedAtOnce() throws Exception {
+        TestCertificate cert = TestCertificate.make(dir, "gw");
+        GatewayConfig c = read("""
+                region: cn
+                listen: 127.0.0.1:8443
+                tls: {cert: gw.crt, key: gw.key}
+                upstreams: {cn: {endpoints: [127.0.0.1:9000]}}
+                static: {topology: t.yaml, rules: r.yaml, health: h.yaml}
+                """);
+        assertThat(c.tls()).isEqualTo(new GatewayConfig.Certificate(cert.cert(), cert.key()));
+
+        assertThatThrownBy(() -> read("""
+                region: cn
+                listen: 127.0.0.1:8443
+                tls: {cert: gw.key, key: gw.crt}
+                upstreams: {cn: {endpoints: [127.0.0.1:9000]}}
+                static: {topology: t.yaml, rules: r.yaml, health: h.yaml}
+                """)).isInstanceOf(ConfigException.class)
+                     .hasMessageContaining("gateway.yaml:3: tls: ")
+                     .hasMessageContaining("are not a PEM certificate chain and its key");
+    }
+
+    @Test
     void bothStateSourcesAtOnceIsAMistake() {
         assertThatThrownBy(() -> read("""
                 region: cn

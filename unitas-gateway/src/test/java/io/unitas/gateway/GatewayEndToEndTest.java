@@ -93,8 +93,13 @@ class GatewayEndToEndTest {
     }
 
     static GatewayConfig config(String region, int port, Map<Region, GatewayConfig.Upstream> upstreams) {
+        return config(region, port, null, upstreams);
+    }
+
+    static GatewayConfig config(String region, int port, GatewayConfig.Certificate tls,
+                                Map<Region, GatewayConfig.Upstream> upstreams) {
         GatewayConfig.Resilience r = GatewayConfig.Resilience.DEFAULTS;
-        return new GatewayConfig(Region.of(region), new InetSocketAddress("127.0.0.1", port), 0, upstreams,
+        return new GatewayConfig(Region.of(region), new InetSocketAddress("127.0.0.1", port), tls, 0, upstreams,
                                  new GatewayConfig.StaticFiles(null, null, null, null, Duration.ofSeconds(1)),
                                  GatewayConfig.Headers.DEFAULTS, 3, Writes.DEFAULT,
                                  new GatewayConfig.Resilience("/healthz", Duration.ofSeconds(1),

@@ -68,7 +68,7 @@ class ProtocolEndToEndTest {
     static GatewayConfig config(Map<Region, GatewayConfig.Upstream> upstreams, Duration responseTimeout,
                                 int ejectionMinRequests) throws IOException {
         GatewayConfig.Resilience r = GatewayConfig.Resilience.DEFAULTS;
-        return new GatewayConfig(Region.of("cn"), new InetSocketAddress("127.0.0.1", 0), 1, upstreams,
+        return new GatewayConfig(Region.of("cn"), new InetSocketAddress("127.0.0.1", 0), null, 1, upstreams,
                                  new GatewayConfig.StaticFiles(null, null, null, null, Duration.ofSeconds(1)),
                                  GatewayConfig.Headers.DEFAULTS, 3, Writes.DEFAULT,
                                  new GatewayConfig.Resilience("/healthz", Duration.ofSeconds(1), r.connectTimeout(),

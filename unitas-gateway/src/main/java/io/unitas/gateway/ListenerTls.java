@@ -1,0 +1,38 @@
+package io.unitas.gateway;
+
+import javax.net.ssl.SSLException;
+
+import io.netty.handler.ssl.ApplicationProtocolConfig;
+import io.netty.handler.ssl.ApplicationProtocolNames;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+
+/**
+ * TLS on the gateway's listener, with its own certificate: HTTP/2 or HTTP/1.1 as ALPN agrees, so that another
+ * region's gateway can reach it encrypted across a WAN.
+ */
+final class ListenerTls {
+
+    private ListenerTls() {}
+
+    /** The server side of {@code certificate}; a file that will not do is named with the reason. */
+    static SslContext context(GatewayConfig.Certificate certificate) {
+        try {
+            return SslContextBuilder.forServer(certificate.cert().toFile(), certificate.key().toFile())
+                                    .applicationProtocolConfig(new ApplicationProtocolConfig(
+                                            ApplicationProtocolConfig.Protocol.ALPN,
+                                            ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
+                                            ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
+                                            ApplicationProtocolNames.HTTP_2, ApplicationProtocolNames.HTTP_1_1))
+                                    .build();
+        } catch (SSLException | IllegalArgumentException e) {
+            Throwable root = e;
+            while (root.getCause() != null) {
+                root = root.getCause();
+            }
+            throw new IllegalArgumentException(certificate.cert() + " and " + certificate.key()
+                                               + " are not a PEM certificate chain and its key: " + root.getMessage(),
+                                               e);
+        }
+    }
+}
