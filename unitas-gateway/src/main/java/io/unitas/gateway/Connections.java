@@ -44,7 +44,7 @@ import io.netty.util.concurrent.Promise;
 /**
  * Connections to upstream endpoints, pooled per event loop as nginx and Envoy pool them per worker: an exchange's
  * upstream connection lives on the loop that took its request, so neither side ever crosses threads and no pool
- * needs a lock. An HTTP/1.1 endpoint gets keep-alive connections, one exchange at a time each; an h2c endpoint one
+ * needs a lock. An HTTP/1.1 endpoint gets keep-alive connections, one exchange at a time each; an HTTP/2 one
  * connection per loop, each exchange a stream of it. Every method but {@link #probe} runs on the loop it names.
  */
 final class Connections {

@@ -156,10 +156,10 @@ final class GatewayConfigReader {
                 protocol = GatewayConfig.Protocol.H2;
             }
             String check = text(up.get("health_check"), path + ".health_check", null);
-            if (GatewayConfig.Upstream.GRPC_HEALTH.equals(check) && !protocol.http2()) {
+            boolean grpc = GatewayConfig.Upstream.GRPC_HEALTH.equals(check);
+            if (grpc && !protocol.http2()) {
                 problem(path + ".health_check", "'grpc' needs protocol: h2c or h2 (gRPC runs over HTTP/2)");
-            } else if (check != null && !check.isEmpty() && !check.startsWith("/")
-                       && !GatewayConfig.Upstream.GRPC_HEALTH.equals(check)) {
+            } else if (!grpc && check != null && !check.isEmpty() && !check.startsWith("/")) {
                 problem(path + ".health_check", "'" + check + "' (expected: an absolute path, grpc for the gRPC"
                                                 + " health service, or \"\" for none)");
             }
@@ -319,13 +319,13 @@ final class GatewayConfigReader {
     }
 
     private Writes writes(JsonNode methods, JsonNode readPaths) {
-        Set<String> ms = new LinkedHashSet<>(Writes.DEFAULT_METHODS);
-        if (methods != null) {
-            ms.clear();
-            if (!methods.isArray() || methods.isEmpty()) {
-                problem("write_methods", "expected a non-empty list of HTTP methods");
-                return Writes.DEFAULT;
-            }
+        Set<String> ms = new LinkedHashSet<>();
+        if (methods == null) {
+            ms.addAll(Writes.DEFAULT_METHODS);
+        } else if (!methods.isArray() || methods.isEmpty()) {
+            problem("write_methods", "expected a non-empty list of HTTP methods");
+            return Writes.DEFAULT;
+        } else {
             methods.forEach(m -> ms.add(m.asText()));
         }
         List<String> paths = new ArrayList<>();

@@ -26,13 +26,9 @@ final class ListenerTls {
                                             ApplicationProtocolNames.HTTP_2, ApplicationProtocolNames.HTTP_1_1))
                                     .build();
         } catch (SSLException | IllegalArgumentException e) {
-            Throwable root = e;
-            while (root.getCause() != null) {
-                root = root.getCause();
-            }
             throw new IllegalArgumentException(certificate.cert() + " and " + certificate.key()
-                                               + " are not a PEM certificate chain and its key: " + root.getMessage(),
-                                               e);
+                                               + " are not a PEM certificate chain and its key: "
+                                               + Problem.reason(e), e);
         }
     }
 }

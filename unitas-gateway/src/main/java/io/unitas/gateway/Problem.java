@@ -61,6 +61,15 @@ record Problem(int status, String type, String detail, long retryAfterSeconds) {
         return res;
     }
 
+    /** The innermost cause's message: what went wrong, not the layers it came wrapped in (as TLS failures do). */
+    static String reason(Throwable cause) {
+        Throwable root = cause;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+    }
+
     /** gRPC's mapping of HTTP statuses (its http-grpc-status-mapping document): UNAVAILABLE is what clients retry. */
     static int grpcStatus(int httpStatus) {
         return switch (httpStatus) {

@@ -566,7 +566,7 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
                             ? new Problem(504, "upstream-timeout", "upstream " + endpoint + " of region "
                                                                    + decision.target() + " did not answer in time", 0)
                             : new Problem(502, "upstream-failed", "upstream " + endpoint + " of region "
-                                                                  + decision.target() + " failed: " + reason(cause), 0);
+                                                                  + decision.target() + " failed: " + Problem.reason(cause), 0);
                 status = p.status();
                 answer(p);
                 finish();
@@ -623,12 +623,4 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** The innermost cause's message: what went wrong, not the layers it came wrapped in (as TLS failures do). */
-    private static String reason(Throwable cause) {
-        Throwable root = cause;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
-    }
 }
