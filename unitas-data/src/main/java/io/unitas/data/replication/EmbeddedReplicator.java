@@ -21,10 +21,14 @@ import java.util.concurrent.TimeUnit;
  */
 final class EmbeddedReplicator implements Replicator {
 
+    /** How often the stores' change logs are trimmed to what every region has applied, and expired rows dropped. */
+    static final Duration TRIM_EVERY = Duration.ofSeconds(10);
+
     private final Clock clock;
     private final Duration pollInterval;
     private final int batchSize;
     private final Map<List<Region>, Link> links = new LinkedHashMap<>();
+    private long lastTrimMillis; // guarded by this
     private ScheduledExecutorService background; // guarded by this
 
     EmbeddedReplicator(List<RegionalStore> stores, Clock clock, Duration delay, Map<List<Region>, Duration> delays,
@@ -47,6 +51,23 @@ final class EmbeddedReplicator implements Replicator {
         for (Link link : links.values()) {
             link.replicateDue();
         }
+        long now = clock.millis();
+        if (now - lastTrimMillis >= TRIM_EVERY.toMillis()) {
+            lastTrimMillis = now;
+            trimShipped();
+        }
+    }
+
+    /**
+     * Each store's change log loses what every other store has applied; a store that cannot say what it applied
+     * holds its origins' logs whole, since its applied sequence is last known from before.
+     */
+    private void trimShipped() {
+        Map<RegionalStore, Long> shipped = new LinkedHashMap<>();
+        for (Link link : links.values()) {
+            shipped.merge(link.from, link.measured.appliedSeq(), Math::min);
+        }
+        shipped.forEach(RegionalStore::trim);
     }
 
     @Override

@@ -415,6 +415,15 @@ final class JdbcRegionalStore implements RegionalStore {
         }
     }
 
+    @Override
+    public StoreResult<Integer> trim(long shippedThroughSeq) {
+        long now = clock.millis();
+        return transact(c -> StoreResult.ok(
+                update(c, "DELETE FROM unitas_changes WHERE seq <= ? AND seq < ?", shippedThroughSeq, lastSeq)
+                + update(c, "DELETE FROM unitas_sessions WHERE expires_at <= ?", now)
+                + update(c, "DELETE FROM unitas_idempotency WHERE expires_at <= ?", now)));
+    }
+
     /** Reads with one connection; a failing database reads as unavailable. */
     private <T> StoreResult<T> read(SqlWork<T> work) {
         if (mode == StoreMode.UNAVAILABLE) {

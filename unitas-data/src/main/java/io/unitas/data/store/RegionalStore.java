@@ -106,6 +106,14 @@ public interface RegionalStore extends AutoCloseable {
     /** The highest sequence of the log of replica {@code originReplica} applied here, 0 for none. */
     StoreResult<Long> appliedSeq(String originReplica);
 
+    /**
+     * Housekeeping, replicated nowhere: drops this store's changes up to {@code shippedThroughSeq} (every other
+     * region has applied them) but the newest, which keeps the sequence counting on after a reopen, and the
+     * sessions and idempotency records past their expiry (which every region expires alike). {@code OK} with how
+     * many rows went.
+     */
+    StoreResult<Integer> trim(long shippedThroughSeq);
+
     /** Releases the store's resources; an embedded store's data is dropped. */
     @Override
     void close();

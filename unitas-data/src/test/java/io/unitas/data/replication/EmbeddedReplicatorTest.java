@@ -10,6 +10,7 @@ import io.unitas.core.Region;
 import io.unitas.data.EmbeddedRegions;
 import io.unitas.data.FakeClock;
 import io.unitas.data.store.Account;
+import io.unitas.data.store.Change;
 import io.unitas.data.store.RegionalStore;
 import io.unitas.data.store.StoreMode;
 import io.unitas.data.store.StoreResult;
@@ -54,6 +55,27 @@ class EmbeddedReplicatorTest {
         assertThat(link.lagMillis()).isZero();
         assertThat(link.lastApplyDelayMillis()).isEqualTo(200);
         assertThat(link.appliedSeq()).isEqualTo(1);
+    }
+
+    @Test
+    void theChangeLog_keepsWhatSomeRegionHasNotApplied_andLosesTheRest() {
+        Replicator replicator = Replicator.builder().stores(cn, eu, us).clock(clock).delay(Duration.ZERO).build();
+        cn.putAccount(user("alice", CN));
+        cn.putAccount(user("bob", CN));
+        replicator.pause(CN, US);
+
+        replicator.replicateDue();
+        assertThat(cn.changesSince(0, 10).value()).as("us has applied none").hasSize(2);
+
+        replicator.resume(CN, US);
+        clock.advance(EmbeddedReplicator.TRIM_EVERY);
+        replicator.replicateDue();
+        assertThat(cn.changesSince(0, 10).value()).as("all applied; the newest stays")
+                                                  .extracting(Change::seq).containsExactly(2L);
+
+        cn.putAccount(user("carol", CN));
+        replicator.replicateDue();
+        assertThat(us.account("carol").isOk()).isTrue();
     }
 
     @Test

@@ -35,6 +35,19 @@ class PostgresRegionalStoreTest extends RegionalStoreContract {
         assertThat(RegionalStore.jdbc(CN, dataSource(schemas.get(0)), clock).replicaId()).isEqualTo(cn.replicaId());
     }
 
+    @Test
+    void aTrimmedLogCountsOnFromItsNewestChange_whenTheStoreIsOpenedAgain() {
+        cn.putAccount(alice());
+        cn.putAccount(new Account("bob", "u-cn-2", CN, "Bob", clock.instant()));
+        cn.trim(2);
+
+        try (RegionalStore reopened = RegionalStore.jdbc(CN, dataSource(schemas.get(0)), clock)) {
+            reopened.putAccount(new Account("carol", "u-cn-3", CN, "Carol", clock.instant()));
+
+            assertThat(reopened.changesSince(0, 10).value()).extracting(Change::seq).containsExactly(2L, 3L);
+        }
+    }
+
     @AfterEach
     void dropSchemas() {
         schemas.forEach(schema -> PG.execute("DROP SCHEMA " + schema + " CASCADE"));

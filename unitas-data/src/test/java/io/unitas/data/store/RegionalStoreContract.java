@@ -233,6 +233,25 @@ abstract class RegionalStoreContract {
                 "change " + cn.replicaId() + "#2: out of order (expected: " + cn.replicaId() + "#1)");
     }
 
+    @Test
+    void trim_dropsShippedChangesButTheNewest_andExpiredRows_andSequencesCountOn() {
+        cn.putAccount(alice());                                                        // seq 1
+        cn.putSession(new Session("short", "alice", clock.instant().plusSeconds(1)));   // seq 2
+        cn.putSession(new Session("long", "alice", clock.instant().plusSeconds(3600))); // seq 3
+        cn.claim(IdempotencyRecord.inFlight("k1", "alice", "h", clock.instant(),
+                                            clock.instant().plusSeconds(1)));           // seq 4
+        clock.advance(Duration.ofSeconds(2));
+
+        assertThat(cn.trim(2)).isEqualTo(StoreResult.ok(2 + 1 + 1));
+        assertThat(cn.changesSince(0, 10).value()).extracting(Change::seq).containsExactly(3L, 4L);
+        assertThat(cn.session("long").isOk()).isTrue();
+
+        assertThat(cn.trim(99)).as("the newest change stays").isEqualTo(StoreResult.ok(1));
+        assertThat(cn.changesSince(0, 10).value()).extracting(Change::seq).containsExactly(4L);
+        cn.putAccount(new Account("bob", "u-cn-2", CN, "Bob", clock.instant()));
+        assertThat(cn.changesSince(0, 10).value()).extracting(Change::seq).containsExactly(4L, 5L);
+    }
+
     IdempotencyRecord inFlight(String key, String hash) {
         return IdempotencyRecord.inFlight(key, "alice", hash, clock.instant(), clock.instant().plus(Duration.ofHours(1)));
     }
