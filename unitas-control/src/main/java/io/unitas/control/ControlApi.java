@@ -54,10 +54,10 @@ final class ControlApi {
     }
 
     private final ControlService service;
-    private final TokenTable tokens;
+    private final TokensFile tokens;
     private final WatchHub hub;
 
-    ControlApi(ControlService service, TokenTable tokens, WatchHub hub) {
+    ControlApi(ControlService service, TokensFile tokens, WatchHub hub) {
         this.service = service;
         this.tokens = tokens;
         this.hub = hub;
@@ -149,7 +149,7 @@ final class ControlApi {
             return new Authorization(null, "anonymous", Outcome.problem(Outcome.Kind.UNAUTHENTICATED,
                     "no bearer token (expected: Authorization: Bearer <token>)"));
         }
-        TokenTable.Principal principal = tokens.authenticate(secret).orElse(null);
+        TokenTable.Principal principal = tokens.current().authenticate(secret).orElse(null);
         if (principal == null) {
             return new Authorization(null, "anonymous", Outcome.problem(Outcome.Kind.UNAUTHENTICATED,
                     "unknown bearer token"));

@@ -39,7 +39,7 @@ final class DefaultControlServer implements ControlServer {
     static ControlServer start(ControlServer.Builder b) {
         Path tokensFile = b.tokens != null ? b.tokens : b.dataDir.resolve("tokens");
         ControlToken generated = b.tokens == null ? firstAdminToken(tokensFile) : null;
-        TokenTable tokens = TokenTable.read(tokensFile);
+        TokensFile tokens = new TokensFile(tokensFile);
         StateStore store = b.etcdEndpoints.isEmpty()
                 ? new EmbeddedStore(b.dataDir)
                 : new EtcdStore(b.etcdEndpoints, b.etcdPrefix, b.leaderLease);
