@@ -45,6 +45,9 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
     /** A retryable request's body is kept for a replay up to this size; a longer one streams on, unretried. */
     static final int MAX_REPLAY_BYTES = 64 * 1024;
     private static final AsciiString GRPC = AsciiString.cached("application/grpc");
+    private static final AsciiString GRPC_STATUS = AsciiString.cached("grpc-status");
+    /** A gRPC server's "not now" (overloaded, shutting down), in a headers-only answer: a gateway failure. */
+    private static final String GRPC_UNAVAILABLE = "14";
 
     private final Proxy proxy;
     /** An HTTP/2 stream carries one exchange; an HTTP/1.1 connection one after another. */
@@ -432,7 +435,8 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
                 ReferenceCountUtil.release(res);
                 return;
             }
-            boolean gatewayFailure = code == 502 || code == 503 || code == 504;
+            boolean gatewayFailure = code == 502 || code == 503 || code == 504
+                                     || whole && GRPC_UNAVAILABLE.equals(res.headers().get(GRPC_STATUS));
             endpoint.report(!gatewayFailure);
             responseKeepAlive = HttpUtil.isKeepAlive(res);
             if (gatewayFailure && mayRetry()) {

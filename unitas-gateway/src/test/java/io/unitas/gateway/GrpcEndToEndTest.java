@@ -10,6 +10,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.AfterAll;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.TestInstance;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.Server;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.health.v1.HealthCheckRequest;
@@ -30,6 +32,7 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.stub.MetadataUtils;
+import io.grpc.stub.ServerCalls;
 import io.unitas.core.Region;
 import io.unitas.core.fence.FencePolicy;
 import io.unitas.core.fence.WriteFences;
@@ -172,6 +175,52 @@ class GrpcEndToEndTest {
         }
         assertThat(answer).isNotNull();
         assertThat(answer.getStatus()).isEqualTo(ServingStatus.SERVING);
+    }
+
+    @Test
+    void aServerAnsweringUnavailableIsEjectedAndCallsWithAnIdempotencyKeyGoElsewhere() throws Exception {
+        HealthStatusManager goodHealth = new HealthStatusManager();
+        goodHealth.setStatus("a", ServingStatus.SERVING);
+        AtomicInteger refused = new AtomicInteger();
+        Server overloaded = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", Ports.free()))
+                                              .addService(alwaysUnavailable(refused)).build().start();
+        Server good = server(goodHealth);
+        GatewayConfig.Upstream both = new GatewayConfig.Upstream(List.of(endpoint(overloaded), endpoint(good)),
+                                                                 Map.of(), "", GatewayConfig.Protocol.H2C, null);
+        try (Gateway ejecting = GatewayServer.start(ProtocolEndToEndTest.config(Map.of(Region.of("cn"), both),
+                                                                                Duration.ofSeconds(5), 4), feed())) {
+            ManagedChannel ch = NettyChannelBuilder.forAddress("127.0.0.1", ejecting.port()).usePlaintext().build();
+            Metadata keyed = new Metadata();
+            keyed.put(Metadata.Key.of("x-user-id", Metadata.ASCII_STRING_MARSHALLER), "100");
+            keyed.put(Metadata.Key.of("idempotency-key", Metadata.ASCII_STRING_MARSHALLER), "k-1");
+            try {
+                HealthGrpc.HealthBlockingStub stub = HealthGrpc.newBlockingStub(ch)
+                        .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(keyed));
+                for (int i = 0; i < 20; i++) { // UNAVAILABLE from one server: retried on the other
+                    assertThat(stub.withDeadlineAfter(5, TimeUnit.SECONDS).check(check("a")).getStatus())
+                            .isEqualTo(ServingStatus.SERVING);
+                }
+                // round-robin gives it every other first attempt until 4 failures eject it; 10 without
+                assertThat(refused.get()).isBetween(4, 5);
+            } finally {
+                ch.shutdownNow();
+            }
+        } finally {
+            overloaded.shutdownNow();
+            good.shutdownNow();
+        }
+    }
+
+    /** A health service that answers every call UNAVAILABLE, headers only, as an overloaded server does. */
+    private static ServerServiceDefinition alwaysUnavailable(AtomicInteger calls) {
+        return ServerServiceDefinition.builder(HealthGrpc.SERVICE_NAME)
+                                      .addMethod(HealthGrpc.getCheckMethod(), ServerCalls.asyncUnaryCall(
+                                              (request, answer) -> {
+                                                  calls.incrementAndGet();
+                                                  answer.onError(Status.UNAVAILABLE.withDescription("overloaded")
+                                                                                   .asRuntimeException());
+                                              }))
+                                      .build();
     }
 
     @Test
