@@ -71,6 +71,7 @@ final class DefaultControlServer implements ControlServer {
                 log.warn("control tick failed; retrying on the next tick", e);
             }
         }, 0, b.tick.toMillis(), TimeUnit.MILLISECONDS);
+        ticker.scheduleWithFixedDelay(tokens::reloadIfChanged, 1, 1, TimeUnit.SECONDS);
         return new DefaultControlServer(store, server, ticker, generated);
     }
 

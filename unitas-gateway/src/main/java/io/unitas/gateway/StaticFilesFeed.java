@@ -1,15 +1,11 @@
 package io.unitas.gateway;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import io.unitas.config.ConfigDocument;
+import io.unitas.config.FileStamp;
 import io.unitas.core.HealthSnapshot;
 import io.unitas.core.Topology;
 import io.unitas.core.fence.WriteFences;
@@ -30,7 +26,7 @@ final class StaticFilesFeed implements StateFeed {
         t.setDaemon(true);
         return t;
     });
-    private List<Object> seen = List.of();
+    private FileStamp seen;
     private long revision;
 
     StaticFilesFeed(GatewayConfig.StaticFiles files, Writes writes) {
@@ -47,7 +43,7 @@ final class StaticFilesFeed implements StateFeed {
     }
 
     private void reloadIfChanged(StateHolder holder) {
-        List<Object> now = stamp();
+        FileStamp now = stamp();
         if (now.equals(seen)) {
             return;
         }
@@ -73,21 +69,8 @@ final class StaticFilesFeed implements StateFeed {
         holder.publish(revision, rules, health, fences);
     }
 
-    /** Modification time and size of every file: what "changed" means. */
-    private List<Object> stamp() {
-        List<Object> out = new ArrayList<>();
-        for (Path p : new Path[] {files.topology(), files.rules(), files.health(), files.fences()}) {
-            if (p == null) {
-                continue;
-            }
-            try {
-                out.add(Files.getLastModifiedTime(p));
-                out.add(Files.size(p));
-            } catch (IOException e) {
-                out.add("missing");
-            }
-        }
-        return out;
+    private FileStamp stamp() {
+        return FileStamp.of(files.topology(), files.rules(), files.health(), files.fences());
     }
 
     @Override

@@ -8,7 +8,6 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -82,13 +81,13 @@ class GatewayEndToEndTest {
         cnFeed = new FixedFeed(rules(true), ALL_UP);
         euFeed = new FixedFeed(rules(true), ALL_UP);
         cn = GatewayServer.start(config("cn", cnPort, Map.of(
-                Region.of("cn"), new GatewayConfig.Upstream(List.of(cnMain.endpoint()),
-                                                            Map.of("1.1", List.of(cnGray.endpoint())), null, HTTP1, null),
-                Region.of("eu"), new GatewayConfig.Upstream(List.of("127.0.0.1:" + euPort), Map.of(), "", HTTP1, null))),
+                Region.of("cn"), new GatewayConfig.Upstream(List.of(cnMain.endpoint()), Map.of("1.1",
+                                                            List.of(cnGray.endpoint())), null, HTTP1, null),
+                Region.of("eu"), http1("", "127.0.0.1:" + euPort))),
                                  cnFeed);
         eu = GatewayServer.start(config("eu", euPort, Map.of(
-                Region.of("eu"), new GatewayConfig.Upstream(List.of(euMain.endpoint()), Map.of(), null, HTTP1, null),
-                Region.of("cn"), new GatewayConfig.Upstream(List.of("127.0.0.1:" + cnPort), Map.of(), "", HTTP1, null))),
+                Region.of("eu"), http1(null, euMain.endpoint()),
+                Region.of("cn"), http1("", "127.0.0.1:" + cnPort))),
                                  euFeed);
     }
 
@@ -98,14 +97,30 @@ class GatewayEndToEndTest {
 
     static GatewayConfig config(String region, int port, GatewayConfig.Certificate tls,
                                 Map<Region, GatewayConfig.Upstream> upstreams) {
-        GatewayConfig.Resilience r = GatewayConfig.Resilience.DEFAULTS;
-        return new GatewayConfig(Region.of(region), new InetSocketAddress("127.0.0.1", port), tls, 0, upstreams,
+        GatewayConfig.Resilience d = GatewayConfig.Resilience.DEFAULTS;
+        return config(region, port, tls, 0, upstreams,
+                      resilience(Duration.ofSeconds(5), d.idleTimeout(), 1000, d.ejectionTime()));
+    }
+
+    /** Every test gateway: static state fed by the test, default headers and writes, health checked on /healthz. */
+    static GatewayConfig config(String region, int port, GatewayConfig.Certificate tls, int workers,
+                                Map<Region, GatewayConfig.Upstream> upstreams, GatewayConfig.Resilience resilience) {
+        return new GatewayConfig(Region.of(region), new InetSocketAddress("127.0.0.1", port), tls, workers, upstreams,
                                  new GatewayConfig.StaticFiles(null, null, null, null, Duration.ofSeconds(1)),
-                                 GatewayConfig.Headers.DEFAULTS, 3, Writes.DEFAULT,
-                                 new GatewayConfig.Resilience("/healthz", Duration.ofSeconds(1),
-                                                              r.connectTimeout(), Duration.ofSeconds(5),
-                                                              r.idleTimeout(), 2, 0.5, 1000, r.ejectionTime()),
-                                 "off");
+                                 GatewayConfig.Headers.DEFAULTS, 3, Writes.DEFAULT, resilience, "off");
+    }
+
+    /** Checks every second on /healthz, two attempts, ejection at half the requests failing. */
+    static GatewayConfig.Resilience resilience(Duration response, Duration idle, int ejectionMinRequests,
+                                               Duration ejectionTime) {
+        return new GatewayConfig.Resilience("/healthz", Duration.ofSeconds(1),
+                                            GatewayConfig.Resilience.DEFAULTS.connectTimeout(), response, idle, 2,
+                                            0.5, ejectionMinRequests, ejectionTime);
+    }
+
+    /** An HTTP/1.1 upstream in cleartext, checked on {@code healthCheck} (null: the configured path; "": none). */
+    static GatewayConfig.Upstream http1(String healthCheck, String... endpoints) {
+        return new GatewayConfig.Upstream(List.of(endpoints), Map.of(), healthCheck, HTTP1, null);
     }
 
     @BeforeEach

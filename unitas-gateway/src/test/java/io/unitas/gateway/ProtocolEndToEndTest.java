@@ -1,13 +1,11 @@
 package io.unitas.gateway;
 
-import static io.unitas.gateway.GatewayConfig.Protocol.HTTP1;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -49,12 +47,12 @@ class ProtocolEndToEndTest {
         slow.delay(Duration.ofSeconds(5));
         failing.failWith(503);
         Map<Region, GatewayConfig.Upstream> upstreams = Map.of(
-                Region.of("cn"), new GatewayConfig.Upstream(List.of(main.endpoint()), Map.of(), null, HTTP1, null),
-                Region.of("eu"), new GatewayConfig.Upstream(List.of(slow.endpoint()), Map.of(), null, HTTP1, null));
+                Region.of("cn"), GatewayEndToEndTest.http1(null, main.endpoint()),
+                Region.of("eu"), GatewayEndToEndTest.http1(null, slow.endpoint()));
         gateway = GatewayServer.start(config(upstreams, Duration.ofSeconds(1), 1000),
                                       new FixedFeed(GatewayEndToEndTest.rules(false), GatewayEndToEndTest.ALL_UP));
-        ejecting = GatewayServer.start(config(Map.of(Region.of("cn"), new GatewayConfig.Upstream(
-                                               List.of(failing.endpoint(), good.endpoint()), Map.of(), null, HTTP1, null)),
+        ejecting = GatewayServer.start(config(Map.of(Region.of("cn"), GatewayEndToEndTest.http1(
+                                                      null, failing.endpoint(), good.endpoint())),
                                               Duration.ofSeconds(5), 4),
                                        new FixedFeed(GatewayEndToEndTest.rules(false), GatewayEndToEndTest.ALL_UP));
         // named by host name, which the gateway resolves without blocking its event loop
@@ -65,15 +63,11 @@ class ProtocolEndToEndTest {
                                     new FixedFeed(GatewayEndToEndTest.rules(false), GatewayEndToEndTest.ALL_UP));
     }
 
+    /** A one-worker cn gateway on a port of its own choosing. */
     static GatewayConfig config(Map<Region, GatewayConfig.Upstream> upstreams, Duration responseTimeout,
-                                int ejectionMinRequests) throws IOException {
-        GatewayConfig.Resilience r = GatewayConfig.Resilience.DEFAULTS;
-        return new GatewayConfig(Region.of("cn"), new InetSocketAddress("127.0.0.1", 0), null, 1, upstreams,
-                                 new GatewayConfig.StaticFiles(null, null, null, null, Duration.ofSeconds(1)),
-                                 GatewayConfig.Headers.DEFAULTS, 3, Writes.DEFAULT,
-                                 new GatewayConfig.Resilience("/healthz", Duration.ofSeconds(1), r.connectTimeout(),
-                                                              responseTimeout, IDLE_TIMEOUT, 2, 0.5,
-                                                              ejectionMinRequests, Duration.ofSeconds(60)), "off");
+                                int ejectionMinRequests) {
+        return GatewayEndToEndTest.config("cn", 0, null, 1, upstreams, GatewayEndToEndTest.resilience(
+                responseTimeout, IDLE_TIMEOUT, ejectionMinRequests, Duration.ofSeconds(60)));
     }
 
     @AfterAll

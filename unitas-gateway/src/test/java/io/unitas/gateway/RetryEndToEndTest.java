@@ -1,9 +1,7 @@
 package io.unitas.gateway;
 
-import static io.unitas.gateway.GatewayConfig.Protocol.HTTP1;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.AfterAll;
@@ -39,8 +37,8 @@ class RetryEndToEndTest {
         failing.failWith(503);
         sick.healthy(false);
         gateway = GatewayServer.start(GatewayEndToEndTest.config("cn", Ports.free(), Map.of(
-                Region.of("cn"), new GatewayConfig.Upstream(
-                        List.of(failing.endpoint(), good.endpoint(), sick.endpoint()), Map.of(), null, HTTP1, null))),
+                Region.of("cn"), GatewayEndToEndTest.http1(null, failing.endpoint(), good.endpoint(),
+                                                           sick.endpoint()))),
                                       new FixedFeed(GatewayEndToEndTest.rules(false), GatewayEndToEndTest.ALL_UP));
         client = WebClient.of("http://127.0.0.1:" + gateway.port());
     }

@@ -59,13 +59,10 @@ class TlsEndToEndTest {
         plain = new Backend("eu-plain");
         euOverTls = GatewayServer.start(
                 GatewayEndToEndTest.config("eu", Ports.free(), new GatewayConfig.Certificate(cert.cert(), cert.key()),
-                                           Map.of(Region.of("eu"), new GatewayConfig.Upstream(
-                                                   List.of(plain.endpoint()), Map.of(), "", GatewayConfig.Protocol.HTTP1,
-                                                   null))),
+                                           Map.of(Region.of("eu"), GatewayEndToEndTest.http1("", plain.endpoint()))),
                 new FixedFeed(GatewayEndToEndTest.rules(false), GatewayEndToEndTest.ALL_UP));
         cnToEu = GatewayServer.start(GatewayEndToEndTest.config("cn", Ports.free(), Map.of(
-                Region.of("cn"), new GatewayConfig.Upstream(List.of(plain.endpoint()), Map.of(), "",
-                                                            GatewayConfig.Protocol.HTTP1, null),
+                Region.of("cn"), GatewayEndToEndTest.http1("", plain.endpoint()),
                 Region.of("eu"), new GatewayConfig.Upstream(List.of("localhost:" + euOverTls.port()), Map.of(),
                                                             Proxy.HEALTH_PATH, GatewayConfig.Protocol.H2,
                                                             new GatewayConfig.Tls(cert.cert(), null)))),
