@@ -22,6 +22,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 
 import io.unitas.core.Problem;
 
@@ -90,6 +91,11 @@ public final class ConfigDocument {
 
     private static JsonNode readValue(JsonParser p, String path, Map<String, Integer> lines) throws IOException {
         lines.putIfAbsent(path, p.currentTokenLocation().getLineNr());
+        if (p instanceof YAMLParser yaml && yaml.isCurrentAlias()) {
+            // Jackson hands an alias over as the anchor's name in a string, so `center: *r` would read as "r".
+            throw new JsonParseException(p, "alias *" + p.getText() + " (expected: the value written out;"
+                                            + " unitas files do not use YAML anchors and aliases)");
+        }
         JsonNodeFactory f = JsonNodeFactory.instance;
         switch (p.currentToken()) {
             case START_OBJECT -> {
