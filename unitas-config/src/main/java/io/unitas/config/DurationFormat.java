@@ -29,6 +29,15 @@ public final class DurationFormat {
         };
     }
 
+    /** {@link #parse}, refusing zero: for intervals and timeouts, where 0 would mean "never" or "at once". */
+    public static Duration parsePositive(String text) {
+        Duration d = parse(text);
+        if (d.isZero()) {
+            throw new IllegalArgumentException("'" + text + "' (expected: a duration above 0, like 500ms, 5s, 2m or 1h)");
+        }
+        return d;
+    }
+
     /** The shortest exact text for {@code duration} in this format ({@code 1500ms}, {@code 5s}). */
     public static String format(Duration duration) {
         long ms = duration.toMillis();

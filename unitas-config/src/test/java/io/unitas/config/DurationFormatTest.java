@@ -24,4 +24,17 @@ class DurationFormatTest {
         assertThatThrownBy(() -> DurationFormat.parse(text))
                 .hasMessage("'" + text + "' (expected: a duration like 500ms, 5s, 2m or 1h)");
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"0s", "0ms", "0h"})
+    void parsePositive_refusesZero(String text) {
+        assertThatThrownBy(() -> DurationFormat.parsePositive(text))
+                .hasMessage("'" + text + "' (expected: a duration above 0, like 500ms, 5s, 2m or 1h)");
+    }
+
+    @ParameterizedTest
+    @CsvSource({"1ms, 1", "1h, 3600000"})
+    void parsePositive_takesWhatParseTakesAboveZero(String text, long ms) {
+        assertThat(DurationFormat.parsePositive(text)).isEqualTo(Duration.ofMillis(ms));
+    }
 }

@@ -11,13 +11,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.unitas.config.ConfigDocument;
 import io.unitas.config.ConfigException;
+import io.unitas.config.DurationFormat;
 import io.unitas.core.Region;
 import io.unitas.core.fence.Writes;
 import io.unitas.core.propagation.HopRule;
@@ -31,7 +31,6 @@ final class GatewayConfigReader {
                                                   "static", "headers", "hop_limit", "write_methods", "read_paths",
                                                   "health_check",
                                                   "timeouts", "retries", "outlier", "access_log");
-    private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m)");
     private static final Pattern ENDPOINT = Pattern.compile("[^\\s:/]+:\\d{1,5}");
 
     private final ConfigDocument doc;
@@ -395,19 +394,9 @@ final class GatewayConfigReader {
         }
     }
 
-    /** Parses a positive duration written {@code 500ms}, {@code 2s} or {@code 1m}. */
+    /** A positive duration in unitas's one duration grammar ({@link DurationFormat}). */
     static Duration parseDuration(String text) {
-        Matcher m = DURATION.matcher(text);
-        if (!m.matches() || Long.parseLong(m.group(1)) == 0) {
-            throw new IllegalArgumentException(
-                    "'" + text + "' (expected: a positive duration such as 500ms, 2s or 1m)");
-        }
-        long n = Long.parseLong(m.group(1));
-        return switch (m.group(2)) {
-            case "ms" -> Duration.ofMillis(n);
-            case "s" -> Duration.ofSeconds(n);
-            default -> Duration.ofMinutes(n);
-        };
+        return DurationFormat.parsePositive(text);
     }
 
     private int integer(JsonNode node, String path, int fallback, int min) {

@@ -99,7 +99,8 @@ class GatewayConfigTest {
             "region: cn\\nlisten: 1.2.3.4:1\\ncolour: red    | gateway.yaml:3: colour: unknown key",
             "region: cn\\nlisten: 1.2.3.4:1\\nupstreams: {eu: {endpoints: [x]}} | gateway.yaml:3: upstreams.eu.endpoints[0]: 'x' (expected: host:port)",
             "region: cn\\nlisten: 1.2.3.4:1\\nupstreams: {eu: {endpoints: [a:1]}} | gateway.yaml:3: upstreams: no endpoints for the gateway's own region cn",
-            "region: cn\\nlisten: 1.2.3.4:1\\ntimeouts: {response: soon} | gateway.yaml:3: timeouts.response: 'soon' (expected: a positive duration such as 500ms, 2s or 1m)",
+            "region: cn\\nlisten: 1.2.3.4:1\\ntimeouts: {response: soon} | gateway.yaml:3: timeouts.response: 'soon' (expected: a duration like 500ms, 5s, 2m or 1h)",
+            "region: cn\\nlisten: 1.2.3.4:1\\ntimeouts: {connect: 0s} | gateway.yaml:3: timeouts.connect: '0s' (expected: a duration above 0, like 500ms, 5s, 2m or 1h)",
             "region: cn\\nlisten: 1.2.3.4:1\\nhop_limit: 0   | gateway.yaml:3: hop_limit: 0 (expected: a whole number >= 1)",
             "region: cn\\nlisten: 1.2.3.4:1\\nworkers: many | gateway.yaml:3: workers: \"many\" (expected: auto or a whole number >= 1)",
             "region: cn\\nlisten: 1.2.3.4:1\\nread_paths: [/a, b*] | gateway.yaml:3: read_paths[1]: 'b*' (expected: a path starting with /, with * only at its end)",
@@ -117,6 +118,18 @@ class GatewayConfigTest {
                 .satisfies(e -> assertThat(((ConfigException) e).problems())
                         .anySatisfy(p -> assertThat(p).startsWith(dir.resolve(expected.substring(0, 12)) + "")
                                                       .contains(expected.substring(12))));
+    }
+
+    @Test
+    void durationsAreWrittenAsInEveryOtherUnitasFile_hoursIncluded() throws Exception {
+        GatewayConfig c = read("""
+                region: cn
+                listen: 127.0.0.1:8080
+                timeouts: {idle: 1h}
+                upstreams: {cn: {endpoints: [127.0.0.1:9000]}}
+                static: {topology: t.yaml, rules: r.yaml, health: h.yaml}
+                """);
+        assertThat(c.resilience().idleTimeout()).isEqualTo(Duration.ofHours(1));
     }
 
     @Test

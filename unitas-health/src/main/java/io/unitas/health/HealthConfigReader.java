@@ -322,12 +322,8 @@ final class HealthConfigReader {
             return fallback;
         }
         try {
-            Duration d = DurationFormat.parse(text);
-            if (d.isZero() && !path.endsWith("max-lag")) {
-                problems.add(doc.describe(path, "0 (expected: > 0)"));
-                return fallback;
-            }
-            return d;
+            // max-lag 0 is meaningful (no lag allowed); every interval and timeout must be above 0.
+            return path.endsWith("max-lag") ? DurationFormat.parse(text) : DurationFormat.parsePositive(text);
         } catch (IllegalArgumentException e) {
             problems.add(doc.describe(path, e.getMessage()));
             return fallback;
