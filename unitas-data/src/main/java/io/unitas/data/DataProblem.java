@@ -3,6 +3,8 @@ package io.unitas.data;
 import java.time.Duration;
 import java.util.Objects;
 
+import io.unitas.core.ProblemDetail;
+
 /**
  * Why a data-layer call could not answer with data, in the shape an HTTP layer turns into
  * {@code application/problem+json}: a type with its status code, a one-line detail and, when retrying helps,
@@ -70,6 +72,11 @@ public record DataProblem(Type type, String detail, Duration retryAfter) {
     /** Whether the same request may succeed later. */
     public boolean retryable() {
         return type != Type.IDEMPOTENCY_KEY_REUSED;
+    }
+
+    /** This problem as the RFC 9457 detail every unitas HTTP layer sends. */
+    public ProblemDetail toProblemDetail() {
+        return ProblemDetail.of(type.status(), type.id(), detail).withTitle(type.title()).withRetryAfter(retryAfter);
     }
 
     @Override

@@ -1,9 +1,7 @@
 package io.unitas.gateway;
 
 import java.nio.charset.StandardCharsets;
-
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Duration;
 
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
@@ -11,6 +9,9 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
+
+import io.unitas.config.ProblemJson;
+import io.unitas.core.ProblemDetail;
 
 /**
  * One of the gateway's own error answers, an RFC 9457 problem detail ({@code application/problem+json}) with a type
@@ -25,19 +26,17 @@ import io.netty.handler.codec.http.HttpVersion;
 record Problem(int status, String type, String detail, long retryAfterSeconds) {
 
     /** The problem type URI is this plus the type name, as everywhere in unitas. */
-    static final String TYPE_BASE = "urn:unitas:problem:";
+    static final String TYPE_BASE = ProblemDetail.TYPE_BASE;
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** The RFC 9457 detail this answer carries. */
+    ProblemDetail detailed() {
+        return ProblemDetail.of(status, type, detail).withRetryAfter(Duration.ofSeconds(retryAfterSeconds));
+    }
 
     /** The response, stamped with {@code servedByHeader: region} like every answer of the gateway. */
     FullHttpResponse toResponse(CharSequence servedByHeader, String region) {
-        ObjectNode body = JSON.createObjectNode()
-                              .put("type", TYPE_BASE + type)
-                              .put("title", type.replace('-', ' '))
-                              .put("status", status)
-                              .put("detail", detail);
-        FullHttpResponse res = Proxy.whole(HttpResponseStatus.valueOf(status), "application/problem+json",
-                                           body.toString().getBytes(StandardCharsets.UTF_8), servedByHeader, region);
+        FullHttpResponse res = Proxy.whole(HttpResponseStatus.valueOf(status), ProblemJson.MEDIA_TYPE,
+                                           ProblemJson.encode(detailed()), servedByHeader, region);
         if (retryAfterSeconds > 0) {
             res.headers().set(HttpHeaderNames.RETRY_AFTER, Long.toString(retryAfterSeconds));
         }

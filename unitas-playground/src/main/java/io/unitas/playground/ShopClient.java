@@ -3,12 +3,15 @@ package io.unitas.playground;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
+
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+
+import io.unitas.core.ProblemDetail;
 
 /** A blocking client of the shop's API, as a virtual user (or a test) calls it through a gateway or directly. */
 final class ShopClient {
@@ -78,7 +81,7 @@ final class ShopClient {
             JsonNode json = parse(res.body());
             String type = json.path("type").asText("");
             return new Reply(res.statusCode(), json, res.headers().firstValue(ShopServer.REGION_HEADER).orElse(""),
-                             type.startsWith("urn:unitas:problem:") ? type.substring(19) : "");
+                             type.startsWith(ProblemDetail.TYPE_BASE) ? ProblemDetail.typeName(type) : "");
         } catch (IOException e) {
             return new Reply(0, MissingNode.getInstance(), "", "exchange-failed");
         } catch (InterruptedException e) {

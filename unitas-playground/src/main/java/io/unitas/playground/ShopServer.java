@@ -18,6 +18,8 @@ import io.unitas.core.crdt.Cart;
 import io.unitas.core.rules.KeySource;
 import io.unitas.core.rules.UnitLookup;
 import io.unitas.core.rules.UnitRules;
+import io.unitas.config.ProblemJson;
+import io.unitas.core.ProblemDetail;
 import io.unitas.data.DataProblem;
 import io.unitas.data.DataReadiness;
 import io.unitas.data.Idempotency;
@@ -328,18 +330,20 @@ final class ShopServer implements Shop {
     }
 
     private HttpResponse problem(DataProblem p) {
-        return problem(p.type().status(), p.type().id(), p.detail(), p.retryAfter());
+        return problem(p.toProblemDetail());
     }
 
-    /** An RFC 9457 problem, {@code type} {@code urn:unitas:problem:<id>}, with Retry-After when retryable. */
-    private HttpResponse problem(int status, String id, String detail, Duration retryAfter) {
-        ObjectNode body = JSON.createObjectNode().put("type", "urn:unitas:problem:" + id).put("title", id)
-                              .put("status", status).put("detail", detail).put("served_by", region.id());
-        ResponseHeadersBuilder h = headers(status, MediaType.parse("application/problem+json"));
-        if (!retryAfter.isZero()) {
-            h.add(HttpHeaderNames.RETRY_AFTER, Long.toString(Math.max(1, retryAfter.toSeconds())));
+    private HttpResponse problem(int status, String type, String detail, Duration retryAfter) {
+        return problem(ProblemDetail.of(status, type, detail).withRetryAfter(retryAfter));
+    }
+
+    /** The problem as {@code application/problem+json}, naming the serving region, with Retry-After when set. */
+    private HttpResponse problem(ProblemDetail problem) {
+        ResponseHeadersBuilder h = headers(problem.status(), MediaType.parse(ProblemJson.MEDIA_TYPE));
+        if (problem.retryAfterSeconds() > 0) {
+            h.add(HttpHeaderNames.RETRY_AFTER, Long.toString(problem.retryAfterSeconds()));
         }
-        return HttpResponse.of(h.build(), HttpData.ofUtf8(body.toString()));
+        return HttpResponse.of(h.build(), HttpData.wrap(ProblemJson.encode(problem.with("served_by", region.id()))));
     }
 
     private ResponseHeadersBuilder headers(int status, MediaType type) {
