@@ -29,21 +29,32 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /**
- * {@code unitas ctl}: the control plane's command-line client. Exit codes: 0 done, 2 invalid input (the server's
- * problems, one per line), 3 refused or conflicting (stale revision, refused plan, rolled back), 4 not allowed
- * (no or wrong token), 5 cannot reach the control plane.
+ * {@code unitas ctl}: the control plane's command-line client. Exit codes say the outcome, so that a script can
+ * act on it: 0 done (for {@code switch --wait}: the units moved), 1 refused or not done (a conflicting or stale
+ * change, a refused plan, a switchover that rolled back or was aborted), 2 bad input (the server's problems, one
+ * per line), 4 not allowed (no or wrong token), 5 cannot reach the control plane (or it cannot reach its store).
  */
 @Command(name = "ctl",
          description = "Talk to a running control plane: get, apply -f, fence, unfence, switch, abort, audit, "
                        + "watch, token.",
          mixinStandardHelpOptions = true,
+         exitCodeListHeading = "%nExit codes:%n",
+         exitCodeList = {"0:done; for switch --wait: the units moved",
+                         "1:refused (conflict, stale revision, refused plan, not found); for switch --wait: the "
+                         + "switchover rolled back or aborted",
+                         "2:bad input (each problem on its own line)",
+                         "4:not allowed (no or wrong token, or the role may not)",
+                         "5:cannot reach the control plane, or it cannot reach its store"},
          subcommands = {CtlCommand.Get.class, CtlCommand.Apply.class, CtlCommand.Fence.class,
                         CtlCommand.Unfence.class, CtlCommand.Switch.class, CtlCommand.Abort.class,
                         CtlCommand.Audit.class, CtlCommand.Watch.class, CtlCommand.Token.class})
 final class CtlCommand {
 
-    static final int EXIT_REFUSED = 3;
+    /** A change was refused, or a switchover ended without moving the units. */
+    static final int EXIT_REFUSED = 1;
+    /** No token, a wrong one, or a role that may not. */
     static final int EXIT_FORBIDDEN = 4;
+    /** The control plane cannot be reached, or cannot reach its store. */
     static final int EXIT_UNREACHABLE = 5;
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -347,7 +358,11 @@ final class CtlCommand {
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
-            return last[0].equals("completed") ? 0 : EXIT_REFUSED;
+            if (last[0].equals("completed")) {
+                return 0;
+            }
+            ctl.main.err().println("unitas ctl switch: switchover " + id + " " + last[0] + ": the units did not move");
+            return EXIT_REFUSED;
         }
     }
 

@@ -16,6 +16,7 @@ import picocli.CommandLine.ParentCommand;
  * every unitas drill held its invariants, 1 otherwise, 2 for bad options.
  */
 @Command(name = "demo",
+         mixinStandardHelpOptions = true,
          description = "Run every drill with unitas and with the seed's setup, and compare (writes "
                        + "unitas-demo.html unless --report says otherwise).")
 final class DemoCommand implements Callable<Integer> {

@@ -16,6 +16,7 @@ import picocli.CommandLine.ParentCommand;
  * the invariant table. Exit codes: 0 when every invariant held, 1 when one broke, 2 for bad options.
  */
 @Command(name = "drill",
+         mixinStandardHelpOptions = true,
          description = "Replay a fault against a fresh playground under load and count what users would see. "
                        + "Scenarios: db-readonly, replication-backlog, region-down, control-plane-down.")
 final class DrillCommand implements Callable<Integer> {

@@ -15,6 +15,7 @@ import picocli.CommandLine.ParentCommand;
  * an invalid configuration or state file (one line per problem), 1 when it cannot start (e.g. the port is taken).
  */
 @Command(name = "gateway",
+         mixinStandardHelpOptions = true,
          description = "Run the unit-aware HTTP gateway: send each request to the region that holds its user's data.")
 final class GatewayCommand implements Callable<Integer> {
 

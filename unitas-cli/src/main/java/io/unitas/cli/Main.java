@@ -67,6 +67,11 @@ public final class Main implements Runnable {
      * code. An invalid input file is reported as one line per problem, with exit code {@link #EXIT_USAGE}.
      */
     public static int run(PrintStream out, PrintStream err, String... args) {
+        return commandLine(out, err).execute(args);
+    }
+
+    /** The whole command tree, writing to {@code out} and {@code err}, ready to execute. */
+    static CommandLine commandLine(PrintStream out, PrintStream err) {
         CommandLine cli = new CommandLine(new Main(out, err));
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
@@ -80,7 +85,7 @@ public final class Main implements Runnable {
             }
             throw e;
         });
-        return cli.execute(args);
+        return cli;
     }
 
     /** Where subcommands write their results. */

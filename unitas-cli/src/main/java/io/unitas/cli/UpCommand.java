@@ -16,6 +16,7 @@ import picocli.CommandLine.ParentCommand;
  * start (a port is taken).
  */
 @Command(name = "up",
+         mixinStandardHelpOptions = true,
          description = "Start a multi-region playground in this process: control plane and console; per region a "
                        + "gateway, a health agent, two demo shop instances and a store; replication between them.")
 final class UpCommand implements Callable<Integer> {

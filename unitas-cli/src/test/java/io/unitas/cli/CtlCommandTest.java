@@ -91,7 +91,40 @@ class CtlCommandTest {
     void fenceAndUnfence() {
         assertThat(ctl("fence", "u-newyork", "--reason", "db repair").out()).startsWith("fenced u-newyork: revision ");
         assertThat(ctl("unfence", "u-newyork").exit()).isZero();
-        assertThat(ctl("unfence", "u-newyork").exit()).isEqualTo(CtlCommand.EXIT_REFUSED);
+        Cli refused = ctl("unfence", "u-newyork");
+        assertThat(refused.exit()).as("a refused change").isEqualTo(1);
+        assertThat(refused.err()).contains("not fenced");
+    }
+
+    @Test
+    void switchWait_rolledBack_exits1_soAScriptKnowsTheUnitsDidNotMove() {
+        // eu reports 20 ms of lag: it never reaches 1 ms, and the deadline rolls the switchover back.
+        Cli res = ctl("switch", "--units", "u-shanghai", "--to", "eu", "--max-lag", "1ms", "--timeout", "1s",
+                      "--wait");
+
+        assertThat(res.out()).contains("rolled_back: ");
+        assertThat(res.exit()).as(res.out() + res.err()).isEqualTo(1);
+        assertThat(res.err()).contains("switchover ").contains(" rolled_back");
+        assertThat(ctl("get", "rules").out()).contains("\"u-shanghai\"");
+    }
+
+    @Test
+    void abortingASwitchoverThatIsNotRunning_isRefused_exit1() {
+        Cli res = ctl("abort", "sw-does-not-exist");
+
+        assertThat(res.exit()).isEqualTo(1);
+        assertThat(res.err()).contains("not the current one");
+    }
+
+    @Test
+    void ctlHelp_documentsTheExitCodes() {
+        Cli res = Cli.run("ctl", "--help");
+
+        assertThat(res.exit()).isZero();
+        assertThat(res.out()).contains("Exit codes:")
+                .containsPattern("0 +done; for switch --wait: the units moved")
+                .containsPattern("(?s)1 +refused .*rolled back or aborted")
+                .containsPattern("2 +bad input");
     }
 
     @Test

@@ -19,7 +19,8 @@ import io.unitas.core.health.ProbeResult;
 /**
  * Probes an HTTP(S) URL with a GET: the status code must be in the accepted ranges and, when a string is given,
  * the first 5120 bytes of the body must contain it (Route 53's string matching). Redirects are not followed: a
- * 3xx is judged as it is.
+ * 3xx is judged as it is. One client per probe, kept between runs (each client has a selector thread of its own)
+ * and released by {@link #close()}.
  */
 final class HttpProbe implements Probe {
 
@@ -30,6 +31,8 @@ final class HttpProbe implements Probe {
     private final ProbeConfig config;
     private final URI uri;
     private final List<int[]> accepted;
+    private HttpClient client;
+    private Duration clientTimeout;
 
     HttpProbe(ProbeConfig config) {
         this.config = config;
@@ -61,14 +64,42 @@ final class HttpProbe implements Probe {
         return ranges;
     }
 
+    /** The client, built on first use; again only if the connect timeout changes (a check's timeout is fixed). */
+    private synchronized HttpClient client(Duration timeout) {
+        if (client == null || !timeout.equals(clientTimeout)) {
+            release();
+            client = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER)
+                    .build();
+            clientTimeout = timeout;
+        }
+        return client;
+    }
+
+    @Override
+    public synchronized void close() {
+        release();
+    }
+
+    private void release() {
+        // From Java 21 a client can be closed, which stops its selector thread now; before, dropping the last
+        // reference lets the thread end once the client is collected.
+        if (client instanceof AutoCloseable closeable) {
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                // Closing a client that has no exchange in flight does not fail; nothing to report otherwise.
+            }
+        }
+        client = null;
+    }
+
     @Override
     public ProbeResult probe(Duration timeout) {
         long start = Latency.start();
         Map<String, Object> seen = new LinkedHashMap<>();
         String address = uri.getHost() + ":" + (uri.getPort() < 0 ? ("https".equals(uri.getScheme()) ? 443 : 80)
                                                                    : uri.getPort());
-        HttpClient client = HttpClient.newBuilder().connectTimeout(timeout)
-                .followRedirects(HttpClient.Redirect.NEVER).build();
+        HttpClient client = client(timeout);
         HttpRequest request = HttpRequest.newBuilder(uri).timeout(timeout).header("User-Agent", "unitas-probe")
                 .GET().build();
         try {

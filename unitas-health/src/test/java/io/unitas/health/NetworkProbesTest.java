@@ -7,7 +7,10 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -56,8 +59,9 @@ class NetworkProbesTest {
     }
 
     private static ProbeResult probe(ProbeConfig config) {
+        // Generous: it bounds only a failing probe, and a cold JVM on a busy machine is slow to its first answer.
         try (Probe probe = Probe.of(config)) {
-            return probe.probe(Duration.ofSeconds(2));
+            return probe.probe(Duration.ofSeconds(10));
         }
     }
 
@@ -80,6 +84,31 @@ class NetworkProbesTest {
 
         assertThat(result.up()).isEqualTo(up);
         assertThat(result.reason()).isEqualTo(reason);
+    }
+
+    @Test
+    void anHttpProbeKeepsOneClient_notOneSelectorThreadPerProbe() {
+        ProbeConfig config = ProbeConfig.of(ProbeConfig.Kind.HTTP,
+                                            "http://127.0.0.1:" + http.getAddress().getPort() + "/200");
+        try (Probe probe = Probe.of(config)) {
+            assertThat(probe.probe(Duration.ofSeconds(2)).up()).isTrue();
+            Set<Thread> before = selectorThreads();
+
+            for (int i = 0; i < 10; i++) {
+                assertThat(probe.probe(Duration.ofSeconds(2)).up()).isTrue();
+            }
+
+            Set<Thread> created = selectorThreads();
+            created.removeAll(before);
+            assertThat(created).as("selector threads started by ten more probes").isEmpty();
+        }
+    }
+
+    /** The JDK HTTP client's selector threads alive now: one per client until the client is closed or collected. */
+    private static Set<Thread> selectorThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith("HttpClient-") && t.getName().endsWith("-SelectorManager"))
+                .collect(Collectors.toCollection(HashSet::new));
     }
 
     @Test
@@ -108,7 +137,7 @@ class NetworkProbesTest {
         ProbeResult result = probe(new ProbeConfig(ProbeConfig.Kind.GRPC, "127.0.0.1:" + grpc.getPort(),
                 ProbeConfig.Role.ANY, Duration.ZERO, false, ProbeConfig.DEFAULT_STATUS, "", service));
 
-        assertThat(result.up()).isEqualTo(up);
+        assertThat(result.up()).as(result.reason()).isEqualTo(up);
         assertThat(result.reason()).isEqualTo(reason);
     }
 

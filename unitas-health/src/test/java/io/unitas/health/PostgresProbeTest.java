@@ -2,6 +2,10 @@ package io.unitas.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
@@ -89,6 +93,53 @@ class PostgresProbeTest {
             assertThat(result.details()).containsEntry("lag_source", "heartbeat").containsEntry("replay_paused", true);
         } finally {
             pg.standby().execute("SELECT pg_wal_replay_resume()");
+        }
+    }
+
+    @Test
+    void withReplayPaused_theLagIsMeasured_growingAboveZero_andBackToZeroOnceResumed() {
+        // A database without the heartbeat table: the lag is the age of the last transaction the standby replayed.
+        String db = "unitas_lag";
+        if (pg.primary().queryOne("SELECT 1 FROM pg_database WHERE datname = '" + db + "'") == null) {
+            pg.primary().execute("CREATE DATABASE " + db);
+        }
+        onPrimary(db, "CREATE TABLE IF NOT EXISTS writes (at timestamptz)", "INSERT INTO writes VALUES (now())");
+        String standby = "postgresql://postgres@127.0.0.1:" + pg.standby().port() + "/" + db;
+        ProbeResult caughtUp = Eventually.within(Duration.ofSeconds(10), r -> r.up() && r.replicationLagMs() == 0,
+                () -> probe(standby, ProbeConfig.Role.STANDBY));
+        assertThat(caughtUp.details()).as(caughtUp.reason()).containsEntry("lag_source", "caught-up");
+
+        pg.standby().execute("SELECT pg_wal_replay_pause()");
+        try {
+            onPrimary(db, "INSERT INTO writes VALUES (now())");
+            ProbeResult first = Eventually.within(Duration.ofSeconds(10), r -> r.replicationLagMs() > 0,
+                    () -> probe(standby, ProbeConfig.Role.STANDBY));
+            ProbeResult later = Eventually.within(Duration.ofSeconds(10),
+                    r -> r.replicationLagMs() > first.replicationLagMs(), () -> probe(standby, ProbeConfig.Role.STANDBY));
+
+            assertThat(first.details()).containsEntry("lag_source", "replay-timestamp")
+                    .containsEntry("replay_paused", true);
+            assertThat(first.replicationLagMs()).as(first.reason()).isPositive();
+            assertThat(later.replicationLagMs()).as("the lag grows while replay stays paused")
+                    .isGreaterThan(first.replicationLagMs());
+            assertThat(later.reason()).isEqualTo("standby, lag " + later.replicationLagMs() + "ms");
+        } finally {
+            pg.standby().execute("SELECT pg_wal_replay_resume()");
+        }
+        ProbeResult resumed = Eventually.within(Duration.ofSeconds(10), r -> r.replicationLagMs() == 0,
+                () -> probe(standby, ProbeConfig.Role.STANDBY));
+        assertThat(resumed.replicationLagMs()).isZero();
+    }
+
+    private void onPrimary(String database, String... sql) {
+        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + pg.primary().port() + "/"
+                                                        + database, pg.primary().admin());
+             Statement s = c.createStatement()) {
+            for (String statement : sql) {
+                s.execute(statement);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
         }
     }
 
