@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
+import io.unitas.core.switchover.SwitchoverCooldown;
+
 /**
  * A running control plane: the versioned state in its store (embedded in a data directory, or etcd shared by
  * replicas), the HTTP API and watch stream, the console, and, on the leader, the loop that marks stale health and
@@ -53,6 +55,7 @@ public interface ControlServer extends AutoCloseable {
         // Three of the health agent's 10 s heartbeats, so one lost push does not make a region stale.
         Duration healthTtl = Duration.ofSeconds(30);
         Duration healthGrace = Duration.ofSeconds(30);
+        SwitchoverCooldown cooldown = SwitchoverCooldown.DEFAULT;
         Duration tick = Duration.ofMillis(100);
         Duration leaderLease = Duration.ofSeconds(5);
 
@@ -108,6 +111,12 @@ public interface ControlServer extends AutoCloseable {
             }
             this.healthTtl = ttl;
             this.healthGrace = grace;
+            return this;
+        }
+
+        /** The least time between two switchovers of one unit ({@link SwitchoverCooldown}). Default 1 min. */
+        public Builder switchoverCooldown(Duration cooldown) {
+            this.cooldown = new SwitchoverCooldown(cooldown);
             return this;
         }
 

@@ -24,6 +24,7 @@ import io.unitas.core.health.HealthReport;
 import io.unitas.core.rules.UnitRules;
 import io.unitas.core.switchover.Switchover;
 import io.unitas.core.switchover.SwitchoverPhase;
+import io.unitas.core.switchover.SwitchoverCooldown;
 import io.unitas.core.switchover.SwitchoverPlan;
 import io.unitas.core.fence.FenceRecord;
 
@@ -41,12 +42,15 @@ final class ControlService {
     private final Clock clock;
     private final Duration healthTtl;
     private final Duration healthGrace;
+    private final SwitchoverCooldown cooldown;
 
-    ControlService(StateStore store, Clock clock, Duration healthTtl, Duration healthGrace) {
+    ControlService(StateStore store, Clock clock, Duration healthTtl, Duration healthGrace,
+                   SwitchoverCooldown cooldown) {
         this.store = store;
         this.clock = clock;
         this.healthTtl = healthTtl;
         this.healthGrace = healthGrace;
+        this.cooldown = cooldown;
     }
 
     StateStore store() {
@@ -226,6 +230,13 @@ final class ControlService {
             SwitchoverPlan plan = SwitchoverPlan.of(current.topology(), current.healthSnapshot(), current.homes(),
                     u -> current.rules().load(u).orElse(0), request.units, request.target, request.force);
             ObjectNode planJson = StateJson.plan(plan);
+            // The state keeps the last switchover only, so the cooldown covers the units that one moved.
+            List<Problem> cooling = cooldown.refusals(request.units, current.switchover() == null ? List.of()
+                    : List.of(current.switchover()), clock.instant());
+            if (!cooling.isEmpty()) {
+                return Change.refused(Outcome.problem(Outcome.Kind.SWITCHOVER_REFUSED, cooling.get(0).toString(),
+                                                      cooling, StateJson.MAPPER.createObjectNode()));
+            }
             if (!plan.accepted()) {
                 ObjectNode extra = StateJson.MAPPER.createObjectNode();
                 extra.set("plan", planJson);

@@ -43,7 +43,7 @@ final class DefaultControlServer implements ControlServer {
         StateStore store = b.etcdEndpoints.isEmpty()
                 ? new EmbeddedStore(b.dataDir)
                 : new EtcdStore(b.etcdEndpoints, b.etcdPrefix, b.leaderLease);
-        ControlService service = new ControlService(store, b.clock, b.healthTtl, b.healthGrace);
+        ControlService service = new ControlService(store, b.clock, b.healthTtl, b.healthGrace, b.cooldown);
         WatchHub hub = new WatchHub(store);
         ServerBuilder sb = Server.builder()
                 .http(new InetSocketAddress("127.0.0.1", b.port))

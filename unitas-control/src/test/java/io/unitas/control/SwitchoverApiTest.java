@@ -16,6 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.unitas.core.switchover.SwitchoverCooldown;
+
 class SwitchoverApiTest {
 
     private static final Instant T0 = Instant.parse("2026-11-30T14:00:00Z");
@@ -179,5 +181,26 @@ class SwitchoverApiTest {
 
         assertThat(res.status()).isEqualTo(409);
         assertThat(res.json().path("problems").get(0).path("path").asText()).isEqualTo("target");
+    }
+
+    @Test
+    void aSecondSwitchoverOfAUnitWithinTheCooldown_isRefused_namingTheUnitAndWhenItMayMove() {
+        reportLag("eu", 0);
+        start("{\"units\":[\"u-sh\"],\"target\":\"eu\"}");
+        Fixtures.awaitEquals("phase", WAIT, this::phase, "completed");
+        reportLag("cn", 0);
+
+        ControlResponse back = start("{\"units\":[\"u-sh\"],\"target\":\"cn\"}");
+
+        assertThat(back.status()).isEqualTo(409);
+        JsonNode problem = back.json().path("problems").get(0);
+        assertThat(problem.path("path").asText()).isEqualTo("units[0]");
+        assertThat(problem.path("message").asText())
+                .startsWith("unit 'u-sh' moved to eu at " + T0 + " (switchover sw-1); it may move again at "
+                            + T0.plus(SwitchoverCooldown.DEFAULT.cooldown()));
+
+        clock.advance(SwitchoverCooldown.DEFAULT.cooldown());
+        reportLag("cn", 0);
+        assertThat(start("{\"units\":[\"u-sh\"],\"target\":\"cn\"}").status()).isEqualTo(202);
     }
 }

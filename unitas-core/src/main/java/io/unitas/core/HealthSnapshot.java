@@ -72,6 +72,35 @@ public final class HealthSnapshot {
         return revision;
     }
 
+    /**
+     * This snapshot with the time each healthy region turned healthy filled in where its source left it out
+     * ({@link RegionHealth#SINCE_UNKNOWN}), from the {@code previous} snapshot its reader saw: a region healthy in
+     * both keeps its time from {@code previous}; a region that was unhealthy or absent there turned healthy at
+     * {@code nowMs}. With no previous snapshot (a reader that just started) nothing is filled in, so what is healthy
+     * at start-up is admitted at once. Returns {@code this} when nothing changes.
+     */
+    public HealthSnapshot since(HealthSnapshot previous, long nowMs) {
+        if (previous == null) {
+            return this;
+        }
+        Map<Region, RegionHealth> filled = null;
+        for (Map.Entry<Region, RegionHealth> e : regions.entrySet()) {
+            RegionHealth now = e.getValue();
+            if (!now.healthy() || now.healthySinceMs() != RegionHealth.SINCE_UNKNOWN) {
+                continue;
+            }
+            RegionHealth before = previous.regions.get(e.getKey());
+            long since = before != null && before.healthy() ? before.healthySinceMs() : nowMs;
+            if (since != RegionHealth.SINCE_UNKNOWN) {
+                if (filled == null) {
+                    filled = new LinkedHashMap<>(regions);
+                }
+                filled.put(e.getKey(), now.healthySince(since));
+            }
+        }
+        return filled == null ? this : new HealthSnapshot(revision, Collections.unmodifiableMap(filled));
+    }
+
     /** A copy with {@code region} replaced, at {@code revision}. */
     public HealthSnapshot with(long revision, Region region, RegionHealth health) {
         Map<Region, RegionHealth> copy = new LinkedHashMap<>(regions);

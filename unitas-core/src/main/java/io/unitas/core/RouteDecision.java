@@ -8,13 +8,15 @@ import java.util.Objects;
  *
  * @param outcome why the request goes where it goes
  * @param home    the home region's id as asked for (it may name no region of the topology)
- * @param target  the serving region, or {@code null} when the outcome has none
+ * @param target  the serving region; for {@link Outcome#READ_ONLY}, the read-only region that refuses the write;
+ *                {@code null} when the outcome has none
  */
 public record RouteDecision(Outcome outcome, String home, Region target) {
 
     /**
      * Why a request goes where it goes. The {@link Router} gives {@link #HOME}, {@link #FAILOVER},
-     * {@link #NO_HEALTHY_REGION} and {@link #UNKNOWN_REGION}; capacity-aware placement
+     * {@link #NO_HEALTHY_REGION} and {@link #UNKNOWN_REGION}, and for writes {@link #READ_ONLY} and
+     * {@link #WRITE_FAILOVER}; capacity-aware placement
      * ({@code io.unitas.core.capacity}) also gives {@link #SPILLOVER} and {@link #OVERFLOW}.
      */
     public enum Outcome {
@@ -26,6 +28,13 @@ public record RouteDecision(Outcome outcome, String home, Region target) {
         SPILLOVER("spillover"),
         /** No healthy region of the fallback list had room; the first healthy one serves regardless. */
         OVERFLOW("overflow"),
+        /**
+         * A write whose serving region is read-only, refused ({@link ReadOnlyPolicy#FENCE}, or no writable region to
+         * fail over to); the decision's target names the read-only region, but the request goes nowhere.
+         */
+        READ_ONLY("read_only"),
+        /** A write whose serving region is read-only goes to the next writable region ({@link ReadOnlyPolicy#FAILOVER}). */
+        WRITE_FAILOVER("write_failover"),
         /** Neither the home nor any region of its fallback list is healthy. */
         NO_HEALTHY_REGION("no_healthy_region"),
         /** The home region is not in the topology. */
@@ -44,17 +53,22 @@ public record RouteDecision(Outcome outcome, String home, Region target) {
 
         /** Whether a decision with this outcome has a target region. */
         public boolean hasTarget() {
-            return this != NO_HEALTHY_REGION && this != UNKNOWN_REGION;
+            return this != NO_HEALTHY_REGION && this != UNKNOWN_REGION && this != READ_ONLY;
+        }
+
+        /** Whether a decision with this outcome names a region ({@link #READ_ONLY}'s names the one refusing). */
+        boolean namesRegion() {
+            return hasTarget() || this == READ_ONLY;
         }
     }
 
-    /** Checks that a target is present exactly when the outcome has one. */
+    /** Checks that a target is present exactly when the outcome names a region. */
     public RouteDecision {
         Objects.requireNonNull(outcome, "outcome");
         Objects.requireNonNull(home, "home");
-        if (outcome.hasTarget() != (target != null)) {
+        if (outcome.namesRegion() != (target != null)) {
             throw new IllegalArgumentException("target: " + target + " (expected: "
-                    + (outcome.hasTarget() ? "a region" : "none") + " for outcome " + outcome.reason() + ")");
+                    + (outcome.namesRegion() ? "a region" : "none") + " for outcome " + outcome.reason() + ")");
         }
     }
 
@@ -80,7 +94,7 @@ public record RouteDecision(Outcome outcome, String home, Region target) {
 
     /** Whether there is a serving region. */
     public boolean hasTarget() {
-        return target != null;
+        return outcome.hasTarget();
     }
 
     /** One line for a person, naming the regions involved. */
@@ -91,6 +105,9 @@ public record RouteDecision(Outcome outcome, String home, Region target) {
             case SPILLOVER -> "home region " + home + " is unhealthy; spilling over to " + target;
             case OVERFLOW -> "home region " + home + " is unhealthy; overflowing to " + target
                              + " (no region of its fallback list has room)";
+            case READ_ONLY -> "writes for home region " + home + " are refused: " + target + " is read-only";
+            case WRITE_FAILOVER -> "writes for home region " + home + " go to " + target
+                                   + ": the region serving its reads is read-only";
             case NO_HEALTHY_REGION -> "no healthy region for home region " + home;
             case UNKNOWN_REGION -> "unknown region '" + home + "'";
         };

@@ -43,8 +43,9 @@ class RouterTest {
                 Arguments.of("cn falls to us when eu also down", "cn", flags("cn", false, "eu", false, "us", true), "us"),
                 Arguments.of("cn falls to eu first", "cn", flags("eu", true, "us", true), "eu"),
                 Arguments.of("eu falls to cn first", "eu", flags("cn", true, "us", true), "cn"),
-                Arguments.of("us falls to eu before cn when eu is first healthy", "us", flags("cn", false, "eu", true),
-                             "eu"),
+                // Both candidates healthy, so only the order can decide: the global order puts cn before eu.
+                Arguments.of("us falls to cn before eu", "us", flags("cn", true, "eu", true), "cn"),
+                Arguments.of("us falls to eu when cn is down", "us", flags("cn", false, "eu", true), "eu"),
                 Arguments.of("us falls to cn when eu is down", "us", flags("cn", true, "eu", false), "cn"));
     }
 
@@ -99,10 +100,11 @@ class RouterTest {
 
     @Test
     void route_explicitFallbackList_overridesGlobalOrder() {
-        Topology t = Topology.builder().region("cn").region("eu").region("us").fallback("us", List.of("cn", "eu"))
+        // The reverse of the global order, both healthy: only the explicit list can pick eu.
+        Topology t = Topology.builder().region("cn").region("eu").region("us").fallback("us", List.of("eu", "cn"))
                              .build();
         RouteDecision d = Router.of(t).route("us", flags("cn", true, "eu", true));
-        assertThat(d.target()).isEqualTo(Region.of("cn"));
+        assertThat(d.target()).isEqualTo(Region.of("eu"));
     }
 
     @Test
@@ -126,5 +128,109 @@ class RouterTest {
         org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
                 .isThrownBy(() -> new RouteDecision(RouteDecision.Outcome.UNKNOWN_REGION, "ap", Region.of("cn")))
                 .withMessage("target: cn (expected: none for outcome unknown_region)");
+    }
+
+    private static final long NOW = 1_000_000;
+    private static final RegionHealth READ_ONLY =
+            new RegionHealth(true, false, 80, 0.6, List.of("postgres: read-only (in recovery)"));
+
+    private static HealthSnapshot partial(RegionHealth cn) {
+        return HealthSnapshot.of(Map.of(Region.of("cn"), cn, Region.of("eu"), RegionHealth.up(),
+                                        Region.of("us"), RegionHealth.up()));
+    }
+
+    @Test
+    void readOnlyHome_readsStayHome() {
+        RouteDecision d = ROUTER.route("cn", partial(READ_ONLY), NOW);
+        assertThat(d.outcome()).isEqualTo(RouteDecision.Outcome.HOME);
+        assertThat(d.target()).isEqualTo(Region.of("cn"));
+    }
+
+    @Test
+    void readOnlyHome_writesAreRefusedUnderFence() {
+        RouteDecision d = ROUTER.routeWrite("cn", partial(READ_ONLY), NOW, ReadOnlyPolicy.FENCE);
+        assertThat(d.outcome()).isEqualTo(RouteDecision.Outcome.READ_ONLY);
+        assertThat(d.hasTarget()).isFalse();
+        assertThat(d.target()).isEqualTo(Region.of("cn"));
+        assertThat(d.message()).isEqualTo("writes for home region cn are refused: cn is read-only");
+    }
+
+    @Test
+    void readOnlyHome_writesGoToTheFirstWritableFallbackUnderFailover() {
+        RegionHealth euReadOnly = new RegionHealth(true, false, 0, 0.6, List.of());
+        HealthSnapshot h = HealthSnapshot.of(Map.of(Region.of("cn"), READ_ONLY, Region.of("eu"), euReadOnly,
+                                                    Region.of("us"), RegionHealth.up()));
+        RouteDecision d = ROUTER.routeWrite("cn", h, NOW, ReadOnlyPolicy.FAILOVER);
+        assertThat(d.outcome()).isEqualTo(RouteDecision.Outcome.WRITE_FAILOVER);
+        assertThat(d.target()).isEqualTo(Region.of("us"));
+        assertThat(ROUTER.routeWrite("cn", partial(READ_ONLY), NOW, ReadOnlyPolicy.FAILOVER).target())
+                .isEqualTo(Region.of("eu"));
+    }
+
+    @Test
+    void readOnlyHome_failoverWithNoWritableRegion_refuses() {
+        RegionHealth ro = new RegionHealth(true, false, 0, 0.6, List.of());
+        HealthSnapshot h = HealthSnapshot.of(Map.of(Region.of("cn"), ro, Region.of("eu"), ro));
+        RouteDecision d = ROUTER.routeWrite("cn", h, NOW, ReadOnlyPolicy.FAILOVER);
+        assertThat(d.outcome()).isEqualTo(RouteDecision.Outcome.READ_ONLY);
+        assertThat(d.target()).isEqualTo(Region.of("cn"));
+    }
+
+    @Test
+    void writableHome_writesGoHomeWhateverThePolicy() {
+        for (ReadOnlyPolicy p : ReadOnlyPolicy.values()) {
+            assertThat(ROUTER.routeWrite("cn", partial(RegionHealth.up()), NOW, p))
+                    .isSameAs(ROUTER.route("cn", partial(RegionHealth.up()), NOW));
+        }
+    }
+
+    @Test
+    void holdDown_aRegionHealthyForLessThanTheHoldDownTakesNoTraffic_thenTakesItBack() {
+        Router router = Router.of(TOPOLOGY, java.time.Duration.ofSeconds(5));
+        HealthSnapshot h = partial(RegionHealth.up().healthySince(NOW));
+
+        assertThat(router.route("cn", h, NOW).target()).isEqualTo(Region.of("eu"));
+        assertThat(router.route("cn", h, NOW + 4_999).outcome()).isEqualTo(RouteDecision.Outcome.FAILOVER);
+        assertThat(router.route("cn", h, NOW + 5_000).outcome()).isEqualTo(RouteDecision.Outcome.HOME);
+        // The steady state, as offline planning asks for it, ignores the hold-down.
+        assertThat(router.route("cn", h).outcome()).isEqualTo(RouteDecision.Outcome.HOME);
+        // Time read back (another thread's older clock reading) decides by its own time, not the memo's.
+        assertThat(router.route("cn", h, NOW + 1).outcome()).isEqualTo(RouteDecision.Outcome.FAILOVER);
+    }
+
+    @Test
+    void holdDown_aRegionHealthySinceUnknownIsAdmittedAtOnce() {
+        Router router = Router.of(TOPOLOGY, java.time.Duration.ofSeconds(5));
+        assertThat(router.route("cn", partial(RegionHealth.up()), NOW).outcome())
+                .isEqualTo(RouteDecision.Outcome.HOME);
+    }
+
+    @Test
+    void holdDown_heldDownFallbacksAreSkippedToo() {
+        Router router = Router.of(TOPOLOGY, java.time.Duration.ofSeconds(5));
+        HealthSnapshot h = HealthSnapshot.of(Map.of(Region.of("eu"), RegionHealth.up().healthySince(NOW),
+                                                    Region.of("us"), RegionHealth.up()));
+        assertThat(router.route("cn", h, NOW + 10).target()).isEqualTo(Region.of("us"));
+        assertThat(router.route("cn", h, NOW + 5_000).target()).isEqualTo(Region.of("eu"));
+    }
+
+    @Test
+    void healthySince_isFilledInFromThePreviousSnapshotOnTheTransitionOnly() {
+        HealthSnapshot down = HealthSnapshot.ofFlags(Map.of(Region.of("cn"), false, Region.of("eu"), true));
+        HealthSnapshot up = HealthSnapshot.ofFlags(Map.of(Region.of("cn"), true, Region.of("eu"), true));
+
+        assertThat(up.since(null, NOW)).isSameAs(up);
+        HealthSnapshot recovered = up.since(down, NOW);
+        assertThat(recovered.get(Region.of("cn")).healthySinceMs()).isEqualTo(NOW);
+        assertThat(recovered.get(Region.of("eu")).healthySinceMs()).isEqualTo(RegionHealth.SINCE_UNKNOWN);
+        assertThat(up.since(recovered, NOW + 700).get(Region.of("cn")).healthySinceMs()).isEqualTo(NOW);
+        assertThat(down.since(recovered, NOW + 800).get(Region.of("cn")).healthy()).isFalse();
+    }
+
+    @Test
+    void holdDown_negativeIsRefused() {
+        org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+                .isThrownBy(() -> Router.of(TOPOLOGY, java.time.Duration.ofSeconds(-1)))
+                .withMessage("hold_down: PT-1S (expected: >= 0)");
     }
 }

@@ -1,7 +1,14 @@
 package io.unitas.gateway;
 
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.util.AsciiString;
+import io.unitas.core.ReadOnlyPolicy;
 import io.unitas.core.Region;
 import io.unitas.core.RouteDecision;
 import io.unitas.core.fence.FencePolicy;
@@ -12,30 +19,51 @@ import io.unitas.core.rules.Unit;
 import io.unitas.core.rules.UnitLookup;
 
 /**
- * Decides what happens to one request from its method, headers and the current routing state, with no I/O:
- * routing key → unit → home region → the core's route decision → target region. A request stamped by another
- * unitas gateway goes where the stamp says without being routed again; the hop limit, write fences and gray
- * versions apply on the way.
+ * Decides what happens to one request from its method, headers, the current routing state and the time, with no
+ * I/O: routing key → unit → home region → the core's route decision (reads and writes apart: a read-only region
+ * keeps its reads, its writes follow the unit's {@link ReadOnlyPolicy}) → target region.
+ *
+ * <p>Stamps ({@code x-unitas-*} and the configured header names) are followed only from trusted peers, the other
+ * regions' gateways; from anyone else they are removed first, so a client cannot pick its region past health and
+ * fences. A stamped request is not routed again, but its unit is derived from its key and fenced by it; a write
+ * whose unit cannot be derived is refused while any unit is fenced.
  */
 final class Dispatcher {
 
     static final String PREROUTED = "prerouted";
+    private static final AsciiString STAMP_PREFIX = AsciiString.cached("x-unitas-");
 
     private final Region self;
     private final AsciiString unitHeader;
     private final AsciiString regionHeader;
     private final AsciiString hopsHeader;
+    /** The configured stamp names that may lack the {@code x-unitas-} prefix (seed 004's {@code n-d-region}). */
+    private final AsciiString[] stampNames;
     private final HopRule hopRule;
+    private final GatewayConfig.Routing routing;
+    private final Clock clock;
 
-    Dispatcher(GatewayConfig config) {
+    Dispatcher(GatewayConfig config, Clock clock) {
         this.self = config.region();
-        this.unitHeader = AsciiString.cached(config.headers().unit());
-        this.regionHeader = AsciiString.cached(config.headers().region());
-        this.hopsHeader = AsciiString.cached(config.headers().hops());
+        GatewayConfig.Headers h = config.headers();
+        this.unitHeader = AsciiString.cached(h.unit());
+        this.regionHeader = AsciiString.cached(h.region());
+        this.hopsHeader = AsciiString.cached(h.hops());
+        this.stampNames = new AsciiString[] {unitHeader, regionHeader, AsciiString.cached(h.origin()), hopsHeader};
         this.hopRule = new HopRule(config.hopLimit());
+        this.routing = config.routing();
+        this.clock = clock;
     }
 
-    Decision decide(RoutingState s, String method, String path, HttpHeaders in, RequestView view) {
+    /**
+     * The decision for one request; {@code trustedPeer} says whether it came from another region's gateway. From
+     * anyone else its stamps are removed from {@code in} first.
+     */
+    Decision decide(RoutingState s, String method, String path, HttpHeaders in, RequestView view,
+                    boolean trustedPeer) {
+        if (!trustedPeer) {
+            stripStamps(in);
+        }
         if (s == null) {
             return Decision.refuse(null, null, null, null, new Problem(
                     503, "no-routing-state", "gateway " + self + " has no routing state yet", 1));
@@ -46,29 +74,59 @@ final class Dispatcher {
             case LOOP -> Decision.refuse(in.get(unitHeader), null, null, null, new Problem(
                     508, "loop-detected",
                     "request passed " + hops + " unitas gateways (limit " + hopRule.limit() + ")", 0));
-            case PREROUTED -> prerouted(s, method, path, in, view, stamp, hops);
+            case PREROUTED -> prerouted(s, method, path, view, stamp, hops);
             case ROUTE -> route(s, method, path, view, hops);
         };
     }
 
+    /** Removes every {@code x-unitas-*} header and every configured stamp name. Allocates only when one is found. */
+    private void stripStamps(HttpHeaders in) {
+        List<CharSequence> found = null;
+        for (Iterator<Map.Entry<CharSequence, CharSequence>> it = in.iteratorCharSequence(); it.hasNext(); ) {
+            CharSequence name = it.next().getKey();
+            if (isStamp(name)) {
+                if (found == null) {
+                    found = new ArrayList<>(2);
+                }
+                found.add(name);
+            }
+        }
+        if (found != null) {
+            found.forEach(in::remove);
+        }
+    }
+
+    private boolean isStamp(CharSequence name) {
+        if (AsciiString.regionMatches(name, true, 0, STAMP_PREFIX, 0, STAMP_PREFIX.length())) {
+            return true;
+        }
+        for (AsciiString stamp : stampNames) {
+            if (stamp.length() == name.length() && stamp.contentEqualsIgnoreCase(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private Decision route(RoutingState s, String method, String path, RequestView view, int hops) {
         UnitLookup lookup = s.rules().lookup(view);
-        switch (lookup.outcome()) {
-            case UNIT, CENTER -> {
-            }
-            case MISSING_KEY -> {
-                return Decision.refuse(null, null, null, null,
-                                       new Problem(400, "missing-routing-key", lookup.message(), 0));
-            }
-            default -> {
-                return Decision.refuse(null, null, null, null,
-                                       new Problem(400, "unroutable-key", lookup.message(), 0));
-            }
+        Problem unroutable = unroutable(lookup);
+        if (unroutable != null) {
+            return Decision.refuse(null, null, null, null, unroutable);
         }
         Unit unit = lookup.unit();
         String unitId = unit == null ? null : unit.id();
         Region home = lookup.region();
-        RouteDecision decision = s.router().route(home, s.health());
+        long now = clock.millis();
+        RouteDecision decision = s.fences().writes().isWrite(method, path)
+                ? s.router().routeWrite(home.id(), s.health(), now, routing.onReadOnly(unitId))
+                : s.router().route(home.id(), s.health(), now);
+        if (decision.outcome() == RouteDecision.Outcome.READ_ONLY) {
+            return Decision.refuse(unitId, home, decision.target(), decision.outcome().reason(), new Problem(
+                    503, "read-only", decision.message() + (unitId == null ? "" : " (unit " + unitId + ")")
+                                      + "; reads still pass",
+                    StateParts.DEFAULT_RETRY_AFTER.toSeconds()));
+        }
         if (!decision.hasTarget()) {
             return Decision.refuse(unitId, home, null, null, new Problem(
                     503, "no-healthy-region",
@@ -78,15 +136,36 @@ final class Dispatcher {
                       hops);
     }
 
-    private Decision prerouted(RoutingState s, String method, String path, HttpHeaders in, RequestView view,
-                               String stamp, int hops) {
-        String unitId = in.get(unitHeader);
-        Unit unit = unitId == null ? null : s.rules().unit(unitId);
-        Region home = unit == null ? null : unit.home();
+    /** The answer to a request whose key names no unit or center, or {@code null} when it names one. */
+    private static Problem unroutable(UnitLookup lookup) {
+        return switch (lookup.outcome()) {
+            case UNIT, CENTER -> null;
+            case MISSING_KEY -> new Problem(400, "missing-routing-key", lookup.message(), 0);
+            default -> new Problem(400, "unroutable-key", lookup.message(), 0);
+        };
+    }
+
+    /**
+     * A request routed by a trusted peer: it goes where the stamp says, and its unit (for fences and gray rules)
+     * is the one its key names, never a unit header it carries.
+     */
+    private Decision prerouted(RoutingState s, String method, String path, RequestView view, String stamp,
+                               int hops) {
+        UnitLookup lookup = s.rules().lookup(view);
+        boolean derived = unroutable(lookup) == null;
+        Unit unit = derived ? lookup.unit() : null;
+        String unitId = unit == null ? null : unit.id();
+        Region home = derived ? lookup.region() : null;
         Region target = s.rules().topology().region(stamp).orElse(null);
         if (target == null) {
             return Decision.refuse(unitId, home, null, PREROUTED, new Problem(
                     400, "unknown-region", regionHeader + ": '" + stamp + "' names no region of the topology", 0));
+        }
+        if (!derived && !s.fences().fences().isEmpty() && s.fences().writes().isWrite(method, path)) {
+            return Decision.refuse(null, null, target, PREROUTED, new Problem(
+                    503, "write-fenced", "a pre-routed write whose unit cannot be told from its key ("
+                                         + lookup.message() + ") is refused while units are fenced",
+                    StateParts.DEFAULT_RETRY_AFTER.toSeconds()));
         }
         return target(s, method, path, view, unit, unitId, home, target, PREROUTED, hops);
     }

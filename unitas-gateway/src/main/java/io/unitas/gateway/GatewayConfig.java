@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import io.unitas.core.ReadOnlyPolicy;
 import io.unitas.core.Region;
 import io.unitas.core.fence.Writes;
 
@@ -27,11 +28,12 @@ import io.unitas.core.fence.Writes;
  * @param writes       the requests a write fence stops: by method, less the read paths
  * @param resilience   health checks, outlier ejection, timeouts and retries
  * @param accessLog    where access log lines go: {@code stdout}, {@code stderr}, {@code off} or a file path
+ * @param routing      hold-down, the read-only policy of writes, and whose stamps are trusted
  */
 public record GatewayConfig(Region region, InetSocketAddress listen, Certificate tls, int workers,
                             Map<Region, Upstream> upstreams,
                             StateSource source, Headers headers, int hopLimit, Writes writes,
-                            Resilience resilience, String accessLog) {
+                            Resilience resilience, String accessLog, Routing routing) {
 
     /** Freezes the collections. */
     public GatewayConfig {
@@ -43,6 +45,7 @@ public record GatewayConfig(Region region, InetSocketAddress listen, Certificate
         Objects.requireNonNull(writes, "writes");
         Objects.requireNonNull(resilience, "resilience");
         Objects.requireNonNull(accessLog, "accessLog");
+        Objects.requireNonNull(routing, "routing");
     }
 
     /** Reads {@code file} (YAML or JSON), or throws {@link io.unitas.config.ConfigException} naming every problem. */
@@ -53,7 +56,47 @@ public record GatewayConfig(Region region, InetSocketAddress listen, Certificate
     /** A copy listening on {@code address}; for tests and embedding that pick ports at run time. */
     public GatewayConfig withListen(InetSocketAddress address) {
         return new GatewayConfig(region, address, tls, workers, upstreams, source, headers, hopLimit, writes,
-                                 resilience, accessLog);
+                                 resilience, accessLog, routing);
+    }
+
+    /** A copy routing by {@code routing}; for tests and embedding. */
+    public GatewayConfig withRouting(Routing routing) {
+        return new GatewayConfig(region, listen, tls, workers, upstreams, source, headers, hopLimit, writes,
+                                 resilience, accessLog, routing);
+    }
+
+    /**
+     * How the route decision treats flapping regions and partial health, and whose stamps it follows.
+     *
+     * @param holdDown        how long a region must have been healthy before traffic returns to it
+     * @param onReadOnly      what a write meets when its serving region is read-only, for units not listed in
+     *                        {@code onReadOnlyUnits}: refused ({@code fence}, 503 with Retry-After) or sent to the
+     *                        next writable region ({@code failover}, where the data layer allows it)
+     * @param onReadOnlyUnits per unit, the same choice
+     * @param trustedPeers    address ranges (other regions' gateways) whose requests may carry stamps; every other
+     *                        request has its {@code x-unitas-*} and configured stamp headers removed
+     */
+    public record Routing(Duration holdDown, ReadOnlyPolicy onReadOnly, Map<String, ReadOnlyPolicy> onReadOnlyUnits,
+                          List<String> trustedPeers) {
+
+        /** 5 s of hold-down, writes fenced on a read-only region, no trusted peers. */
+        public static final Routing DEFAULTS = new Routing(Duration.ofSeconds(5), ReadOnlyPolicy.FENCE, Map.of(),
+                                                           List.of());
+
+        /** Freezes the collections and checks the ranges. */
+        public Routing {
+            Objects.requireNonNull(holdDown, "holdDown");
+            Objects.requireNonNull(onReadOnly, "onReadOnly");
+            onReadOnlyUnits = Map.copyOf(onReadOnlyUnits);
+            trustedPeers = List.copyOf(trustedPeers);
+            TrustedPeers.of(trustedPeers);
+        }
+
+        /** The read-only policy of {@code unit} ({@code null}: the default). Allocation-free. */
+        public ReadOnlyPolicy onReadOnly(String unit) {
+            ReadOnlyPolicy p = unit == null ? null : onReadOnlyUnits.get(unit);
+            return p == null ? onReadOnly : p;
+        }
     }
 
     /**

@@ -18,6 +18,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.unitas.config.ConfigDocument;
 import io.unitas.config.ConfigException;
 import io.unitas.config.DurationFormat;
+import io.unitas.core.ReadOnlyPolicy;
 import io.unitas.core.Region;
 import io.unitas.core.fence.Writes;
 import io.unitas.core.propagation.HopRule;
@@ -30,7 +31,9 @@ final class GatewayConfigReader {
     private static final Set<String> TOP = Set.of("region", "listen", "tls", "workers", "upstreams", "control_plane",
                                                   "static", "headers", "hop_limit", "write_methods", "read_paths",
                                                   "health_check",
-                                                  "timeouts", "retries", "outlier", "access_log");
+                                                  "timeouts", "retries", "outlier", "access_log",
+                                                  "hold_down", "on_read_only", "on_read_only_units",
+                                                  "trusted_peers");
     private static final Pattern ENDPOINT = Pattern.compile("[^\\s:/]+:\\d{1,5}");
 
     private final ConfigDocument doc;
@@ -67,11 +70,63 @@ final class GatewayConfigReader {
         JsonNode log = root.get("access_log");
         String accessLog = log != null && log.isBoolean() && !log.asBoolean() ? "off"
                            : text(log, "access_log", "stdout");
+        GatewayConfig.Routing routing = routing(root);
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
         return new GatewayConfig(region, listen, tls, workers, upstreams, source, headers, hopLimit, writes,
-                                 resilience, accessLog);
+                                 resilience, accessLog, routing);
+    }
+
+    /** {@code hold_down}, {@code on_read_only}, {@code on_read_only_units} and {@code trusted_peers}. */
+    private GatewayConfig.Routing routing(JsonNode root) {
+        GatewayConfig.Routing d = GatewayConfig.Routing.DEFAULTS;
+        Duration holdDown = d.holdDown();
+        JsonNode hd = root.get("hold_down");
+        if (hd != null) {
+            try {
+                holdDown = DurationFormat.parse(hd.asText()); // 0s turns the hold-down off
+            } catch (IllegalArgumentException e) {
+                problem("hold_down", e.getMessage());
+            }
+        }
+        ReadOnlyPolicy onReadOnly = readOnlyPolicy(root.get("on_read_only"), "on_read_only", d.onReadOnly());
+        Map<String, ReadOnlyPolicy> byUnit = new LinkedHashMap<>();
+        JsonNode units = root.get("on_read_only_units");
+        if (units != null && !units.isObject()) {
+            problem("on_read_only_units", "expected a mapping of unit to fence or failover");
+        } else if (units != null) {
+            units.fields().forEachRemaining(e -> byUnit.put(e.getKey(), readOnlyPolicy(
+                    e.getValue(), "on_read_only_units." + e.getKey(), onReadOnly)));
+        }
+        List<String> peers = new ArrayList<>();
+        JsonNode tp = root.get("trusted_peers");
+        if (tp != null && !tp.isArray()) {
+            problem("trusted_peers", "expected a list of IP addresses or CIDRs of the other regions' gateways");
+        } else if (tp != null) {
+            for (int i = 0; i < tp.size(); i++) {
+                String range = tp.get(i).asText();
+                String bad = TrustedPeers.problem(range);
+                if (bad != null) {
+                    problem("trusted_peers[" + i + "]", bad);
+                } else {
+                    peers.add(range);
+                }
+            }
+        }
+        return new GatewayConfig.Routing(holdDown, onReadOnly, byUnit, peers);
+    }
+
+    private ReadOnlyPolicy readOnlyPolicy(JsonNode node, String path, ReadOnlyPolicy fallback) {
+        if (node == null) {
+            return fallback;
+        }
+        try {
+            return ReadOnlyPolicy.fromJson(node.asText());
+        } catch (IllegalArgumentException e) {
+            problem(path, e.getMessage());
+            return fallback;
+        }
     }
 
     /** {@code auto} (or absent): one per core, as 0; else a count. */

@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -79,7 +80,12 @@ final class GatewayServer implements Gateway {
     }
 
     static Gateway start(GatewayConfig config, StateFeed feed) {
-        StateHolder holder = new StateHolder(System::nanoTime);
+        return start(config, feed, Clock.systemUTC());
+    }
+
+    /** As {@link #start(GatewayConfig, StateFeed)}, telling health transitions and hold-downs by {@code clock}. */
+    static Gateway start(GatewayConfig config, StateFeed feed, Clock clock) {
+        StateHolder holder = new StateHolder(System::nanoTime, clock, config.routing().holdDown());
         feed.start(holder); // first, so that bad state files stop the start before anything is opened
         Transport transport = Transport.best();
         int workers = config.workers() > 0 ? config.workers() : Runtime.getRuntime().availableProcessors();
@@ -89,7 +95,7 @@ final class GatewayServer implements Gateway {
             Upstreams upstreams = new Upstreams(config.upstreams(), config.resilience());
             upstreams.startHealthChecks(pools, loops);
             GatewayMetrics metrics = new GatewayMetrics(config.region().id(), accessLog(config.accessLog()));
-            Proxy proxy = new Proxy(config, holder, upstreams, pools, metrics);
+            Proxy proxy = new Proxy(config, holder, upstreams, pools, metrics, clock);
             SslContext tls = config.tls() == null ? null : ListenerTls.context(config.tls());
             ChannelGroup open = new DefaultChannelGroup("unitas-gateway", GlobalEventExecutor.INSTANCE);
             ChannelFuture bound = new ServerBootstrap()

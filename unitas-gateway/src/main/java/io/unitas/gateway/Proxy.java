@@ -1,6 +1,7 @@
 package io.unitas.gateway;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -36,6 +37,8 @@ final class Proxy {
 
     final String self;
     final Dispatcher dispatcher;
+    /** Whose requests may carry stamps; see {@link TrustedPeers}. */
+    final TrustedPeers trustedPeers;
     final Supplier<RoutingState> state;
     final Upstreams upstreams;
     final Connections connections;
@@ -53,9 +56,10 @@ final class Proxy {
     final AtomicInteger inFlight = new AtomicInteger();
 
     Proxy(GatewayConfig config, Supplier<RoutingState> state, Upstreams upstreams, Connections connections,
-          GatewayMetrics metrics) {
+          GatewayMetrics metrics, Clock clock) {
         this.self = config.region().id();
-        this.dispatcher = new Dispatcher(config);
+        this.dispatcher = new Dispatcher(config, clock);
+        this.trustedPeers = TrustedPeers.of(config.routing().trustedPeers());
         this.state = state;
         this.upstreams = upstreams;
         this.connections = connections;

@@ -66,6 +66,8 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
     private boolean grpc;
     /** Pipelined HTTP/1.1 messages that arrived while the exchange before them was still answering. */
     private final ArrayDeque<Object> parked = new ArrayDeque<>();
+    /** Whether the client is another region's gateway, whose stamps are followed (everyone else's are removed). */
+    private boolean trustedPeer;
 
     ProxyHandler(Proxy proxy, boolean http2Stream) {
         this.proxy = proxy;
@@ -75,6 +77,7 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
+        this.trustedPeer = proxy.trustedPeers.trusts(ctx.channel().remoteAddress()); // an h2 stream's is its parent's
     }
 
     @Override
@@ -135,7 +138,7 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         Decision d = proxy.dispatcher.decide(proxy.state.get(), req.method().name(), path, req.headers(),
-                                             new HttpRequestView(req));
+                                             new HttpRequestView(req), trustedPeer);
         Upstreams.Pool pool = d.forwards() ? proxy.upstreams.pool(d.target(), d.version()) : null;
         if (pool == null) {
             Problem p = d.forwards() ? new Problem(502, "no-upstream", "no upstream endpoints configured for region "

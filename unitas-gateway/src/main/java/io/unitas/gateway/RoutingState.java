@@ -1,5 +1,6 @@
 package io.unitas.gateway;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.LongSupplier;
@@ -26,9 +27,13 @@ import io.unitas.core.rules.UnitRules;
 record RoutingState(long revision, UnitRules rules, Router router, HealthSnapshot health, WriteFences fences,
                     Map<String, TokenBucket> throttles) {
 
-    /** A snapshot whose throttle buckets are new, or taken from {@code previous} where the fence is unchanged. */
+    /**
+     * A snapshot whose throttle buckets are new, or taken from {@code previous} where the fence is unchanged, and
+     * whose health knows since when each region is healthy: from its source, or from {@code previous} and
+     * {@code nowMs} ({@link HealthSnapshot#since}), so the router's {@code holdDown} can hold a recovered region back.
+     */
     static RoutingState of(long revision, UnitRules rules, HealthSnapshot health, WriteFences fences,
-                           RoutingState previous, LongSupplier ticker) {
+                           RoutingState previous, LongSupplier ticker, long nowMs, Duration holdDown) {
         Map<String, TokenBucket> buckets = new HashMap<>();
         fences.fences().forEach((unit, fence) -> {
             if (fence.mode() == FencePolicy.Mode.THROTTLE) {
@@ -37,6 +42,8 @@ record RoutingState(long revision, UnitRules rules, Router router, HealthSnapsho
                 buckets.put(unit, same ? previous.throttles.get(unit) : TokenBucket.of(fence, ticker));
             }
         });
-        return new RoutingState(revision, rules, Router.of(rules.topology()), health, fences, Map.copyOf(buckets));
+        HealthSnapshot tracked = health.since(previous == null ? null : previous.health, nowMs);
+        return new RoutingState(revision, rules, Router.of(rules.topology(), holdDown), tracked, fences,
+                                Map.copyOf(buckets));
     }
 }

@@ -1,5 +1,7 @@
 package io.unitas.gateway;
 
+import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -13,9 +15,14 @@ final class StateHolder implements Supplier<RoutingState> {
 
     private final AtomicReference<RoutingState> current = new AtomicReference<>();
     private final LongSupplier ticker;
+    private final Clock clock;
+    private final Duration holdDown;
 
-    StateHolder(LongSupplier ticker) {
+    /** Meters throttles on {@code ticker}; tells when a region turned healthy by {@code clock}. */
+    StateHolder(LongSupplier ticker, Clock clock, Duration holdDown) {
         this.ticker = ticker;
+        this.clock = clock;
+        this.holdDown = holdDown;
     }
 
     @Override
@@ -25,6 +32,7 @@ final class StateHolder implements Supplier<RoutingState> {
 
     /** Publishes a new snapshot, built from validated parts. */
     void publish(long revision, UnitRules rules, HealthSnapshot health, WriteFences fences) {
-        current.updateAndGet(previous -> RoutingState.of(revision, rules, health, fences, previous, ticker));
+        current.updateAndGet(previous -> RoutingState.of(revision, rules, health, fences, previous, ticker,
+                                                                clock.millis(), holdDown));
     }
 }

@@ -5,16 +5,25 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import com.linecorp.armeria.client.WebClient;
+import com.linecorp.armeria.common.HttpMethod;
+import com.linecorp.armeria.common.RequestHeaders;
+
 import io.unitas.config.ConfigException;
+import io.unitas.core.ReadOnlyPolicy;
 import io.unitas.core.Region;
 import io.unitas.core.fence.Writes;
+import io.unitas.testkit.Ports;
 
 class GatewayConfigTest {
 
@@ -58,6 +67,69 @@ class GatewayConfigTest {
         assertThat(c.resilience()).isEqualTo(GatewayConfig.Resilience.DEFAULTS);
         assertThat(c.accessLog()).isEqualTo("off");
         assertThat(c.workers()).isZero();
+        assertThat(c.routing()).isEqualTo(GatewayConfig.Routing.DEFAULTS);
+    }
+
+    @Test
+    void routingKnobsAreRead() throws Exception {
+        GatewayConfig c = read("""
+                region: cn
+                listen: 127.0.0.1:8080
+                upstreams: {cn: {endpoints: [127.0.0.1:9000]}}
+                static: {topology: t.yaml, rules: r.yaml, health: h.yaml}
+                hold_down: 0s
+                on_read_only: failover
+                on_read_only_units: {u-sh: fence}
+                trusted_peers: [10.1.0.0/16, 10.2.3.4, "::1/128"]
+                """);
+        assertThat(c.routing()).isEqualTo(new GatewayConfig.Routing(
+                Duration.ZERO, ReadOnlyPolicy.FAILOVER, Map.of("u-sh", ReadOnlyPolicy.FENCE),
+                List.of("10.1.0.0/16", "10.2.3.4", "::1/128")));
+        assertThat(c.routing().onReadOnly("u-sh")).isEqualTo(ReadOnlyPolicy.FENCE);
+        assertThat(c.routing().onReadOnly("u-bj")).isEqualTo(ReadOnlyPolicy.FAILOVER);
+        TrustedPeers peers = TrustedPeers.of(c.routing().trustedPeers());
+        assertThat(peers.trusts(new InetSocketAddress("10.1.200.7", 1))).isTrue();
+        assertThat(peers.trusts(new InetSocketAddress("10.2.3.4", 1))).isTrue();
+        assertThat(peers.trusts(new InetSocketAddress("10.2.3.5", 1))).isFalse();
+        assertThat(peers.trusts(new InetSocketAddress("10.3.0.1", 1))).isFalse();
+        assertThat(peers.trusts(new InetSocketAddress("::1", 1))).isTrue();
+        assertThat(TrustedPeers.none().trusts(new InetSocketAddress("127.0.0.1", 1))).isFalse();
+    }
+
+    /**
+     * Seed 004's {@code n-d-region} in place of {@code x-unitas-region}, through a running gateway: the gateway stamps
+     * its upstream requests with it, follows it from a trusted peer, and removes it from anyone else's request.
+     */
+    @Test
+    void seed004sRegionHeader_isTheStampARunningGatewaySetsFollowsAndStrips() throws Exception {
+        try (Backend cnBackend = new Backend("cn-main"); Backend euBackend = new Backend("eu-gw")) {
+            GatewayConfig c = read("""
+                    region: cn
+                    listen: 127.0.0.1:0
+                    upstreams: {cn: {endpoints: ['%s']}, eu: {endpoints: ['%s']}}
+                    static: {topology: t.yaml, rules: r.yaml, health: h.yaml}
+                    headers: {region: n-d-region}
+                    trusted_peers: [127.0.0.1/32]
+                    access_log: off
+                    """.formatted(cnBackend.endpoint(), euBackend.endpoint()));
+            FixedFeed feed = new FixedFeed(GatewayEndToEndTest.rules(false), GatewayEndToEndTest.ALL_UP);
+            try (Gateway gw = GatewayServer.start(c.withListen(new InetSocketAddress("127.0.0.1", Ports.free())),
+                                                  feed)) {
+                WebClient peer = WebClient.of("http://127.0.0.1:" + gw.port());
+                String routed = peer.execute(RequestHeaders.of(HttpMethod.GET, "/a", "x-user-id", "7000"))
+                                    .aggregate().join().contentUtf8();
+                assertThat(routed).startsWith("backend=eu-gw").contains("region=null").contains("n-d-region=eu");
+
+                String followed = peer.execute(RequestHeaders.of(HttpMethod.GET, "/a", "x-user-id", "1500",
+                                                                 "n-d-region", "eu"))
+                                      .aggregate().join().contentUtf8();
+                assertThat(followed).startsWith("backend=eu-gw").contains("unit=u-cn").contains("n-d-region=eu");
+
+                String[] stripped = GatewayEndToEndTest.raw("127.0.0.2", gw.port(), "GET", "/a", "x-user-id", "1500",
+                                                            "n-d-region", "eu");
+                assertThat(stripped[1]).startsWith("backend=cn-main").contains("n-d-region=cn");
+            }
+        }
     }
 
     @Test
@@ -108,6 +180,11 @@ class GatewayConfigTest {
             "region: cn\\nlisten: 1.2.3.4:1\\nupstreams: {cn: {endpoints: [a:1], protocol: h2}} | gateway.yaml:3: upstreams.cn.protocol: h2 needs tls (h2c is HTTP/2 without it)",
             "region: cn\\nlisten: 1.2.3.4:1\\nupstreams: {cn: {endpoints: [a:1], protocol: h2c, tls: true}} | gateway.yaml:3: upstreams.cn.protocol: h2c is HTTP/2 without TLS (expected: h2 with tls)",
             "region: cn\\nlisten: 1.2.3.4:1\\nupstreams: {cn: {endpoints: [a:1], tls: {ca: nope.pem}}} | gateway.yaml:3: upstreams.cn.tls.ca: '",
+            "region: cn\\nlisten: 1.2.3.4:1\\ntrusted_peers: [10.0.0.0/33] | gateway.yaml:3: trusted_peers[0]: '10.0.0.0/33' (expected: an IP address or CIDR such as 10.1.0.0/16 or ::1/128)",
+            "region: cn\\nlisten: 1.2.3.4:1\\ntrusted_peers: [gw.eu.example] | gateway.yaml:3: trusted_peers[0]: 'gw.eu.example' (expected: an IP address or CIDR",
+            "region: cn\\nlisten: 1.2.3.4:1\\non_read_only: retry | gateway.yaml:3: on_read_only: 'retry' (expected: fence or failover)",
+            "region: cn\\nlisten: 1.2.3.4:1\\non_read_only_units: {u-sh: maybe} | gateway.yaml:3: on_read_only_units.u-sh: 'maybe' (expected: fence or failover)",
+            "region: cn\\nlisten: 1.2.3.4:1\\nhold_down: soon | gateway.yaml:3: hold_down: 'soon' (expected: a duration like 500ms",
             "region: cn\\nlisten: 1.2.3.4:1\\nupstreams: {cn: {endpoints: [a:1], health_check: grpc}} | gateway.yaml:3: upstreams.cn.health_check: 'grpc' needs protocol: h2c or h2 (gRPC runs over HTTP/2)",
     })
     void everyMistakeIsNamedWithItsLine(String yaml, String expected) throws Exception {

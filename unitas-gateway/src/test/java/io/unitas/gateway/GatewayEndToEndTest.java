@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -27,7 +29,9 @@ import com.linecorp.armeria.common.RequestHeaders;
 import com.linecorp.armeria.common.SessionProtocol;
 
 import io.unitas.core.HealthSnapshot;
+import io.unitas.core.ReadOnlyPolicy;
 import io.unitas.core.Region;
+import io.unitas.core.RegionHealth;
 import io.unitas.core.Topology;
 import io.unitas.core.fence.FencePolicy;
 import io.unitas.core.fence.WriteFences;
@@ -46,7 +50,12 @@ class GatewayEndToEndTest {
 
     static final Topology TOPOLOGY = Topology.of("cn", "eu");
     static final HealthSnapshot ALL_UP = health(true, true);
+    /** The test gateways trust loopback's 127.0.0.1 (each other); a client bound to 127.0.0.2 is anyone else. */
+    static final GatewayConfig.Routing ROUTING = new GatewayConfig.Routing(
+            Duration.ofSeconds(5), ReadOnlyPolicy.FENCE, Map.of("u-eu", ReadOnlyPolicy.FAILOVER),
+            List.of("127.0.0.1/32"));
 
+    final MutableClock clock = new MutableClock(Instant.parse("2026-12-01T10:00:00Z"));
     final Backend cnMain = new Backend("cn-main");
     final Backend cnGray = new Backend("cn-1.1");
     final Backend euMain = new Backend("eu-main");
@@ -84,11 +93,11 @@ class GatewayEndToEndTest {
                 Region.of("cn"), new GatewayConfig.Upstream(List.of(cnMain.endpoint()), Map.of("1.1",
                                                             List.of(cnGray.endpoint())), null, HTTP1, null),
                 Region.of("eu"), http1("", "127.0.0.1:" + euPort))),
-                                 cnFeed);
+                                 cnFeed, clock);
         eu = GatewayServer.start(config("eu", euPort, Map.of(
                 Region.of("eu"), http1(null, euMain.endpoint()),
                 Region.of("cn"), http1("", "127.0.0.1:" + cnPort))),
-                                 euFeed);
+                                 euFeed, clock);
     }
 
     static GatewayConfig config(String region, int port, Map<Region, GatewayConfig.Upstream> upstreams) {
@@ -107,7 +116,7 @@ class GatewayEndToEndTest {
                                 Map<Region, GatewayConfig.Upstream> upstreams, GatewayConfig.Resilience resilience) {
         return new GatewayConfig(Region.of(region), new InetSocketAddress("127.0.0.1", port), tls, workers, upstreams,
                                  new GatewayConfig.StaticFiles(null, null, null, null, Duration.ofSeconds(1)),
-                                 GatewayConfig.Headers.DEFAULTS, 3, Writes.DEFAULT, resilience, "off");
+                                 GatewayConfig.Headers.DEFAULTS, 3, Writes.DEFAULT, resilience, "off", ROUTING);
     }
 
     /** Checks every second on /healthz, two attempts, ejection at half the requests failing. */
@@ -128,7 +137,9 @@ class GatewayEndToEndTest {
         cnFeed.health(ALL_UP);
         euFeed.health(ALL_UP);
         cnFeed.fences(WriteFences.none());
+        euFeed.fences(WriteFences.none());
         cnFeed.rules(rules(true));
+        clock.advance(ROUTING.holdDown()); // a region a test left down is back for good
     }
 
     @AfterAll
@@ -196,9 +207,118 @@ class GatewayEndToEndTest {
 
         cnFeed.health(ALL_UP);
         euFeed.health(ALL_UP);
+        clock.advance(ROUTING.holdDown().minusMillis(1));
+        AggregatedHttpResponse heldDown = get("/a", "x-user-id", "7000");
+        assertThat(heldDown.contentUtf8()).startsWith("backend=cn-main");
+        assertThat(heldDown.headers().get("x-unitas-route")).isEqualTo("failover");
+
+        clock.advance(Duration.ofMillis(1));
         AggregatedHttpResponse back = get("/a", "x-user-id", "7000");
         assertThat(back.contentUtf8()).startsWith("backend=eu-main");
         assertThat(back.headers().get("x-unitas-route")).isEqualTo("home");
+    }
+
+    static HealthSnapshot readOnly(String region) {
+        Map<Region, RegionHealth> m = new java.util.LinkedHashMap<>();
+        for (String r : List.of("cn", "eu")) {
+            m.put(Region.of(r), r.equals(region)
+                    ? new RegionHealth(true, false, 50, 0.6, List.of("postgres: read-only")) : RegionHealth.up());
+        }
+        return HealthSnapshot.of(m);
+    }
+
+    @Test
+    void aReadOnlyHomeKeepsServingReads_andFencesWritesWithRetryAfter() {
+        cnFeed.health(readOnly("cn"));
+        euFeed.health(readOnly("cn"));
+
+        assertThat(get("/orders", "x-user-id", "1500").contentUtf8()).startsWith("backend=cn-main");
+        AggregatedHttpResponse write = send(HttpMethod.POST, "/orders", "{}", "x-user-id", "1500");
+        assertThat(write.status().code()).isEqualTo(503);
+        assertThat(write.headers().get("retry-after")).isEqualTo("5");
+        assertThat(write.contentUtf8()).contains("urn:unitas:problem:read-only")
+                                       .contains("writes for home region cn are refused: cn is read-only (unit u-cn)");
+        assertThat(send(HttpMethod.POST, "/orders", "{}", "x-user-id", "7000").status().code()).isEqualTo(200);
+    }
+
+    @Test
+    void aReadOnlyHome_sendsWritesToTheFallback_whenTheUnitsPolicyIsFailover() {
+        cnFeed.health(readOnly("eu"));
+        euFeed.health(readOnly("eu"));
+
+        assertThat(get("/orders", "x-user-id", "7000").contentUtf8()).startsWith("backend=eu-main");
+        AggregatedHttpResponse write = send(HttpMethod.POST, "/orders", "{}", "x-user-id", "7000");
+        assertThat(write.contentUtf8()).startsWith("backend=cn-main").contains("unit=u-eu region=cn");
+        assertThat(write.headers().get("x-unitas-route")).isEqualTo("write_failover");
+    }
+
+    /** One HTTP/1.1 exchange over a socket bound to {@code from} (127.0.0.2: not a trusted peer); status and body. */
+    String[] rawFrom(String from, String method, String path, String... headers) throws IOException {
+        return raw(from, cn.port(), method, path, headers);
+    }
+
+    /** One HTTP/1.1 exchange with the gateway on {@code port} over a socket bound to {@code from}; status and body. */
+    static String[] raw(String from, int port, String method, String path, String... headers) throws IOException {
+        try (java.net.Socket socket = new java.net.Socket()) {
+            socket.bind(new InetSocketAddress(from, 0));
+            socket.connect(new InetSocketAddress("127.0.0.1", port));
+            StringBuilder req = new StringBuilder(method + " " + path + " HTTP/1.1\r\nhost: shop\r\n"
+                                                  + "connection: close\r\ncontent-length: 2\r\n");
+            for (int i = 0; i < headers.length; i += 2) {
+                req.append(headers[i]).append(": ").append(headers[i + 1]).append("\r\n");
+            }
+            socket.getOutputStream().write((req + "\r\n{}").getBytes(StandardCharsets.US_ASCII));
+            String res = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            return new String[] {res.substring(9, 12), res.substring(res.indexOf("\r\n\r\n") + 4)};
+        }
+    }
+
+    @Test
+    void aClientsStampIsRemoved_soItCannotWalkPastAFence() throws IOException {
+        cnFeed.fences(WriteFences.of(Map.of("u-cn", FencePolicy.reject(Duration.ofSeconds(7)))));
+
+        String[] stamped = rawFrom("127.0.0.2", "POST", "/orders", "x-user-id", "1500", "x-unitas-region", "cn",
+                                   "x-unitas-unit", "u-eu", "x-unitas-hops", "1");
+
+        assertThat(stamped[0]).isEqualTo("503");
+        assertThat(stamped[1]).contains("write-fenced").contains("u-cn");
+    }
+
+    @Test
+    void aClientsStampNamingAnUnhealthyRegionIsIgnored_theRequestIsRoutedByItsKey() throws IOException {
+        cnFeed.health(health(true, false));
+        euFeed.health(health(true, false));
+
+        String[] stamped = rawFrom("127.0.0.2", "GET", "/a", "x-user-id", "1500", "x-unitas-region", "eu",
+                                   "x-unitas-origin", "eu", "X-Unitas-Anything", "1");
+
+        assertThat(stamped[0]).isEqualTo("200");
+        assertThat(stamped[1]).startsWith("backend=cn-main").contains("unit=u-cn region=cn origin=cn hops=1");
+    }
+
+    @Test
+    void aPeersStampedWrite_isFencedByTheUnitItsKeyNames_notByTheUnitItClaims() {
+        cnFeed.fences(WriteFences.of(Map.of("u-cn", FencePolicy.reject(Duration.ofSeconds(7)))));
+
+        AggregatedHttpResponse res = send(HttpMethod.POST, "/orders", "{}", "x-user-id", "1500",
+                                          "x-unitas-region", "cn", "x-unitas-unit", "u-eu", "x-unitas-hops", "1");
+
+        assertThat(res.status().code()).isEqualTo(503);
+        assertThat(res.contentUtf8()).contains("writes of unit u-cn are fenced");
+    }
+
+    @Test
+    void aPeersStampedWriteWithoutAKey_isRefusedWhileAnyUnitIsFenced() {
+        assertThat(send(HttpMethod.POST, "/orders", "{}", "x-unitas-region", "cn", "x-unitas-hops", "1")
+                           .status().code()).isEqualTo(200);
+        cnFeed.fences(WriteFences.of(Map.of("u-eu", FencePolicy.reject(Duration.ofSeconds(7)))));
+
+        AggregatedHttpResponse res = send(HttpMethod.POST, "/orders", "{}", "x-unitas-region", "cn",
+                                          "x-unitas-hops", "1");
+
+        assertThat(res.status().code()).isEqualTo(503);
+        assertThat(res.contentUtf8()).contains("cannot be told from its key");
+        assertThat(get("/orders", "x-unitas-region", "cn", "x-unitas-hops", "1").status().code()).isEqualTo(200);
     }
 
     @Test

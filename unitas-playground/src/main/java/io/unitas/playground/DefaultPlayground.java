@@ -212,6 +212,7 @@ final class DefaultPlayground implements Playground {
          .append("  state_file: '").append(workDir.resolve("gateway-" + here.id() + ".state.json")).append("'\n")
          .append("health_check: {path: /livez, interval: 1s}\n")
          .append("timeouts: {connect: 1s, response: 5s}\n")
+         .append("trusted_peers: [127.0.0.1/32]\n") // every region's gateway runs on this host
          .append("access_log: off\n");
         return y.toString();
     }

@@ -22,7 +22,8 @@ import io.unitas.core.capacity.RegionLoad;
  * What a switchover would do before anything moves: each unit's move, the load every region serves before and
  * after (by the {@link CapacityPlanner}, routed through the current health, so a failed-over home counts where it
  * is served), and every reason
- * to refuse it. Refused when a unit or the target is unknown, when the target is not healthy, when a unit would
+ * to refuse it. Refused when a unit or the target is unknown, when the target is not healthy or read-only (it could
+ * not take the units' writes), when a unit would
  * be left with no serving region (a safety assertion, never overridable), or when a region would carry more than
  * its capacity (overridable with force, which turns the refusal into a warning).
  *
@@ -83,6 +84,11 @@ public record SwitchoverPlan(Region target, List<Move> moves, Map<Region, Double
         } else if (!health.isHealthy(target)) {
             List<String> reasons = health.get(target).reasons();
             refusals.add(new Problem("target", target + " is not healthy"
+                    + (reasons.isEmpty() ? "" : " (" + String.join("; ", reasons) + ")")));
+        } else if (!health.get(target).writable()) {
+            // Moving units to a region that cannot take their writes would fence them until it can: not a move.
+            List<String> reasons = health.get(target).reasons();
+            refusals.add(new Problem("target", target + " is read-only and cannot take the units' writes"
                     + (reasons.isEmpty() ? "" : " (" + String.join("; ", reasons) + ")")));
         }
         if (units.isEmpty()) {

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import io.unitas.core.HealthSnapshot;
 import io.unitas.core.Problem;
 import io.unitas.core.Region;
+import io.unitas.core.RegionHealth;
 import io.unitas.core.Topology;
 
 class SwitchoverPlanTest {
@@ -50,6 +51,18 @@ class SwitchoverPlanTest {
         assertThat(plan.loadBefore()).containsEntry(CN, 200.0).containsEntry(EU, 100.0);
         assertThat(plan.loadAfter()).containsEntry(CN, 100.0).containsEntry(EU, 200.0);
         assertThat(plan.origins()).containsExactly(Map.entry("u-sh", CN));
+    }
+
+    @Test
+    void refusesAReadOnlyTarget_evenWhenForced() {
+        HealthSnapshot euReadOnly = healthy().with(1, EU, new RegionHealth(true, false, 40, 0.6,
+                                                                           List.of("postgres: read-only")));
+
+        SwitchoverPlan plan = SwitchoverPlan.of(topology, euReadOnly, homes, u -> 1, List.of("u-sh"), "eu", true);
+
+        assertThat(plan.accepted()).isFalse();
+        assertThat(plan.refusals()).containsExactly(new Problem("target",
+                "eu is read-only and cannot take the units' writes (postgres: read-only)"));
     }
 
     @Test
