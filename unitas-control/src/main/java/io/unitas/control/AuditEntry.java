@@ -7,10 +7,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * One line of the audit log: who did what to which target, when, why, with what outcome, and the revision it
- * produced (0 when refused or when nothing changed). Refusals are recorded as well as changes.
+ * produced (0 when refused or when nothing changed). Refusals are recorded as well as changes; repeated refusals
+ * of one actor and action are written once per window, then once more with how many followed.
  *
  * @param seq      position in the log, assigned by the store
- * @param at       when it happened
+ * @param at       when it happened (for an aggregate: the last of them)
  * @param actor    the token's name, or {@code anonymous}, or {@code control} for the control plane itself
  * @param action   what was asked ({@code topology.replace}, {@code fence.add}, {@code switchover.step})
  * @param target   what it was asked of ({@code topology}, a unit, a region, a switchover id)
@@ -19,23 +20,51 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * @param reason   why the actor asked (the {@code reason} they gave), empty if none
  * @param revision the revision the change produced, 0 if none
  * @param detail   what changed or why it was refused
+ * @param count    how many requests this entry stands for: 1, or the number aggregated into it
  */
 record AuditEntry(long seq, Instant at, String actor, String action, String target, String outcome, String reason,
-                  long revision, String detail) {
+                  long revision, String detail, long count) {
+
+    /** One request's entry. */
+    AuditEntry(long seq, Instant at, String actor, String action, String target, String outcome, String reason,
+               long revision, String detail) {
+        this(seq, at, actor, action, target, outcome, reason, revision, detail, 1);
+    }
 
     AuditEntry withSeq(long next) {
-        return new AuditEntry(next, at, actor, action, target, outcome, reason, revision, detail);
+        return new AuditEntry(next, at, actor, action, target, outcome, reason, revision, detail, count);
+    }
+
+    /** The entry with its caller-chosen texts cut to {@code reasonChars} and the rest to {@code detailChars}. */
+    AuditEntry capped(int reasonChars, int detailChars) {
+        return new AuditEntry(seq, at, cut(actor, detailChars), cut(action, detailChars), cut(target, detailChars),
+                              cut(outcome, detailChars), cut(reason, reasonChars), revision, cut(detail, detailChars),
+                              count);
+    }
+
+    private static String cut(String text, int chars) {
+        if (text.length() <= chars) {
+            return text;
+        }
+        String more = "… (" + (text.length() - chars) + " more characters)";
+        int keep = Math.max(0, chars - more.length());
+        if (keep > 0 && Character.isHighSurrogate(text.charAt(keep - 1))) {
+            keep--;
+        }
+        return text.substring(0, keep) + more;
     }
 
     ObjectNode toJson() {
         return StateJson.MAPPER.createObjectNode().put("seq", seq).put("at", at.toString()).put("actor", actor)
                                .put("action", action).put("target", target).put("outcome", outcome)
-                               .put("reason", reason).put("revision", revision).put("detail", detail);
+                               .put("reason", reason).put("revision", revision).put("detail", detail)
+                               .put("count", count);
     }
 
     static AuditEntry fromJson(JsonNode o) {
         return new AuditEntry(o.path("seq").asLong(), Instant.parse(o.path("at").asText()), o.path("actor").asText(),
                               o.path("action").asText(), o.path("target").asText(), o.path("outcome").asText(),
-                              o.path("reason").asText(), o.path("revision").asLong(), o.path("detail").asText());
+                              o.path("reason").asText(), o.path("revision").asLong(), o.path("detail").asText(),
+                              o.path("count").asLong(1));
     }
 }

@@ -1,86 +1,143 @@
 package io.unitas.control;
 
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Metrics;
+
 /**
- * The default store: an append-only log of whole states in {@code state.log}, one JSON line per revision, forced
- * to disk before a commit returns, so an acknowledged change survives {@code kill -9}. On open the last complete
- * line wins (a torn last line, from a crash mid-write, is cut off). Every {@value #COMPACT_EVERY} commits the log
- * is rewritten to its last state through a temporary file and an atomic rename. The audit log is a second
- * append-only file, {@code audit.log}, forced the same way.
+ * The default store: {@code state.log}, a {@link RecordFile} of whole states, one record per revision, forced to
+ * disk before a commit returns, so an acknowledged change survives {@code kill -9} and a full disk. On open the
+ * last valid record wins (a torn tail, from a crash mid-write, is cut off and counted); corruption before the end
+ * stops the start with the file and offset. When the log outgrows its byte budget it is rewritten to its last
+ * state through a temporary file and an atomic rename. Replay reads the log in chunks and decodes only the last
+ * record, so it needs memory for one state, not for the log. The audit log is an {@link AuditLog} in
+ * {@code audit/}. A {@code state.log} of the first version (JSON lines) is migrated once on open.
  */
 final class EmbeddedStore implements StateStore {
 
-    static final int COMPACT_EVERY = 1_000;
+    private static final Logger log = LoggerFactory.getLogger(EmbeddedStore.class);
+
+    /**
+     * The byte budgets of the embedded store.
+     *
+     * @param maxRecordBytes the largest state (and audit entry) stored; a bigger commit is refused
+     * @param compactBytes   the log is compacted when it grows past this (or past four of its last state)
+     * @param audit          the audit log's budgets
+     */
+    record Limits(int maxRecordBytes, long compactBytes, AuditLog.Limits audit) {
+
+        /** 16 MiB per state, compaction past 64 MiB, the audit log's defaults. */
+        static final Limits DEFAULT = new Limits(16 << 20, 64L << 20, AuditLog.Limits.DEFAULT);
+
+        Limits {
+            if (maxRecordBytes < 1024) {
+                throw new IllegalArgumentException("max record: " + maxRecordBytes + " bytes (expected: >= 1024)");
+            }
+            if (compactBytes < maxRecordBytes) {
+                throw new IllegalArgumentException("compaction: " + compactBytes + " bytes (expected: >= the max "
+                                                   + "record, " + maxRecordBytes + ")");
+            }
+        }
+    }
 
     private final Path dir;
-    private final Path log;
-    private final Path auditLog;
+    private final Path logFile;
+    private final Limits limits;
+    private final ChannelOpener opener;
+    private final AuditLog audit;
     private final List<Consumer<ControlState>> listeners = new CopyOnWriteArrayList<>();
-    private final Object auditLock = new Object();
-    private FileChannel channel;
-    private FileChannel auditChannel;
-    private long auditSeq;
-    private int sinceCompaction;
+    private final Counter writeFailures;
+    private final Counter compactionFailures;
+    private final Counter tornTailBytes;
+    private RecordFile file;
     private volatile ControlState current;
 
     EmbeddedStore(Path dir) {
+        this(dir, Limits.DEFAULT, ChannelOpener.SYSTEM, Metrics.globalRegistry);
+    }
+
+    EmbeddedStore(Path dir, Limits limits, ChannelOpener opener, MeterRegistry meters) {
         this.dir = dir;
-        this.log = dir.resolve("state.log");
-        this.auditLog = dir.resolve("audit.log");
+        this.logFile = dir.resolve("state.log");
+        this.limits = limits;
+        this.opener = opener;
+        this.writeFailures = Counter.builder("unitas.control.store.write.failures")
+                .description("state log appends that failed (the file was cut back; the change was refused)")
+                .register(meters);
+        this.compactionFailures = Counter.builder("unitas.control.store.compaction.failures")
+                .description("state log compactions that failed (retried on the next commit)").register(meters);
+        this.tornTailBytes = Counter.builder("unitas.control.store.torn.tail.bytes")
+                .description("bytes of never-acknowledged torn records cut off on open").register(meters);
         try {
             Files.createDirectories(dir);
-            current = replay();
-            channel = FileChannel.open(log, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                                       StandardOpenOption.APPEND);
-            auditSeq = readAudit().size();
-            auditChannel = FileChannel.open(auditLog, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                                            StandardOpenOption.APPEND);
+            migrateFirstVersion();
+            file = RecordFile.open(logFile, opener, limits.maxRecordBytes(), tornTailBytes::increment);
+            current = file.lastRecord() < 0 ? ControlState.initial() : decode(file.readAt(file.lastRecord()));
+            audit = new AuditLog(dir, limits.audit(), limits.maxRecordBytes(), opener, meters);
         } catch (IOException e) {
             throw new UncheckedIOException(dir + ": cannot open the control-plane store", e);
         }
     }
 
-    private ControlState replay() throws IOException {
-        List<String> lines = completeLines(log);
-        return lines.isEmpty() ? ControlState.initial()
-                               : StateJson.readState(StateJson.parse(lines.get(lines.size() - 1)));
+    private ControlState decode(byte[] record) {
+        try {
+            return StateJson.readState(StateJson.parse(new String(record, StandardCharsets.UTF_8)));
+        } catch (RuntimeException e) {
+            throw new StoreCorruptedException(logFile, file.lastRecord(), "the last state: " + e.getMessage());
+        }
     }
 
     /**
-     * The file's newline-terminated lines. A last line without its newline was never acknowledged (the process
-     * died mid-write): it is cut off so that the next append starts on a line of its own.
+     * The first version wrote JSON lines: its last complete line is the state. Rewritten once into the record
+     * format, read line by line so a big log needs no more memory than its longest line.
      */
-    private static List<String> completeLines(Path file) throws IOException {
-        if (!Files.exists(file)) {
-            return List.of();
+    private void migrateFirstVersion() throws IOException {
+        if (!Files.exists(logFile) || Files.size(logFile) == 0) {
+            return;
         }
-        byte[] bytes = Files.readAllBytes(file);
-        int end = bytes.length;
-        while (end > 0 && bytes[end - 1] != '\n') {
-            end--;
-        }
-        if (end < bytes.length) {
-            try (FileChannel c = FileChannel.open(file, StandardOpenOption.WRITE)) {
-                c.truncate(end);
-                c.force(true);
+        try (var in = Files.newInputStream(logFile)) {
+            if (in.read() != '{') {
+                return;
             }
         }
-        String text = new String(bytes, 0, end, StandardCharsets.UTF_8);
-        return text.isEmpty() ? List.of() : List.of(text.split("\n"));
+        String last = null;
+        try (BufferedReader reader = Files.newBufferedReader(logFile, StandardCharsets.UTF_8)) {
+            long complete = 0;
+            long size = Files.size(logFile);
+            for (String line; (line = reader.readLine()) != null; ) {
+                complete += line.getBytes(StandardCharsets.UTF_8).length + 1;
+                if (complete <= size) { // a last line without its newline was never acknowledged
+                    last = line;
+                }
+            }
+        }
+        Path tmp = dir.resolve("state.log.tmp");
+        Files.deleteIfExists(tmp);
+        try (RecordFile next = RecordFile.open(tmp, opener, limits.maxRecordBytes(), n -> {})) {
+            if (last != null && !last.isBlank()) {
+                StateJson.readState(StateJson.parse(last)); // refuse to migrate what cannot be read back
+                next.append(last.getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        replace(tmp, logFile);
+        log.info("{}: migrated to the record format (checksummed, length-framed)", logFile);
     }
 
     @Override
@@ -93,40 +150,66 @@ final class EmbeddedStore implements StateStore {
         if (next.revision() != current.revision() + 1) {
             return Optional.empty();
         }
+        byte[] record = StateJson.write(StateJson.state(next)).getBytes(StandardCharsets.UTF_8);
+        if (record.length > limits.maxRecordBytes()) {
+            throw new RecordTooLargeException(logFile, record.length, limits.maxRecordBytes());
+        }
         try {
-            append(channel, StateJson.write(StateJson.state(next)));
-            current = next;
-            if (++sinceCompaction >= COMPACT_EVERY) {
-                compact();
-            }
+            file.append(record);
         } catch (IOException e) {
-            throw new UncheckedIOException(log + ": cannot write", e);
+            writeFailures.increment();
+            throw new UncheckedIOException(logFile + ": cannot write revision " + next.revision()
+                                           + " (nothing was stored): " + e.getMessage(), e);
+        }
+        current = next;
+        if (file.end() > Math.max(limits.compactBytes(), 4L * (record.length + RecordFile.OVERHEAD))) {
+            compact(record);
         }
         listeners.forEach(l -> l.accept(next));
         return Optional.of(next);
     }
 
-    private static void append(FileChannel channel, String line) throws IOException {
-        ByteBuffer buffer = ByteBuffer.wrap((line + "\n").getBytes(StandardCharsets.UTF_8));
-        while (buffer.hasRemaining()) {
-            channel.write(buffer);
+    /** Rewrites the log to its last state; a failure leaves the longer log in place and is retried next commit. */
+    private void compact(byte[] last) {
+        Path tmp = dir.resolve("state.log.tmp");
+        try {
+            Files.deleteIfExists(tmp);
+            try (RecordFile next = RecordFile.open(tmp, opener, limits.maxRecordBytes(), n -> {})) {
+                next.append(last);
+            }
+        } catch (IOException e) {
+            compactionFailed(e);
+            try {
+                Files.deleteIfExists(tmp);
+            } catch (IOException ignored) {
+                // the next compaction starts by deleting it again
+            }
+            return;
         }
-        channel.force(false);
+        try {
+            file.close();
+            replace(tmp, logFile);
+        } catch (IOException e) {
+            compactionFailed(e);
+        }
+        try {
+            file = RecordFile.open(logFile, opener, limits.maxRecordBytes(), tornTailBytes::increment);
+        } catch (IOException e) {
+            throw new UncheckedIOException(logFile + ": cannot reopen after compaction", e);
+        }
     }
 
-    private void compact() throws IOException {
-        Path tmp = dir.resolve("state.log.tmp");
-        try (FileChannel c = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                                              StandardOpenOption.TRUNCATE_EXISTING)) {
-            append(c, StateJson.write(StateJson.state(current)));
-        }
-        channel.close();
-        Files.move(tmp, log, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    private void compactionFailed(IOException e) {
+        compactionFailures.increment();
+        log.warn("{}: compaction failed; the log keeps growing until it succeeds: {}", logFile, e.toString());
+    }
+
+    /** Moves {@code from} over {@code to} atomically and makes the rename itself durable. */
+    private void replace(Path from, Path to) throws IOException {
+        Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-            d.force(true); // make the rename itself durable
+            d.force(true);
         }
-        channel = FileChannel.open(log, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
-        sinceCompaction = 0;
     }
 
     @Override
@@ -136,35 +219,12 @@ final class EmbeddedStore implements StateStore {
 
     @Override
     public AuditEntry audit(AuditEntry entry) {
-        synchronized (auditLock) {
-            AuditEntry numbered = entry.withSeq(++auditSeq);
-            try {
-                append(auditChannel, StateJson.write(numbered.toJson()));
-            } catch (IOException e) {
-                throw new UncheckedIOException(auditLog + ": cannot write", e);
-            }
-            return numbered;
-        }
+        return audit.append(entry);
     }
 
     @Override
     public List<AuditEntry> audit(long afterSeq, int limit) {
-        synchronized (auditLock) {
-            try {
-                List<AuditEntry> all = readAudit();
-                List<AuditEntry> after = new ArrayList<>();
-                all.stream().filter(e -> e.seq() > afterSeq).forEach(after::add);
-                return List.copyOf(after.subList(Math.max(0, after.size() - limit), after.size()));
-            } catch (IOException e) {
-                throw new UncheckedIOException(auditLog + ": cannot read", e);
-            }
-        }
-    }
-
-    private List<AuditEntry> readAudit() throws IOException {
-        List<AuditEntry> entries = new ArrayList<>();
-        completeLines(auditLog).forEach(line -> entries.add(AuditEntry.fromJson(StateJson.parse(line))));
-        return entries;
+        return audit.read(afterSeq, limit);
     }
 
     @Override
@@ -175,10 +235,11 @@ final class EmbeddedStore implements StateStore {
     @Override
     public synchronized void close() {
         try {
-            channel.close();
-            auditChannel.close();
+            file.close();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } finally {
+            audit.close();
         }
     }
 }
