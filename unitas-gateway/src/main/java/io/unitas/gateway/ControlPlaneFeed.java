@@ -5,11 +5,16 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.EnumSet;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import io.unitas.config.ConfigDocument;
 import io.unitas.control.client.ControlClient;
+import io.unitas.control.client.WatchStatus;
 import io.unitas.core.HealthSnapshot;
 import io.unitas.core.Topology;
 import io.unitas.core.fence.WriteFences;
@@ -24,11 +29,13 @@ import io.unitas.core.rules.UnitRules;
  */
 final class ControlPlaneFeed implements StateFeed {
 
+    private static final Logger log = LoggerFactory.getLogger(ControlPlaneFeed.class);
+
     private final GatewayConfig.ControlPlane cp;
     private final Writes writes;
     private volatile long revision = -1;
     private StateHolder holder;
-    private AutoCloseable watch;
+    private volatile ControlClient.Watch watch;
 
     ControlPlaneFeed(GatewayConfig.ControlPlane cp, Writes writes) {
         this.cp = cp;
@@ -42,18 +49,38 @@ final class ControlPlaneFeed implements StateFeed {
             try {
                 apply(Files.readString(cp.stateFile()), false);
             } catch (IOException | RuntimeException e) {
-                System.err.println("gateway: cannot use the last good state in " + cp.stateFile() + ": "
-                                   + e.getMessage());
+                log.warn("cannot use the last good state in {}: {}", cp.stateFile(), e.getMessage());
             }
         }
-        watch = ControlClient.of(URI.create(cp.url()), cp.token()).watch(revision, event -> {
+        watch = client(cp).watch(revision, EnumSet.allOf(ControlClient.Part.class), event -> {
             try {
                 apply(event.json(), true);
             } catch (RuntimeException e) {
-                System.err.println("gateway: state " + event.revision() + " refused, still serving revision "
-                                   + revision + ": " + e.getMessage());
+                log.warn("state {} refused, still serving revision {}: {}", event.revision(), revision,
+                         e.getMessage());
             }
         });
+    }
+
+    /**
+     * The control plane's client for {@code cp}: its token (the file's, followed, when there is one), its CA and
+     * whether cleartext to another host is allowed; refuses what may not be used, naming it.
+     */
+    static ControlClient client(GatewayConfig.ControlPlane cp) {
+        ControlClient.Builder b = ControlClient.builder(URI.create(cp.url())).ca(cp.ca())
+                                               .allowInsecure(cp.allowInsecure());
+        if (cp.tokenFile() != null) {
+            b.token(new FollowedToken(cp.tokenFile()));
+        } else {
+            b.token(cp.token());
+        }
+        return b.build();
+    }
+
+    @Override
+    public WatchStatus watchStatus() {
+        ControlClient.Watch w = watch;
+        return w == null ? null : w.status();
     }
 
     /** Reads, validates and publishes one whole state document; keeps it on disk when it came from the wire. */
@@ -93,18 +120,14 @@ final class ControlPlaneFeed implements StateFeed {
             Files.writeString(tmp, json);
             Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
-            System.err.println("gateway: cannot keep the last good state in " + file + ": " + e.getMessage());
+            log.warn("cannot keep the last good state in {}: {}", file, e.getMessage());
         }
     }
 
     @Override
     public void close() {
-        try {
-            if (watch != null) {
-                watch.close();
-            }
-        } catch (Exception e) {
-            // closing a watch only stops a thread; nothing to report
+        if (watch != null) {
+            watch.close();
         }
     }
 }

@@ -183,11 +183,16 @@ public record GatewayConfig(Region region, InetSocketAddress listen, Certificate
      * Rules, health and fences arrive over a control plane's watch stream; the last good state is kept in
      * {@code stateFile} and served from while the control plane is away.
      *
-     * @param url       the control plane's base URL
-     * @param token     the bearer token, or empty
-     * @param stateFile where the last good state is kept
+     * @param url           the control plane's base URL
+     * @param token         the bearer token, or empty
+     * @param tokenFile     a file holding the bearer token, followed (re-read when it changes), or {@code null}
+     * @param stateFile     where the last good state is kept
+     * @param ca            a PEM file of the certificate authorities to trust for {@code https://}, or {@code null}
+     *                      for the JDK's
+     * @param allowInsecure whether {@code http://} to a host other than loopback is allowed
      */
-    public record ControlPlane(String url, String token, Path stateFile) implements StateSource {
+    public record ControlPlane(String url, String token, Path tokenFile, Path stateFile, Path ca,
+                               boolean allowInsecure) implements StateSource {
     }
 
     /**

@@ -311,7 +311,8 @@ final class GatewayConfigReader {
             return new GatewayConfig.StaticFiles(null, null, null, null, Duration.ofSeconds(1));
         }
         if (cp != null) {
-            unknownKeys(cp, "control_plane", Set.of("url", "token", "token_file", "state_file"));
+            unknownKeys(cp, "control_plane", Set.of("url", "token", "token_file", "state_file", "ca",
+                                                    "allow_insecure"));
             String url = text(cp.get("url"), "control_plane.url", null);
             if (url == null || !(url.startsWith("http://") || url.startsWith("https://"))) {
                 problem("control_plane.url", "'" + url + "' (expected: http://host:port)");
@@ -320,7 +321,7 @@ final class GatewayConfigReader {
             String tokenFile = text(cp.get("token_file"), "control_plane.token_file", null);
             if (tokenFile != null) {
                 try {
-                    token = java.nio.file.Files.readString(file(tokenFile)).trim();
+                    java.nio.file.Files.readString(file(tokenFile)); // read at once; followed while running
                 } catch (java.io.IOException e) {
                     problem("control_plane.token_file", "cannot read " + tokenFile + ": " + e.getMessage());
                 }
@@ -329,7 +330,29 @@ final class GatewayConfigReader {
             if (state == null) {
                 problem("control_plane.state_file", "missing (expected: where the last good state is kept)");
             }
-            return new GatewayConfig.ControlPlane(url, token, state == null ? null : file(state));
+            String ca = text(cp.get("ca"), "control_plane.ca", null);
+            JsonNode insecure = cp.get("allow_insecure");
+            if (insecure != null && !insecure.isBoolean()) {
+                problem("control_plane.allow_insecure", insecure + " (expected: true or false)");
+            }
+            GatewayConfig.ControlPlane source = new GatewayConfig.ControlPlane(url, token,
+                    tokenFile == null ? null : file(tokenFile), state == null ? null : file(state),
+                    ca == null ? null : file(ca), insecure != null && insecure.asBoolean());
+            if (url != null && (url.startsWith("http://") || url.startsWith("https://"))) {
+                try {
+                    // refuses cleartext to another host and a CA file that is not one (the token file is checked above)
+                    ControlPlaneFeed.client(new GatewayConfig.ControlPlane(url, "", null, null, source.ca(),
+                                                                           source.allowInsecure()));
+                } catch (IllegalArgumentException e) {
+                    String message = e.getMessage();
+                    if (message.startsWith("ca: ")) {
+                        problem("control_plane.ca", message.substring(4));
+                    } else {
+                        problem("control_plane.url", message.replaceFirst("^control plane url: ", ""));
+                    }
+                }
+            }
+            return source;
         }
         unknownKeys(st, "static", Set.of("topology", "rules", "health", "fences", "reload_interval"));
         Path topology = requiredFile(st, "topology");

@@ -6,11 +6,17 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+
+import io.unitas.control.client.WatchStatus;
 
 /**
  * The "region × user home" view: {@code unitas_gateway_requests_total} and the
@@ -30,6 +36,7 @@ final class GatewayMetrics implements AutoCloseable {
     private final PrintStream accessLog;
 
     private final ScheduledExecutorService flusher;
+    private volatile Supplier<WatchStatus> watchStatus;
 
     GatewayMetrics(String gatewayRegion, PrintStream accessLog) {
         this.gatewayRegion = gatewayRegion;
@@ -42,6 +49,44 @@ final class GatewayMetrics implements AutoCloseable {
         if (flusher != null) {
             flusher.scheduleWithFixedDelay(accessLog::flush, 1, 1, TimeUnit.SECONDS);
         }
+    }
+
+    /**
+     * Follows the control plane's watch: {@code unitas_gateway_control_watch_connected} (1 or 0),
+     * {@code _revision}, {@code _last_event_age_seconds}, {@code _reconnects_total} and
+     * {@code _callback_failures_total}, read from {@code status} at each scrape; nothing when it gives null.
+     */
+    void watch(Supplier<WatchStatus> status) {
+        this.watchStatus = status;
+        String p = "unitas.gateway.control.watch.";
+        Gauge.builder(p + "connected", status, s -> value(s, w -> w.connected() ? 1 : 0))
+                .description("Whether the control plane's watch stream is open and its heartbeats arrive")
+                .register(registry);
+        Gauge.builder(p + "revision", status, s -> value(s, w -> w.lastRevision()))
+                .description("The last control-plane revision the watch delivered").register(registry);
+        Gauge.builder(p + "last.event.age", status,
+                        s -> value(s, w -> w.lastEventAgeMillis() < 0 ? Double.NaN : w.lastEventAgeMillis() / 1e3))
+                .baseUnit("seconds").description("Time since the watch last heard an event or a heartbeat")
+                .register(registry);
+        FunctionCounter.builder(p + "reconnects", status,
+                        s -> value(s, w -> w.reconnects()))
+                .description("Watch connections replaced (dropped, refused or silent for three heartbeats)")
+                .register(registry);
+        FunctionCounter.builder(p + "callback.failures", status,
+                        s -> value(s, w -> w.callbackFailures()))
+                .description("Watched states whose handling failed").register(registry);
+    }
+
+    private static double value(Supplier<WatchStatus> status,
+                                ToDoubleFunction<WatchStatus> f) {
+        WatchStatus s = status.get();
+        return s == null ? Double.NaN : f.applyAsDouble(s);
+    }
+
+    /** The watch's line for {@code /unitas/healthz}, empty when the gateway watches no control plane. */
+    String watchHealth() {
+        WatchStatus s = watchStatus == null ? null : watchStatus.get();
+        return s == null ? "" : "control plane watch: " + s.describe() + "\n";
     }
 
     /** Flushes and stops the access log. */

@@ -95,6 +95,9 @@ final class GatewayServer implements Gateway {
             Upstreams upstreams = new Upstreams(config.upstreams(), config.resilience());
             upstreams.startHealthChecks(pools, loops);
             GatewayMetrics metrics = new GatewayMetrics(config.region().id(), accessLog(config.accessLog()));
+            if (feed.watchStatus() != null) {
+                metrics.watch(feed::watchStatus);
+            }
             Proxy proxy = new Proxy(config, holder, upstreams, pools, metrics, clock);
             SslContext tls = config.tls() == null ? null : ListenerTls.context(config.tls());
             ChannelGroup open = new DefaultChannelGroup("unitas-gateway", GlobalEventExecutor.INSTANCE);

@@ -6,6 +6,11 @@ interface StateFeed extends AutoCloseable {
     /** Publishes the first snapshot it can (if any) before returning, then keeps publishing in the background. */
     void start(StateHolder holder);
 
+    /** How the control plane's watch is doing, or {@code null} when this feed does not watch one. */
+    default io.unitas.control.client.WatchStatus watchStatus() {
+        return null;
+    }
+
     /** Stops publishing. */
     @Override
     void close();

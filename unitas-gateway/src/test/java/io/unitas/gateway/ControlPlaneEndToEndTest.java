@@ -136,4 +136,35 @@ class ControlPlaneEndToEndTest {
         assertThat(failedOver.contentUtf8()).startsWith("backend=cn-main");
         assertThat(failedOver.headers().get("x-unitas-route")).isEqualTo("failover");
     }
+
+    AggregatedHttpResponse get(String path) {
+        return WebClient.of("http://127.0.0.1:" + gateway.port()).get(path).aggregate().join();
+    }
+
+    @Test
+    void theWatchsStateIsInHealthzAndMetrics_andALostControlPlaneShowsThere() throws Exception {
+        Files.writeString(dir.resolve("tokens"), ADMIN.fileLine() + "\n" + GATEWAY.fileLine() + "\n");
+        control = startControl(0);
+        ControlClient admin = ControlClient.of(URI.create("http://127.0.0.1:" + control.port), ADMIN.secret());
+        ok(admin.put("/api/v1/topology", TOPOLOGY, admin.get("/api/v1/state").revision()));
+        ok(admin.put("/api/v1/rules", RULES, admin.get("/api/v1/state").revision()));
+        long now = admin.get("/api/v1/state").revision();
+        gateway = startGateway(control.port);
+        eventually(() -> gateway.revision() == now);
+
+        AggregatedHttpResponse healthz = get("/unitas/healthz");
+        assertThat(healthz.status().code()).isEqualTo(200);
+        assertThat(healthz.contentUtf8()).contains("control plane watch: connected, revision " + now);
+        String metrics = get("/metrics").contentUtf8();
+        assertThat(metrics).contains("unitas_gateway_control_watch_connected 1.0")
+                           .contains("unitas_gateway_control_watch_revision " + now + ".0")
+                           .contains("unitas_gateway_control_watch_reconnects_total 0.0")
+                           .contains("unitas_gateway_control_watch_callback_failures_total 0.0")
+                           .contains("unitas_gateway_control_watch_last_event_age_seconds");
+
+        control.close(); // kill -9
+        eventually(() -> get("/unitas/healthz").contentUtf8().contains("control plane watch: disconnected"));
+        assertThat(get("/unitas/healthz").status().code()).as("still serving its last good state").isEqualTo(200);
+        eventually(() -> get("/metrics").contentUtf8().contains("unitas_gateway_control_watch_connected 0.0"));
+    }
 }

@@ -159,8 +159,8 @@ class GatewayConfigTest {
         assertThat(c.headers().unit()).isEqualTo("x-unitas-unit");
         assertThat(c.writes().methods()).containsExactlyInAnyOrder("POST", "DELETE");
         assertThat(c.writes().readPaths()).containsExactly("/acme.orders.v1.Orders/Get*", "/graphql/query");
-        assertThat(c.source()).isEqualTo(new GatewayConfig.ControlPlane("http://127.0.0.1:7000", "",
-                                                                        dir.resolve("state.json")));
+        assertThat(c.source()).isEqualTo(new GatewayConfig.ControlPlane("http://127.0.0.1:7000", "", null,
+                                                                        dir.resolve("state.json"), null, false));
     }
 
     @ParameterizedTest(name = "{1}")
@@ -185,6 +185,9 @@ class GatewayConfigTest {
             "region: cn\\nlisten: 1.2.3.4:1\\non_read_only: retry | gateway.yaml:3: on_read_only: 'retry' (expected: fence or failover)",
             "region: cn\\nlisten: 1.2.3.4:1\\non_read_only_units: {u-sh: maybe} | gateway.yaml:3: on_read_only_units.u-sh: 'maybe' (expected: fence or failover)",
             "region: cn\\nlisten: 1.2.3.4:1\\nhold_down: soon | gateway.yaml:3: hold_down: 'soon' (expected: a duration like 500ms",
+            "region: cn\\nlisten: 1.2.3.4:1\\nupstreams: {cn: {endpoints: [a:1]}}\\ncontrol_plane: {url: 'http://control.internal:7070', state_file: s.json} | gateway.yaml:4: control_plane.url: 'http://control.internal:7070' is cleartext to another host: the bearer token would cross the network readable (expected: https://, or allow_insecure: true to accept that)",
+            "region: cn\\nlisten: 1.2.3.4:1\\nupstreams: {cn: {endpoints: [a:1]}}\\ncontrol_plane: {url: 'https://c:7070', ca: nope.pem, state_file: s.json} | gateway.yaml:4: control_plane.ca: ",
+            "region: cn\\nlisten: 1.2.3.4:1\\nupstreams: {cn: {endpoints: [a:1]}}\\ncontrol_plane: {url: 'https://c:7070', token_file: nope.token, state_file: s.json} | gateway.yaml:4: control_plane.token_file: cannot read ",
             "region: cn\\nlisten: 1.2.3.4:1\\nupstreams: {cn: {endpoints: [a:1], health_check: grpc}} | gateway.yaml:3: upstreams.cn.health_check: 'grpc' needs protocol: h2c or h2 (gRPC runs over HTTP/2)",
     })
     void everyMistakeIsNamedWithItsLine(String yaml, String expected) throws Exception {
@@ -207,6 +210,17 @@ class GatewayConfigTest {
                 static: {topology: t.yaml, rules: r.yaml, health: h.yaml}
                 """);
         assertThat(c.resilience().idleTimeout()).isEqualTo(Duration.ofHours(1));
+    }
+
+    @Test
+    void cleartextToARemoteControlPlane_isAllowedOnlyWhenSaidSo() throws Exception {
+        GatewayConfig c = read("""
+                region: cn
+                listen: 127.0.0.1:0
+                upstreams: {cn: {endpoints: [127.0.0.1:9000]}}
+                control_plane: {url: 'http://control.internal:7070', allow_insecure: true, state_file: s.json}
+                """);
+        assertThat(((GatewayConfig.ControlPlane) c.source()).allowInsecure()).isTrue();
     }
 
     @Test

@@ -248,7 +248,7 @@ final class HealthConfigReader {
             return Optional.empty();
         }
         JsonNode push = object(root, "push");
-        keys(push, "push", List.of("url", "token-file", "token-env", "every"));
+        keys(push, "push", List.of("url", "token-file", "token-env", "every", "ca", "allow-insecure"));
         String url = text(push, "push.url", null);
         URI uri = null;
         try {
@@ -266,8 +266,22 @@ final class HealthConfigReader {
         if (uri == null || every.isZero()) {
             return Optional.empty();
         }
-        return Optional.of(new PushConfig(uri, file == null ? null : Path.of(file),
-                                          text(push, "push.token-env", null), every));
+        String ca = text(push, "push.ca", null);
+        JsonNode insecure = push.get("allow-insecure");
+        if (insecure != null && !insecure.isBoolean()) {
+            problems.add(doc.describe("push.allow-insecure", insecure + " (expected: true or false)"));
+        }
+        PushConfig config = new PushConfig(uri, file == null ? null : Path.of(file),
+                                           text(push, "push.token-env", null), every, ca == null ? null : Path.of(ca),
+                                           insecure != null && insecure.asBoolean());
+        try {
+            HealthPusher.client(config); // refuses cleartext to another host and a CA file that is not one
+        } catch (IllegalArgumentException e) {
+            String message = e.getMessage();
+            problems.add(message.startsWith("ca: ") ? doc.describe("push.ca", message.substring(4))
+                         : doc.describe("push.url", message.replaceFirst("^control plane url: ", "")));
+        }
+        return Optional.of(config);
     }
 
     private void keys(JsonNode node, String path, List<String> allowed) {

@@ -1,34 +1,40 @@
 package io.unitas.health;
 
 import java.io.IOException;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import io.unitas.config.HealthReportJson;
+import io.unitas.control.client.ControlClient;
+import io.unitas.control.client.ControlResponse;
 import io.unitas.core.health.HealthReport;
 
 /**
- * Pushes health reports to the control plane: {@code PUT} of the report's JSON, on every change and at least
- * every {@link PushConfig#every()}. Only the latest report is ever sent: one that is superseded while a push
- * fails is dropped. Failures are retried with exponential backoff, 250 ms doubling up to 10 s.
+ * Pushes health reports to the control plane with the control plane's own client: {@code PUT} of the report's JSON,
+ * on every change and at least every {@link PushConfig#every()}. Only the latest report is ever sent: one that is
+ * superseded while a push fails is dropped. Failures are retried with exponential backoff, 250 ms doubling up to
+ * 10 s; the first failure of a run is logged as a warning, the rest of the run at debug level, and the recovery
+ * once, so an outage of the control plane is three lines, not one per retry.
  */
 final class HealthPusher implements AutoCloseable {
 
-    private static final System.Logger LOG = System.getLogger(HealthPusher.class.getName());
+    private static final Logger log = LoggerFactory.getLogger(HealthPusher.class);
     private static final Duration FIRST_RETRY = Duration.ofMillis(250);
     private static final Duration LONGEST_RETRY = Duration.ofSeconds(10);
     private static final Duration TIMEOUT = Duration.ofSeconds(2);
 
     private final PushConfig config;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+    private final ControlClient client;
     private final AtomicReference<HealthReport> pending = new AtomicReference<>();
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "unitas-health-push");
@@ -39,10 +45,28 @@ final class HealthPusher implements AutoCloseable {
     private int failures;
     private volatile String lastError = "";
 
+    /** Refuses, naming it, a URL that would send the token in cleartext to another host, or a bad CA file. */
     HealthPusher(PushConfig config, Supplier<HealthReport> current) {
         this.config = config;
+        this.client = client(config);
         long every = config.every().toMillis();
-        scheduler.scheduleAtFixedRate(() -> offer(current.get()), every, every, TimeUnit.MILLISECONDS);
+        scheduler.scheduleAtFixedRate(() -> {
+            HealthReport report = current.get();
+            if (report != null) {
+                offer(report);
+            }
+        }, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    /** The control plane's client for {@code config}'s receiver. */
+    static ControlClient client(PushConfig config) {
+        try {
+            return ControlClient.builder(config.url()).connectTimeout(TIMEOUT).requestTimeout(TIMEOUT)
+                                .token(() -> token(config)).ca(config.ca()).allowInsecure(config.allowInsecure())
+                                .build();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(e.getMessage().replace("allow_insecure", "allow-insecure"), e);
+        }
     }
 
     /** The delay before retry number {@code attempt} (1 for the first). */
@@ -78,35 +102,43 @@ final class HealthPusher implements AutoCloseable {
             return;
         }
         try {
-            HttpRequest.Builder request = HttpRequest.newBuilder(config.url()).timeout(TIMEOUT)
-                    .header("Content-Type", "application/json")
-                    .PUT(HttpRequest.BodyPublishers.ofString(HealthReportJson.write(report)));
-            String token = token();
-            if (token != null) {
-                request.header("Authorization", "Bearer " + token);
+            ControlResponse response = client.send("PUT", config.url().getRawPath(), HealthReportJson.write(report),
+                                                   Map.of());
+            if (!response.ok()) {
+                throw new IOException("HTTP " + response.status() + " from " + config.url() + ": "
+                                      + ControlResponse.problemDetail(response.body()));
             }
-            HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() / 100 != 2) {
-                throw new IOException("HTTP " + response.statusCode() + " from " + config.url());
+            if (failures > 0) {
+                log.info("push of health reports to {} works again after {} failures", config.url(), failures);
             }
             failures = 0;
             lastError = "";
             scheduler.execute(this::send);
         } catch (IOException | RuntimeException e) {
             failures++;
-            lastError = ProbeFailure.reason(e, config.url().getHost() + ":" + config.url().getPort(), TIMEOUT);
-            LOG.log(System.Logger.Level.WARNING, "push of health report " + report.sequence() + " to "
-                    + config.url() + " failed (" + lastError + "); retrying in " + backoff(failures).toMillis() + "ms");
+            Throwable cause = e instanceof UncheckedIOException && e.getCause() != null ? e.getCause() : e;
+            lastError = ProbeFailure.reason(cause, config.url().getHost() + ":" + config.url().getPort(), TIMEOUT);
+            long retry = backoff(failures).toMillis();
+            if (failures == 1) {
+                log.warn("push of health report {} to {} failed ({}); retrying in {} ms, and quietly until it works",
+                         report.sequence(), config.url(), lastError, retry);
+            } else {
+                log.debug("push of health report {} to {} failed ({}); retrying in {} ms", report.sequence(),
+                          config.url(), lastError, retry);
+            }
             pending.compareAndSet(null, report);
-            scheduler.schedule(this::send, backoff(failures).toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            scheduler.schedule(this::send, retry, TimeUnit.MILLISECONDS);
         }
     }
 
-    private String token() throws IOException {
+    /** The bearer token: the file's (read at each push, so it can be rotated), or the environment variable's. */
+    private static String token(PushConfig config) {
         if (config.tokenFile() != null) {
-            return Files.readString(config.tokenFile()).trim();
+            try {
+                return Files.readString(config.tokenFile()).trim();
+            } catch (IOException e) {
+                throw new UncheckedIOException(config.tokenFile() + ": cannot read the token", e);
+            }
         }
         return config.tokenEnv() == null ? null : System.getenv(config.tokenEnv());
     }

@@ -13,8 +13,11 @@ import java.util.Objects;
  * @param tokenFile a file holding the bearer token (read at each push, so it can be rotated), or {@code null}
  * @param tokenEnv  an environment variable holding the bearer token, or {@code null}
  * @param every     the longest time between two pushes, as a heartbeat
+ * @param ca        a PEM file of the certificate authorities to trust for {@code https://}, or {@code null} for the
+ *                  JDK's
+ * @param allowInsecure whether {@code http://} to a host other than loopback is allowed (the token in cleartext)
  */
-public record PushConfig(URI url, Path tokenFile, String tokenEnv, Duration every) {
+public record PushConfig(URI url, Path tokenFile, String tokenEnv, Duration every, Path ca, boolean allowInsecure) {
 
     /** Requires a URL and a positive period. */
     public PushConfig {

@@ -137,6 +137,8 @@ class HealthConfigTest {
     @ParameterizedTest(name = "{1}")
     @CsvSource(delimiter = '|', ignoreLeadingAndTrailingWhitespace = false, value = {
             "region: CN|health.yaml:1: region: 'CN' (expected: lowercase letters, digits, '-' or '_', at most 63)",
+            "push: {url: 'http://control.internal:7070/api/v1/health/cn'}|health.yaml:9: push.url: 'http://control.internal:7070/api/v1/health/cn' is cleartext to another host: the bearer token would cross the network readable (expected: https://, or allow-insecure: true to accept that)",
+            "push: {url: 'https://control.internal:8443/api/v1/health/cn', ca: nope.pem}|health.yaml:9: push.ca: nope.pem: no such file (expected: a PEM file of CA certificates)",
             "    kind: postgress|health.yaml:4: checks[0].kind: 'postgress' (expected one of: postgres, mysql, "
             + "redis, http, tcp, grpc, all, any, at-least)",
             "    target: localhost|health.yaml:5: checks[0].target: 'localhost' (expected: "

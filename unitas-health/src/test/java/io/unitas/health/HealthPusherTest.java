@@ -2,7 +2,13 @@ package io.unitas.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.URI;
 import java.time.Duration;
+import java.util.function.Supplier;
+
+import org.junit.jupiter.api.Test;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -13,5 +19,24 @@ class HealthPusherTest {
     @CsvSource({"1, 250", "2, 500", "3, 1000", "6, 8000", "7, 10000", "100, 10000"})
     void retriesBackOffExponentiallyFrom250msUpTo10s(int attempt, long ms) {
         assertThat(HealthPusher.backoff(attempt)).isEqualTo(Duration.ofMillis(ms));
+    }
+
+    @Test
+    void cleartextToAnotherHost_isRefused_becauseTheTokenWouldCrossTheNetworkReadable() {
+        PushConfig push = new PushConfig(URI.create("http://control.internal:7070/api/v1/health/cn"), null, null,
+                                         Duration.ofSeconds(10), null, false);
+        Supplier<io.unitas.core.health.HealthReport> none = () -> null;
+
+        assertThatThrownBy(() -> new HealthPusher(push, none).close())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("http://control.internal:7070/api/v1/health/cn")
+                .hasMessageContaining("expected: https://, or allow-insecure: true");
+    }
+
+    @Test
+    void cleartextToAnotherHost_isAllowedWhenSaidSo() {
+        PushConfig push = new PushConfig(URI.create("http://control.internal:7070/api/v1/health/cn"), null, null,
+                                         Duration.ofSeconds(10), null, true);
+        new HealthPusher(push, () -> null).close();
     }
 }

@@ -24,6 +24,20 @@ public record ControlResponse(int status, String body, long revision) {
         }
     }
 
+    /** The {@code detail} of a problem body (RFC 9457), or the body itself, shortened, when it is not one. */
+    public static String problemDetail(String body) {
+        try {
+            JsonNode detail = JSON.readTree(body).path("detail");
+            if (detail.isTextual()) {
+                return detail.asText();
+            }
+        } catch (JsonProcessingException e) {
+            // not JSON: the text itself says what happened
+        }
+        String text = body.strip();
+        return text.length() <= 200 ? text : text.substring(0, 200) + "...";
+    }
+
     /** Whether the status is 2xx. */
     public boolean ok() {
         return status / 100 == 2;

@@ -1,0 +1,107 @@
+package io.unitas.control;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.unitas.control.client.ControlClient;
+import io.unitas.control.client.WatchStatus;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The client's watch against a real control plane: it survives its callback's failures, notices a half-open
+ * connection by the missing heartbeats and reconnects, and says how it is doing. Time is a ticker the test moves.
+ */
+class WatchClientTest {
+
+    @TempDir
+    Path dir;
+
+    private ControlServer server;
+    private ControlClient operator;
+    private final AtomicLong nanos = new AtomicLong();
+
+    @BeforeEach
+    void start() {
+        server = ControlServer.builder().port(0).dataDir(dir).tokens(Fixtures.tokensFile(dir)).start();
+        Fixtures.seed(ControlClient.of(server.uri(), Fixtures.ADMIN.secret()), Instant.now(), 0);
+        operator = ControlClient.of(server.uri(), Fixtures.OPERATOR.secret());
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+    }
+
+    private ControlClient viewer(java.net.URI uri) {
+        return ControlClient.builder(uri).token(Fixtures.VIEWER.secret()).ticker(nanos::get)
+                            .random(new Random(7)).reconnectBackoff(Duration.ofMillis(200), Duration.ofSeconds(2))
+                            .build();
+    }
+
+    private long fence() {
+        return operator.fence(List.of("u-ny"), "test").revision();
+    }
+
+    @Test
+    void aCallbackThatThrows_isCountedAndTheWatchGoesOn() throws Exception {
+        BlockingQueue<Long> delivered = new LinkedBlockingQueue<>();
+        AtomicInteger calls = new AtomicInteger();
+        try (ControlClient.Watch watch = viewer(server.uri()).watch(-1, e -> {
+            delivered.add(e.revision());
+            if (calls.incrementAndGet() == 1) {
+                throw new IllegalStateException("the callback's own bug");
+            }
+        })) {
+            assertThat(delivered.poll(10, TimeUnit.SECONDS)).isEqualTo(server.revision());
+            long next = fence();
+
+            assertThat(delivered.poll(10, TimeUnit.SECONDS)).isEqualTo(next);
+            WatchStatus status = watch.status();
+            assertThat(status.callbackFailures()).isEqualTo(1);
+            assertThat(status.lastRevision()).isEqualTo(next);
+            assertThat(status.connected()).isTrue();
+        }
+    }
+
+    @Test
+    void aHalfOpenConnection_isDeadAfterThreeMissedHeartbeats_andTheWatchResumesWhereItWas() throws Exception {
+        BlockingQueue<Long> delivered = new LinkedBlockingQueue<>();
+        try (FreezingProxy proxy = new FreezingProxy(server.uri());
+             ControlClient.Watch watch = viewer(proxy.uri()).watch(-1, e -> delivered.add(e.revision()))) {
+            assertThat(delivered.poll(10, TimeUnit.SECONDS)).isEqualTo(server.revision());
+            proxy.freeze();
+            long missed = fence();
+            assertThat(delivered.poll(300, TimeUnit.MILLISECONDS)).as("the frozen connection delivers nothing")
+                                                                   .isNull();
+
+            nanos.addAndGet(Duration.ofSeconds(14).toNanos());
+            assertThat(delivered.poll(300, TimeUnit.MILLISECONDS)).as("two missed heartbeats are not yet three")
+                                                                   .isNull();
+            assertThat(watch.status().connected()).isTrue();
+
+            Long got = null;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (got == null && System.nanoTime() < deadline) {
+                nanos.addAndGet(Duration.ofMillis(500).toNanos()); // the ticker past 15 s, then through the backoff
+                got = delivered.poll(100, TimeUnit.MILLISECONDS);
+            }
+            assertThat(got).as("the change made while the connection was half-open").isEqualTo(missed);
+            assertThat(watch.status().reconnects()).isEqualTo(1);
+            assertThat(watch.status().lastError()).contains("no heartbeat");
+
+        }
+    }
+}
