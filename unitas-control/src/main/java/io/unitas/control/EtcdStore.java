@@ -272,6 +272,7 @@ final class EtcdStore implements StateStore {
 
     @Override
     public AuditEntry audit(AuditEntry entry) {
+        entry = entry.capped(AuditLog.Limits.DEFAULT.reasonChars(), AuditLog.Limits.DEFAULT.detailChars());
         ByteSequence key = bytes(auditPrefix.toString(StandardCharsets.UTF_8) + System.currentTimeMillis() + "-"
                                  + UUID.randomUUID());
         long revision = await(kv.put(key, bytes(StateJson.write(entry.toJson())))).getHeader().getRevision();

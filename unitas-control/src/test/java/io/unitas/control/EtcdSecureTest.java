@@ -58,6 +58,19 @@ class EtcdSecureTest {
     }
 
     @Test
+    void aCallerChosenReason_isCappedInEtcdToo() {
+        try (EtcdStore store = new EtcdStore(List.of(etcd.endpoint()), "/capped-" + System.nanoTime() + "/",
+                Duration.ofSeconds(2), new EtcdStore.Access(access.ca(), access.cert(), access.key(), access.user(),
+                                                            access.password()))) {
+            store.audit(new AuditEntry(0, Instant.now(), "anonymous", "state.read", "/api/v1/state",
+                                       "unauthenticated", "r".repeat(7_700), 0, "no bearer token"));
+
+            assertThat(store.audit(0, 1).get(0).reason()).hasSizeLessThanOrEqualTo(256)
+                                                          .endsWith("(7468 more characters)");
+        }
+    }
+
+    @Test
     void aWrongPassword_isRefusedByEtcd() {
         assertThatThrownBy(() -> control("not-the-password").start().close())
                 .hasMessageContaining("etcd:")
