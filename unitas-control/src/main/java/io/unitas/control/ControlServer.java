@@ -50,6 +50,7 @@ public interface ControlServer extends AutoCloseable {
         Path dataDir = Path.of("unitas-control-data");
         List<URI> etcdEndpoints = List.of();
         String etcdPrefix = "/unitas/";
+        EtcdStore.Access etcdAccess = EtcdStore.Access.PLAINTEXT;
         Path tokens;
         Clock clock = Clock.systemUTC();
         // Three of the health agent's 10 s heartbeats, so one lost push does not make a region stale.
@@ -85,6 +86,24 @@ public interface ControlServer extends AutoCloseable {
         /** The key prefix in etcd, so that several control planes can share one cluster. Default {@code /unitas/}. */
         public Builder etcdPrefix(String prefix) {
             this.etcdPrefix = prefix.endsWith("/") ? prefix : prefix + "/";
+            return this;
+        }
+
+        /**
+         * Speak TLS to etcd ({@code https://} endpoints): trust {@code ca}; present {@code cert} with its PKCS#8
+         * {@code key} when etcd asks for a client certificate (both null: none). PEM files.
+         */
+        public Builder etcdTls(Path ca, Path cert, Path key) {
+            this.etcdAccess = new EtcdStore.Access(Objects.requireNonNull(ca, "ca"), cert, key, etcdAccess.user(),
+                                                   etcdAccess.password());
+            return this;
+        }
+
+        /** Authenticate to etcd (with auth enabled) as {@code user}. */
+        public Builder etcdAuth(String user, String password) {
+            this.etcdAccess = new EtcdStore.Access(etcdAccess.ca(), etcdAccess.cert(), etcdAccess.key(),
+                                                   Objects.requireNonNull(user, "user"),
+                                                   Objects.requireNonNull(password, "password"));
             return this;
         }
 

@@ -42,7 +42,7 @@ final class DefaultControlServer implements ControlServer {
         TokensFile tokens = new TokensFile(tokensFile);
         StateStore store = b.etcdEndpoints.isEmpty()
                 ? new EmbeddedStore(b.dataDir)
-                : new EtcdStore(b.etcdEndpoints, b.etcdPrefix, b.leaderLease);
+                : new EtcdStore(b.etcdEndpoints, b.etcdPrefix, b.leaderLease, b.etcdAccess);
         ControlService service = new ControlService(store, b.clock, b.healthTtl, b.healthGrace, b.cooldown);
         WatchHub hub = new WatchHub(store);
         ServerBuilder sb = Server.builder()
