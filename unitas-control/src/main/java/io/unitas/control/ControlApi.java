@@ -36,6 +36,7 @@ final class ControlApi {
     private static final MediaType EVENT_STREAM = MediaType.parse("text/event-stream");
     private static final String REASON_HEADER = "x-unitas-reason";
     private static final long HEARTBEAT_SECONDS = 5;
+    private static final HttpData HEARTBEAT = HttpData.ofUtf8(": heartbeat\n\n");
 
     /**
      * A request's body: its text, the document name errors will carry ({@code rules.yaml} when sent as YAML,
@@ -191,23 +192,52 @@ final class ControlApi {
             return HttpResponse.of(java.util.concurrent.CompletableFuture.supplyAsync(() -> respond(
                     service.record(auth.actor, "watch", ctx.path(), "", auth.refusal)), ctx.blockingTaskExecutor()));
         }
+        java.util.Set<WatchHub.Part> parts;
+        try {
+            parts = WatchHub.Part.parse(ctx.queryParam("parts"));
+        } catch (IllegalArgumentException e) {
+            return respond(Outcome.problem(Outcome.Kind.BAD_REQUEST, e.getMessage()));
+        }
         long since = longParam(ctx, "since", -2);
         String lastEventId = req.headers().get("last-event-id");
-        if (lastEventId != null && lastEventId.matches("\\d+")) {
+        if (lastEventId != null && !lastEventId.isEmpty()) {
+            if (!lastEventId.matches("\\d{1,18}")) {
+                return respond(Outcome.problem(Outcome.Kind.BAD_REQUEST, "Last-Event-ID: '"
+                        + (lastEventId.length() > 40 ? lastEventId.substring(0, 40) + "..." : lastEventId)
+                        + "' (expected: a revision, a whole number >= 0)"));
+            }
             since = Long.parseLong(lastEventId); // the browser's resume point wins over the URL it reuses
         }
         if (since < -1) {
             since = service.store().current().revision() - 1; // no resume point: start with the current state
+        }
+        String token = auth.principal.name();
+        WatchHub.Refusal refused = hub.admit(token);
+        if (refused != null) {
+            return respond(Outcome.problem(refused.kind(), refused.detail()));
         }
         ctx.clearRequestTimeout();
         HttpResponseWriter res = HttpResponse.streaming();
         res.write(ResponseHeaders.builder(HttpStatus.OK).contentType(EVENT_STREAM)
                                  .set(HttpHeaderNames.CACHE_CONTROL, "no-cache").build());
         res.write(HttpData.ofUtf8("retry: 1000\n\n"));
-        Runnable unsubscribe = hub.watch(since, text -> res.tryWrite(HttpData.ofUtf8(text)));
+        String header = ctx.request().headers().get(HttpHeaderNames.AUTHORIZATION, "");
+        String secret = header.regionMatches(true, 0, "Bearer ", 0, 7) ? header.substring(7).strip()
+                        : ctx.queryParam("access_token");
+        Runnable unsubscribe = hub.watch(token, secret, parts, since, new WatchHub.Sink() {
+            @Override
+            public java.util.concurrent.CompletableFuture<?> send(byte[] event) {
+                res.tryWrite(HttpData.wrap(event)); // the same bytes for every watcher of this view
+                return res.whenConsumed();
+            }
+
+            @Override
+            public void drop(String why) {
+                res.abort();
+            }
+        });
         ScheduledFuture<?> heartbeat = ctx.eventLoop().scheduleAtFixedRate(
-                () -> res.tryWrite(HttpData.ofUtf8(": heartbeat\n\n")), HEARTBEAT_SECONDS, HEARTBEAT_SECONDS,
-                TimeUnit.SECONDS);
+                () -> res.tryWrite(HEARTBEAT), HEARTBEAT_SECONDS, HEARTBEAT_SECONDS, TimeUnit.SECONDS);
         res.whenComplete().handle((ok, error) -> {
             unsubscribe.run();
             heartbeat.cancel(false);

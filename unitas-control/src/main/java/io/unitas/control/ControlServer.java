@@ -59,6 +59,7 @@ public interface ControlServer extends AutoCloseable {
         SwitchoverCooldown cooldown = SwitchoverCooldown.DEFAULT;
         Duration tick = Duration.ofMillis(100);
         Duration leaderLease = Duration.ofSeconds(5);
+        WatchHub.Limits watchLimits = WatchHub.Limits.DEFAULTS;
 
         private Builder() {}
 
@@ -151,6 +152,16 @@ public interface ControlServer extends AutoCloseable {
                 throw new IllegalArgumentException("leader lease: " + lease + " (expected: >= 1 s)");
             }
             this.leaderLease = lease;
+            return this;
+        }
+
+        /**
+         * The watch's limits: open watches per token (default 64) and in all (default 10,000; beyond them 429 and
+         * 503), the bytes a watcher may leave unread before it is dropped to reconnect (default 8 MiB), and the
+         * shortest time between two events caused by health alone (default 250 ms; zero sends each at once).
+         */
+        public Builder watchLimits(int perToken, int total, long unsentBytes, Duration healthEvery) {
+            this.watchLimits = new WatchHub.Limits(perToken, total, unsentBytes, healthEvery);
             return this;
         }
 

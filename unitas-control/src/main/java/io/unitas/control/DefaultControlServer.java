@@ -24,13 +24,15 @@ final class DefaultControlServer implements ControlServer {
     private static final Logger log = LoggerFactory.getLogger(DefaultControlServer.class);
 
     private final StateStore store;
+    private final WatchHub hub;
     private final Server server;
     private final ScheduledExecutorService ticker;
     private final ControlToken generated;
 
-    private DefaultControlServer(StateStore store, Server server, ScheduledExecutorService ticker,
+    private DefaultControlServer(StateStore store, WatchHub hub, Server server, ScheduledExecutorService ticker,
                                  ControlToken generated) {
         this.store = store;
+        this.hub = hub;
         this.server = server;
         this.ticker = ticker;
         this.generated = generated;
@@ -44,7 +46,8 @@ final class DefaultControlServer implements ControlServer {
                 ? new EmbeddedStore(b.dataDir)
                 : new EtcdStore(b.etcdEndpoints, b.etcdPrefix, b.leaderLease, b.etcdAccess);
         ControlService service = new ControlService(store, b.clock, b.healthTtl, b.healthGrace, b.cooldown);
-        WatchHub hub = new WatchHub(store);
+        WatchHub hub = new WatchHub(store, b.clock, b.watchLimits);
+        tokens.onReload(hub::tokensChanged);
         ServerBuilder sb = Server.builder()
                 .http(new InetSocketAddress("127.0.0.1", b.port))
                 .requestTimeout(Duration.ofSeconds(30))
@@ -72,7 +75,7 @@ final class DefaultControlServer implements ControlServer {
             }
         }, 0, b.tick.toMillis(), TimeUnit.MILLISECONDS);
         ticker.scheduleWithFixedDelay(tokens::reloadIfChanged, 1, 1, TimeUnit.SECONDS);
-        return new DefaultControlServer(store, server, ticker, generated);
+        return new DefaultControlServer(store, hub, server, ticker, generated);
     }
 
     /** Creates the tokens file with one admin token when it does not exist yet; returns that token. */
@@ -114,6 +117,7 @@ final class DefaultControlServer implements ControlServer {
     public void close() {
         ticker.shutdownNow();
         server.stop().join();
+        hub.close();
         store.close();
     }
 }

@@ -24,6 +24,8 @@ record Outcome(int status, JsonNode body, long revision, Kind kind) {
         STALE_REVISION(412, "stale-revision", "The state changed since the revision in If-Match"),
         INVALID_DOCUMENT(422, "invalid-document", "The document is invalid"),
         REVISION_REQUIRED(428, "revision-required", "If-Match with the revision being replaced is required"),
+        TOO_MANY_WATCHES(429, "too-many-watches", "The token holds as many watches as it may"),
+        WATCHERS_FULL(503, "watchers-full", "The control plane serves as many watches as it may"),
         UNAVAILABLE(503, "unavailable", "The control plane cannot reach its store");
 
         final int status;
