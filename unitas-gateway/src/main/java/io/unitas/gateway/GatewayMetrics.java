@@ -118,6 +118,13 @@ final class GatewayMetrics implements AutoCloseable {
                        .tags("gateway_region", gatewayRegion, "reason", "idle").register(registry);
     }
 
+    /** Publishes {@code unitas_gateway_timeout_failures_total}: expiries of timeouts that threw (each a bug). */
+    void timeouts(Timeouts timeouts) {
+        FunctionCounter.builder("unitas_gateway_timeout_failures", timeouts, Timeouts::failures)
+                       .description("Timeout expiries that failed with an exception; the timeouts go on being checked")
+                       .tag("gateway_region", gatewayRegion).register(registry);
+    }
+
     /** The Prometheus text exposition, for the {@code /metrics} endpoint. */
     String scrape() {
         return registry.scrape();

@@ -116,8 +116,9 @@ final class GatewayServer implements Gateway {
             }
             ClientLimits limits = new ClientLimits(config.limits());
             metrics.clientLimits(limits);
-            Proxy proxy = new Proxy(config, holder, upstreams, pools, metrics, clock,
-                                    new Timeouts(loops, ticker, TICK_NANOS), limits);
+            Timeouts timeouts = new Timeouts(loops, ticker, TICK_NANOS);
+            metrics.timeouts(timeouts);
+            Proxy proxy = new Proxy(config, holder, upstreams, pools, metrics, clock, timeouts, limits);
             SslContext tls = config.tls() == null ? null : ListenerTls.context(config.tls());
             ChannelGroup open = new DefaultChannelGroup("unitas-gateway", GlobalEventExecutor.INSTANCE);
             ChannelFuture bound = new ServerBootstrap()

@@ -5,26 +5,33 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.Future;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Every deadline of one gateway's connections and exchanges, measured on an injected ticker (nanoseconds) and
  * checked by each event loop every {@code tick}: as nginx's timers, a deadline costs a field write when it moves, not
  * a scheduled task, and an expiry is seen within one tick. Each loop keeps its own list of {@link Entry entries},
- * touched only from that loop, so nothing is locked. Tests move the ticker and call {@link #checkNow()}.
+ * touched only from that loop, so nothing is locked. Tests move the ticker and call {@link #checkNow()}. An expiry
+ * that throws is logged and counted, and the check goes on: one bug must not leave every other deadline unwatched.
  */
 final class Timeouts {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Timeouts.class);
 
     /** An entry's deadline when it has none. */
     static final long NONE = Long.MIN_VALUE;
 
     private final LongSupplier ticker;
     private final Map<EventExecutor, Loop> loops = new IdentityHashMap<>();
+    private final LongAdder failures = new LongAdder();
 
     Timeouts(EventLoopGroup group, LongSupplier ticker, long tickNanos) {
         this.ticker = ticker;
@@ -52,6 +59,11 @@ final class Timeouts {
         Entry e = new Entry(loop, onExpiry);
         loop.add(e);
         return e;
+    }
+
+    /** Expiries that threw: each a bug, logged where it happened. */
+    long failures() {
+        return failures.sum();
     }
 
     /** Checks every loop's deadlines at once against the ticker, and returns when all have been checked. */
@@ -134,7 +146,12 @@ final class Timeouts {
                 long deadline = e.deadline;
                 if (deadline != NONE && now - deadline >= 0) {
                     e.deadline = NONE;
-                    e.onExpiry.accept(now);
+                    try {
+                        e.onExpiry.accept(now);
+                    } catch (RuntimeException bug) {
+                        failures.increment();
+                        LOG.error("a timeout's expiry failed; the other deadlines are still checked", bug);
+                    }
                 }
             }
         }
