@@ -34,7 +34,7 @@ final class GatewayConfigReader extends DocumentReader {
                                                   "health_check",
                                                   "timeouts", "retries", "outlier", "access_log",
                                                   "hold_down", "on_read_only", "on_read_only_units",
-                                                  "trusted_peers");
+                                                  "trusted_peers", "limits");
     private static final Pattern ENDPOINT = Pattern.compile("[^\\s:/]+:\\d{1,5}");
 
     private final Path base;
@@ -65,6 +65,7 @@ final class GatewayConfigReader extends DocumentReader {
         int hopLimit = wholeNumber(root.get("hop_limit"), "hop_limit", HopRule.DEFAULT_LIMIT, 1);
         Writes writes = writes(root.get("write_methods"), root.get("read_paths"));
         Resilience resilience = resilience(root);
+        GatewayConfig.Limits limits = limits(root.get("limits"));
         // YAML 1.1 reads a bare `off` as false.
         JsonNode log = root.get("access_log");
         String accessLog = log != null && log.isBoolean() && !log.asBoolean() ? "off"
@@ -72,7 +73,7 @@ final class GatewayConfigReader extends DocumentReader {
         GatewayConfig.Routing routing = routing(root);
         throwIfProblems();
         return new GatewayConfig(region, listen, tls, workers, upstreams, source, headers, hopLimit, writes,
-                                 resilience, accessLog, routing);
+                                 resilience, accessLog, routing, limits);
     }
 
     /** {@code hold_down}, {@code on_read_only}, {@code on_read_only_units} and {@code trusted_peers}. */
@@ -124,6 +125,16 @@ final class GatewayConfigReader extends DocumentReader {
             problem(path, e.getMessage());
             return fallback;
         }
+    }
+
+    /** {@code limits}: the client connections' cap and timeouts, each defaulted on its own. */
+    private GatewayConfig.Limits limits(JsonNode node) {
+        GatewayConfig.Limits d = GatewayConfig.Limits.DEFAULTS;
+        JsonNode li = object(node, "limits", Set.of("max_connections", "header_read_timeout", "idle_timeout"));
+        return new GatewayConfig.Limits(
+                integer(li.get("max_connections"), "limits.max_connections", d.maxConnections(), 1),
+                duration(li.get("header_read_timeout"), "limits.header_read_timeout", d.headerReadTimeout()),
+                duration(li.get("idle_timeout"), "limits.idle_timeout", d.idleTimeout()));
     }
 
     /** {@code auto} (or absent): one per core, as 0; else a count. */
