@@ -40,12 +40,17 @@ public record ProblemDetail(String type, String title, int status, String detail
             throw new IllegalArgumentException("retry_after: " + retryAfter + " (expected: >= 0)");
         }
         problems = List.copyOf(problems);
-        extensions = Collections.unmodifiableMap(new LinkedHashMap<>(extensions));
+        extensions = extensions.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(extensions));
     }
 
     /** A problem of {@code type} whose title is the type's name in words ({@code write fenced}). */
     public static ProblemDetail of(int status, String type, String detail) {
         return new ProblemDetail(type, type.replace('-', ' '), status, detail, Duration.ZERO, List.of(), Map.of());
+    }
+
+    /** A problem of {@code type} telling the client to retry after {@code retryAfter} ({@link Duration#ZERO}: not). */
+    public static ProblemDetail of(int status, String type, String detail, Duration retryAfter) {
+        return new ProblemDetail(type, type.replace('-', ' '), status, detail, retryAfter, List.of(), Map.of());
     }
 
     /** This problem with another title. */

@@ -1,5 +1,6 @@
 package io.unitas.gateway;
 
+import io.unitas.core.ProblemDetail;
 import io.unitas.core.Region;
 
 /**
@@ -15,9 +16,9 @@ import io.unitas.core.Region;
  * @param hops    how many unitas gateways the request passed before this one
  * @param problem the answer, or {@code null} when the request is forwarded
  */
-record Decision(String unit, Region home, Region target, String route, String version, int hops, Problem problem) {
+record Decision(String unit, Region home, Region target, String route, String version, int hops, ProblemDetail problem) {
 
-    static Decision refuse(String unit, Region home, Region target, String route, Problem problem) {
+    static Decision refuse(String unit, Region home, Region target, String route, ProblemDetail problem) {
         return new Decision(unit, home, target, route, null, 0, problem);
     }
 

@@ -1,6 +1,7 @@
 package io.unitas.gateway;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -8,6 +9,7 @@ import java.util.Map;
 
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.util.AsciiString;
+import io.unitas.core.ProblemDetail;
 import io.unitas.core.ReadOnlyPolicy;
 import io.unitas.core.Region;
 import io.unitas.core.RouteDecision;
@@ -65,15 +67,15 @@ final class Dispatcher {
             stripStamps(in);
         }
         if (s == null) {
-            return Decision.refuse(null, null, null, null, new Problem(
-                    503, "no-routing-state", "gateway " + self + " has no routing state yet", 1));
+            return Decision.refuse(null, null, null, null, ProblemDetail.of(
+                    503, "no-routing-state", "gateway " + self + " has no routing state yet", Duration.ofSeconds(1)));
         }
         String stamp = in.get(regionHeader);
         int hops = HopRule.parseHops(in.get(hopsHeader));
         return switch (hopRule.judge(stamp, hops)) {
-            case LOOP -> Decision.refuse(in.get(unitHeader), null, null, null, new Problem(
+            case LOOP -> Decision.refuse(in.get(unitHeader), null, null, null, ProblemDetail.of(
                     508, "loop-detected",
-                    "request passed " + hops + " unitas gateways (limit " + hopRule.limit() + ")", 0));
+                    "request passed " + hops + " unitas gateways (limit " + hopRule.limit() + ")"));
             case PREROUTED -> prerouted(s, method, path, view, stamp, hops);
             case ROUTE -> route(s, method, path, view, hops);
         };
@@ -110,7 +112,7 @@ final class Dispatcher {
 
     private Decision route(RoutingState s, String method, String path, RequestView view, int hops) {
         UnitLookup lookup = s.rules().lookup(view);
-        Problem unroutable = unroutable(lookup);
+        ProblemDetail unroutable = unroutable(lookup);
         if (unroutable != null) {
             return Decision.refuse(null, null, null, null, unroutable);
         }
@@ -122,26 +124,26 @@ final class Dispatcher {
                 ? s.router().routeWrite(home.id(), s.health(), now, routing.onReadOnly(unitId))
                 : s.router().route(home.id(), s.health(), now);
         if (decision.outcome() == RouteDecision.Outcome.READ_ONLY) {
-            return Decision.refuse(unitId, home, decision.target(), decision.outcome().reason(), new Problem(
+            return Decision.refuse(unitId, home, decision.target(), decision.outcome().reason(), ProblemDetail.of(
                     503, "read-only", decision.message() + (unitId == null ? "" : " (unit " + unitId + ")")
                                       + "; reads still pass",
-                    StateParts.DEFAULT_RETRY_AFTER.toSeconds()));
+                    StateParts.DEFAULT_RETRY_AFTER));
         }
         if (!decision.hasTarget()) {
-            return Decision.refuse(unitId, home, null, null, new Problem(
+            return Decision.refuse(unitId, home, null, null, ProblemDetail.of(
                     503, "no-healthy-region",
-                    decision.message() + (unitId == null ? "" : " (unit " + unitId + ")"), 5));
+                    decision.message() + (unitId == null ? "" : " (unit " + unitId + ")"), Duration.ofSeconds(5)));
         }
         return target(s, method, path, view, unit, unitId, home, decision.target(), decision.outcome().reason(),
                       hops);
     }
 
     /** The answer to a request whose key names no unit or center, or {@code null} when it names one. */
-    private static Problem unroutable(UnitLookup lookup) {
+    private static ProblemDetail unroutable(UnitLookup lookup) {
         return switch (lookup.outcome()) {
             case UNIT, CENTER -> null;
-            case MISSING_KEY -> new Problem(400, "missing-routing-key", lookup.message(), 0);
-            default -> new Problem(400, "unroutable-key", lookup.message(), 0);
+            case MISSING_KEY -> ProblemDetail.of(400, "missing-routing-key", lookup.message());
+            default -> ProblemDetail.of(400, "unroutable-key", lookup.message());
         };
     }
 
@@ -158,14 +160,14 @@ final class Dispatcher {
         Region home = derived ? lookup.region() : null;
         Region target = s.rules().topology().region(stamp).orElse(null);
         if (target == null) {
-            return Decision.refuse(unitId, home, null, PREROUTED, new Problem(
-                    400, "unknown-region", regionHeader + ": '" + stamp + "' names no region of the topology", 0));
+            return Decision.refuse(unitId, home, null, PREROUTED, ProblemDetail.of(
+                    400, "unknown-region", regionHeader + ": '" + stamp + "' names no region of the topology"));
         }
         if (!derived && !s.fences().fences().isEmpty() && s.fences().writes().isWrite(method, path)) {
-            return Decision.refuse(null, null, target, PREROUTED, new Problem(
+            return Decision.refuse(null, null, target, PREROUTED, ProblemDetail.of(
                     503, "write-fenced", "a pre-routed write whose unit cannot be told from its key ("
                                          + lookup.message() + ") is refused while units are fenced",
-                    StateParts.DEFAULT_RETRY_AFTER.toSeconds()));
+                    StateParts.DEFAULT_RETRY_AFTER));
         }
         return target(s, method, path, view, unit, unitId, home, target, PREROUTED, hops);
     }
@@ -176,7 +178,7 @@ final class Dispatcher {
      */
     private Decision target(RoutingState s, String method, String path, RequestView view, Unit unit,
                             String unitId, Region home, Region target, String route, int hops) {
-        Problem fenced = unitId == null ? null : fence(s, unitId, method, path, target);
+        ProblemDetail fenced = unitId == null ? null : fence(s, unitId, method, path, target);
         if (fenced != null) {
             return Decision.refuse(unitId, home, target, route, fenced);
         }
@@ -186,7 +188,7 @@ final class Dispatcher {
     }
 
     /** The fence's answer to a {@code method} request of {@code path} for {@code unitId}; {@code null}: it passes. */
-    private static Problem fence(RoutingState s, String unitId, String method, String path, Region target) {
+    private static ProblemDetail fence(RoutingState s, String unitId, String method, String path, Region target) {
         FencePolicy fence = s.fences().fenceFor(unitId, method, path);
         if (fence == null) {
             return null;
@@ -197,12 +199,12 @@ final class Dispatcher {
             if (waitNanos == 0) {
                 return null;
             }
-            return new Problem(503, "write-fenced", "writes of unit " + unitId
+            return ProblemDetail.of(503, "write-fenced", "writes of unit " + unitId
                                + " are throttled while its data catches up in " + target,
-                               Math.max(1, (waitNanos + 999_999_999L) / 1_000_000_000L));
+                               Duration.ofSeconds(Math.max(1, (waitNanos + 999_999_999L) / 1_000_000_000L)));
         }
-        return new Problem(503, "write-fenced",
+        return ProblemDetail.of(503, "write-fenced",
                            "writes of unit " + unitId + " are fenced while its data moves; reads still pass",
-                           fence.retryAfter().toSeconds());
+                           fence.retryAfter());
     }
 }

@@ -28,7 +28,7 @@ final class ListenerTls {
         } catch (SSLException | IllegalArgumentException e) {
             throw new IllegalArgumentException(certificate.cert() + " and " + certificate.key()
                                                + " are not a PEM certificate chain and its key: "
-                                               + Problem.reason(e), e);
+                                               + ProblemAnswers.reason(e), e);
         }
     }
 }

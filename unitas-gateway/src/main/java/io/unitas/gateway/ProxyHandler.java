@@ -31,6 +31,8 @@ import io.netty.util.AsciiString;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.Future;
 
+import io.unitas.core.ProblemDetail;
+
 /**
  * The per-request path on one downstream HTTP/1.1 connection or HTTP/2 stream: the {@link Dispatcher} decides, then
  * the request is relayed to an upstream connection on the same event loop and the response back, both bodies
@@ -170,7 +172,7 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
         grpc = type != null && AsciiString.regionMatches(type, true, 0, GRPC, 0, GRPC.length());
         if (req.decoderResult().isFailure()) {
             Throwable cause = req.decoderResult().cause();
-            answer(new Problem(400, "bad-request", "unreadable request: " + cause.getMessage(), 0))
+            answer(ProblemDetail.of(400, "bad-request", "unreadable request: " + cause.getMessage()))
                     .addListener(ChannelFutureListener.CLOSE);
             return;
         }
@@ -184,8 +186,8 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
                 ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE,
                                                               Unpooled.EMPTY_BUFFER), ctx.voidPromise());
             } else if (req.headers().contains(HttpHeaderNames.EXPECT)) { // RFC 9110 defines only 100-continue
-                answer(new Problem(417, "expectation-failed",
-                                   "expect: '" + req.headers().get(HttpHeaderNames.EXPECT) + "' is not supported", 0));
+                answer(ProblemDetail.of(417, "expectation-failed",
+                                   "expect: '" + req.headers().get(HttpHeaderNames.EXPECT) + "' is not supported"));
                 return;
             }
         }
@@ -201,8 +203,8 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
                                              new HttpRequestView(req), trustedPeer);
         Upstreams.Pool pool = d.forwards() ? proxy.upstreams.pool(d.target(), d.version()) : null;
         if (pool == null) {
-            Problem p = d.forwards() ? new Problem(502, "no-upstream", "no upstream endpoints configured for region "
-                                                                       + d.target(), 0)
+            ProblemDetail p = d.forwards() ? ProblemDetail.of(502, "no-upstream", "no upstream endpoints configured for region "
+                                                                       + d.target())
                                      : d.problem();
             answer(p);
             record(req, d, p.status(), proxy.timeouts.now());
@@ -221,9 +223,9 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private ChannelFuture answer(Problem problem) {
-        return respond(grpc ? problem.toGrpcResponse(proxy.servedByHeader, proxy.self)
-                            : problem.toResponse(proxy.servedByHeader, proxy.self));
+    private ChannelFuture answer(ProblemDetail problem) {
+        return respond(grpc ? ProblemAnswers.grpc(problem, proxy.servedByHeader, proxy.self)
+                            : ProblemAnswers.http(problem, proxy.servedByHeader, proxy.self));
     }
 
     /** Writes a whole answer of the gateway's own; over HTTP/1.x the connection closes after it unless kept alive. */
@@ -633,11 +635,11 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
             if (!answerStarted) {
-                Problem p = timedOut
-                            ? new Problem(504, "upstream-timeout", "upstream " + endpoint + " of region "
-                                                                   + decision.target() + " did not answer in time", 0)
-                            : new Problem(502, "upstream-failed", "upstream " + endpoint + " of region "
-                                                                  + decision.target() + " failed: " + Problem.reason(cause), 0);
+                ProblemDetail p = timedOut
+                            ? ProblemDetail.of(504, "upstream-timeout", "upstream " + endpoint + " of region "
+                                                                   + decision.target() + " did not answer in time")
+                            : ProblemDetail.of(502, "upstream-failed", "upstream " + endpoint + " of region "
+                                                                  + decision.target() + " failed: " + ProblemAnswers.reason(cause));
                 status = p.status();
                 answer(p);
                 finish();

@@ -1,7 +1,6 @@
 package io.unitas.gateway;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
@@ -14,32 +13,19 @@ import io.unitas.config.ProblemJson;
 import io.unitas.core.ProblemDetail;
 
 /**
- * One of the gateway's own error answers, an RFC 9457 problem detail ({@code application/problem+json}) with a type
- * naming the condition ({@code write-fenced}, {@code no-healthy-region}) and a detail naming the unit or region. A
- * gRPC client gets it as a gRPC status instead, which is all its stubs can read.
- *
- * @param status            the HTTP status
- * @param type              the problem type's name, after {@link #TYPE_BASE}
- * @param detail            what happened, naming the unit or region
- * @param retryAfterSeconds sent as {@code Retry-After} when above 0
+ * The gateway's own error answers: a {@link ProblemDetail} naming the condition ({@code write-fenced},
+ * {@code no-healthy-region}) and the unit or region, as {@code application/problem+json} (RFC 9457), or, for a gRPC
+ * client, as a gRPC status, which is all its stubs can read.
  */
-record Problem(int status, String type, String detail, long retryAfterSeconds) {
+final class ProblemAnswers {
 
-    /** The problem type URI is this plus the type name, as everywhere in unitas. */
-    static final String TYPE_BASE = ProblemDetail.TYPE_BASE;
+    private ProblemAnswers() {}
 
-    /** The RFC 9457 detail this answer carries. */
-    ProblemDetail detailed() {
-        return ProblemDetail.of(status, type, detail).withRetryAfter(Duration.ofSeconds(retryAfterSeconds));
-    }
-
-    /** The response, stamped with {@code servedByHeader: region} like every answer of the gateway. */
-    FullHttpResponse toResponse(CharSequence servedByHeader, String region) {
-        FullHttpResponse res = Proxy.whole(HttpResponseStatus.valueOf(status), ProblemJson.MEDIA_TYPE,
-                                           ProblemJson.encode(detailed()), servedByHeader, region);
-        if (retryAfterSeconds > 0) {
-            res.headers().set(HttpHeaderNames.RETRY_AFTER, Long.toString(retryAfterSeconds));
-        }
+    /** The HTTP answer, stamped with {@code servedByHeader: region} like every answer of the gateway. */
+    static FullHttpResponse http(ProblemDetail problem, CharSequence servedByHeader, String region) {
+        FullHttpResponse res = Proxy.whole(HttpResponseStatus.valueOf(problem.status()), ProblemJson.MEDIA_TYPE,
+                                           ProblemJson.encode(problem), servedByHeader, region);
+        retryAfter(problem, res);
         return res;
     }
 
@@ -47,17 +33,21 @@ record Problem(int status, String type, String detail, long retryAfterSeconds) {
      * The answer for a gRPC client: HTTP 200 with headers only (gRPC's "trailers-only" answer), {@code grpc-status}
      * mapped from the HTTP status as gRPC maps them, {@code grpc-message} the problem type and detail.
      */
-    FullHttpResponse toGrpcResponse(CharSequence servedByHeader, String region) {
+    static FullHttpResponse grpc(ProblemDetail problem, CharSequence servedByHeader, String region) {
         FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
                                                            Unpooled.EMPTY_BUFFER);
         res.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/grpc")
-           .setInt("grpc-status", grpcStatus(status))
-           .set("grpc-message", percentEncoded(type + ": " + detail))
+           .setInt("grpc-status", grpcStatus(problem.status()))
+           .set("grpc-message", percentEncoded(problem.type() + ": " + problem.detail()))
            .set(servedByHeader, region);
-        if (retryAfterSeconds > 0) {
-            res.headers().set(HttpHeaderNames.RETRY_AFTER, Long.toString(retryAfterSeconds));
-        }
+        retryAfter(problem, res);
         return res;
+    }
+
+    private static void retryAfter(ProblemDetail problem, FullHttpResponse res) {
+        if (problem.retryAfterSeconds() > 0) {
+            res.headers().set(HttpHeaderNames.RETRY_AFTER, Long.toString(problem.retryAfterSeconds()));
+        }
     }
 
     /** The innermost cause's message: what went wrong, not the layers it came wrapped in (as TLS failures do). */
