@@ -132,7 +132,7 @@ final class GatewayConfigReader extends DocumentReader {
         GatewayConfig.Limits d = GatewayConfig.Limits.DEFAULTS;
         JsonNode li = object(node, "limits", Set.of("max_connections", "header_read_timeout", "idle_timeout"));
         return new GatewayConfig.Limits(
-                integer(li.get("max_connections"), "limits.max_connections", d.maxConnections(), 1),
+                wholeNumber(li.get("max_connections"), "limits.max_connections", d.maxConnections(), 1),
                 duration(li.get("header_read_timeout"), "limits.header_read_timeout", d.headerReadTimeout()),
                 duration(li.get("idle_timeout"), "limits.idle_timeout", d.idleTimeout()));
     }
