@@ -233,6 +233,7 @@ class ClientLimitsEndToEndTest {
         sockets.add(s);
         await("the gateway took or refused the connection",
               () -> gateway.clientLimits().open() > open || gateway.clientLimits().refused() > refused);
+        gateway.checkTimeouts(); // a barrier: the loop has finished setting the connection up, its guard armed
         return s;
     }
 
