@@ -3,15 +3,20 @@ package io.unitas.control;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import io.unitas.config.ConfigException;
 import io.unitas.config.FileStamp;
 
 /**
  * The tokens file, followed: the control plane's ticker looks at it every second, so a token added, rotated or
  * revoked there counts without a restart, and no request waits on the file. A change that does not read is refused
- * with one line on stderr naming its problems, and the tokens before it stay in force.
+ * with one warning in the log naming its problems, and the tokens before it stay in force.
  */
 final class TokensFile {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TokensFile.class);
 
     private final Path file;
     private volatile TokenTable table;
@@ -38,10 +43,10 @@ final class TokensFile {
         seen = now;
         try {
             table = TokenTable.read(file);
-            System.err.println(file + ": tokens reloaded");
+            LOG.info("{}: tokens reloaded", file);
         } catch (ConfigException | UncheckedIOException e) {
-            System.err.println(file + ": change refused, the tokens before it stay in force: "
-                               + e.getMessage().replace('\n', ';'));
+            LOG.warn("{}: change refused, the tokens before it stay in force: {}", file,
+                     e.getMessage().replace('\n', ';'));
         }
     }
 }
