@@ -18,6 +18,9 @@ import picocli.CommandLine.Command;
 @Command(name = "unitas",
          mixinStandardHelpOptions = true,
          versionProvider = Main.Version.class,
+         footerHeading = "%nEnvironment:%n",
+         footer = {"  UNITAS_LOG_FORMAT  how the pieces log (warnings and errors, on stderr): text (default), or "
+                   + "json for one JSON object per line (time, level, logger, thread, message, error)"},
          description = "Active-active across regions: route users to the region that holds their data, "
                        + "fail over in a fixed order, and prove it.",
          subcommands = {
@@ -52,8 +55,15 @@ public final class Main implements Runnable {
 
     /** Runs the command line and exits with its code. */
     public static void main(String[] args) {
-        // The libraries' informational logging (pools, event loops, flags) is not for a person's terminal.
-        java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
+        try {
+            Logging.Format format = Logging.Format.of(System.getenv(Logging.FORMAT_VARIABLE));
+            if (System.getProperty("java.util.logging.config.file") == null) { // else that file says it all
+                Logging.toStderr(format);
+            }
+        } catch (IllegalArgumentException e) {
+            System.err.println("unitas: " + e.getMessage());
+            System.exit(EXIT_USAGE);
+        }
         System.exit(run(args));
     }
 

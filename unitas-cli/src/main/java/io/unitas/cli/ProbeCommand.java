@@ -42,8 +42,10 @@ final class ProbeCommand implements Callable<Integer> {
     String kind;
 
     @Parameters(index = "1", paramLabel = "TARGET",
-                description = "postgresql://user@host:5432/db, mysql://user:pw@host:3306/db, redis://host:6379, "
-                              + "http://host:8080/health, host:port (tcp, grpc)")
+                description = "postgresql://user@host:5432/db?sslmode=require (or jdbc:postgresql://...?user=...), "
+                              + "mysql://user:pw@host:3306/db, redis://user:pw@host:6379/0 (rediss:// for TLS), "
+                              + "http://host:8080/health, host:port (tcp, grpc); a parameter that cannot be "
+                              + "passed on is refused, naming it")
     String target;
 
     @Option(names = "--timeout", defaultValue = "2s", converter = DurationConverter.class, paramLabel = "DURATION",

@@ -33,4 +33,17 @@ class LauncherIT {
         }
         assertThat(out).isEqualTo(Cli.run(absolute).out());
     }
+
+    @Test
+    void anUnknownLogFormatIsRefusedBeforeTheCommandRuns_exit2() throws IOException, InterruptedException {
+        Path root = Cli.root();
+        ProcessBuilder b = new ProcessBuilder(root.resolve("unitas").toString(), "--version").directory(root.toFile());
+        b.environment().put("UNITAS_LOG_FORMAT", "yaml");
+        Process p = b.start();
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(5, TimeUnit.MINUTES)).isTrue();
+
+        assertThat(p.exitValue()).isEqualTo(2);
+        assertThat(err).isEqualTo("unitas: UNITAS_LOG_FORMAT: 'yaml' (expected: text or json)\n");
+    }
 }

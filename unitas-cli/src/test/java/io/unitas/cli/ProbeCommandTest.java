@@ -54,6 +54,24 @@ class ProbeCommandTest {
     }
 
     @Test
+    void theJdbcFormsUserParameterIsTheUserConnectedAs() {
+        int port = PostgresCluster.shared().primary().port();
+
+        Cli cli = Cli.run("probe", "postgres", "jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=postgres");
+
+        assertThat(cli.exit()).as(cli.out()).isZero();
+    }
+
+    @Test
+    void aTargetParameterThatCannotBePassedOnExitsTwoNamingIt() {
+        Cli cli = Cli.run("probe", "redis", "redis://127.0.0.1:6379?tls=yes");
+
+        assertThat(cli.exit()).isEqualTo(2);
+        assertThat(cli.err()).isEqualTo("unitas probe: target: parameter 'tls' unknown to the Redis probe "
+                                        + "(expected one of: db, client_name, verify_peer)\n");
+    }
+
+    @Test
     void badArgumentsExitTwoWithOneLine() {
         Cli kind = Cli.run("probe", "pgsql", "postgresql://127.0.0.1/test");
         Cli target = Cli.run("probe", "postgres", "localhost:5432");

@@ -6,15 +6,20 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import io.unitas.config.ConfigException;
 import io.unitas.config.FileStamp;
 
 /**
  * The tokens file, followed: the control plane's ticker looks at it every second, so a token added, rotated or
  * revoked there counts without a restart, and no request waits on the file. A change that does not read is refused
- * with one line on stderr naming its problems, and the tokens before it stay in force.
+ * with one warning in the log naming its problems, and the tokens before it stay in force.
  */
 final class TokensFile {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TokensFile.class);
 
     private final Path file;
     private volatile TokenTable table;
@@ -47,11 +52,11 @@ final class TokensFile {
         seen = now;
         try {
             table = TokenTable.read(file);
-            System.err.println(file + ": tokens reloaded");
+            LOG.info("{}: tokens reloaded", file);
             listeners.forEach(l -> l.accept(table));
         } catch (ConfigException | UncheckedIOException e) {
-            System.err.println(file + ": change refused, the tokens before it stay in force: "
-                               + e.getMessage().replace('\n', ';'));
+            LOG.warn("{}: change refused, the tokens before it stay in force: {}", file,
+                     e.getMessage().replace('\n', ';'));
         }
     }
 }

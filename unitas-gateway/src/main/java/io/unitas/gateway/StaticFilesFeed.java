@@ -4,6 +4,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import io.unitas.config.ConfigDocument;
 import io.unitas.config.FileStamp;
 import io.unitas.core.HealthSnapshot;
@@ -18,6 +21,8 @@ import io.unitas.core.rules.UnitRules;
  * serving the state it had; the files must be good at start.
  */
 final class StaticFilesFeed implements StateFeed {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StaticFilesFeed.class);
 
     private final GatewayConfig.StaticFiles files;
     private final Writes writes;
@@ -51,8 +56,7 @@ final class StaticFilesFeed implements StateFeed {
         try {
             load(holder);
         } catch (RuntimeException e) {
-            System.err.println("gateway: reload refused, still serving revision " + revision + ": "
-                               + e.getMessage());
+            LOG.warn("reload refused, still serving revision {}: {}", revision, e.getMessage());
         }
     }
 

@@ -15,14 +15,34 @@ import java.util.Map;
 record Endpoint(String user, String password, String host, int port, String path, Map<String, String> query) {
 
     /**
-     * Parses {@code target} (a {@code jdbc:} prefix is dropped), or throws {@link IllegalArgumentException} showing
-     * the form that was expected.
+     * Parses {@code target}, or throws {@link IllegalArgumentException} showing the form that was expected. The
+     * query is kept as the URL has it (an HTTP probe sends it as written).
      */
     static Endpoint parse(String target, List<String> schemes, int defaultPort, String form) {
+        return parse(target, target, schemes, defaultPort, form, false);
+    }
+
+    /**
+     * Parses {@code url} (what {@code target}, as the user wrote it, says once a prefix is dropped) whose query
+     * holds connection parameters: one host, and a parameter given twice is refused rather than one of its values
+     * silently dropped.
+     */
+    static Endpoint parseWithParameters(String target, String url, List<String> schemes, int defaultPort,
+                                        String form) {
+        return parse(target, url, schemes, defaultPort, form, true);
+    }
+
+    private static Endpoint parse(String target, String url, List<String> schemes, int defaultPort, String form,
+                                  boolean parameters) {
         String problem = "target: '" + target + "' (expected: " + form + ")";
+        String authority = url.contains("://") ? url.substring(url.indexOf("://") + 3).split("[/?#]", 2)[0] : "";
+        if (parameters && authority.substring(authority.lastIndexOf('@') + 1).contains(",")) {
+            throw new IllegalArgumentException("target: '" + target + "': several hosts (expected: one; a probe "
+                                               + "checks one server, give each its own check)");
+        }
         URI uri;
         try {
-            uri = new URI(target.startsWith("jdbc:") ? target.substring(5) : target);
+            uri = new URI(url);
         } catch (URISyntaxException e) {
             throw new IllegalArgumentException(problem);
         }
@@ -44,7 +64,10 @@ record Endpoint(String user, String password, String host, int port, String path
             for (String pair : uri.getRawQuery().split("&")) {
                 if (!pair.isEmpty()) {
                     String[] kv = pair.split("=", 2);
-                    query.put(decode(kv[0]), kv.length > 1 ? decode(kv[1]) : "");
+                    if (query.put(decode(kv[0]), kv.length > 1 ? decode(kv[1]) : "") != null && parameters) {
+                        throw new IllegalArgumentException("target: parameter '" + decode(kv[0])
+                                                           + "' given twice (expected: once)");
+                    }
                 }
             }
         }

@@ -8,10 +8,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
 import java.util.stream.Stream;
 
 import io.unitas.core.RegionHealth;
@@ -24,10 +22,8 @@ import io.unitas.core.health.ProbeResult;
  */
 final class MysqlProbe extends SqlProbe {
 
-    private static final String FORM = "mysql://[user[:password]@]host[:port][/database]";
-
     MysqlProbe(ProbeConfig config) {
-        super(config, List.of("mysql", "mariadb"), 3306, FORM);
+        super(config, Targets.mysql(config.target()));
     }
 
     @Override
@@ -140,15 +136,8 @@ final class MysqlProbe extends SqlProbe {
 
     @Override
     Connection connect(Duration timeout) throws SQLException {
-        Properties props = new Properties();
-        props.putAll(endpoint.query());
-        props.setProperty("user", endpoint.user() != null ? endpoint.user() : System.getProperty("user.name"));
-        if (endpoint.password() != null) {
-            props.setProperty("password", endpoint.password());
-        }
         String ms = String.valueOf(Math.max(1, timeout.toMillis()));
-        props.setProperty("connectTimeout", ms);
-        props.setProperty("socketTimeout", ms);
-        return DriverManager.getConnection("jdbc:mariadb://" + endpoint.address() + "/" + endpoint.path(), props);
+        return DriverManager.getConnection(target.url(), target.with(Map.of("connectTimeout", ms,
+                                                                            "socketTimeout", ms)));
     }
 }

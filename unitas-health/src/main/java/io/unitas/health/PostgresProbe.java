@@ -7,9 +7,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 
 import io.unitas.core.RegionHealth;
 import io.unitas.core.health.ProbeResult;
@@ -29,10 +27,8 @@ final class PostgresProbe extends SqlProbe {
 
     static final String HEARTBEAT_TABLE = "unitas_heartbeat";
     static final String HEARTBEAT_ID = "unitas";
-    private static final String FORM = "postgresql://[user[:password]@]host[:port][/database][?param=value]";
-
     PostgresProbe(ProbeConfig config) {
-        super(config, List.of("postgresql", "postgres"), 5432, FORM);
+        super(config, Targets.postgres(config.target()));
     }
 
     @Override
@@ -143,21 +139,10 @@ final class PostgresProbe extends SqlProbe {
 
     @Override
     Connection connect(Duration timeout) throws SQLException {
-        Properties props = new Properties();
-        props.putAll(endpoint.query());
-        props.setProperty("user", endpoint.user() != null ? endpoint.user()
-                : System.getenv().getOrDefault("PGUSER", System.getProperty("user.name")));
-        String password = endpoint.password() != null ? endpoint.password() : System.getenv("PGPASSWORD");
-        if (password != null) {
-            props.setProperty("password", password);
-        }
+        // The check's timeout bounds the whole login and every query; the target may ask a shorter connect.
         String secs = String.valueOf(seconds(timeout));
-        props.setProperty("connectTimeout", secs);
-        props.setProperty("loginTimeout", secs);
-        props.setProperty("socketTimeout", secs);
-        props.setProperty("ApplicationName", "unitas-probe");
-        String database = endpoint.path().isEmpty() ? props.getProperty("user") : endpoint.path();
-        return DriverManager.getConnection("jdbc:postgresql://" + endpoint.address() + "/" + database, props);
+        return DriverManager.getConnection(target.url(), target.with(Map.of("connectTimeout", secs,
+                "loginTimeout", secs, "socketTimeout", secs, "ApplicationName", "unitas-probe")));
     }
 
     /** The JDBC driver's timeouts are whole seconds: round up, at least one. */

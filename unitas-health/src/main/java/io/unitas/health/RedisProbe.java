@@ -3,11 +3,11 @@ package io.unitas.health;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
@@ -26,20 +26,13 @@ import io.unitas.core.health.ProbeResult;
  */
 final class RedisProbe implements Probe {
 
-    private static final String FORM = "redis://[[user]:password@]host[:port][/database]";
-
     private final ProbeConfig config;
     private final RedisURI uri;
     private ClientResources resources;
 
     RedisProbe(ProbeConfig config) {
         this.config = config;
-        Endpoint.parse(config.target(), List.of("redis", "rediss"), 6379, FORM);
-        try {
-            this.uri = RedisURI.create(config.target());
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("target: '" + config.target() + "' (expected: " + FORM + ")");
-        }
+        this.uri = Targets.redis(config.target());
     }
 
     @Override
@@ -81,9 +74,18 @@ final class RedisProbe implements Probe {
             }
             return ProbeResult.up(Latency.since(start), "replica, link up", RegionHealth.UNKNOWN_LAG, seen);
         } catch (RuntimeException e) {
-            return ProbeResult.down(Latency.since(start), ProbeFailure.reason(e, address, timeout),
-                                    RegionHealth.UNKNOWN_LAG, seen);
+            return ProbeResult.down(Latency.since(start), reason(e, address, timeout), RegionHealth.UNKNOWN_LAG, seen);
         }
+    }
+
+    /** The server's own refusal when there is one (WRONGPASS, NOAUTH, a database out of range), else the cause. */
+    private static String reason(RuntimeException e, String address, Duration timeout) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof RedisCommandExecutionException) {
+                return "cannot connect to " + address + ": " + ProbeFailure.firstLine(t);
+            }
+        }
+        return ProbeFailure.reason(e, address, timeout);
     }
 
     /** The primary's offset minus the replica's, when the primary can be asked. */

@@ -5,7 +5,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 import io.unitas.core.RegionHealth;
@@ -18,11 +17,11 @@ import io.unitas.core.health.ProbeResult;
 abstract class SqlProbe implements Probe {
 
     final ProbeConfig config;
-    final Endpoint endpoint;
+    final Targets.Jdbc target;
 
-    SqlProbe(ProbeConfig config, List<String> schemes, int defaultPort, String form) {
+    SqlProbe(ProbeConfig config, Targets.Jdbc target) {
         this.config = config;
-        this.endpoint = Endpoint.parse(config.target(), schemes, defaultPort, form);
+        this.target = target;
     }
 
     @Override
@@ -32,7 +31,7 @@ abstract class SqlProbe implements Probe {
         try (Connection c = connect(timeout); Statement s = c.createStatement()) {
             return examine(c, s, timeout, seen, start);
         } catch (SQLException e) {
-            return ProbeResult.down(Latency.since(start), ProbeFailure.reason(e, endpoint.address(), timeout),
+            return ProbeResult.down(Latency.since(start), ProbeFailure.reason(e, target.address(), timeout),
                                     RegionHealth.UNKNOWN_LAG, seen);
         }
     }
