@@ -21,7 +21,10 @@ class DrillTest {
 
     private static final Region CN = Region.of("cn");
     private static final Region EU = Region.of("eu");
-    private static final Duration DRILL = Duration.ofSeconds(20);
+    /** Long enough for the longest failover promise (5.5 s) inside the fault window (40% of the drill). */
+    private static final Duration DRILL = Duration.ofSeconds(15);
+    /** The seed's failures need retried checkouts to land during the fault: more time for them to happen. */
+    private static final Duration NAIVE_DRILL = Duration.ofSeconds(20);
     private final ShopClient client = new ShopClient(Duration.ofSeconds(5));
     private Playground unitas;
 
@@ -38,7 +41,8 @@ class DrillTest {
 
     private static DrillResult drill(Playground playground, Scenario scenario, boolean naive) {
         playground.awaitReady(Duration.ofSeconds(60));
-        DrillResult result = Drill.builder().scenario(scenario).naive(naive).duration(DRILL).users(6)
+        DrillResult result = Drill.builder().scenario(scenario).naive(naive).duration(naive ? NAIVE_DRILL : DRILL)
+                                  .users(6)
                                   .progress(System.out::println).build().run(playground);
         System.out.print(DrillTable.of(List.of(result)));
         return result;
@@ -67,7 +71,10 @@ class DrillTest {
             assertThat(r.lostCartItems()).as(scenario.id()).isZero();
             assertThat(r.requests()).as(scenario.id()).isGreaterThan(30);
             if (scenario.movesTraffic()) {
-                assertThat(r.failoverMillis()).as(scenario.id() + " failover").isBetween(0L, 8_000L);
+                // What the playground's health settings promise (docs/playground.md, "Failover"), on the drill's
+                // own clock: from the fault to the first cn user served elsewhere.
+                assertThat(r.failoverMillis()).as(scenario.id() + " failover")
+                                              .isBetween(0L, unitas.failoverPromise(scenario).toMillis());
             }
         }
     }
