@@ -49,9 +49,10 @@ final class DefaultPlayground implements Playground {
     /**
      * After detection: the control plane's tick (100 ms), the watch event to every gateway and a client's next
      * attempt (the drill's retry pauses are 150 to 450 ms); about 0.5 s on an idle machine, the rest is room for a
-     * loaded one (docs/playground.md, "Failover", has what was measured).
+     * loaded one, where the checks and pushes before it run late too (docs/playground.md, "Failover", has what was
+     * measured: 4.2 s for db-readonly at a load average of 50 on 2 cores).
      */
-    private static final Duration REACTION = Duration.ofSeconds(2);
+    private static final Duration REACTION = Duration.ofSeconds(3);
 
     private final Layout layout;
     private final ShopMode mode;
