@@ -3,6 +3,7 @@ package io.unitas.cli;
 import io.unitas.playground.DrillResult;
 import io.unitas.playground.DrillTable;
 import io.unitas.playground.Scenario;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -47,15 +48,26 @@ final class DrillCommand implements Callable<Integer> {
         Scenario s;
         try {
             s = Scenario.of(scenario);
-            drill.validate(playground);
+            drill.validate(playground, 1);
         } catch (IllegalArgumentException e) {
             main.err().println("unitas drill: " + e.getMessage());
             return Main.EXIT_USAGE;
         }
-        DrillResult result = drill.run(playground, s, naive, main.err());
-        main.out().print(DrillTable.of(List.of(result)));
+        Path logFile = drill.logFile("unitas-drill.log");
+        main.err().println("unitas drill: " + s.id() + (naive ? " (naive)" : "") + "; the pieces' logs go to "
+                           + logFile);
+        List<DrillResult> results;
+        String logSummary;
+        try (DrillStatus status = DrillStatus.open(main.err(), s.id(), List.of(naive ? "naive" : "unitas"),
+                                                   drill.length().toMillis());
+             DrillLog log = DrillLog.open(logFile)) {
+            results = drill.run(playground, List.of(s), List.of(naive), status);
+            logSummary = log.summary();
+        }
+        main.out().print(DrillTable.of(results));
         main.out().flush();
-        drill.writeReport(List.of(result), main.err());
-        return result.holds() ? 0 : EXIT_BROKEN;
+        drill.writeReport(results, main.err());
+        main.err().println(logSummary);
+        return results.get(0).holds() ? 0 : EXIT_BROKEN;
     }
 }

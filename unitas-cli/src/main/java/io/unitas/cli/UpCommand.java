@@ -58,6 +58,8 @@ final class UpCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             main.err().println("unitas up: stopping ...");
             playground.close();
+            main.err().println("unitas up: stopped");
+            main.err().flush();
             stopped.countDown();
         }, "unitas-up-shutdown"));
         main.out().print(playground.describe());

