@@ -1,12 +1,17 @@
 package io.unitas.control;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.linecorp.armeria.common.AggregatedHttpRequest;
 import com.linecorp.armeria.common.HttpData;
 import com.linecorp.armeria.common.HttpHeaderNames;
@@ -22,6 +27,8 @@ import com.linecorp.armeria.server.ServerBuilder;
 import com.linecorp.armeria.server.ServiceRequestContext;
 import com.linecorp.armeria.server.file.FileService;
 import com.linecorp.armeria.server.file.HttpFile;
+
+import io.unitas.core.Problem;
 
 /**
  * The HTTP API under {@code /api/v1} (described by {@code /api/v1/openapi.json}), the watch stream and the
@@ -41,9 +48,13 @@ final class ControlApi {
      * A request's body: its text, the document name errors will carry ({@code rules.yaml} when sent as YAML,
      * else {@code rules.json}), and its JSON tree (null for YAML or no body).
      */
-    private record Body(String text, String name, JsonNode json) {
+    private record Body(String text, String suffix, JsonNode json) {
         JsonNode path(String field) {
             return json.path(field);
+        }
+
+        ControlService.Document document(String stem) {
+            return new ControlService.Document(stem + suffix, text);
         }
     }
 
@@ -64,38 +75,118 @@ final class ControlApi {
     }
 
     void bind(ServerBuilder sb) {
-        bind(sb, HttpMethod.GET, "/api/v1/state", Role.VIEWER, "state.read", (ctx, who, body, why) -> service.state());
+        bind(sb, HttpMethod.GET, "/api/v1/state", Role.VIEWER, "state.read", (ctx, who, body, why) -> {
+            ControlState s = service.state();
+            return Outcome.ok(StateJson.state(s), s.revision());
+        });
         bind(sb, HttpMethod.GET, "/api/v1/whoami", Role.VIEWER, "whoami", (ctx, who, body, why) -> Outcome.ok(
                 StateJson.MAPPER.createObjectNode().put("name", who.name()).put("role", who.role().jsonName()), 0));
         bind(sb, HttpMethod.GET, "/api/v1/replica", Role.VIEWER, "replica.read", (ctx, who, body, why) -> Outcome.ok(
                 StateJson.MAPPER.createObjectNode().put("leader", service.store().leader())
                                 .put("revision", service.store().current().revision()), 0));
         bind(sb, HttpMethod.PUT, "/api/v1/topology", Role.ADMIN, "topology.replace", (ctx, who, body, why) ->
-                ifMatch(ctx) == null ? revisionRequired()
-                        : service.replaceTopology(who.name(), ifMatch(ctx), "topology" + body.name, body.text, why));
+                replacement(ctx, who, "topology.replace", "topology", why, revision -> service.replaceTopology(
+                        who.name(), revision, body.document("topology"), why)));
         bind(sb, HttpMethod.PUT, "/api/v1/rules", Role.OPERATOR, "rules.replace", (ctx, who, body, why) ->
-                ifMatch(ctx) == null ? revisionRequired()
-                        : service.replaceRules(who.name(), ifMatch(ctx), "rules" + body.name, body.text, why));
+                replacement(ctx, who, "rules.replace", "rules", why, revision -> service.replaceRules(
+                        who.name(), revision, body.document("rules"), why)));
         bind(sb, HttpMethod.PUT, "/api/v1/health/{region}", Role.REPORTER, "health.report", (ctx, who, body, why) ->
-                service.reportHealth(who.name(), ctx.pathParam("region"), body.text));
+                outcome(service.reportHealth(who.name(), ctx.pathParam("region"), body.document("health"))));
         bind(sb, HttpMethod.POST, "/api/v1/fences", Role.OPERATOR, "fence.add", (ctx, who, body, why) ->
-                service.addFences(who.name(), texts(body.path("units")), body.path("reason").asText(why)));
+                outcome(service.addFences(who.name(), texts(body.path("units")), body.path("reason").asText(why))));
         bind(sb, HttpMethod.DELETE, "/api/v1/fences/{unit}", Role.OPERATOR, "fence.lift", (ctx, who, body, why) ->
-                service.liftFence(who.name(), ctx.pathParam("unit"), why));
+                outcome(service.liftFence(who.name(), ctx.pathParam("unit"), why)));
         bind(sb, HttpMethod.POST, "/api/v1/switchovers", Role.OPERATOR, "switchover.start", (ctx, who, body, why) ->
-                service.startSwitchover(who.name(), body.json));
+                startSwitchover(who, body.json));
         bind(sb, HttpMethod.GET, "/api/v1/switchovers/{id}", Role.VIEWER, "switchover.read", (ctx, who, body, why) ->
-                service.switchover(ctx.pathParam("id")));
+                service.switchover(ctx.pathParam("id"))
+                       .map(s -> Outcome.ok(StateJson.switchover(s), service.state().revision()))
+                       .orElseGet(() -> Outcome.problem(Refusal.Kind.NOT_FOUND, "switchover '" + ctx.pathParam("id")
+                                                        + "': not the current or last one")));
         bind(sb, HttpMethod.POST, "/api/v1/switchovers/{id}/abort", Role.OPERATOR, "switchover.abort",
-             (ctx, who, body, why) -> service.abortSwitchover(who.name(), ctx.pathParam("id"),
-                                                                body.path("reason").asText(why)));
-        bind(sb, HttpMethod.GET, "/api/v1/audit", Role.VIEWER, "audit.read", (ctx, who, body, why) -> service.audit(
-                longParam(ctx, "after", 0), (int) Math.min(10_000, longParam(ctx, "limit", 200))));
+             (ctx, who, body, why) -> outcome(service.abortSwitchover(who.name(), ctx.pathParam("id"),
+                                                                        body.path("reason").asText(why))));
+        bind(sb, HttpMethod.GET, "/api/v1/audit", Role.VIEWER, "audit.read", (ctx, who, body, why) -> {
+            ArrayNode entries = StateJson.MAPPER.createArrayNode();
+            service.audit(longParam(ctx, "after", 0), (int) Math.min(10_000, longParam(ctx, "limit", 200)))
+                   .forEach(e -> entries.add(e.toJson()));
+            ObjectNode out = StateJson.MAPPER.createObjectNode();
+            out.set("entries", entries);
+            return Outcome.ok(out, service.state().revision());
+        });
         sb.route().get("/api/v1/watch").build(this::watch);
         sb.route().get("/api/v1/openapi.json").build(
                 HttpFile.of(ControlApi.class.getClassLoader(), "io/unitas/control/openapi.json").asService());
         sb.serviceUnder("/", FileService.builder(ControlApi.class.getClassLoader(), "io/unitas/control/console")
                                         .build());
+    }
+
+    /** A replacement names the revision it replaces in {@code If-Match}: required, and a revision number. */
+    private Outcome replacement(ServiceRequestContext ctx, TokenTable.Principal who, String action, String target,
+                                String reason, java.util.function.LongFunction<ChangeResult> change) {
+        String ifMatch = ctx.request().headers().get(HttpHeaderNames.IF_MATCH);
+        if (ifMatch == null) {
+            return Outcome.problem(Refusal.of(Refusal.Kind.REVISION_REQUIRED, "If-Match: missing (expected: the "
+                    + "revision this change replaces, from GET /api/v1/state)"));
+        }
+        long revision;
+        try {
+            revision = Long.parseLong(ifMatch.replace("\"", "").replace("W/", "").strip());
+        } catch (NumberFormatException e) {
+            return Outcome.problem(service.refuse(who.name(), action, target, reason, Refusal.of(
+                    Refusal.Kind.BAD_REQUEST, "If-Match: '" + ifMatch + "' (expected: a revision number)")));
+        }
+        return outcome(change.apply(revision));
+    }
+
+    /** A switchover request read from its JSON body; a deadline that is no instant is refused here. */
+    private Outcome startSwitchover(TokenTable.Principal who, JsonNode doc) {
+        List<String> units = texts(doc.path("units"));
+        Instant deadline = null;
+        if (doc.hasNonNull("deadline")) {
+            try {
+                deadline = Instant.parse(doc.get("deadline").asText());
+            } catch (DateTimeParseException e) {
+                return Outcome.problem(service.refuse(who.name(), "switchover.start", "switchover",
+                        doc.path("reason").asText(""), Refusal.invalid("switchover request", List.of(new Problem(
+                                "deadline", "'" + doc.get("deadline").asText() + "' (expected: an RFC 3339 instant)")))));
+            }
+        }
+        Duration timeout = doc.hasNonNull("timeout_ms") ? Duration.ofMillis(doc.get("timeout_ms").asLong()) : null;
+        return outcome(service.startSwitchover(who.name(), new ControlService.SwitchoverRequest(units,
+                doc.path("drain").asText(""), doc.path("target").asText(""), doc.path("max_lag_ms").asLong(1_000),
+                deadline, timeout, doc.path("dry_run").asBoolean(false), doc.path("force").asBoolean(false),
+                doc.path("reason").asText(""))));
+    }
+
+    /**
+     * A change's result on the wire: 200 with the revision (202 and the plan and switchover for a started
+     * switchover; the switchover for an aborted one), 200 with the plan for a dry run, or the refusal's problem.
+     */
+    private static Outcome outcome(ChangeResult result) {
+        if (result instanceof ChangeResult.Applied applied) {
+            ObjectNode body = StateJson.MAPPER.createObjectNode();
+            if (applied.plan() != null) {
+                body.set("plan", StateJson.plan(applied.plan()));
+                body.set("switchover", StateJson.switchover(applied.switchover()));
+                body.put("revision", applied.revision());
+                return Outcome.accepted(body, applied.revision());
+            }
+            if (applied.switchover() != null) {
+                body = StateJson.switchover(applied.switchover());
+            }
+            body.put("revision", applied.revision());
+            return Outcome.ok(body, applied.revision());
+        } else if (result instanceof ChangeResult.Planned planned) {
+            ObjectNode body = StateJson.MAPPER.createObjectNode();
+            body.set("plan", StateJson.plan(planned.plan()));
+            return Outcome.ok(body, planned.revision());
+        } else if (result instanceof ChangeResult.PreconditionFailed stale) {
+            return Outcome.problem(stale.refusal());
+        } else if (result instanceof ChangeResult.Refused refused) {
+            return Outcome.problem(refused.refusal());
+        }
+        return null; // unchanged: 204
     }
 
     private void bind(ServerBuilder sb, HttpMethod method, String path, Role role, String action, Operation op) {
@@ -104,7 +195,7 @@ final class ControlApi {
                 return respond(handle(ctx, agg, role, action, op));
             } catch (RuntimeException e) {
                 log.warn("{} {} failed", method, path, e);
-                return respond(Outcome.problem(Outcome.Kind.UNAVAILABLE, e.getMessage()));
+                return respond(Outcome.problem(Refusal.Kind.UNAVAILABLE, String.valueOf(e.getMessage())));
             }
         }, ctx.blockingTaskExecutor()));
         sb.route().methods(method).path(path).build(service);
@@ -116,7 +207,7 @@ final class ControlApi {
         String target = ctx.path();
         Authorization auth = authorize(ctx, role);
         if (auth.refusal != null) {
-            return service.record(auth.actor, action, target, reason, auth.refusal);
+            return Outcome.problem(service.refuse(auth.actor, action, target, reason, auth.refusal));
         }
         JsonNode body = null;
         String text = req.content(StandardCharsets.UTF_8);
@@ -126,36 +217,36 @@ final class ControlApi {
             try {
                 body = StateJson.parse(text);
             } catch (IllegalArgumentException e) {
-                return service.record(auth.actor, action, target, reason,
-                                      Outcome.problem(Outcome.Kind.BAD_REQUEST, "body: " + e.getMessage()));
+                return Outcome.problem(service.refuse(auth.actor, action, target, reason,
+                                                      Refusal.of(Refusal.Kind.BAD_REQUEST, "body: " + e.getMessage())));
             }
         } else if (text.isBlank() && (req.method() == HttpMethod.PUT
                                       || (req.method() == HttpMethod.POST && !action.endsWith("abort")))) {
-            return service.record(auth.actor, action, target, reason,
-                                  Outcome.problem(Outcome.Kind.BAD_REQUEST, "body: empty (expected: a JSON document)"));
+            return Outcome.problem(service.refuse(auth.actor, action, target, reason, Refusal.of(
+                    Refusal.Kind.BAD_REQUEST, "body: empty (expected: a JSON document)")));
         }
         return op.apply(ctx, auth.principal, new Body(text, yaml ? ".yaml" : ".json",
                 body == null ? com.fasterxml.jackson.databind.node.MissingNode.getInstance() : body), reason);
     }
 
     /** Who is calling, or why they may not. */
-    private record Authorization(TokenTable.Principal principal, String actor, Outcome refusal) {}
+    private record Authorization(TokenTable.Principal principal, String actor, Refusal refusal) {}
 
     private Authorization authorize(ServiceRequestContext ctx, Role role) {
         String header = ctx.request().headers().get(HttpHeaderNames.AUTHORIZATION, "");
         String secret = header.regionMatches(true, 0, "Bearer ", 0, 7) ? header.substring(7).strip()
                         : ctx.queryParam("access_token"); // EventSource cannot set headers (RFC 6750, 2.3)
         if (secret == null || secret.isEmpty()) {
-            return new Authorization(null, "anonymous", Outcome.problem(Outcome.Kind.UNAUTHENTICATED,
+            return new Authorization(null, "anonymous", Refusal.of(Refusal.Kind.UNAUTHENTICATED,
                     "no bearer token (expected: Authorization: Bearer <token>)"));
         }
         TokenTable.Principal principal = tokens.current().authenticate(secret).orElse(null);
         if (principal == null) {
-            return new Authorization(null, "anonymous", Outcome.problem(Outcome.Kind.UNAUTHENTICATED,
+            return new Authorization(null, "anonymous", Refusal.of(Refusal.Kind.UNAUTHENTICATED,
                     "unknown bearer token"));
         }
         if (!principal.role().allows(role)) {
-            return new Authorization(principal, principal.name(), Outcome.problem(Outcome.Kind.FORBIDDEN,
+            return new Authorization(principal, principal.name(), Refusal.of(Refusal.Kind.FORBIDDEN,
                     "role " + principal.role().jsonName() + " (expected: " + role.jsonName() + " or above)"));
         }
         return new Authorization(principal, principal.name(), null);
@@ -170,26 +261,17 @@ final class ControlApi {
         if (outcome.revision() > 0) {
             headers.set(HttpHeaderNames.ETAG, "\"" + outcome.revision() + "\"");
         }
-        if (outcome.kind() == Outcome.Kind.UNAUTHENTICATED) {
+        if (outcome.kind() == Refusal.Kind.UNAUTHENTICATED) {
             headers.set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"unitas\"");
         }
         return HttpResponse.of(headers.build(), HttpData.ofUtf8(StateJson.write(outcome.body())));
     }
 
-    private static Outcome revisionRequired() {
-        return Outcome.problem(Outcome.Kind.REVISION_REQUIRED, "If-Match: missing (expected: the revision this "
-                                                               + "change replaces, from GET /api/v1/state)");
-    }
-
-    private static String ifMatch(ServiceRequestContext ctx) {
-        return ctx.request().headers().get(HttpHeaderNames.IF_MATCH);
-    }
-
     private HttpResponse watch(ServiceRequestContext ctx, com.linecorp.armeria.common.HttpRequest req) {
         Authorization auth = authorize(ctx, Role.VIEWER);
         if (auth.refusal != null) {
-            return HttpResponse.of(java.util.concurrent.CompletableFuture.supplyAsync(() -> respond(
-                    service.record(auth.actor, "watch", ctx.path(), "", auth.refusal)), ctx.blockingTaskExecutor()));
+            return HttpResponse.of(java.util.concurrent.CompletableFuture.supplyAsync(() -> respond(Outcome.problem(
+                    service.refuse(auth.actor, "watch", ctx.path(), "", auth.refusal))), ctx.blockingTaskExecutor()));
         }
         long since = longParam(ctx, "since", -2);
         String lastEventId = req.headers().get("last-event-id");
