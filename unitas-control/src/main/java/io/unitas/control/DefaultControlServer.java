@@ -90,6 +90,14 @@ final class DefaultControlServer implements ControlServer {
         return token;
     }
 
+    /** The routes served, as {@code METHOD /path/{param}} (for the contract test against the OpenAPI document). */
+    java.util.SortedSet<String> routes() {
+        java.util.SortedSet<String> routes = new java.util.TreeSet<>();
+        server.config().serviceConfigs().forEach(c -> c.route().methods().forEach(m -> routes.add(
+                m + " " + c.route().patternString().replaceAll(":([A-Za-z0-9_]+)", "{$1}"))));
+        return routes;
+    }
+
     @Override
     public int port() {
         return server.activeLocalPort(SessionProtocol.HTTP);
