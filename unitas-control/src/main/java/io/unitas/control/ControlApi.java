@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -13,6 +14,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.linecorp.armeria.common.AggregatedHttpRequest;
+import com.linecorp.armeria.common.AggregatedHttpResponse;
+import com.linecorp.armeria.common.ContentTooLargeException;
 import com.linecorp.armeria.common.HttpData;
 import com.linecorp.armeria.common.HttpHeaderNames;
 import com.linecorp.armeria.common.HttpMethod;
@@ -20,10 +23,14 @@ import com.linecorp.armeria.common.HttpResponse;
 import com.linecorp.armeria.common.HttpResponseWriter;
 import com.linecorp.armeria.common.HttpStatus;
 import com.linecorp.armeria.common.MediaType;
+import com.linecorp.armeria.common.RequestHeaders;
 import com.linecorp.armeria.common.ResponseHeaders;
 import com.linecorp.armeria.common.ResponseHeadersBuilder;
+import com.linecorp.armeria.common.util.Exceptions;
 import com.linecorp.armeria.server.HttpService;
 import com.linecorp.armeria.server.ServerBuilder;
+import com.linecorp.armeria.server.ServerErrorHandler;
+import com.linecorp.armeria.server.ServiceConfig;
 import com.linecorp.armeria.server.ServiceRequestContext;
 import com.linecorp.armeria.server.file.FileService;
 import com.linecorp.armeria.server.file.HttpFile;
@@ -43,6 +50,10 @@ final class ControlApi {
     private static final MediaType EVENT_STREAM = MediaType.parse("text/event-stream");
     private static final String REASON_HEADER = "x-unitas-reason";
     private static final long HEARTBEAT_SECONDS = 5;
+    /** The most a topology or rules document may weigh. */
+    static final long DOCUMENT_BYTES = 1024 * 1024;
+    /** The most any other body may weigh: a health report, a fence, a switchover request. */
+    static final long SMALL_BYTES = 64 * 1024;
 
     /**
      * A request's body: its text, the document name errors will carry ({@code rules.yaml} when sent as YAML,
@@ -190,25 +201,83 @@ final class ControlApi {
     }
 
     private void bind(ServerBuilder sb, HttpMethod method, String path, Role role, String action, Operation op) {
-        HttpService service = (ctx, req) -> HttpResponse.of(req.aggregate().thenApplyAsync(agg -> {
-            try {
-                return respond(handle(ctx, agg, role, action, op));
-            } catch (RuntimeException e) {
-                log.warn("{} {} failed", method, path, e);
-                return respond(Outcome.problem(Refusal.Kind.UNAVAILABLE, String.valueOf(e.getMessage())));
+        long limit = path.equals("/api/v1/topology") || path.equals("/api/v1/rules") ? DOCUMENT_BYTES : SMALL_BYTES;
+        HttpService http = (ctx, req) -> {
+            // Who is asking is known from the headers; nothing of the body is read until they may ask.
+            String reason = req.headers().get(REASON_HEADER, "");
+            Authorization auth = authorize(ctx, role);
+            if (auth.refusal != null) {
+                return HttpResponse.of(CompletableFuture.supplyAsync(() -> respond(Outcome.problem(
+                        service.refuse(auth.actor, action, ctx.path(), reason, auth.refusal))),
+                        ctx.blockingTaskExecutor()));
             }
-        }, ctx.blockingTaskExecutor()));
-        sb.route().methods(method).path(path).build(service);
+            ctx.setMaxRequestLength(limit);
+            return HttpResponse.of(req.aggregate().handleAsync((agg, error) -> {
+                try {
+                    if (error != null) {
+                        if (Exceptions.peel(error) instanceof ContentTooLargeException) {
+                            Outcome tooLarge = tooLarge(limit, method + " " + path);
+                            service.refuse(auth.actor, action, ctx.path(), reason, Refusal.of(Refusal.Kind.TOO_LARGE,
+                                    tooLarge.body().path("detail").asText()));
+                            return respond(tooLarge);
+                        }
+                        return HttpResponse.ofFailure(error);
+                    }
+                    return respond(handle(ctx, agg, auth, action, reason, op));
+                } catch (RuntimeException e) {
+                    log.warn("{} {} failed", method, path, e);
+                    return respond(Outcome.problem(Refusal.Kind.UNAVAILABLE, String.valueOf(e.getMessage())));
+                }
+            }, ctx.blockingTaskExecutor()));
+        };
+        sb.route().methods(method).path(path).build(http);
     }
 
-    private Outcome handle(ServiceRequestContext ctx, AggregatedHttpRequest req, Role role, String action,
-                           Operation op) {
-        String reason = req.headers().get(REASON_HEADER, "");
+    /**
+     * The statuses the server answers before (or instead of) an operation, such as a body over the route's limit
+     * or headers over theirs, as problems like every other refusal.
+     */
+    ServerErrorHandler errors() {
+        return new ServerErrorHandler() {
+            @Override
+            public HttpResponse onServiceException(ServiceRequestContext ctx, Throwable cause) {
+                if (Exceptions.peel(cause) instanceof ContentTooLargeException) {
+                    return respond(tooLarge(ctx.maxRequestLength(), ctx.method() + " " + ctx.path()));
+                }
+                return null;
+            }
+
+            @Override
+            public AggregatedHttpResponse renderStatus(ServiceRequestContext ctx, ServiceConfig config,
+                                                       RequestHeaders headers, HttpStatus status,
+                                                       String description, Throwable cause) {
+                Outcome outcome;
+                if (status.code() == 413) {
+                    long limit = ctx != null ? ctx.maxRequestLength() : config != null ? config.maxRequestLength()
+                                                                                        : DOCUMENT_BYTES;
+                    outcome = tooLarge(limit, headers == null ? "this route" : headers.method() + " " + headers.path());
+                } else if (status.isClientError() || status.isServerError()) {
+                    ObjectNode body = StateJson.MAPPER.createObjectNode().put("type", "about:blank")
+                            .put("title", status.reasonPhrase()).put("status", status.code())
+                            .put("detail", description != null ? description : status.reasonPhrase());
+                    outcome = new Outcome(status.code(), body, 0, null);
+                } else {
+                    return null;
+                }
+                return AggregatedHttpResponse.of(ResponseHeaders.builder(status).contentType(PROBLEM_JSON).build(),
+                                                 HttpData.ofUtf8(StateJson.write(outcome.body())));
+            }
+        };
+    }
+
+    private static Outcome tooLarge(long limit, String route) {
+        return Outcome.problem(Refusal.Kind.TOO_LARGE, "body: larger than " + limit + " bytes (expected: at most "
+                                                        + limit + " for " + route + ")");
+    }
+
+    private Outcome handle(ServiceRequestContext ctx, AggregatedHttpRequest req, Authorization auth, String action,
+                           String reason, Operation op) {
         String target = ctx.path();
-        Authorization auth = authorize(ctx, role);
-        if (auth.refusal != null) {
-            return Outcome.problem(service.refuse(auth.actor, action, target, reason, auth.refusal));
-        }
         JsonNode body = null;
         String text = req.content(StandardCharsets.UTF_8);
         MediaType type = req.contentType();

@@ -58,6 +58,9 @@ public interface ControlServer extends AutoCloseable {
         SwitchoverCooldown cooldown = SwitchoverCooldown.DEFAULT;
         Duration tick = Duration.ofMillis(100);
         Duration leaderLease = Duration.ofSeconds(5);
+        int maxConnections = 4_096;
+        Duration headerTimeout = Duration.ofSeconds(10);
+        Duration idleTimeout = Duration.ofSeconds(60);
 
         private Builder() {}
 
@@ -132,6 +135,39 @@ public interface ControlServer extends AutoCloseable {
                 throw new IllegalArgumentException("leader lease: " + lease + " (expected: >= 1 s)");
             }
             this.leaderLease = lease;
+            return this;
+        }
+
+        /**
+         * The most connections served at once; more are closed as they arrive. Each watcher holds one.
+         * Default 4,096.
+         */
+        public Builder maxConnections(int max) {
+            if (max < 1) {
+                throw new IllegalArgumentException("max connections: " + max + " (expected: >= 1)");
+            }
+            this.maxConnections = max;
+            return this;
+        }
+
+        /**
+         * How long a client has to send a request's headers, from connecting (or from the end of its previous
+         * response, plus the idle timeout): a connection that trickles headers slower is closed. Default 10 s.
+         */
+        public Builder headerTimeout(Duration timeout) {
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("header timeout: " + timeout + " (expected: > 0)");
+            }
+            this.headerTimeout = timeout;
+            return this;
+        }
+
+        /** How long a connection without a request in flight stays open. Default 60 s. */
+        public Builder idleTimeout(Duration timeout) {
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("idle timeout: " + timeout + " (expected: > 0)");
+            }
+            this.idleTimeout = timeout;
             return this;
         }
 

@@ -45,13 +45,19 @@ final class DefaultControlServer implements ControlServer {
                 : new EtcdStore(b.etcdEndpoints, b.etcdPrefix, b.leaderLease);
         ControlService service = new ControlService(store, b.clock, b.healthTtl, b.healthGrace, b.cooldown);
         WatchHub hub = new WatchHub(store);
+        HeaderDeadlines deadlines = new HeaderDeadlines(b.headerTimeout, b.idleTimeout);
         ServerBuilder sb = Server.builder()
                 .http(new InetSocketAddress("127.0.0.1", b.port))
                 .requestTimeout(Duration.ofSeconds(30))
-                .idleTimeout(Duration.ofMinutes(5))
+                .idleTimeout(b.idleTimeout)
+                .maxNumConnections(b.maxConnections)
+                .childChannelPipelineCustomizer(deadlines.pipeline())
+                .decorator(deadlines::serve)
                 .gracefulShutdownTimeout(Duration.ZERO, Duration.ofMillis(500))
                 .blockingTaskExecutor(4);
-        new ControlApi(service, tokens, hub).bind(sb);
+        ControlApi api = new ControlApi(service, tokens, hub);
+        api.bind(sb);
+        sb.errorHandler(api.errors());
         Server server = sb.build();
         server.start().join();
         ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -96,6 +102,11 @@ final class DefaultControlServer implements ControlServer {
         server.config().serviceConfigs().forEach(c -> c.route().methods().forEach(m -> routes.add(
                 m + " " + c.route().patternString().replaceAll(":([A-Za-z0-9_]+)", "{$1}"))));
         return routes;
+    }
+
+    /** The connections open now. */
+    int connections() {
+        return server.numConnections();
     }
 
     @Override
