@@ -103,6 +103,8 @@ final class ControlApi {
                         who.name(), revision, body.document("rules"), why)));
         bind(sb, HttpMethod.PUT, "/api/v1/health/{region}", Role.REPORTER, "health.report", (ctx, who, body, why) ->
                 outcome(service.reportHealth(who.name(), ctx.pathParam("region"), body.document("health"))));
+        bind(sb, HttpMethod.DELETE, "/api/v1/health/{region}", Role.ADMIN, "health.reset", (ctx, who, body, why) ->
+                outcome(service.resetHealth(who.name(), ctx.pathParam("region"), why)));
         bind(sb, HttpMethod.POST, "/api/v1/fences", Role.OPERATOR, "fence.add", (ctx, who, body, why) ->
                 outcome(service.addFences(who.name(), texts(body.path("units")), body.path("reason").asText(why))));
         bind(sb, HttpMethod.DELETE, "/api/v1/fences/{unit}", Role.OPERATOR, "fence.lift", (ctx, who, body, why) ->
@@ -205,7 +207,7 @@ final class ControlApi {
         HttpService http = (ctx, req) -> {
             // Who is asking is known from the headers; nothing of the body is read until they may ask.
             String reason = req.headers().get(REASON_HEADER, "");
-            Authorization auth = authorize(ctx, role);
+            Authorization auth = authorize(ctx, role, action);
             if (auth.refusal != null) {
                 return HttpResponse.of(CompletableFuture.supplyAsync(() -> respond(Outcome.problem(
                         service.refuse(auth.actor, action, ctx.path(), reason, auth.refusal))),
@@ -300,6 +302,18 @@ final class ControlApi {
 
     /** Who is calling, or why they may not. */
     private record Authorization(TokenTable.Principal principal, String actor, Refusal refusal) {}
+
+    /** {@link #authorize(ServiceRequestContext, Role)}, and a token bound to a region reports that region only. */
+    private Authorization authorize(ServiceRequestContext ctx, Role role, String action) {
+        Authorization auth = authorize(ctx, role);
+        if (auth.refusal == null && action.equals("health.report")
+            && !auth.principal.mayReport(ctx.pathParam("region"))) {
+            return new Authorization(auth.principal, auth.actor, Refusal.of(Refusal.Kind.FORBIDDEN, "token '"
+                    + auth.actor + "' reports region " + auth.principal.region() + " only (expected: PUT "
+                    + "/api/v1/health/" + auth.principal.region() + ")"));
+        }
+        return auth;
+    }
 
     private Authorization authorize(ServiceRequestContext ctx, Role role) {
         String header = ctx.request().headers().get(HttpHeaderNames.AUTHORIZATION, "");

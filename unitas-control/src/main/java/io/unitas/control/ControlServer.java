@@ -56,6 +56,7 @@ public interface ControlServer extends AutoCloseable {
         Duration healthTtl = Duration.ofSeconds(30);
         Duration healthGrace = Duration.ofSeconds(30);
         SwitchoverCooldown cooldown = SwitchoverCooldown.DEFAULT;
+        Duration healthClockSkew = Duration.ofSeconds(30);
         Duration tick = Duration.ofMillis(100);
         Duration leaderLease = Duration.ofSeconds(5);
         int maxConnections = 4_096;
@@ -120,6 +121,19 @@ public interface ControlServer extends AutoCloseable {
         /** The least time between two switchovers of one unit ({@link SwitchoverCooldown}). Default 1 min. */
         public Builder switchoverCooldown(Duration cooldown) {
             this.cooldown = new SwitchoverCooldown(cooldown);
+            return this;
+        }
+
+        /**
+         * How far ahead of this control plane's clock a health report's {@code observed_at} may be; a report
+         * further ahead is refused, so that one forged report cannot outrank every honest one after it.
+         * Default 30 s.
+         */
+        public Builder healthClockSkew(Duration skew) {
+            if (skew.isNegative()) {
+                throw new IllegalArgumentException("health clock skew: " + skew + " (expected: >= 0)");
+            }
+            this.healthClockSkew = skew;
             return this;
         }
 

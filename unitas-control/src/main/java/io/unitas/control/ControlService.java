@@ -49,14 +49,16 @@ final class ControlService {
     private final Duration healthTtl;
     private final Duration healthGrace;
     private final SwitchoverCooldown cooldown;
+    private final Duration healthClockSkew;
 
     ControlService(StateStore store, Clock clock, Duration healthTtl, Duration healthGrace,
-                   SwitchoverCooldown cooldown) {
+                   SwitchoverCooldown cooldown, Duration healthClockSkew) {
         this.store = store;
         this.clock = clock;
         this.healthTtl = healthTtl;
         this.healthGrace = healthGrace;
         this.cooldown = cooldown;
+        this.healthClockSkew = healthClockSkew;
     }
 
     StateStore store() {
@@ -178,6 +180,12 @@ final class ControlService {
                 return Change.refused(Refusal.invalid("health report", List.of(new Problem("region", "'"
                         + report.region() + "' (expected: '" + region.get() + "' as in the path)"))));
             }
+            Instant latest = clock.instant().plus(healthClockSkew);
+            if (report.observedAt().isAfter(latest)) {
+                return Change.refused(Refusal.invalid("health report", List.of(new Problem("observed_at",
+                        report.observedAt() + " is ahead of the control plane's clock (expected: at most " + latest
+                        + ", now + " + healthClockSkew.toSeconds() + "s of allowed skew)"))));
+            }
             HealthEntry last = current.health().get(region.get());
             if (last != null && report.sequence() <= last.sequence()
                 && !report.observedAt().isAfter(last.observedAt())) {
@@ -192,6 +200,27 @@ final class ControlService {
             boolean flipped = last == null || last.effective().healthy() != entry.reported().healthy()
                               || last.reported().writable() != entry.reported().writable();
             return Change.to(current.withHealth(health), flipped ? detail : "");
+        });
+    }
+
+    /**
+     * Forgets a region's last report, so that its agent's next report is taken whatever its sequence; until then the
+     * region counts as unhealthy (no health reported). For a region whose reports a forged one blocks.
+     */
+    ChangeResult resetHealth(String actor, String regionId, String reason) {
+        return change(actor, "health.reset", regionId, reason, ANY, current -> {
+            Optional<Region> region = current.topology() == null ? Optional.empty()
+                                                                  : current.topology().region(regionId);
+            if (region.isEmpty()) {
+                return Change.refused(Refusal.of(Refusal.Kind.NOT_FOUND, "region '" + regionId
+                        + "': not in the topology"));
+            }
+            HealthEntry last = current.health().get(region.get());
+            Map<Region, HealthEntry> health = new LinkedHashMap<>(current.health());
+            health.remove(region.get());
+            return Change.to(current.withHealth(health), "health of " + regionId + " forgotten"
+                    + (last == null ? " (none reported)" : " (last: sequence " + last.sequence() + " observed at "
+                                                           + last.observedAt() + ")"));
         });
     }
 

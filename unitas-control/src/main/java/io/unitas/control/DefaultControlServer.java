@@ -43,7 +43,8 @@ final class DefaultControlServer implements ControlServer {
         StateStore store = b.etcdEndpoints.isEmpty()
                 ? new EmbeddedStore(b.dataDir)
                 : new EtcdStore(b.etcdEndpoints, b.etcdPrefix, b.leaderLease);
-        ControlService service = new ControlService(store, b.clock, b.healthTtl, b.healthGrace, b.cooldown);
+        ControlService service = new ControlService(store, b.clock, b.healthTtl, b.healthGrace, b.cooldown,
+                                                     b.healthClockSkew);
         WatchHub hub = new WatchHub(store);
         HeaderDeadlines deadlines = new HeaderDeadlines(b.headerTimeout, b.idleTimeout);
         ServerBuilder sb = Server.builder()
