@@ -44,7 +44,7 @@ final class ControlCommand implements Callable<Integer> {
 
     @Option(names = "--tokens", paramLabel = "FILE",
             description = "tokens file, lines 'name role sha256:<hex>' (default: DIR/tokens, created with an "
-                          + "admin token on first start)")
+                          + "admin token on first start, its secret in DIR/admin-token)")
     Path tokens;
 
     @Option(names = "--health-ttl", defaultValue = "30s", paramLabel = "DURATION",
@@ -79,9 +79,9 @@ final class ControlCommand implements Callable<Integer> {
         }));
         main.out().println("unitas control: serving " + server.uri() + " (console " + server.uri() + "/, store "
                            + (store == Store.etcd ? "etcd " + etcd : "embedded in " + data.toAbsolutePath()) + ")");
-        server.generatedToken().ifPresent(t -> main.out().println(
-                "unitas control: created " + data.resolve("tokens") + " with an admin token, shown only now:\n  "
-                + t.secret() + "\n  export UNITAS_TOKEN=" + t.secret()));
+        server.generatedTokenFile().ifPresent(f -> main.out().println(
+                "unitas control: created " + data.resolve("tokens") + " with an admin token; its secret is in " + f
+                + " (readable by you only; remove it once kept elsewhere):\n  export UNITAS_TOKEN=$(cat " + f + ")"));
         main.out().flush();
         stopped.await();
         return 0;

@@ -50,6 +50,9 @@ final class ControlApi {
     private static final MediaType EVENT_STREAM = MediaType.parse("text/event-stream");
     private static final String REASON_HEADER = "x-unitas-reason";
     private static final long HEARTBEAT_SECONDS = 5;
+    private static final String CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; "
+            + "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+            + "frame-ancestors 'none'";
     /** The most a topology or rules document may weigh. */
     static final long DOCUMENT_BYTES = 1024 * 1024;
     /** The most any other body may weigh: a health report, a fence, a switchover request. */
@@ -121,11 +124,21 @@ final class ControlApi {
                                                                         body.path("reason").asText(why))));
         bind(sb, HttpMethod.GET, "/api/v1/audit", Role.VIEWER, "audit.read", (ctx, who, body, why) -> {
             ArrayNode entries = StateJson.MAPPER.createArrayNode();
-            service.audit(longParam(ctx, "after", 0), (int) Math.min(10_000, longParam(ctx, "limit", 200)))
+            service.audit(param(ctx, "after", 0, 0, Long.MAX_VALUE, "a sequence number >= 0"),
+                          (int) param(ctx, "limit", 200, 1, 10_000, "1..10000"))
                    .forEach(e -> entries.add(e.toJson()));
             ObjectNode out = StateJson.MAPPER.createObjectNode();
             out.set("entries", entries);
             return Outcome.ok(out, service.state().revision());
+        });
+        // The console holds the switchover button: no framing (clickjacking), no script or style from elsewhere,
+        // no content sniffing. Sent with every response, as the API's bodies are no more to be framed or sniffed.
+        sb.decorator((delegate, ctx, req) -> {
+            ctx.setAdditionalResponseHeader("content-security-policy", CONTENT_SECURITY_POLICY);
+            ctx.setAdditionalResponseHeader("x-frame-options", "DENY");
+            ctx.setAdditionalResponseHeader("x-content-type-options", "nosniff");
+            ctx.setAdditionalResponseHeader("referrer-policy", "no-referrer");
+            return delegate.serve(ctx, req);
         });
         sb.route().get("/api/v1/watch").build(this::watch);
         sb.route().get("/api/v1/openapi.json").build(
@@ -226,6 +239,9 @@ final class ControlApi {
                         return HttpResponse.ofFailure(error);
                     }
                     return respond(handle(ctx, agg, auth, action, reason, op));
+                } catch (BadRequest e) {
+                    return respond(Outcome.problem(service.refuse(auth.actor, action, ctx.path(), reason,
+                                                                  e.refusal)));
                 } catch (RuntimeException e) {
                     log.warn("{} {} failed", method, path, e);
                     return respond(Outcome.problem(Refusal.Kind.UNAVAILABLE, String.valueOf(e.getMessage())));
@@ -291,6 +307,11 @@ final class ControlApi {
                 return Outcome.problem(service.refuse(auth.actor, action, target, reason,
                                                       Refusal.of(Refusal.Kind.BAD_REQUEST, "body: " + e.getMessage())));
             }
+            String huge = nonFinite(body, "");
+            if (huge != null) {
+                return Outcome.problem(service.refuse(auth.actor, action, target, reason, Refusal.of(
+                        Refusal.Kind.BAD_REQUEST, "body: " + huge + ": out of range (expected: a finite number)")));
+            }
         } else if (text.isBlank() && (req.method() == HttpMethod.PUT
                                       || (req.method() == HttpMethod.POST && !action.endsWith("abort")))) {
             return Outcome.problem(service.refuse(auth.actor, action, target, reason, Refusal.of(
@@ -303,9 +324,12 @@ final class ControlApi {
     /** Who is calling, or why they may not. */
     private record Authorization(TokenTable.Principal principal, String actor, Refusal refusal) {}
 
-    /** {@link #authorize(ServiceRequestContext, Role)}, and a token bound to a region reports that region only. */
+    /**
+     * {@link #authorize(ServiceRequestContext, Role, boolean)} from the {@code Authorization} header only, and a
+     * token bound to a region reports that region only.
+     */
     private Authorization authorize(ServiceRequestContext ctx, Role role, String action) {
-        Authorization auth = authorize(ctx, role);
+        Authorization auth = authorize(ctx, role, false);
         if (auth.refusal == null && action.equals("health.report")
             && !auth.principal.mayReport(ctx.pathParam("region"))) {
             return new Authorization(auth.principal, auth.actor, Refusal.of(Refusal.Kind.FORBIDDEN, "token '"
@@ -315,10 +339,15 @@ final class ControlApi {
         return auth;
     }
 
-    private Authorization authorize(ServiceRequestContext ctx, Role role) {
+    /**
+     * The caller's token and role. The token comes from {@code Authorization: Bearer}; only where
+     * {@code queryToken} (the watch, as a browser's EventSource cannot set headers, RFC 6750 2.3) also from
+     * {@code ?access_token=}, which proxies log with the URL.
+     */
+    private Authorization authorize(ServiceRequestContext ctx, Role role, boolean queryToken) {
         String header = ctx.request().headers().get(HttpHeaderNames.AUTHORIZATION, "");
         String secret = header.regionMatches(true, 0, "Bearer ", 0, 7) ? header.substring(7).strip()
-                        : ctx.queryParam("access_token"); // EventSource cannot set headers (RFC 6750, 2.3)
+                        : queryToken ? ctx.queryParam("access_token") : null;
         if (secret == null || secret.isEmpty()) {
             return new Authorization(null, "anonymous", Refusal.of(Refusal.Kind.UNAUTHENTICATED,
                     "no bearer token (expected: Authorization: Bearer <token>)"));
@@ -351,15 +380,26 @@ final class ControlApi {
     }
 
     private HttpResponse watch(ServiceRequestContext ctx, com.linecorp.armeria.common.HttpRequest req) {
-        Authorization auth = authorize(ctx, Role.VIEWER);
+        Authorization auth = authorize(ctx, Role.VIEWER, true);
         if (auth.refusal != null) {
-            return HttpResponse.of(java.util.concurrent.CompletableFuture.supplyAsync(() -> respond(Outcome.problem(
+            return HttpResponse.of(CompletableFuture.supplyAsync(() -> respond(Outcome.problem(
                     service.refuse(auth.actor, "watch", ctx.path(), "", auth.refusal))), ctx.blockingTaskExecutor()));
         }
-        long since = longParam(ctx, "since", -2);
-        String lastEventId = req.headers().get("last-event-id");
-        if (lastEventId != null && lastEventId.matches("\\d+")) {
-            since = Long.parseLong(lastEventId); // the browser's resume point wins over the URL it reuses
+        long since;
+        try {
+            since = param(ctx, "since", -2, -1, Long.MAX_VALUE, "a revision >= -1");
+            String lastEventId = req.headers().get("last-event-id");
+            if (lastEventId != null && lastEventId.matches("\\d+")) {
+                // the browser's resume point wins over the URL it reuses
+                try {
+                    since = Long.parseLong(lastEventId);
+                } catch (NumberFormatException e) {
+                    throw new BadRequest("Last-Event-ID: '" + lastEventId.substring(0, Math.min(40,
+                            lastEventId.length())) + "' (expected: a revision number)");
+                }
+            }
+        } catch (BadRequest e) {
+            return respond(Outcome.problem(e.refusal));
         }
         if (since < -1) {
             since = service.store().current().revision() - 1; // no resume point: start with the current state
@@ -381,13 +421,59 @@ final class ControlApi {
         return res;
     }
 
-    private static long longParam(ServiceRequestContext ctx, String name, long otherwise) {
+    /** A request that is malformed before any operation reads it: a query parameter, a header. */
+    private static final class BadRequest extends RuntimeException {
+        final Refusal refusal;
+
+        BadRequest(String detail) {
+            super(detail, null, false, false);
+            this.refusal = Refusal.of(Refusal.Kind.BAD_REQUEST, detail);
+        }
+    }
+
+    /** The query parameter {@code name} as a number in {@code min..max}, or {@code otherwise} when absent. */
+    private static long param(ServiceRequestContext ctx, String name, long otherwise, long min, long max,
+                              String expected) {
         String value = ctx.queryParam(name);
-        try {
-            return value == null ? otherwise : Long.parseLong(value);
-        } catch (NumberFormatException e) {
+        if (value == null) {
             return otherwise;
         }
+        long n;
+        try {
+            n = Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new BadRequest(name + ": '" + value + "' (expected: " + expected + ")");
+        }
+        if (n < min || n > max) {
+            throw new BadRequest(name + ": " + n + " (expected: " + expected + ")");
+        }
+        return n;
+    }
+
+    /** The path of the first number in {@code node} that does not fit a double ({@code 1e400}), or null. */
+    private static String nonFinite(JsonNode node, String path) {
+        if (node.isNumber()) {
+            return Double.isFinite(node.doubleValue()) ? null : path;
+        }
+        if (node.isContainerNode()) {
+            java.util.Iterator<java.util.Map.Entry<String, JsonNode>> fields = node.fields();
+            if (node.isArray()) {
+                for (int i = 0; i < node.size(); i++) {
+                    String found = nonFinite(node.get(i), path + "[" + i + "]");
+                    if (found != null) {
+                        return found;
+                    }
+                }
+            }
+            while (fields.hasNext()) {
+                java.util.Map.Entry<String, JsonNode> f = fields.next();
+                String found = nonFinite(f.getValue(), path.isEmpty() ? f.getKey() : path + "." + f.getKey());
+                if (found != null) {
+                    return found;
+                }
+            }
+        }
+        return null;
     }
 
     private static List<String> texts(JsonNode array) {

@@ -40,6 +40,12 @@ public interface ControlServer extends AutoCloseable {
     /** The admin token created on first start when no tokens file existed; empty otherwise. */
     Optional<ControlToken> generatedToken();
 
+    /**
+     * The file holding the secret of {@link #generatedToken()} (readable by its owner only), for the operator to
+     * read once and remove; empty when no token was created.
+     */
+    Optional<Path> generatedTokenFile();
+
     /** Stops serving and releases the store (and, on etcd, the leadership). */
     @Override
     void close();

@@ -5,8 +5,11 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -27,13 +30,15 @@ final class DefaultControlServer implements ControlServer {
     private final Server server;
     private final ScheduledExecutorService ticker;
     private final ControlToken generated;
+    private final Path generatedFile;
 
     private DefaultControlServer(StateStore store, Server server, ScheduledExecutorService ticker,
-                                 ControlToken generated) {
+                                 ControlToken generated, Path generatedFile) {
         this.store = store;
         this.server = server;
         this.ticker = ticker;
         this.generated = generated;
+        this.generatedFile = generatedFile;
     }
 
     static ControlServer start(ControlServer.Builder b) {
@@ -79,10 +84,15 @@ final class DefaultControlServer implements ControlServer {
             }
         }, 0, b.tick.toMillis(), TimeUnit.MILLISECONDS);
         ticker.scheduleWithFixedDelay(tokens::reloadIfChanged, 1, 1, TimeUnit.SECONDS);
-        return new DefaultControlServer(store, server, ticker, generated);
+        return new DefaultControlServer(store, server, ticker, generated,
+                                        generated == null ? null : secretFile(tokensFile));
     }
 
-    /** Creates the tokens file with one admin token when it does not exist yet; returns that token. */
+    /**
+     * Creates the tokens file with one admin token when it does not exist yet, and the token's secret in
+     * {@code admin-token} beside it, both readable by their owner only (never printed: terminals and logs keep
+     * what is printed). Returns that token.
+     */
     private static ControlToken firstAdminToken(Path file) {
         if (Files.exists(file)) {
             return null;
@@ -90,11 +100,28 @@ final class DefaultControlServer implements ControlServer {
         ControlToken token = ControlToken.generate("admin", Role.ADMIN);
         try {
             Files.createDirectories(file.toAbsolutePath().getParent());
-            Files.writeString(file, "# name role sha256:<hex of SHA-256 of the token>\n" + token.fileLine() + "\n");
+            writePrivate(secretFile(file), token.secret() + "\n");
+            writePrivate(file, "# name role sha256:<hex of SHA-256 of the token> [region:<id>]\n"
+                               + token.fileLine() + "\n");
         } catch (IOException e) {
             throw new UncheckedIOException(file + ": cannot write the tokens file", e);
         }
         return token;
+    }
+
+    private static Path secretFile(Path tokensFile) {
+        return tokensFile.toAbsolutePath().getParent().resolve("admin-token");
+    }
+
+    /** Writes {@code text} to a new file created with mode 0600 (where the file system has modes). */
+    private static void writePrivate(Path file, String text) throws IOException {
+        Set<PosixFilePermission> owner = PosixFilePermissions.fromString("rw-------");
+        try {
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(owner));
+        } catch (UnsupportedOperationException e) {
+            Files.createFile(file);
+        }
+        Files.writeString(file, text);
     }
 
     /** The routes served, as {@code METHOD /path/{param}} (for the contract test against the OpenAPI document). */
@@ -128,6 +155,11 @@ final class DefaultControlServer implements ControlServer {
     @Override
     public Optional<ControlToken> generatedToken() {
         return Optional.ofNullable(generated);
+    }
+
+    @Override
+    public Optional<Path> generatedTokenFile() {
+        return Optional.ofNullable(generatedFile);
     }
 
     @Override

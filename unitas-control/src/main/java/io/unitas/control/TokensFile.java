@@ -9,9 +9,11 @@ import io.unitas.config.FileStamp;
 /**
  * The tokens file, followed: the control plane's ticker looks at it every second, so a token added, rotated or
  * revoked there counts without a restart, and no request waits on the file. A change that does not read is refused
- * with one line on stderr naming its problems, and the tokens before it stay in force.
+ * with one log line naming its problems, and the tokens before it stay in force.
  */
 final class TokensFile {
+
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(TokensFile.class);
 
     private final Path file;
     private volatile TokenTable table;
@@ -38,10 +40,10 @@ final class TokensFile {
         seen = now;
         try {
             table = TokenTable.read(file);
-            System.err.println(file + ": tokens reloaded");
+            log.info("{}: tokens reloaded", file);
         } catch (ConfigException | UncheckedIOException e) {
-            System.err.println(file + ": change refused, the tokens before it stay in force: "
-                               + e.getMessage().replace('\n', ';'));
+            log.warn("{}: change refused, the tokens before it stay in force: {}", file,
+                     e.getMessage().replace('\n', ';'));
         }
     }
 }
