@@ -26,10 +26,11 @@ public interface ControlServer extends AutoCloseable {
     /** The port the API listens on (useful when built with port 0). */
     int port();
 
-    /** {@code http://127.0.0.1:<port>}. */
-    default URI uri() {
-        return URI.create("http://127.0.0.1:" + port());
-    }
+    /**
+     * Where a client on this host reaches it: {@code http://127.0.0.1:<port>}, or {@code https://} with TLS (the
+     * listen address instead of 127.0.0.1 when it is neither a loopback nor a wildcard address).
+     */
+    URI uri();
 
     /** Whether this replica currently runs switchovers. */
     boolean leader();
@@ -53,6 +54,10 @@ public interface ControlServer extends AutoCloseable {
     /** Configures and starts a {@link ControlServer}. */
     final class Builder {
         int port = 7070;
+        String host = "127.0.0.1";
+        Path tlsCert;
+        Path tlsKey;
+        boolean allowPlaintext;
         Path dataDir = Path.of("unitas-control-data");
         List<URI> etcdEndpoints = List.of();
         String etcdPrefix = "/unitas/";
@@ -71,7 +76,32 @@ public interface ControlServer extends AutoCloseable {
 
         private Builder() {}
 
-        /** The port to listen on, on 127.0.0.1; 0 picks a free one. Default 7070. */
+        /**
+         * The address to listen on. Default 127.0.0.1; any other than a loopback address needs {@link #tls} (or
+         * {@link #allowPlaintext}), as bearer tokens must not cross a network in cleartext.
+         */
+        public Builder host(String host) {
+            this.host = Objects.requireNonNull(host, "host");
+            return this;
+        }
+
+        /** Serve HTTPS only, with this certificate chain and private key (PEM files). */
+        public Builder tls(Path certificateChain, Path privateKey) {
+            this.tlsCert = Objects.requireNonNull(certificateChain, "certificateChain");
+            this.tlsKey = Objects.requireNonNull(privateKey, "privateKey");
+            return this;
+        }
+
+        /**
+         * Allow cleartext HTTP on an address other than a loopback one: only behind a proxy or mesh that terminates
+         * TLS in front of the control plane. Default false.
+         */
+        public Builder allowPlaintext(boolean allow) {
+            this.allowPlaintext = allow;
+            return this;
+        }
+
+        /** The port to listen on; 0 picks a free one. Default 7070. */
         public Builder port(int port) {
             if (port < 0 || port > 65_535) {
                 throw new IllegalArgumentException("port: " + port + " (expected: 0..65535)");

@@ -3,6 +3,7 @@ package io.unitas.control;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
@@ -17,7 +18,6 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import com.linecorp.armeria.common.SessionProtocol;
 import com.linecorp.armeria.server.Server;
 import com.linecorp.armeria.server.ServerBuilder;
 
@@ -31,9 +31,11 @@ final class DefaultControlServer implements ControlServer {
     private final ScheduledExecutorService ticker;
     private final ControlToken generated;
     private final Path generatedFile;
+    private final boolean tls;
 
     private DefaultControlServer(StateStore store, Server server, ScheduledExecutorService ticker,
-                                 ControlToken generated, Path generatedFile) {
+                                 ControlToken generated, Path generatedFile, boolean tls) {
+        this.tls = tls;
         this.store = store;
         this.server = server;
         this.ticker = ticker;
@@ -42,6 +44,7 @@ final class DefaultControlServer implements ControlServer {
     }
 
     static ControlServer start(ControlServer.Builder b) {
+        InetSocketAddress address = listenAddress(b);
         Path tokensFile = b.tokens != null ? b.tokens : b.dataDir.resolve("tokens");
         ControlToken generated = b.tokens == null ? firstAdminToken(tokensFile) : null;
         TokensFile tokens = new TokensFile(tokensFile);
@@ -52,9 +55,18 @@ final class DefaultControlServer implements ControlServer {
                                                      b.healthClockSkew);
         WatchHub hub = new WatchHub(store);
         HeaderDeadlines deadlines = new HeaderDeadlines(b.headerTimeout, b.idleTimeout);
-        ServerBuilder sb = Server.builder()
-                .http(new InetSocketAddress("127.0.0.1", b.port))
-                .requestTimeout(Duration.ofSeconds(30))
+        ServerBuilder sb = Server.builder();
+        if (b.tlsCert != null) {
+            try {
+                sb.https(address).tls(b.tlsCert.toFile(), b.tlsKey.toFile());
+            } catch (RuntimeException e) {
+                store.close();
+                throw new IllegalArgumentException("tls: " + b.tlsCert + ", " + b.tlsKey + ": " + e.getMessage(), e);
+            }
+        } else {
+            sb.http(address);
+        }
+        sb.requestTimeout(Duration.ofSeconds(30))
                 .idleTimeout(b.idleTimeout)
                 .maxNumConnections(b.maxConnections)
                 .childChannelPipelineCustomizer(deadlines.pipeline())
@@ -64,7 +76,14 @@ final class DefaultControlServer implements ControlServer {
         ControlApi api = new ControlApi(service, tokens, hub);
         api.bind(sb);
         sb.errorHandler(api.errors());
-        Server server = sb.build();
+        Server server;
+        try {
+            server = sb.build();
+        } catch (RuntimeException e) {
+            store.close();
+            throw b.tlsCert == null ? e : new IllegalArgumentException("tls: " + b.tlsCert + ", " + b.tlsKey + ": "
+                                                                       + e.getMessage(), e);
+        }
         server.start().join();
         ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "unitas-control-tick");
@@ -85,7 +104,21 @@ final class DefaultControlServer implements ControlServer {
         }, 0, b.tick.toMillis(), TimeUnit.MILLISECONDS);
         ticker.scheduleWithFixedDelay(tokens::reloadIfChanged, 1, 1, TimeUnit.SECONDS);
         return new DefaultControlServer(store, server, ticker, generated,
-                                        generated == null ? null : secretFile(tokensFile));
+                                        generated == null ? null : secretFile(tokensFile), b.tlsCert != null);
+    }
+
+    /** The address to listen on; cleartext beyond loopback only when allowed. */
+    private static InetSocketAddress listenAddress(ControlServer.Builder b) {
+        InetSocketAddress address = new InetSocketAddress(b.host, b.port);
+        if (address.isUnresolved()) {
+            throw new IllegalArgumentException("listen " + b.host + ": cannot resolve (expected: an address or a "
+                                               + "host name of this machine)");
+        }
+        if (b.tlsCert == null && !b.allowPlaintext && !address.getAddress().isLoopbackAddress()) {
+            throw new IllegalArgumentException("listen " + b.host + ": not a loopback address, without TLS "
+                    + "(expected: tls(cert, key), or allowPlaintext() behind a proxy that terminates TLS)");
+        }
+        return address;
     }
 
     /**
@@ -139,7 +172,16 @@ final class DefaultControlServer implements ControlServer {
 
     @Override
     public int port() {
-        return server.activeLocalPort(SessionProtocol.HTTP);
+        return server.activeLocalPort();
+    }
+
+    @Override
+    public URI uri() {
+        java.net.InetAddress bound = server.activePort().localAddress().getAddress();
+        String host = bound.isAnyLocalAddress() || bound.isLoopbackAddress() ? "127.0.0.1"
+                      : bound.getHostAddress().contains(":") ? "[" + bound.getHostAddress() + "]"
+                      : bound.getHostAddress();
+        return URI.create((tls ? "https://" : "http://") + host + ":" + port());
     }
 
     @Override
