@@ -35,18 +35,21 @@ import com.linecorp.armeria.server.ServiceRequestContext;
 import com.linecorp.armeria.server.file.FileService;
 import com.linecorp.armeria.server.file.HttpFile;
 
+import io.unitas.config.ProblemJson;
 import io.unitas.core.Problem;
 
 /**
  * The HTTP API under {@code /api/v1} (described by {@code /api/v1/openapi.json}), the watch stream and the
- * console. Translates requests to {@link ControlService} calls after checking the bearer token's role; refusals
- * are {@code application/problem+json} (RFC 9457) and are audited like changes.
+ * console: the one place of HTTP, JSON, {@code If-Match} and status codes. Checks the bearer token's role (and a
+ * reporter's region) from the headers before reading any of the body, reads the body up to its route's limit,
+ * translates it to a typed {@link ControlService} command and its {@link ChangeResult} to a response; refusals are
+ * {@code application/problem+json} (RFC 9457) and are audited like changes.
  */
 final class ControlApi {
 
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ControlApi.class);
 
-    private static final MediaType PROBLEM_JSON = MediaType.parse("application/problem+json");
+    private static final MediaType PROBLEM_JSON = MediaType.parse(ProblemJson.MEDIA_TYPE);
     private static final MediaType EVENT_STREAM = MediaType.parse("text/event-stream");
     private static final String REASON_HEADER = "x-unitas-reason";
     private static final long HEARTBEAT_SECONDS = 5;
@@ -275,10 +278,8 @@ final class ControlApi {
                                                                                         : DOCUMENT_BYTES;
                     outcome = tooLarge(limit, headers == null ? "this route" : headers.method() + " " + headers.path());
                 } else if (status.isClientError() || status.isServerError()) {
-                    ObjectNode body = StateJson.MAPPER.createObjectNode().put("type", "about:blank")
-                            .put("title", status.reasonPhrase()).put("status", status.code())
-                            .put("detail", description != null ? description : status.reasonPhrase());
-                    outcome = new Outcome(status.code(), body, 0, null);
+                    outcome = Outcome.problem(status.code(), status.reasonPhrase(),
+                                              description != null ? description : status.reasonPhrase());
                 } else {
                     return null;
                 }

@@ -1,13 +1,15 @@
 package io.unitas.control;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.unitas.config.ProblemJson;
+import io.unitas.core.ProblemDetail;
 
 /**
  * A response of the API as a value: a JSON body with its status (and the revision it carries, 0 if none), or a
- * {@link Refusal} written as an RFC 9457 problem with every problem found, by path. Only {@link ControlApi} makes
- * these; the service speaks in {@link ChangeResult}s and {@link Refusal}s.
+ * {@link Refusal} written as an RFC 9457 problem ({@link ProblemDetail}, by the one codec {@link ProblemJson}) with
+ * every problem found, by path. Only {@link ControlApi} makes these; the service speaks in {@link ChangeResult}s
+ * and {@link Refusal}s.
  */
 record Outcome(int status, JsonNode body, long revision, Refusal.Kind kind) {
 
@@ -26,22 +28,23 @@ record Outcome(int status, JsonNode body, long revision, Refusal.Kind kind) {
     /** The refusal as a problem: type, title, status, detail, and its problems, reader lines and plan if any. */
     static Outcome problem(Refusal refusal) {
         int status = status(refusal.kind());
-        ObjectNode body = StateJson.MAPPER.createObjectNode();
-        body.put("type", "urn:unitas:problem:" + refusal.kind().word());
-        body.put("title", title(refusal.kind()));
-        body.put("status", status);
-        body.put("detail", refusal.detail());
-        if (!refusal.problems().isEmpty()) {
-            body.set("problems", StateJson.problems(refusal.problems()));
-        }
+        ProblemDetail problem = ProblemDetail.of(status, refusal.kind().word(), refusal.detail())
+                                             .withTitle(title(refusal.kind())).withProblems(refusal.problems());
         if (!refusal.lines().isEmpty()) {
-            ArrayNode lines = body.putArray("errors");
-            refusal.lines().forEach(lines::add);
+            problem = problem.with("errors", refusal.lines());
         }
         if (refusal.plan() != null) {
-            body.set("plan", StateJson.plan(refusal.plan()));
+            problem = problem.with("plan", StateJson.plan(refusal.plan()));
         }
-        return new Outcome(status, body, 0, refusal.kind());
+        return new Outcome(status, ProblemJson.tree(problem), 0, refusal.kind());
+    }
+
+    /** A status the server answers on its own (a route that does not exist, a method it does not allow). */
+    static Outcome problem(int status, String reasonPhrase, String detail) {
+        ProblemDetail problem = ProblemDetail.of(status, reasonPhrase.toLowerCase(java.util.Locale.ROOT)
+                                                                     .replaceAll("[^a-z0-9]+", "-"), detail)
+                                             .withTitle(reasonPhrase);
+        return new Outcome(status, ProblemJson.tree(problem), 0, null);
     }
 
     /** The HTTP status of each kind of refusal. */
