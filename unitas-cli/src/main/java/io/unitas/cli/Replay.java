@@ -157,7 +157,9 @@ final class Replay {
         Map<String, Long> m = new LinkedHashMap<>();
         for (RouteDecision.Outcome r : RouteDecision.Outcome.values()) {
             boolean spilloverOnly = r == RouteDecision.Outcome.SPILLOVER || r == RouteDecision.Outcome.OVERFLOW;
-            if (spillover || !spilloverOnly) {
+            // A replay routes users, not requests: the outcomes only writes can have never occur.
+            boolean writeOnly = r == RouteDecision.Outcome.READ_ONLY || r == RouteDecision.Outcome.WRITE_FAILOVER;
+            if ((spillover || !spilloverOnly) && !writeOnly) {
                 m.put(r.reason(), 0L);
             }
         }

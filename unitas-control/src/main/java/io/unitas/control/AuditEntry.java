@@ -46,12 +46,12 @@ record AuditEntry(long seq, Instant at, String actor, String action, String targ
         if (text.length() <= chars) {
             return text;
         }
-        String more = "… (" + (text.length() - chars) + " more characters)";
-        int keep = Math.max(0, chars - more.length());
+        // the suffix for the whole length is at least as long as the one for what is dropped
+        int keep = Math.max(0, chars - ("… (" + text.length() + " more characters)").length());
         if (keep > 0 && Character.isHighSurrogate(text.charAt(keep - 1))) {
             keep--;
         }
-        return text.substring(0, keep) + more;
+        return text.substring(0, keep) + "… (" + (text.length() - keep) + " more characters)";
     }
 
     ObjectNode toJson() {

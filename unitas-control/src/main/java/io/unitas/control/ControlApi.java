@@ -60,6 +60,7 @@ final class ControlApi {
     static final long DOCUMENT_BYTES = 1024 * 1024;
     /** The most any other body may weigh: a health report, a fence, a switchover request. */
     static final long SMALL_BYTES = 64 * 1024;
+    private static final HttpData HEARTBEAT = HttpData.ofUtf8(": heartbeat\n\n");
 
     /**
      * A request's body: its text, the document name errors will carry ({@code rules.yaml} when sent as YAML,
@@ -386,34 +387,57 @@ final class ControlApi {
             return HttpResponse.of(CompletableFuture.supplyAsync(() -> respond(Outcome.problem(
                     service.refuse(auth.actor, "watch", ctx.path(), "", auth.refusal))), ctx.blockingTaskExecutor()));
         }
+        java.util.Set<WatchHub.Part> parts;
+        try {
+            parts = WatchHub.Part.parse(ctx.queryParam("parts"));
+        } catch (IllegalArgumentException e) {
+            return respond(Outcome.problem(Refusal.Kind.BAD_REQUEST, e.getMessage()));
+        }
         long since;
         try {
             since = param(ctx, "since", -2, -1, Long.MAX_VALUE, "a revision >= -1");
-            String lastEventId = req.headers().get("last-event-id");
-            if (lastEventId != null && lastEventId.matches("\\d+")) {
-                // the browser's resume point wins over the URL it reuses
-                try {
-                    since = Long.parseLong(lastEventId);
-                } catch (NumberFormatException e) {
-                    throw new BadRequest("Last-Event-ID: '" + lastEventId.substring(0, Math.min(40,
-                            lastEventId.length())) + "' (expected: a revision number)");
-                }
-            }
         } catch (BadRequest e) {
             return respond(Outcome.problem(e.refusal));
         }
+        String lastEventId = req.headers().get("last-event-id");
+        if (lastEventId != null && !lastEventId.isEmpty()) {
+            if (!lastEventId.matches("\\d{1,18}")) {
+                return respond(Outcome.problem(Refusal.Kind.BAD_REQUEST, "Last-Event-ID: '"
+                        + (lastEventId.length() > 40 ? lastEventId.substring(0, 40) + "..." : lastEventId)
+                        + "' (expected: a revision, a whole number >= 0)"));
+            }
+            since = Long.parseLong(lastEventId); // the browser's resume point wins over the URL it reuses
+        }
         if (since < -1) {
             since = service.store().current().revision() - 1; // no resume point: start with the current state
+        }
+        String token = auth.principal.name();
+        WatchHub.Refusal refused = hub.admit(token);
+        if (refused != null) {
+            return respond(Outcome.problem(refused.kind(), refused.detail()));
         }
         ctx.clearRequestTimeout();
         HttpResponseWriter res = HttpResponse.streaming();
         res.write(ResponseHeaders.builder(HttpStatus.OK).contentType(EVENT_STREAM)
                                  .set(HttpHeaderNames.CACHE_CONTROL, "no-cache").build());
         res.write(HttpData.ofUtf8("retry: 1000\n\n"));
-        Runnable unsubscribe = hub.watch(since, text -> res.tryWrite(HttpData.ofUtf8(text)));
+        String header = ctx.request().headers().get(HttpHeaderNames.AUTHORIZATION, "");
+        String secret = header.regionMatches(true, 0, "Bearer ", 0, 7) ? header.substring(7).strip()
+                        : ctx.queryParam("access_token");
+        Runnable unsubscribe = hub.watch(token, secret, parts, since, new WatchHub.Sink() {
+            @Override
+            public java.util.concurrent.CompletableFuture<?> send(byte[] event) {
+                res.tryWrite(HttpData.wrap(event)); // the same bytes for every watcher of this view
+                return res.whenConsumed();
+            }
+
+            @Override
+            public void drop(String why) {
+                res.abort();
+            }
+        });
         ScheduledFuture<?> heartbeat = ctx.eventLoop().scheduleAtFixedRate(
-                () -> res.tryWrite(HttpData.ofUtf8(": heartbeat\n\n")), HEARTBEAT_SECONDS, HEARTBEAT_SECONDS,
-                TimeUnit.SECONDS);
+                () -> res.tryWrite(HEARTBEAT), HEARTBEAT_SECONDS, HEARTBEAT_SECONDS, TimeUnit.SECONDS);
         res.whenComplete().handle((ok, error) -> {
             unsubscribe.run();
             heartbeat.cancel(false);

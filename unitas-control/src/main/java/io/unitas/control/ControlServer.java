@@ -61,6 +61,7 @@ public interface ControlServer extends AutoCloseable {
         Path dataDir = Path.of("unitas-control-data");
         List<URI> etcdEndpoints = List.of();
         String etcdPrefix = "/unitas/";
+        EtcdStore.Access etcdAccess = EtcdStore.Access.PLAINTEXT;
         Path tokens;
         Clock clock = Clock.systemUTC();
         // Three of the health agent's 10 s heartbeats, so one lost push does not make a region stale.
@@ -73,6 +74,7 @@ public interface ControlServer extends AutoCloseable {
         int maxConnections = 4_096;
         Duration headerTimeout = Duration.ofSeconds(10);
         Duration idleTimeout = Duration.ofSeconds(60);
+        WatchHub.Limits watchLimits = WatchHub.Limits.DEFAULTS;
 
         private Builder() {}
 
@@ -125,6 +127,24 @@ public interface ControlServer extends AutoCloseable {
         /** The key prefix in etcd, so that several control planes can share one cluster. Default {@code /unitas/}. */
         public Builder etcdPrefix(String prefix) {
             this.etcdPrefix = prefix.endsWith("/") ? prefix : prefix + "/";
+            return this;
+        }
+
+        /**
+         * Speak TLS to etcd ({@code https://} endpoints): trust {@code ca}; present {@code cert} with its PKCS#8
+         * {@code key} when etcd asks for a client certificate (both null: none). PEM files.
+         */
+        public Builder etcdTls(Path ca, Path cert, Path key) {
+            this.etcdAccess = new EtcdStore.Access(Objects.requireNonNull(ca, "ca"), cert, key, etcdAccess.user(),
+                                                   etcdAccess.password());
+            return this;
+        }
+
+        /** Authenticate to etcd (with auth enabled) as {@code user}. */
+        public Builder etcdAuth(String user, String password) {
+            this.etcdAccess = new EtcdStore.Access(etcdAccess.ca(), etcdAccess.cert(), etcdAccess.key(),
+                                                   Objects.requireNonNull(user, "user"),
+                                                   Objects.requireNonNull(password, "password"));
             return this;
         }
 
@@ -218,6 +238,16 @@ public interface ControlServer extends AutoCloseable {
                 throw new IllegalArgumentException("idle timeout: " + timeout + " (expected: > 0)");
             }
             this.idleTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * The watch's limits: open watches per token (default 64) and in all (default 10,000; beyond them 429 and
+         * 503), the bytes a watcher may leave unread before it is dropped to reconnect (default 8 MiB), and the
+         * shortest time between two events caused by health alone (default 250 ms; zero sends each at once).
+         */
+        public Builder watchLimits(int perToken, int total, long unsentBytes, Duration healthEvery) {
+            this.watchLimits = new WatchHub.Limits(perToken, total, unsentBytes, healthEvery);
             return this;
         }
 

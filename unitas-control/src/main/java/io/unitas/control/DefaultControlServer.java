@@ -27,16 +27,18 @@ final class DefaultControlServer implements ControlServer {
     private static final Logger log = LoggerFactory.getLogger(DefaultControlServer.class);
 
     private final StateStore store;
+    private final WatchHub hub;
     private final Server server;
     private final ScheduledExecutorService ticker;
     private final ControlToken generated;
     private final Path generatedFile;
     private final boolean tls;
 
-    private DefaultControlServer(StateStore store, Server server, ScheduledExecutorService ticker,
+    private DefaultControlServer(StateStore store, WatchHub hub, Server server, ScheduledExecutorService ticker,
                                  ControlToken generated, Path generatedFile, boolean tls) {
         this.tls = tls;
         this.store = store;
+        this.hub = hub;
         this.server = server;
         this.ticker = ticker;
         this.generated = generated;
@@ -50,10 +52,11 @@ final class DefaultControlServer implements ControlServer {
         TokensFile tokens = new TokensFile(tokensFile);
         StateStore store = b.etcdEndpoints.isEmpty()
                 ? new EmbeddedStore(b.dataDir)
-                : new EtcdStore(b.etcdEndpoints, b.etcdPrefix, b.leaderLease);
+                : new EtcdStore(b.etcdEndpoints, b.etcdPrefix, b.leaderLease, b.etcdAccess);
         ControlService service = new ControlService(store, b.clock, b.healthTtl, b.healthGrace, b.cooldown,
                                                      b.healthClockSkew);
-        WatchHub hub = new WatchHub(store);
+        WatchHub hub = new WatchHub(store, b.clock, b.watchLimits);
+        tokens.onReload(hub::tokensChanged);
         HeaderDeadlines deadlines = new HeaderDeadlines(b.headerTimeout, b.idleTimeout);
         ServerBuilder sb = Server.builder();
         if (b.tlsCert != null) {
@@ -103,7 +106,7 @@ final class DefaultControlServer implements ControlServer {
             }
         }, 0, b.tick.toMillis(), TimeUnit.MILLISECONDS);
         ticker.scheduleWithFixedDelay(tokens::reloadIfChanged, 1, 1, TimeUnit.SECONDS);
-        return new DefaultControlServer(store, server, ticker, generated,
+        return new DefaultControlServer(store, hub, server, ticker, generated,
                                         generated == null ? null : secretFile(tokensFile), b.tlsCert != null);
     }
 
@@ -208,6 +211,7 @@ final class DefaultControlServer implements ControlServer {
     public void close() {
         ticker.shutdownNow();
         server.stop().join();
+        hub.close();
         store.close();
     }
 }

@@ -1,6 +1,8 @@
 package io.unitas.control;
 
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,11 +17,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
+import javax.net.ssl.SSLException;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
+import io.etcd.jetcd.ClientBuilder;
 import io.etcd.jetcd.KV;
 import io.etcd.jetcd.KeyValue;
 import io.etcd.jetcd.Watch;
@@ -43,6 +48,9 @@ import io.grpc.stub.StreamObserver;
  * audit log is one key per entry under {@code <prefix>audit/}, numbered by etcd's own revision. The leader holds
  * {@code <prefix>leader}, attached to a lease that it keeps alive; when it dies, the lease expires and the next
  * replica to try takes the key.
+ *
+ * <p>With {@link Access}, the client speaks TLS to {@code https://} endpoints, trusting the given CA and presenting
+ * a client certificate when one is given, and authenticates with etcd's user and password.
  */
 final class EtcdStore implements StateStore {
 
@@ -66,8 +74,38 @@ final class EtcdStore implements StateStore {
     private long leaseId;
     private CloseableClient keepAlive;
 
+    /**
+     * How to reach a secured etcd: a CA to trust (null: plaintext), a client certificate and its PKCS#8 key (both
+     * null: none), a user and password (null: no auth).
+     */
+    record Access(Path ca, Path cert, Path key, String user, String password) {
+
+        static final Access PLAINTEXT = new Access(null, null, null, null, null);
+
+        Access {
+            if ((cert == null) != (key == null)) {
+                throw new IllegalArgumentException("etcd client certificate: cert " + cert + ", key " + key
+                                                   + " (expected: both or neither)");
+            }
+            if (cert != null && ca == null) {
+                throw new IllegalArgumentException("etcd client certificate without a CA (expected: --etcd-ca too)");
+            }
+            if ((user == null) != (password == null)) {
+                throw new IllegalArgumentException("etcd auth: a user needs a password (expected: both or neither)");
+            }
+        }
+
+        boolean tls() {
+            return ca != null;
+        }
+    }
+
     EtcdStore(List<URI> endpoints, String prefix, Duration lease) {
-        this.client = Client.builder().endpoints(endpoints.toArray(URI[]::new)).build();
+        this(endpoints, prefix, lease, Access.PLAINTEXT);
+    }
+
+    EtcdStore(List<URI> endpoints, String prefix, Duration lease, Access access) {
+        this.client = client(endpoints, access);
         this.kv = client.getKVClient();
         this.stateKey = bytes(prefix + "state");
         this.auditPrefix = bytes(prefix + "audit/");
@@ -99,6 +137,39 @@ final class EtcdStore implements StateStore {
         });
         elector.scheduleWithFixedDelay(this::campaign, 0, Math.max(200, leaseSeconds * 1000 / 5),
                                        TimeUnit.MILLISECONDS);
+    }
+
+    private static Client client(List<URI> endpoints, Access access) {
+        for (URI endpoint : endpoints) {
+            String expected = access.tls() ? "https" : "http";
+            if (!expected.equals(endpoint.getScheme())) {
+                throw new IllegalArgumentException("etcd endpoint " + endpoint + " (expected: " + expected + "://"
+                        + (access.tls() ? " with a CA given" : " without a CA; give --etcd-ca for https") + ")");
+            }
+        }
+        ClientBuilder builder = Client.builder().endpoints(endpoints.toArray(URI[]::new));
+        if (access.tls()) {
+            for (Path file : java.util.Arrays.asList(access.ca(), access.cert(), access.key())) {
+                if (file != null && !Files.isReadable(file)) {
+                    throw new IllegalArgumentException(file + ": not readable (expected: a PEM file)");
+                }
+            }
+            try {
+                builder.sslContext(ssl -> {
+                    ssl.trustManager(access.ca().toFile());
+                    if (access.cert() != null) {
+                        ssl.keyManager(access.cert().toFile(), access.key().toFile());
+                    }
+                });
+            } catch (SSLException | IllegalArgumentException e) {
+                throw new IllegalArgumentException("etcd TLS: " + access.ca() + ", " + access.cert() + ", "
+                                                   + access.key() + ": " + e.getMessage(), e);
+            }
+        }
+        if (access.user() != null) {
+            builder.user(bytes(access.user())).password(bytes(access.password()));
+        }
+        return builder.build();
     }
 
     /** Takes the leader key if it is free; leader when the key holds this replica's id. */
@@ -201,6 +272,7 @@ final class EtcdStore implements StateStore {
 
     @Override
     public AuditEntry audit(AuditEntry entry) {
+        entry = entry.capped(AuditLog.Limits.DEFAULT.reasonChars(), AuditLog.Limits.DEFAULT.detailChars());
         ByteSequence key = bytes(auditPrefix.toString(StandardCharsets.UTF_8) + System.currentTimeMillis() + "-"
                                  + UUID.randomUUID());
         long revision = await(kv.put(key, bytes(StateJson.write(entry.toJson())))).getHeader().getRevision();

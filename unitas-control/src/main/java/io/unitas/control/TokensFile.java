@@ -2,6 +2,9 @@ package io.unitas.control;
 
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 import io.unitas.config.ConfigException;
 import io.unitas.config.FileStamp;
@@ -18,6 +21,7 @@ final class TokensFile {
     private final Path file;
     private volatile TokenTable table;
     private FileStamp seen; // touched by the ticker only
+    private final List<Consumer<TokenTable>> listeners = new CopyOnWriteArrayList<>();
 
     /** Reads {@code file}, which must be good now. */
     TokensFile(Path file) {
@@ -31,6 +35,11 @@ final class TokensFile {
         return table;
     }
 
+    /** Calls {@code listener} with the tokens after each reload that took (to close a revoked token's watches). */
+    void onReload(Consumer<TokenTable> listener) {
+        listeners.add(listener);
+    }
+
     /** Reads the file again when it changed. */
     void reloadIfChanged() {
         FileStamp now = FileStamp.of(file);
@@ -41,6 +50,7 @@ final class TokensFile {
         try {
             table = TokenTable.read(file);
             log.info("{}: tokens reloaded", file);
+            listeners.forEach(l -> l.accept(table));
         } catch (ConfigException | UncheckedIOException e) {
             log.warn("{}: change refused, the tokens before it stay in force: {}", file,
                      e.getMessage().replace('\n', ';'));

@@ -44,12 +44,32 @@ class AuditLogTest {
             assertThat(bytesOnDisk()).isLessThan(16 * 1024);
             List<AuditEntry> entries = store.audit(0, 10);
             assertThat(entries).hasSize(1);
-            assertThat(entries.get(0).reason().length()).isLessThanOrEqualTo(256);
+            assertThat(entries.get(0).reason()).hasSize(256).endsWith("r… (7468 more characters)");
+            assertThat(entries.get(0).count()).isEqualTo(1);
 
             store.audit(refusal(T0.plusSeconds(61), "later"));
 
-            assertThat(store.audit(0, 10)).extracting(AuditEntry::detail).element(1).asString()
-                                          .startsWith("999 more like entry 1 from " + T0);
+            List<AuditEntry> after = store.audit(0, 10);
+            assertThat(after).extracting(AuditEntry::count).containsExactly(1L, 999L, 1L);
+            assertThat(after.get(1).detail()).startsWith("999 more like entry 1 from " + T0 + " to "
+                                                          + T0.plusMillis(999 * 50L));
+        }
+    }
+
+    @Test
+    void changesAreNeverAggregated_refusalsAreKeptApartByActorAndAction_andAPendingCountIsWrittenOnClose() {
+        try (EmbeddedStore store = new EmbeddedStore(dir)) {
+            for (int i = 0; i < 3; i++) {
+                store.audit(change(i + 1));
+                store.audit(refusal(T0.plusSeconds(i), ""));
+                store.audit(new AuditEntry(0, T0.plusSeconds(i), "watcher", "rules.replace", "rules", "forbidden", "",
+                                           0, "role viewer (expected: operator or above)"));
+            }
+        }
+        try (EmbeddedStore store = new EmbeddedStore(dir)) {
+            assertThat(store.audit(0, 100)).extracting(e -> e.actor() + " " + e.outcome() + " " + e.count())
+                    .containsExactly("ops ok 1", "anonymous unauthenticated 1", "watcher forbidden 1", "ops ok 1",
+                                     "ops ok 1", "anonymous unauthenticated 2", "watcher forbidden 2");
         }
     }
 

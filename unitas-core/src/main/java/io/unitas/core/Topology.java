@@ -178,8 +178,8 @@ public final class Topology {
                 }
                 Double c = capacities.get(i);
                 if (c != null && !(c >= 0 && Double.isFinite(c))) {
-                    problems.add(new Problem(path + ".capacity",
-                            (c == Math.rint(c) ? Long.toString(c.longValue()) : c.toString()) + " (expected: >= 0)"));
+                    String text = Double.isFinite(c) && c == Math.rint(c) ? Long.toString(c.longValue()) : c.toString();
+                    problems.add(new Problem(path + ".capacity", text + " (expected: >= 0)"));
                 }
             }
             for (Map.Entry<String, List<String>> e : fallback.entrySet()) {

@@ -8,6 +8,7 @@ import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.LongSupplier;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
@@ -73,8 +74,11 @@ final class Connections {
      * records' TTLs, from {@code /etc/hosts} and the servers in {@code /etc/resolv.conf}.
      */
     private final DnsAddressResolverGroup resolver;
+    /** Nanoseconds, for how long pooled connections have been idle. */
+    private final LongSupplier ticker;
 
-    Connections(EventLoopGroup group, Transport transport, Duration connectTimeout) {
+    Connections(EventLoopGroup group, Transport transport, Duration connectTimeout, LongSupplier ticker) {
+        this.ticker = ticker;
         this.resolver = new DnsAddressResolverGroup(new DnsNameResolverBuilder()
                                                             .datagramChannelType(transport.datagramChannel()));
         this.bootstrap = new Bootstrap().channel(transport.socketChannel()).resolver(resolver)
@@ -121,7 +125,7 @@ final class Connections {
         }
         ArrayDeque<Link> idle = pool.idle.get(endpoint);
         if (idle != null) {
-            long now = System.nanoTime();
+            long now = ticker.getAsLong();
             Link link;
             while ((link = idle.pollLast()) != null) {
                 if (link.channel.isActive() && now - link.idleSince <= MAX_IDLE_NANOS) {
@@ -130,7 +134,7 @@ final class Connections {
                 link.channel.close();
             }
         }
-        Link link = new Link(endpoint, pool);
+        Link link = new Link(endpoint, pool, ticker);
         return linked(loop.newPromise(), link, connectHttp1(loop, endpoint, link));
     }
 
@@ -157,7 +161,7 @@ final class Connections {
                 promise.setFailure(f.cause());
                 return;
             }
-            Link link = new Link(endpoint, null);
+            Link link = new Link(endpoint, null, ticker);
             linked(promise, link, openStream(connected.channel(), link));
         });
         return promise;
@@ -276,11 +280,13 @@ final class Connections {
         private Channel channel;
         private Listener listener;
         private Throwable failure;
+        private final LongSupplier ticker;
         private long idleSince;
 
-        Link(Upstreams.Endpoint endpoint, LoopPool pool) {
+        Link(Upstreams.Endpoint endpoint, LoopPool pool, LongSupplier ticker) {
             this.endpoint = endpoint;
             this.pool = pool;
+            this.ticker = ticker;
         }
 
         Channel channel() {
@@ -300,7 +306,7 @@ final class Connections {
             }
             channel.config().setAutoRead(true);
             ArrayDeque<Link> idle = pool.idle.computeIfAbsent(endpoint, e -> new ArrayDeque<>());
-            long now = System.nanoTime();
+            long now = ticker.getAsLong();
             Link oldest = idle.peekFirst();
             if (oldest != null && now - oldest.idleSince > MAX_IDLE_NANOS || idle.size() >= MAX_IDLE_PER_ENDPOINT) {
                 idle.pollFirst().channel.close();

@@ -29,11 +29,13 @@ import io.unitas.core.fence.Writes;
  * @param resilience   health checks, outlier ejection, timeouts and retries
  * @param accessLog    where access log lines go: {@code stdout}, {@code stderr}, {@code off} or a file path
  * @param routing      hold-down, the read-only policy of writes, and whose stamps are trusted
+ * @param limits       how many client connections may be open and how long they may take over a request head or
+ *                     stay idle
  */
 public record GatewayConfig(Region region, InetSocketAddress listen, Certificate tls, int workers,
                             Map<Region, Upstream> upstreams,
                             StateSource source, Headers headers, int hopLimit, Writes writes,
-                            Resilience resilience, String accessLog, Routing routing) {
+                            Resilience resilience, String accessLog, Routing routing, Limits limits) {
 
     /** Freezes the collections. */
     public GatewayConfig {
@@ -46,6 +48,7 @@ public record GatewayConfig(Region region, InetSocketAddress listen, Certificate
         Objects.requireNonNull(resilience, "resilience");
         Objects.requireNonNull(accessLog, "accessLog");
         Objects.requireNonNull(routing, "routing");
+        Objects.requireNonNull(limits, "limits");
     }
 
     /** Reads {@code file} (YAML or JSON), or throws {@link io.unitas.config.ConfigException} naming every problem. */
@@ -56,13 +59,19 @@ public record GatewayConfig(Region region, InetSocketAddress listen, Certificate
     /** A copy listening on {@code address}; for tests and embedding that pick ports at run time. */
     public GatewayConfig withListen(InetSocketAddress address) {
         return new GatewayConfig(region, address, tls, workers, upstreams, source, headers, hopLimit, writes,
-                                 resilience, accessLog, routing);
+                                 resilience, accessLog, routing, limits);
     }
 
     /** A copy routing by {@code routing}; for tests and embedding. */
     public GatewayConfig withRouting(Routing routing) {
         return new GatewayConfig(region, listen, tls, workers, upstreams, source, headers, hopLimit, writes,
-                                 resilience, accessLog, routing);
+                                 resilience, accessLog, routing, limits);
+    }
+
+    /** A copy with {@code limits} on client connections; for tests and embedding. */
+    public GatewayConfig withLimits(Limits limits) {
+        return new GatewayConfig(region, listen, tls, workers, upstreams, source, headers, hopLimit, writes,
+                                 resilience, accessLog, routing, limits);
     }
 
     /**
@@ -249,5 +258,36 @@ public record GatewayConfig(Region region, InetSocketAddress listen, Certificate
                                                                  Duration.ofSeconds(15), Duration.ofMinutes(5),
                                                                  2, 0.5, 10,
                                                                  Duration.ofSeconds(10));
+    }
+
+    /**
+     * Limits on client connections, against connection exhaustion and slow clients (nginx's
+     * {@code worker_connections}, {@code client_header_timeout} and {@code keepalive_timeout}).
+     *
+     * @param maxConnections    client connections open at once; one more is accepted and closed at once, and counted
+     * @param headerReadTimeout how long a request head may take to arrive whole, from its first byte (from the
+     *                          connection's opening for its first request, TLS handshake included)
+     * @param idleTimeout       how long a kept-alive connection may wait for its next request
+     */
+    public record Limits(int maxConnections, Duration headerReadTimeout, Duration idleTimeout) {
+
+        /** The values used for whatever the file leaves out. */
+        public static final Limits DEFAULTS = new Limits(10_000, Duration.ofSeconds(10), Duration.ofSeconds(60));
+
+        /** Refuses limits that would let nothing in. */
+        public Limits {
+            if (maxConnections < 1) {
+                throw new IllegalArgumentException("limits.max_connections: " + maxConnections + " (expected: >= 1)");
+            }
+            requirePositive(headerReadTimeout, "limits.header_read_timeout");
+            requirePositive(idleTimeout, "limits.idle_timeout");
+        }
+
+        private static void requirePositive(Duration d, String path) {
+            Objects.requireNonNull(d, path);
+            if (d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException(path + ": " + d + " (expected: > 0)");
+            }
+        }
     }
 }

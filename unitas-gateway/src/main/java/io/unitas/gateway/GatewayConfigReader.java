@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.unitas.config.ConfigDocument;
 import io.unitas.config.ConfigException;
+import io.unitas.config.DocumentReader;
 import io.unitas.config.DurationFormat;
 import io.unitas.core.ReadOnlyPolicy;
 import io.unitas.core.Region;
@@ -26,22 +27,20 @@ import io.unitas.gateway.GatewayConfig.Headers;
 import io.unitas.gateway.GatewayConfig.Resilience;
 
 /** Reads {@code gateway.yaml}, collecting every problem with its line before giving up. */
-final class GatewayConfigReader {
+final class GatewayConfigReader extends DocumentReader {
 
     private static final Set<String> TOP = Set.of("region", "listen", "tls", "workers", "upstreams", "control_plane",
                                                   "static", "headers", "hop_limit", "write_methods", "read_paths",
                                                   "health_check",
                                                   "timeouts", "retries", "outlier", "access_log",
                                                   "hold_down", "on_read_only", "on_read_only_units",
-                                                  "trusted_peers");
+                                                  "trusted_peers", "limits");
     private static final Pattern ENDPOINT = Pattern.compile("[^\\s:/]+:\\d{1,5}");
 
-    private final ConfigDocument doc;
     private final Path base;
-    private final List<String> problems = new ArrayList<>();
 
     private GatewayConfigReader(ConfigDocument doc, Path base) {
-        this.doc = doc;
+        super(doc);
         this.base = base;
     }
 
@@ -63,19 +62,18 @@ final class GatewayConfigReader {
         Map<Region, GatewayConfig.Upstream> upstreams = upstreams(root.get("upstreams"), region);
         GatewayConfig.StateSource source = source(root);
         Headers headers = headers(root.get("headers"));
-        int hopLimit = integer(root.get("hop_limit"), "hop_limit", HopRule.DEFAULT_LIMIT, 1);
+        int hopLimit = wholeNumber(root.get("hop_limit"), "hop_limit", HopRule.DEFAULT_LIMIT, 1);
         Writes writes = writes(root.get("write_methods"), root.get("read_paths"));
         Resilience resilience = resilience(root);
+        GatewayConfig.Limits limits = limits(root.get("limits"));
         // YAML 1.1 reads a bare `off` as false.
         JsonNode log = root.get("access_log");
         String accessLog = log != null && log.isBoolean() && !log.asBoolean() ? "off"
                            : text(log, "access_log", "stdout");
         GatewayConfig.Routing routing = routing(root);
-        if (!problems.isEmpty()) {
-            throw new ConfigException(problems);
-        }
+        throwIfProblems();
         return new GatewayConfig(region, listen, tls, workers, upstreams, source, headers, hopLimit, writes,
-                                 resilience, accessLog, routing);
+                                 resilience, accessLog, routing, limits);
     }
 
     /** {@code hold_down}, {@code on_read_only}, {@code on_read_only_units} and {@code trusted_peers}. */
@@ -127,6 +125,16 @@ final class GatewayConfigReader {
             problem(path, e.getMessage());
             return fallback;
         }
+    }
+
+    /** {@code limits}: the client connections' cap and timeouts, each defaulted on its own. */
+    private GatewayConfig.Limits limits(JsonNode node) {
+        GatewayConfig.Limits d = GatewayConfig.Limits.DEFAULTS;
+        JsonNode li = object(node, "limits", Set.of("max_connections", "header_read_timeout", "idle_timeout"));
+        return new GatewayConfig.Limits(
+                wholeNumber(li.get("max_connections"), "limits.max_connections", d.maxConnections(), 1),
+                duration(li.get("header_read_timeout"), "limits.header_read_timeout", d.headerReadTimeout()),
+                duration(li.get("idle_timeout"), "limits.idle_timeout", d.idleTimeout()));
     }
 
     /** {@code auto} (or absent): one per core, as 0; else a count. */
@@ -418,7 +426,7 @@ final class GatewayConfigReader {
                 paths.add(p);
             }
         }
-        return problems.isEmpty() ? new Writes(ms, paths) : Writes.DEFAULT;
+        return hasProblems() ? Writes.DEFAULT : new Writes(ms, paths);
     }
 
     private Resilience resilience(JsonNode root) {
@@ -441,74 +449,15 @@ final class GatewayConfigReader {
                               duration(to.get("connect"), "timeouts.connect", d.connectTimeout()),
                               duration(to.get("response"), "timeouts.response", d.responseTimeout()),
                               duration(to.get("idle"), "timeouts.idle", d.idleTimeout()),
-                              integer(re.get("max_attempts"), "retries.max_attempts", d.maxAttempts(), 1),
+                              wholeNumber(re.get("max_attempts"), "retries.max_attempts", d.maxAttempts(), 1),
                               rate,
-                              integer(ou.get("minimum_requests"), "outlier.minimum_requests",
+                              wholeNumber(ou.get("minimum_requests"), "outlier.minimum_requests",
                                       d.ejectionMinRequests(), 1),
                               duration(ou.get("ejection_time"), "outlier.ejection_time", d.ejectionTime()));
-    }
-
-    private JsonNode object(JsonNode node, String path, Set<String> keys) {
-        if (node == null) {
-            return com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
-        }
-        if (!node.isObject()) {
-            problem(path, "expected a mapping");
-            return com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
-        }
-        unknownKeys(node, path, keys);
-        return node;
-    }
-
-    private Duration duration(JsonNode node, String path, Duration fallback) {
-        if (node == null) {
-            return fallback;
-        }
-        try {
-            return parseDuration(node.asText());
-        } catch (IllegalArgumentException e) {
-            problem(path, e.getMessage());
-            return fallback;
-        }
     }
 
     /** A positive duration in unitas's one duration grammar ({@link DurationFormat}). */
     static Duration parseDuration(String text) {
         return DurationFormat.parsePositive(text);
-    }
-
-    private int integer(JsonNode node, String path, int fallback, int min) {
-        if (node == null) {
-            return fallback;
-        }
-        if (!ConfigDocument.isWholeInt(node) || node.asInt() < min) {
-            problem(path, node + " (expected: a whole number >= " + min + ")");
-            return fallback;
-        }
-        return node.asInt();
-    }
-
-    private String text(JsonNode node, String path, String fallback) {
-        if (node == null || node.isNull()) {
-            return fallback;
-        }
-        if (!node.isValueNode()) {
-            problem(path, "expected a single value");
-            return fallback;
-        }
-        return node.asText();
-    }
-
-    private void unknownKeys(JsonNode node, String path, Set<String> known) {
-        node.fieldNames().forEachRemaining(k -> {
-            if (!known.contains(k)) {
-                problem(path.isEmpty() ? k : path + "." + k, "unknown key (expected one of: "
-                        + String.join(", ", new java.util.TreeSet<>(known)) + ")");
-            }
-        });
-    }
-
-    private void problem(String path, String message) {
-        problems.add(doc.describe(path, message));
     }
 }

@@ -98,6 +98,33 @@ final class GatewayMetrics implements AutoCloseable {
         }
     }
 
+    /**
+     * Publishes the client connections' counts: {@code unitas_gateway_client_connections} open now,
+     * {@code unitas_gateway_client_connections_refused_total} over {@code limits.max_connections}, and
+     * {@code unitas_gateway_client_connections_timed_out_total} by {@code reason} ({@code header_read}, {@code idle}).
+     */
+    void clientLimits(ClientLimits limits) {
+        Gauge.builder("unitas_gateway_client_connections", limits, ClientLimits::open)
+             .description("Client connections open").tag("gateway_region", gatewayRegion).register(registry);
+        FunctionCounter.builder("unitas_gateway_client_connections_refused", limits, ClientLimits::refused)
+                       .description("Client connections closed at once because limits.max_connections were open")
+                       .tag("gateway_region", gatewayRegion).register(registry);
+        FunctionCounter.builder("unitas_gateway_client_connections_timed_out", limits,
+                                ClientLimits::headerReadTimeouts)
+                       .description("Client connections closed for taking too long over a request head or idling")
+                       .tags("gateway_region", gatewayRegion, "reason", "header_read").register(registry);
+        FunctionCounter.builder("unitas_gateway_client_connections_timed_out", limits, ClientLimits::idleTimeouts)
+                       .description("Client connections closed for taking too long over a request head or idling")
+                       .tags("gateway_region", gatewayRegion, "reason", "idle").register(registry);
+    }
+
+    /** Publishes {@code unitas_gateway_timeout_failures_total}: expiries of timeouts that threw (each a bug). */
+    void timeouts(Timeouts timeouts) {
+        FunctionCounter.builder("unitas_gateway_timeout_failures", timeouts, Timeouts::failures)
+                       .description("Timeout expiries that failed with an exception; the timeouts go on being checked")
+                       .tag("gateway_region", gatewayRegion).register(registry);
+    }
+
     /** The Prometheus text exposition, for the {@code /metrics} endpoint. */
     String scrape() {
         return registry.scrape();

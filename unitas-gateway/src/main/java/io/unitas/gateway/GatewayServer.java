@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -49,6 +50,8 @@ final class GatewayServer implements Gateway {
     private static final int MAX_HEADERS = 64 * 1024;
     private static final int MAX_CHUNK = 16 * 1024;
     private static final long DRAIN_MILLIS = 5_000;
+    /** How often each event loop checks its deadlines: the resolution of every timeout. */
+    static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final Channel server;
     private final EventLoopGroup loops;
@@ -80,25 +83,42 @@ final class GatewayServer implements Gateway {
     }
 
     static Gateway start(GatewayConfig config, StateFeed feed) {
-        return start(config, feed, Clock.systemUTC());
+        return start(config, feed, Clock.systemUTC(), System::nanoTime);
     }
 
     /** As {@link #start(GatewayConfig, StateFeed)}, telling health transitions and hold-downs by {@code clock}. */
-    static Gateway start(GatewayConfig config, StateFeed feed, Clock clock) {
-        StateHolder holder = new StateHolder(System::nanoTime, clock, config.routing().holdDown());
+    static GatewayServer start(GatewayConfig config, StateFeed feed, Clock clock) {
+        return start(config, feed, clock, System::nanoTime);
+    }
+
+    /**
+     * Starts a gateway whose every timeout and time measurement reads {@code ticker} (nanoseconds); tests give a
+     * ticker they move and call {@link #checkTimeouts()}.
+     */
+    static GatewayServer start(GatewayConfig config, StateFeed feed, LongSupplier ticker) {
+        return start(config, feed, Clock.systemUTC(), ticker);
+    }
+
+    /** Starts a gateway on {@code clock} (health transitions, hold-downs) and {@code ticker} (every timeout). */
+    static GatewayServer start(GatewayConfig config, StateFeed feed, Clock clock, LongSupplier ticker) {
+        StateHolder holder = new StateHolder(ticker, clock, config.routing().holdDown());
         feed.start(holder); // first, so that bad state files stop the start before anything is opened
         Transport transport = Transport.best();
         int workers = config.workers() > 0 ? config.workers() : Runtime.getRuntime().availableProcessors();
         EventLoopGroup loops = transport.group(workers, "unitas-gateway");
         try {
-            Connections pools = new Connections(loops, transport, config.resilience().connectTimeout());
-            Upstreams upstreams = new Upstreams(config.upstreams(), config.resilience());
+            Connections pools = new Connections(loops, transport, config.resilience().connectTimeout(), ticker);
+            Upstreams upstreams = new Upstreams(config.upstreams(), config.resilience(), ticker);
             upstreams.startHealthChecks(pools, loops);
             GatewayMetrics metrics = new GatewayMetrics(config.region().id(), accessLog(config.accessLog()));
             if (feed.watchStatus() != null) {
                 metrics.watch(feed::watchStatus);
             }
-            Proxy proxy = new Proxy(config, holder, upstreams, pools, metrics, clock);
+            ClientLimits limits = new ClientLimits(config.limits());
+            metrics.clientLimits(limits);
+            Timeouts timeouts = new Timeouts(loops, ticker, TICK_NANOS);
+            metrics.timeouts(timeouts);
+            Proxy proxy = new Proxy(config, holder, upstreams, pools, metrics, clock, timeouts, limits);
             SslContext tls = config.tls() == null ? null : ListenerTls.context(config.tls());
             ChannelGroup open = new DefaultChannelGroup("unitas-gateway", GlobalEventExecutor.INSTANCE);
             ChannelFuture bound = new ServerBootstrap()
@@ -109,11 +129,19 @@ final class GatewayServer implements Gateway {
                     .childHandler(new ChannelInitializer<>() {
                         @Override
                         protected void initChannel(Channel ch) {
+                            if (!limits.admit()) { // over max_connections: closed at once, before a byte is read
+                                ch.close();
+                                return;
+                            }
+                            ch.closeFuture().addListener(f -> limits.closed());
                             open.add(ch);
+                            ConnectionGuard guard = proxy.newGuard();
                             if (tls != null) {
-                                ch.pipeline().addLast(tls.newHandler(ch.alloc()), http2OrHttp1OverTls(proxy));
+                                ch.pipeline().addLast(guard, tls.newHandler(ch.alloc()),
+                                                      http2OrHttp1OverTls(proxy, guard));
                             } else {
-                                ch.pipeline().addLast(http2OrHttp1(proxy), proxy.newHandler(false));
+                                ch.pipeline().addLast(guard, http2OrHttp1(proxy, guard),
+                                                      proxy.newHandler(false, guard));
                             }
                         }
                     })
@@ -135,9 +163,9 @@ final class GatewayServer implements Gateway {
      * HTTP/1.1, turned into HTTP/2 by a prior-knowledge preface or an {@code Upgrade: h2c} request; each HTTP/2
      * stream then gets a proxy handler of its own, speaking in HTTP/1.1 objects.
      */
-    private static ChannelHandler http2OrHttp1(Proxy proxy) {
+    private static ChannelHandler http2OrHttp1(Proxy proxy, ConnectionGuard guard) {
         HttpServerCodec http1 = new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADERS, MAX_CHUNK);
-        ChannelInitializer<Http2StreamChannel> stream = streams(proxy);
+        ChannelInitializer<Http2StreamChannel> stream = streams(proxy, guard);
         HttpServerUpgradeHandler upgrade = new HttpServerUpgradeHandler(http1, protocol ->
                 AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)
                 ? new Http2ServerUpgradeCodec(Http2FrameCodecBuilder.forServer().build(),
@@ -153,27 +181,30 @@ final class GatewayServer implements Gateway {
     }
 
     /** Over TLS: HTTP/2 or HTTP/1.1 as ALPN agreed, HTTP/1.1 for a client that offered neither. */
-    private static ChannelHandler http2OrHttp1OverTls(Proxy proxy) {
+    private static ChannelHandler http2OrHttp1OverTls(Proxy proxy, ConnectionGuard guard) {
         return new ApplicationProtocolNegotiationHandler(ApplicationProtocolNames.HTTP_1_1) {
             @Override
             protected void configurePipeline(ChannelHandlerContext ctx, String protocol) {
                 if (ApplicationProtocolNames.HTTP_2.equals(protocol)) {
                     ctx.pipeline().addLast(Http2FrameCodecBuilder.forServer().build(),
-                                           new Http2MultiplexHandler(streams(proxy)));
+                                           new Http2MultiplexHandler(streams(proxy, guard)));
                 } else {
                     ctx.pipeline().addLast(new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADERS, MAX_CHUNK),
-                                           proxy.newHandler(false));
+                                           proxy.newHandler(false, guard));
                 }
             }
         };
     }
 
-    /** Each HTTP/2 stream gets a proxy handler of its own, speaking in HTTP/1.1 objects. */
-    private static ChannelInitializer<Http2StreamChannel> streams(Proxy proxy) {
+    /**
+     * Each HTTP/2 stream gets a proxy handler of its own, speaking in HTTP/1.1 objects, and telling the connection's
+     * guard when its request is in progress.
+     */
+    private static ChannelInitializer<Http2StreamChannel> streams(Proxy proxy, ConnectionGuard guard) {
         return new ChannelInitializer<>() {
             @Override
             protected void initChannel(Http2StreamChannel ch) {
-                ch.pipeline().addLast(new Http2StreamFrameToHttpObjectCodec(true), proxy.newHandler(true));
+                ch.pipeline().addLast(new Http2StreamFrameToHttpObjectCodec(true), proxy.newHandler(true, guard));
             }
         };
     }
@@ -208,6 +239,21 @@ final class GatewayServer implements Gateway {
     public long revision() {
         RoutingState s = holder.get();
         return s == null ? -1 : s.revision();
+    }
+
+    /** Checks every deadline against the ticker now, rather than at the next tick; for tests that move the ticker. */
+    void checkTimeouts() {
+        proxy.timeouts.checkNow();
+    }
+
+    /** Exchanges in flight now. */
+    int exchangesInFlight() {
+        return proxy.inFlight.get();
+    }
+
+    /** The client connections' counts. */
+    ClientLimits clientLimits() {
+        return proxy.limits;
     }
 
     @Override

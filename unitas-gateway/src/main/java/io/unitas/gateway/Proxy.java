@@ -52,11 +52,14 @@ final class Proxy {
     final int maxAttempts;
     final long responseTimeoutNanos;
     final long idleTimeoutNanos;
+    /** Every deadline of connections and exchanges, on the gateway's ticker. */
+    final Timeouts timeouts;
+    final ClientLimits limits;
     /** Exchanges in flight, so that a graceful stop knows when it may close connections. */
     final AtomicInteger inFlight = new AtomicInteger();
 
     Proxy(GatewayConfig config, Supplier<RoutingState> state, Upstreams upstreams, Connections connections,
-          GatewayMetrics metrics, Clock clock) {
+          GatewayMetrics metrics, Clock clock, Timeouts timeouts, ClientLimits limits) {
         this.self = config.region().id();
         this.dispatcher = new Dispatcher(config, clock);
         this.trustedPeers = TrustedPeers.of(config.routing().trustedPeers());
@@ -64,6 +67,8 @@ final class Proxy {
         this.upstreams = upstreams;
         this.connections = connections;
         this.metrics = metrics;
+        this.timeouts = timeouts;
+        this.limits = limits;
         GatewayConfig.Headers names = config.headers();
         this.unitHeader = AsciiString.cached(names.unit());
         this.regionHeader = AsciiString.cached(names.region());
@@ -76,8 +81,14 @@ final class Proxy {
         this.idleTimeoutNanos = config.resilience().idleTimeout().toNanos();
     }
 
-    ProxyHandler newHandler(boolean http2Stream) {
-        return new ProxyHandler(this, http2Stream);
+    /** The handler of an HTTP/1.x connection or of one HTTP/2 stream, whose connection {@code guard} watches. */
+    ProxyHandler newHandler(boolean http2Stream, ConnectionGuard guard) {
+        return new ProxyHandler(this, http2Stream, guard);
+    }
+
+    /** The guard of a new client connection. */
+    ConnectionGuard newGuard() {
+        return new ConnectionGuard(timeouts, limits);
     }
 
     /** The answer of the gateway's own endpoint at {@code path}, or {@code null} when the path is proxied. */

@@ -3,9 +3,6 @@ package io.unitas.gateway;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -38,7 +35,10 @@ import io.netty.util.concurrent.Future;
  * The per-request path on one downstream HTTP/1.1 connection or HTTP/2 stream: the {@link Dispatcher} decides, then
  * the request is relayed to an upstream connection on the same event loop and the response back, both bodies
  * streamed with backpressure. A failed attempt is retried on another endpoint only when the request may run twice
- * and nothing of the response has been sent yet.
+ * and nothing of the response has been sent yet. An exchange moves through the {@link Phase phases}; its deadline is
+ * an entry of the gateway's {@link Timeouts}, on the gateway's ticker. Over HTTP/1.1 the next request is not taken up
+ * while the client is not reading the answers before it, so a client that pipelines and never reads cannot make the
+ * gateway buffer answers for it.
  */
 final class ProxyHandler extends ChannelInboundHandlerAdapter {
 
@@ -54,10 +54,12 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
     private final boolean http2Stream;
     private ChannelHandlerContext ctx;
     private Exchange exchange;
-    /** The timeouts' one timer, re-armed when it fires before the exchange in flight is due. */
-    private ScheduledFuture<?> timer;
-    /** When {@link #timer} fires, in {@link System#nanoTime()}. */
-    private long timerAt;
+    /** The deadline of the exchange in flight: one entry serves every exchange of a keep-alive connection. */
+    private Timeouts.Entry timer;
+    /** The connection's guard, told when a request is in progress so that it does not time the connection out. */
+    private final ConnectionGuard guard;
+    /** Whether the guard has been told of a request whose answer is not done yet. */
+    private boolean requestOpen;
     /** HTTP/1.x: whether the client's connection stays open after the answer being given (RFC 9112 section 9.3). */
     private boolean keepAlive = true;
     /** HTTP/1.0 knows neither chunked bodies nor keep-alive by default. */
@@ -69,20 +71,58 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
     /** Whether the client is another region's gateway, whose stamps are followed (everyone else's are removed). */
     private boolean trustedPeer;
 
-    ProxyHandler(Proxy proxy, boolean http2Stream) {
+    ProxyHandler(Proxy proxy, boolean http2Stream, ConnectionGuard guard) {
         this.proxy = proxy;
         this.http2Stream = http2Stream;
+        this.guard = guard;
+    }
+
+    /**
+     * Where an exchange is. The legal moves are {@link #mayMoveTo written out}; anything else is a bug in the
+     * gateway, refused loudly rather than relaying a confused answer.
+     */
+    enum Phase {
+        /** An upstream connection (or stream) is being made for an attempt. */
+        CONNECTING,
+        /** The request went upstream (its body may still be on its way); no final answer has come yet. */
+        AWAITING_ANSWER,
+        /** An interim (1xx) answer with a body: dropped up to its end, the final answer follows. */
+        SKIPPING_INTERIM,
+        /** A gateway failure (502, 503, 504) that will be retried: its body is dropped up to its end. */
+        DISCARDING,
+        /** The final answer's head went to the client; its body streams until its last piece. */
+        STREAMING,
+        /** Answered, failed or abandoned: nothing more happens. */
+        DONE;
+
+        /** Whether an exchange in this phase may move to {@code next}. */
+        boolean mayMoveTo(Phase next) {
+            return switch (this) {
+                case CONNECTING -> next == AWAITING_ANSWER || next == CONNECTING || next == DONE;
+                case AWAITING_ANSWER -> next != AWAITING_ANSWER;
+                case SKIPPING_INTERIM -> next == AWAITING_ANSWER || next == CONNECTING || next == DONE;
+                case DISCARDING -> next == CONNECTING || next == DONE;
+                case STREAMING -> next == DONE;
+                case DONE -> false;
+            };
+        }
     }
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
         this.trustedPeer = proxy.trustedPeers.trusts(ctx.channel().remoteAddress()); // an h2 stream's is its parent's
+        this.timer = proxy.timeouts.entry(ctx.executor(), now -> timerFired());
+    }
+
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        timer.remove(); // an HTTP/1.1 connection that became HTTP/2: its streams have handlers of their own
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (!parked.isEmpty() || exchange != null && exchange.requestEnded) {
+        if (!parked.isEmpty() || (exchange != null ? exchange.requestEnded : !takesRequests())) {
             parked.add(msg);
             updateReading();
             return;
@@ -92,16 +132,36 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
 
     private void read(Object msg) {
         if (msg instanceof HttpRequest req) {
+            requestStarted();
             if (msg instanceof LastHttpContent whole) { // HTTP/2 headers that end the stream: a request without body
                 request(new DefaultHttpRequest(req.protocolVersion(), req.method(), req.uri(), req.headers()));
                 content(new DefaultLastHttpContent(whole.content(), whole.trailingHeaders()));
             } else {
                 request(req);
             }
+            if (exchange == null) { // answered by the gateway itself
+                requestEnded();
+            }
         } else if (msg instanceof HttpContent c) {
             content(c);
         } else {
             ReferenceCountUtil.release(msg);
+        }
+    }
+
+    /** Tells the guard a request is in progress, once per request. */
+    private void requestStarted() {
+        if (!requestOpen) {
+            requestOpen = true;
+            guard.requestStarted();
+        }
+    }
+
+    /** Tells the guard the request's answer is done, once per request. */
+    private void requestEnded() {
+        if (requestOpen) {
+            requestOpen = false;
+            guard.requestEnded();
         }
     }
 
@@ -145,7 +205,7 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
                                                                        + d.target(), 0)
                                      : d.problem();
             answer(p);
-            record(req, d, p.status(), System.nanoTime());
+            record(req, d, p.status(), proxy.timeouts.now());
             return;
         }
         exchange = new Exchange(req, d, pool);
@@ -180,18 +240,29 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
                              d.home() == null ? GatewayMetrics.NONE : d.home().id(),
                              d.target() == null ? GatewayMetrics.NONE : d.target().id(),
                              d.route() == null ? GatewayMetrics.NONE : d.route(), status,
-                             System.nanoTime() - started);
+                             proxy.timeouts.now() - started);
     }
 
     /**
      * Reads from the downstream while the exchange can take more of the body: not while its upstream connection
-     * is being made or cannot keep up, and not while pipelined requests are parked.
+     * is being made or cannot keep up, and not while pipelined requests are parked. Between bodies (what comes next
+     * is a request) an HTTP/1.1 connection is read only while the client takes what is written to it.
      */
     private void updateReading() {
         Exchange ex = exchange;
-        boolean read = parked.isEmpty() && (ex == null || ex.requestEnded
-                                            || ex.link != null && ex.link.channel().isWritable());
+        boolean read = parked.isEmpty() && (ex != null && !ex.requestEnded
+                                            ? ex.link != null && ex.link.channel().isWritable()
+                                            : takesRequests());
         ctx.channel().config().setAutoRead(read);
+    }
+
+    /**
+     * Whether a new request may be taken up: always on an HTTP/2 stream (HTTP/2's flow control bounds it); on an
+     * HTTP/1.1 connection only while the client reads its answers, else a client that pipelines requests and reads
+     * nothing would have every answer buffered for it.
+     */
+    private boolean takesRequests() {
+        return http2Stream || ctx.channel().isWritable();
     }
 
     @Override
@@ -205,8 +276,12 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
         Exchange ex = exchange;
+        boolean writable = ctx.channel().isWritable();
         if (ex != null && ex.link != null) {
-            ex.link.channel().config().setAutoRead(ctx.channel().isWritable());
+            ex.link.channel().config().setAutoRead(writable);
+        }
+        if (!http2Stream && ctx.channel().isActive()) {
+            resume(); // the client caught up: parked requests are taken up, reading resumes
         }
     }
 
@@ -220,45 +295,21 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
         ctx.fireUserEventTriggered(evt);
     }
 
-    /**
-     * Times out the exchange in flight when it is due. One timer serves every exchange of a keep-alive connection
-     * and every move of a streaming answer's deadline: it is set again only when it would fire too late.
-     */
-    private void armTimer(long deadline) {
-        if (timer != null && timerAt - deadline <= 0) {
-            return;
-        }
-        if (timer != null) {
-            timer.cancel(false);
-        }
-        schedule(deadline);
-    }
-
-    private void schedule(long at) {
-        timerAt = at;
-        timer = ctx.executor().schedule(this::timerFired, at - System.nanoTime(), TimeUnit.NANOSECONDS);
-    }
-
+    /** The exchange in flight is due: it times out (504 before its answer started, cut after). */
     private void timerFired() {
-        timer = null;
         Exchange ex = exchange;
         if (ex != null) {
-            if (ex.deadline - System.nanoTime() <= 0) {
-                ex.timedOut();
-            } else {
-                schedule(ex.deadline);
-            }
+            ex.timedOut();
         }
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        if (timer != null) {
-            timer.cancel(false);
-        }
+        timer.remove();
         if (exchange != null) {
             exchange.abandon();
         }
+        requestEnded();
         Object msg;
         while ((msg = parked.poll()) != null) {
             ReferenceCountUtil.release(msg);
@@ -277,25 +328,21 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
         final HttpRequest original;
         final Decision decision;
         final Upstreams.Pool pool;
-        final long started = System.nanoTime();
-        /** Until the answer starts, the response timeout; then the idle timeout from its latest piece. */
-        long deadline = started + proxy.responseTimeoutNanos;
+        final long started = proxy.timeouts.now();
+        Phase phase = Phase.CONNECTING;
         /** The body so far, kept for a replay while the request may run twice and the body is short enough. */
         boolean replayable;
         List<HttpContent> kept; // made on first use, as is pending: most requests have no body
         int keptBytes;
         /** Body pieces waiting for the connection being made, when none is kept. */
         ArrayDeque<HttpContent> pending;
+        /** Whether the request's last piece has arrived: the request's side, which runs beside the phases. */
         boolean requestEnded;
         int attempts;
         Upstreams.Endpoint endpoint;
         Connections.Link link;
-        boolean responseStarted;
+        /** Whether the attempt's upstream connection may carry another exchange after this answer. */
         boolean responseKeepAlive;
-        boolean discarding;
-        boolean informational;
-        boolean timedOut;
-        boolean done;
         int status;
 
         Exchange(HttpRequest req, Decision d, Upstreams.Pool pool) {
@@ -327,13 +374,24 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
                         ? req : new DefaultHttpRequest(HttpVersion.HTTP_1_1, req.method(), req.uri(), h);
         }
 
+        /** Moves to {@code next}, or fails loudly when the move is not a legal one. */
+        private void moveTo(Phase next) {
+            if (!phase.mayMoveTo(next)) {
+                throw new IllegalStateException("exchange of " + original.method() + " " + original.uri() + ": "
+                                                + phase + " -> " + next + " (expected: a legal move)");
+            }
+            phase = next;
+        }
+
+        /** Until the answer starts, the response timeout runs, retries included. */
         void start() {
             proxy.inFlight.incrementAndGet();
-            armTimer(deadline);
+            timer.arm(started + proxy.responseTimeoutNanos);
             attempt();
         }
 
         private void attempt() {
+            moveTo(Phase.CONNECTING);
             attempts++;
             endpoint = pool.pick(endpoint);
             Future<Connections.Link> connecting = proxy.connections.acquire(ctx.channel().eventLoop(), endpoint);
@@ -346,7 +404,7 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
         }
 
         private void connected(Future<Connections.Link> connecting) {
-            if (done) {
+            if (phase == Phase.DONE) {
                 if (connecting.isSuccess()) {
                     connecting.getNow().release();
                 }
@@ -358,6 +416,7 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
             }
             link = connecting.getNow();
             link.bind(this);
+            moveTo(Phase.AWAITING_ANSWER);
             Channel up = link.channel();
             up.write(head, up.voidPromise());
             if (replayable && kept != null) {
@@ -426,7 +485,7 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
         }
 
         private boolean mayRetry() {
-            return replayable && attempts < proxy.maxAttempts && !timedOut;
+            return replayable && attempts < proxy.maxAttempts;
         }
 
         @Override
@@ -434,7 +493,9 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
             int code = res.status().code();
             boolean whole = res instanceof LastHttpContent;
             if (code < 200) { // 100 Continue was answered by this gateway; the final answer follows
-                informational = !whole;
+                if (!whole) {
+                    moveTo(Phase.SKIPPING_INTERIM);
+                }
                 ReferenceCountUtil.release(res);
                 return;
             }
@@ -447,13 +508,13 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
                     ReferenceCountUtil.release(res);
                     retry();
                 } else {
-                    discarding = true;
+                    moveTo(Phase.DISCARDING);
                 }
                 return;
             }
             status = code;
-            responseStarted = true;
-            deadline = System.nanoTime() + proxy.idleTimeoutNanos;
+            moveTo(Phase.STREAMING);
+            timer.arm(proxy.timeouts.now() + proxy.idleTimeoutNanos); // from now on, the longest pause
             HttpHeaders h = res.headers();
             Proxy.stripHopByHop(h);
             if (endpoint.http2()) {
@@ -474,18 +535,17 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
         @Override
         public void responseContent(HttpContent c) {
             boolean last = c instanceof LastHttpContent;
-            if (informational || discarding) {
+            if (phase == Phase.SKIPPING_INTERIM || phase == Phase.DISCARDING) {
                 c.release();
-                if (last && informational) {
-                    informational = false;
+                if (last && phase == Phase.SKIPPING_INTERIM) {
+                    moveTo(Phase.AWAITING_ANSWER);
                 } else if (last) {
-                    discarding = false;
                     retry();
                 }
                 return;
             }
             if (!last) {
-                deadline = System.nanoTime() + proxy.idleTimeoutNanos;
+                timer.arm(proxy.timeouts.now() + proxy.idleTimeoutNanos);
                 ctx.write(c, ctx.voidPromise());
                 if (!ctx.channel().isWritable()) {
                     link.channel().config().setAutoRead(false);
@@ -554,7 +614,12 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
 
         @Override
         public void failed(Throwable cause) {
-            if (done) {
+            fail(cause, false);
+        }
+
+        /** The attempt broke ({@code cause}) or the exchange's deadline passed: retried, answered, or cut. */
+        private void fail(Throwable cause, boolean timedOut) {
+            if (phase == Phase.DONE) {
                 return;
             }
             endpoint.report(false);
@@ -562,13 +627,12 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
                 link.abort();
                 link = null;
             }
-            discarding = false;
-            informational = false;
-            if (!responseStarted && mayRetry()) {
+            boolean answerStarted = phase == Phase.STREAMING;
+            if (!answerStarted && !timedOut && mayRetry()) {
                 attempt();
                 return;
             }
-            if (!responseStarted) {
+            if (!answerStarted) {
                 Problem p = timedOut
                             ? new Problem(504, "upstream-timeout", "upstream " + endpoint + " of region "
                                                                    + decision.target() + " did not answer in time", 0)
@@ -584,10 +648,7 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
         }
 
         void timedOut() {
-            if (!done) {
-                timedOut = true;
-                failed(new TimeoutException());
-            }
+            fail(null, true);
         }
 
         /** The client went away: the upstream connection cannot be reused mid-exchange. */
@@ -601,7 +662,8 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
         }
 
         private void finish() {
-            done = true;
+            moveTo(Phase.DONE);
+            timer.disarm();
             if (kept != null) {
                 kept.forEach(HttpContent::release);
                 kept = null;
@@ -613,17 +675,22 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
             record(original, decision, status, started);
             proxy.inFlight.decrementAndGet();
             exchange = null;
+            requestEnded();
             if (!http2Stream) {
                 resume();
             }
         }
     }
 
-    /** Takes up the pipelined requests parked behind the exchange that just ended. */
+    /**
+     * Takes up what is parked: the rest of the body of the exchange in flight, then the pipelined requests behind
+     * it, as long as the client reads its answers.
+     */
     private void resume() {
         Object msg;
-        while ((exchange == null || !exchange.requestEnded) && (msg = parked.poll()) != null) {
-            read(msg);
+        while ((msg = parked.peek()) != null
+               && (exchange != null ? !exchange.requestEnded : takesRequests())) {
+            read(parked.poll());
         }
         if (ctx.channel().isActive()) {
             updateReading();

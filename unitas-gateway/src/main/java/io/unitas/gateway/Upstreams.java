@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.EventLoop;
@@ -40,9 +41,12 @@ final class Upstreams implements AutoCloseable {
     private final Map<Endpoint, String> checked = new HashMap<>();
     private final List<ScheduledFuture<?>> checks = new ArrayList<>();
     private final Resilience resilience;
+    /** Nanoseconds, for ejection windows and times. */
+    private final LongSupplier ticker;
 
-    Upstreams(Map<Region, GatewayConfig.Upstream> config, Resilience resilience) {
+    Upstreams(Map<Region, GatewayConfig.Upstream> config, Resilience resilience, LongSupplier ticker) {
         this.resilience = resilience;
+        this.ticker = ticker;
         config.forEach((region, upstream) -> {
             String check = upstream.healthCheck() != null ? upstream.healthCheck() : resilience.healthCheckPath();
             UpstreamTls tls = upstream.tls() == null ? null : UpstreamTls.of(upstream.tls(), upstream.protocol());
@@ -55,14 +59,14 @@ final class Upstreams implements AutoCloseable {
     }
 
     private Pool pool(List<String> endpoints, GatewayConfig.Protocol protocol, UpstreamTls tls, String healthCheck) {
-        Endpoint[] eps = endpoints.stream().map(ep -> new Endpoint(ep, protocol, tls, resilience))
+        Endpoint[] eps = endpoints.stream().map(ep -> new Endpoint(ep, protocol, tls, resilience, ticker))
                                   .toArray(Endpoint[]::new);
         if (!healthCheck.isEmpty()) {
             for (Endpoint ep : eps) {
                 checked.put(ep, healthCheck);
             }
         }
-        return new Pool(eps);
+        return new Pool(eps, ticker);
     }
 
     /** The pool of {@code version} in {@code region}, or the region's default pool; {@code null} when none. */
@@ -121,8 +125,11 @@ final class Upstreams implements AutoCloseable {
         private final Endpoint[] endpoints;
         private final AtomicInteger next = new AtomicInteger();
 
-        Pool(Endpoint[] endpoints) {
+        private final LongSupplier ticker;
+
+        Pool(Endpoint[] endpoints, LongSupplier ticker) {
             this.endpoints = endpoints;
+            this.ticker = ticker;
         }
 
         /**
@@ -131,7 +138,7 @@ final class Upstreams implements AutoCloseable {
          * since trying beats refusing when every check is failing at once (Envoy's panic mode).
          */
         Endpoint pick(Endpoint avoid) {
-            long now = System.nanoTime();
+            long now = ticker.getAsLong();
             int n = endpoints.length;
             int start = next.getAndIncrement() & Integer.MAX_VALUE;
             Endpoint fallback = null;
@@ -164,13 +171,15 @@ final class Upstreams implements AutoCloseable {
         /** {@code null} for cleartext. */
         private final UpstreamTls tls;
         private final Resilience resilience;
+        private final LongSupplier ticker;
         private volatile boolean passing = true;
-        private volatile long ejectedUntil = System.nanoTime(); // in from the start
-        private long windowStart = System.nanoTime();
+        private volatile long ejectedUntil; // in from the start
+        private long windowStart;
         private int requests;
         private int failures;
 
-        Endpoint(String hostPort, GatewayConfig.Protocol protocol, UpstreamTls tls, Resilience resilience) {
+        Endpoint(String hostPort, GatewayConfig.Protocol protocol, UpstreamTls tls, Resilience resilience,
+                 LongSupplier ticker) {
             int colon = hostPort.lastIndexOf(':');
             String h = hostPort.substring(0, colon);
             this.host = h.startsWith("[") && h.endsWith("]") ? h.substring(1, h.length() - 1) : h;
@@ -181,6 +190,9 @@ final class Upstreams implements AutoCloseable {
             this.protocol = protocol;
             this.tls = tls;
             this.resilience = resilience;
+            this.ticker = ticker;
+            this.ejectedUntil = ticker.getAsLong();
+            this.windowStart = ejectedUntil;
         }
 
         String authority() {
@@ -217,7 +229,7 @@ final class Upstreams implements AutoCloseable {
          * the endpoint is ejected for the ejection time and then tried afresh.
          */
         synchronized void report(boolean ok) {
-            long now = System.nanoTime();
+            long now = ticker.getAsLong();
             if (now - windowStart > OUTLIER_WINDOW_NANOS) {
                 windowStart = now;
                 requests = 0;

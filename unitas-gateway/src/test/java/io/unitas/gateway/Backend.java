@@ -34,6 +34,7 @@ final class Backend implements AutoCloseable {
     private volatile int failWith;
     private volatile Duration delay = Duration.ZERO;
     private volatile boolean healthy = true;
+    private volatile HttpResponseWriter tap;
 
     Backend(String name) {
         this(name, null);
@@ -53,6 +54,8 @@ final class Backend implements AutoCloseable {
                        .service("/healthz", (ctx, req) -> healthy
                                ? HttpResponse.of("ok") : HttpResponse.of(HttpStatus.SERVICE_UNAVAILABLE))
                        .service("/stream", (ctx, req) -> stream(ctx, ctx.queryParams()))
+                       .service("/bytes", (ctx, req) -> bytes(ctx.queryParams()))
+                       .service("/tap", (ctx, req) -> tap())
                        .serviceUnder("/", (ctx, req) -> HttpResponse.delayed(HttpResponse.of(
                                req.aggregate().thenApply(r -> answer(r, ctx.sessionProtocol()))), delay))
                        .build();
@@ -88,6 +91,35 @@ final class Backend implements AutoCloseable {
             }, n * every, TimeUnit.MILLISECONDS);
         }
         return res;
+    }
+
+    /** A streaming answer whose pieces the test writes with {@link #tapWrite}, its head at once. */
+    private HttpResponse tap() {
+        HttpResponseWriter res = HttpResponse.streaming();
+        res.write(ResponseHeaders.of(HttpStatus.OK, HttpHeaderNames.CONTENT_TYPE, MediaType.PLAIN_TEXT_UTF_8));
+        tap = res;
+        return res;
+    }
+
+    /** Whether a {@code /tap} answer has been started. */
+    boolean tapped() {
+        return tap != null;
+    }
+
+    /** Writes one line to the latest {@code /tap} answer. */
+    void tapWrite(String line) {
+        tap.tryWrite(HttpData.ofUtf8(line + "\n"));
+    }
+
+    /** Ends the latest {@code /tap} answer. */
+    void tapClose() {
+        tap.close();
+    }
+
+    /** A body of {@code n} bytes, counted as a GET. */
+    private HttpResponse bytes(QueryParams params) {
+        gets.incrementAndGet();
+        return HttpResponse.of(HttpStatus.OK, MediaType.OCTET_STREAM, new byte[params.getInt("n", 1)]);
     }
 
     /** {@code 127.0.0.1:port}. */

@@ -37,6 +37,7 @@ class ControlPlaneEndToEndTest {
              "ranges":[{"range":"0~4999","unit":"u-cn"},{"range":"5000~9999","unit":"u-eu"}]}""";
     static final ControlToken ADMIN = ControlToken.generate("root", Role.ADMIN);
     static final ControlToken GATEWAY = ControlToken.generate("gateway-cn", Role.VIEWER);
+    static final ControlToken ROTATED = ControlToken.generate("gateway-cn-2", Role.VIEWER);
 
     @TempDir
     Path dir;
@@ -47,6 +48,10 @@ class ControlPlaneEndToEndTest {
     long sequence;
 
     Gateway startGateway(int controlPort) throws Exception {
+        return startGateway(controlPort, "token: " + GATEWAY.secret());
+    }
+
+    Gateway startGateway(int controlPort, String token) throws Exception {
         Path config = dir.resolve("gateway.yaml");
         Files.writeString(config, """
                 region: cn
@@ -57,9 +62,9 @@ class ControlPlaneEndToEndTest {
                 access_log: "off"
                 control_plane:
                   url: http://127.0.0.1:%d
-                  token: %s
+                  %s
                   state_file: state/last-good.json
-                """.formatted(cnMain.endpoint(), euMain.endpoint(), controlPort, GATEWAY.secret()));
+                """.formatted(cnMain.endpoint(), euMain.endpoint(), controlPort, token));
         return Gateway.start(GatewayConfig.read(config));
     }
 
@@ -166,5 +171,35 @@ class ControlPlaneEndToEndTest {
         eventually(() -> get("/unitas/healthz").contentUtf8().contains("control plane watch: disconnected"));
         assertThat(get("/unitas/healthz").status().code()).as("still serving its last good state").isEqualTo(200);
         eventually(() -> get("/metrics").contentUtf8().contains("unitas_gateway_control_watch_connected 0.0"));
+    }
+
+    /** Rewrites a file so that its modification time surely changes. */
+    void rewrite(Path file, String text) throws Exception {
+        Files.writeString(file, text);
+        Files.setLastModifiedTime(file, java.nio.file.attribute.FileTime.fromMillis(
+                Files.getLastModifiedTime(file).toMillis() + 2000));
+    }
+
+    @Test
+    void aRotatedTokenFile_isFollowed_soTheWatchGoesOnAfterTheOldTokenIsRevoked() throws Exception {
+        Path tokens = dir.resolve("tokens");
+        Files.writeString(tokens, ADMIN.fileLine() + "\n" + GATEWAY.fileLine() + "\n" + ROTATED.fileLine() + "\n");
+        control = startControl(0);
+        ControlClient admin = ControlClient.of(URI.create("http://127.0.0.1:" + control.port), ADMIN.secret());
+        ok(admin.put("/api/v1/topology", TOPOLOGY, admin.get("/api/v1/state").revision()));
+        ok(admin.put("/api/v1/rules", RULES, admin.get("/api/v1/state").revision()));
+        long now = admin.get("/api/v1/state").revision();
+        Path tokenFile = Files.writeString(dir.resolve("gateway.token"), GATEWAY.secret() + "\n");
+        gateway = startGateway(control.port, "token_file: " + tokenFile);
+        eventually(() -> gateway.revision() == now);
+
+        rewrite(tokenFile, ROTATED.secret() + "\n");
+        rewrite(tokens, ADMIN.fileLine() + "\n" + ROTATED.fileLine() + "\n"); // the old token revoked
+        eventually(() -> !get("/metrics").contentUtf8().contains("unitas_gateway_control_watch_reconnects_total 0.0"));
+        ok(admin.post("/api/v1/fences", "{\"units\":[\"u-eu\"],\"reason\":\"after the rotation\"}"));
+        long fenced = admin.get("/api/v1/state").revision();
+
+        eventually(() -> gateway.revision() == fenced);
+        assertThat(get("/unitas/healthz").contentUtf8()).contains("control plane watch: connected");
     }
 }

@@ -68,6 +68,8 @@ class GatewayConfigTest {
         assertThat(c.accessLog()).isEqualTo("off");
         assertThat(c.workers()).isZero();
         assertThat(c.routing()).isEqualTo(GatewayConfig.Routing.DEFAULTS);
+        assertThat(c.limits()).isEqualTo(new GatewayConfig.Limits(10_000, Duration.ofSeconds(10),
+                                                                  Duration.ofSeconds(60)));
     }
 
     @Test
@@ -147,7 +149,10 @@ class GatewayConfigTest {
                 retries: {max_attempts: 3}
                 outlier: {failure_rate: 0.25, minimum_requests: 20, ejection_time: 30s}
                 timeouts: {idle: 30s}
+                limits: {max_connections: 500, header_read_timeout: 5s}
                 """);
+        assertThat(c.limits()).isEqualTo(new GatewayConfig.Limits(500, Duration.ofSeconds(5),
+                                                                  GatewayConfig.Limits.DEFAULTS.idleTimeout()));
         assertThat(c.workers()).isEqualTo(2);
         assertThat(c.hopLimit()).isEqualTo(5);
         assertThat(c.resilience().maxAttempts()).isEqualTo(3);
@@ -174,6 +179,9 @@ class GatewayConfigTest {
             "region: cn\\nlisten: 1.2.3.4:1\\ntimeouts: {response: soon} | gateway.yaml:3: timeouts.response: 'soon' (expected: a duration like 500ms, 5s, 2m or 1h)",
             "region: cn\\nlisten: 1.2.3.4:1\\ntimeouts: {connect: 0s} | gateway.yaml:3: timeouts.connect: '0s' (expected: a duration above 0, like 500ms, 5s, 2m or 1h)",
             "region: cn\\nlisten: 1.2.3.4:1\\nhop_limit: 0   | gateway.yaml:3: hop_limit: 0 (expected: a whole number >= 1)",
+            "region: cn\\nlisten: 1.2.3.4:1\\nlimits: {max_connections: 0} | gateway.yaml:3: limits.max_connections: 0 (expected: a whole number >= 1)",
+            "region: cn\\nlisten: 1.2.3.4:1\\nlimits: {idle_timeout: 0s} | gateway.yaml:3: limits.idle_timeout: '0s' (expected: a duration above 0, like 500ms, 5s, 2m or 1h)",
+            "region: cn\\nlisten: 1.2.3.4:1\\nlimits: {header_timeout: 5s} | gateway.yaml:3: limits.header_timeout: unknown key",
             "region: cn\\nlisten: 1.2.3.4:1\\nworkers: many | gateway.yaml:3: workers: \"many\" (expected: auto or a whole number >= 1)",
             "region: cn\\nlisten: 1.2.3.4:1\\nread_paths: [/a, b*] | gateway.yaml:3: read_paths[1]: 'b*' (expected: a path starting with /, with * only at its end)",
             "region: cn\\nlisten: 1.2.3.4:1\\nupstreams: {cn: {endpoints: [a:1], protocol: h3}} | gateway.yaml:3: upstreams.cn.protocol: 'h3' (expected: http/1.1, h2c or h2)",

@@ -116,7 +116,8 @@ class GatewayEndToEndTest {
                                 Map<Region, GatewayConfig.Upstream> upstreams, GatewayConfig.Resilience resilience) {
         return new GatewayConfig(Region.of(region), new InetSocketAddress("127.0.0.1", port), tls, workers, upstreams,
                                  new GatewayConfig.StaticFiles(null, null, null, null, Duration.ofSeconds(1)),
-                                 GatewayConfig.Headers.DEFAULTS, 3, Writes.DEFAULT, resilience, "off", ROUTING);
+                                 GatewayConfig.Headers.DEFAULTS, 3, Writes.DEFAULT, resilience, "off", ROUTING,
+                                 GatewayConfig.Limits.DEFAULTS);
     }
 
     /** Checks every second on /healthz, two attempts, ejection at half the requests failing. */

@@ -13,8 +13,14 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -26,31 +32,35 @@ import io.unitas.core.fence.Writes;
 
 /**
  * HTTP on the wire against a real gateway and real backends: pipelining, the h2c upgrade, 100-continue, an h2c
- * upstream, unreadable requests, the response and idle timeouts, and outlier ejection.
+ * upstream, unreadable requests, the response and idle timeouts, and outlier ejection. The timeouts run on a ticker
+ * the tests move, and are far longer than the backends' real delays: only the moved ticker can make them expire.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ProtocolEndToEndTest {
 
-    static final Duration IDLE_TIMEOUT = Duration.ofSeconds(2);
+    static final Duration RESPONSE_TIMEOUT = Duration.ofSeconds(10);
+    static final Duration IDLE_TIMEOUT = Duration.ofSeconds(20);
 
     final Backend main = new Backend("main");
     final Backend slow = new Backend("slow");
     final Backend failing = new Backend("failing");
     final Backend good = new Backend("good");
     final Backend h2c = new Backend("h2c");
-    Gateway gateway;
+    final FakeTicker ticker = new FakeTicker();
+    GatewayServer gateway;
     Gateway ejecting;
     Gateway toH2c;
 
     @BeforeAll
     void start() throws IOException {
-        slow.delay(Duration.ofSeconds(5));
+        slow.delay(Duration.ofSeconds(3)); // real time: shorter than the response timeout, which only ticks
         failing.failWith(503);
         Map<Region, GatewayConfig.Upstream> upstreams = Map.of(
                 Region.of("cn"), GatewayEndToEndTest.http1(null, main.endpoint()),
                 Region.of("eu"), GatewayEndToEndTest.http1(null, slow.endpoint()));
-        gateway = GatewayServer.start(config(upstreams, Duration.ofSeconds(1), 1000),
-                                      new FixedFeed(GatewayEndToEndTest.rules(false), GatewayEndToEndTest.ALL_UP));
+        gateway = GatewayServer.start(config(upstreams, RESPONSE_TIMEOUT, 1000),
+                                      new FixedFeed(GatewayEndToEndTest.rules(false), GatewayEndToEndTest.ALL_UP),
+                                      ticker);
         ejecting = GatewayServer.start(config(Map.of(Region.of("cn"), GatewayEndToEndTest.http1(
                                                       null, failing.endpoint(), good.endpoint())),
                                               Duration.ofSeconds(5), 4),
@@ -152,35 +162,76 @@ class ProtocolEndToEndTest {
 
     @Test
     void anUpstreamSlowerThanTheResponseTimeoutIsA504() throws Exception {
-        HttpClient client = HttpClient.newHttpClient();
-        long t0 = System.nanoTime();
-        HttpResponse<String> res = client.send(
+        int before = slow.gets();
+        CompletableFuture<HttpResponse<String>> answer = HttpClient.newHttpClient().sendAsync(
                 HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/slow"))
                            .header("x-user-id", "7000").build(), HttpResponse.BodyHandlers.ofString());
+        await("the slow backend has the request", () -> slow.gets() > before);
+
+        ticker.advance(RESPONSE_TIMEOUT.minusMillis(1));
+        gateway.checkTimeouts();
+        assertThat(gateway.exchangesInFlight()).isEqualTo(1);
+        ticker.advance(Duration.ofMillis(1));
+        gateway.checkTimeouts();
+
+        HttpResponse<String> res = answer.get(30, TimeUnit.SECONDS); // the backend's own answer would be a 200
         assertThat(res.statusCode()).isEqualTo(504);
         assertThat(res.body()).contains("urn:unitas:problem:upstream-timeout").contains("region eu");
-        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(4));
     }
 
     @Test
     void aStreamingAnswerOutlastsTheResponseTimeoutWhileItsPiecesKeepComing() throws Exception {
-        HttpResponse<String> res = HttpClient.newHttpClient().send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/stream?pieces=8&every=300"))
-                           .header("x-user-id", "100").build(), HttpResponse.BodyHandlers.ofString());
-
+        HttpResponse<Stream<String>> res = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/tap"))
+                           .header("x-user-id", "100").build(), HttpResponse.BodyHandlers.ofLines());
         assertThat(res.statusCode()).isEqualTo(200);
-        assertThat(res.body().lines()).hasSize(8).endsWith("piece 7"); // 2.1 s, past the 1 s response timeout
+        Iterator<String> lines = res.body().iterator();
+
+        Duration pause = IDLE_TIMEOUT.minusSeconds(1); // each pause under the idle timeout, their sum past the response's
+        for (int i = 0; i < 6; i++) {
+            ticker.advance(pause);
+            gateway.checkTimeouts();
+            assertThat(gateway.exchangesInFlight()).as("after pause %d", i).isEqualTo(1);
+            main.tapWrite("piece " + i);
+            assertThat(lines.next()).isEqualTo("piece " + i);
+        }
+        main.tapClose();
+
+        assertThat(lines.hasNext()).isFalse();
+        assertThat(pause.multipliedBy(6)).isGreaterThan(RESPONSE_TIMEOUT);
     }
 
     @Test
-    void aStreamingAnswerThatStallsPastTheIdleTimeoutIsCut() {
-        long t0 = System.nanoTime();
-        assertThatThrownBy(() -> HttpClient.newHttpClient().send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/stream?pieces=3&every=5000"))
-                           .header("x-user-id", "100").build(), HttpResponse.BodyHandlers.ofString()))
-                .isInstanceOf(IOException.class); // a cut body, never taken for a whole one
-        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isGreaterThanOrEqualTo(IDLE_TIMEOUT)
-                                                            .isLessThan(Duration.ofMillis(4500));
+    void aStreamingAnswerThatStallsPastTheIdleTimeoutIsCut() throws Exception {
+        HttpResponse<Stream<String>> res = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/tap"))
+                           .header("x-user-id", "100").build(), HttpResponse.BodyHandlers.ofLines());
+        Iterator<String> lines = res.body().iterator();
+        main.tapWrite("piece 0");
+        assertThat(lines.next()).isEqualTo("piece 0");
+
+        ticker.advance(IDLE_TIMEOUT.minusMillis(1));
+        gateway.checkTimeouts();
+        assertThat(gateway.exchangesInFlight()).isEqualTo(1);
+        ticker.advance(Duration.ofMillis(1));
+        gateway.checkTimeouts();
+
+        assertThat(gateway.exchangesInFlight()).isZero();
+        main.tapWrite("piece 1"); // too late: the client's connection was cut
+        assertThatThrownBy(() -> lines.forEachRemaining(line -> { }))
+                .hasRootCauseInstanceOf(IOException.class); // a cut body, never taken for a whole one
+        main.tapClose();
+    }
+
+    /** Polls {@code condition} for real I/O to happen, failing after 30 s. */
+    static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("not within 30 s: " + what);
+            }
+            Thread.sleep(10);
+        }
     }
 
     @Test

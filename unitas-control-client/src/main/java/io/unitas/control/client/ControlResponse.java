@@ -1,8 +1,15 @@
 package io.unitas.control.client;
 
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.unitas.config.ProblemJson;
+import io.unitas.core.ProblemDetail;
 
 /**
  * An API response: its status, its body, and the revision from its {@code ETag} (0 when it has none).
@@ -24,14 +31,26 @@ public record ControlResponse(int status, String body, long revision) {
         }
     }
 
+    /** The refusal's RFC 9457 problem, when this is a refusal with a problem body. */
+    public Optional<ProblemDetail> problem() {
+        if (ok()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(ProblemJson.decode(body.getBytes(StandardCharsets.UTF_8), status, Duration.ZERO));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty(); // not a problem body: a proxy's page, say
+        }
+    }
+
     /** The {@code detail} of a problem body (RFC 9457), or the body itself, shortened, when it is not one. */
     public static String problemDetail(String body) {
         try {
-            JsonNode detail = JSON.readTree(body).path("detail");
-            if (detail.isTextual()) {
-                return detail.asText();
+            String detail = ProblemJson.decode(body.getBytes(StandardCharsets.UTF_8), 500, Duration.ZERO).detail();
+            if (!detail.isEmpty()) {
+                return detail;
             }
-        } catch (JsonProcessingException e) {
+        } catch (IllegalArgumentException e) {
             // not JSON: the text itself says what happened
         }
         String text = body.strip();

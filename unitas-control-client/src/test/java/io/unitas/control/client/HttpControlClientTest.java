@@ -15,6 +15,18 @@ class HttpControlClientTest {
     }
 
     @Test
+    void aRefusalsProblemIsReadWithTheOneCodec() {
+        ControlResponse refused = new ControlResponse(409, "{\"type\":\"urn:unitas:problem:switchover-refused\","
+                                                           + "\"status\":409,\"detail\":\"eu lacks capacity\"}", 0);
+        assertThat(refused.problem()).hasValueSatisfying(p -> {
+            assertThat(p.type()).isEqualTo("switchover-refused");
+            assertThat(p.detail()).isEqualTo("eu lacks capacity");
+        });
+        assertThat(new ControlResponse(502, "<html>bad gateway</html>", 0).problem()).isEmpty();
+        assertThat(new ControlResponse(200, "{}", 3).problem()).isEmpty();
+    }
+
+    @Test
     void aResponseBodyThatIsNotJsonIsNamedSo() {
         assertThatThrownBy(() -> new ControlResponse(502, "<html>", 0).json())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("not valid JSON: ");

@@ -4,12 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.Test;
 
 class WriteFencesTest {
@@ -71,5 +75,60 @@ class WriteFencesTest {
         assertThatThrownBy(() -> FencePolicy.throttle(0, 1, Duration.ofSeconds(1)))
                 .hasMessage("writes_per_second: 0.0 (expected: > 0)");
         assertThatThrownBy(() -> FencePolicy.reject(Duration.ZERO)).hasMessage("retry_after: PT0S (expected: >= 1s)");
+    }
+
+    @Test
+    void none_fencesNothingAndCountsTheDefaultMethodsAsWrites() {
+        WriteFences none = WriteFences.none();
+
+        assertThat(none.fenceFor("u-sh", "POST", "/orders")).isNull();
+        assertThat(none.fences()).isEmpty();
+        assertThat(none.writes()).isEqualTo(Writes.DEFAULT);
+        assertThat(WriteFences.of(Map.of())).isEqualTo(none);
+    }
+
+    @Test
+    void of_keepsTheFencesAsGivenAndLaterChangesToTheSourceDoNotShow() {
+        Map<String, FencePolicy> source = new HashMap<>(Map.of("u-sh", REJECT));
+        WriteFences snapshot = WriteFences.of(source);
+        source.put("u-hz", REJECT);
+
+        assertThat(snapshot.fences()).containsExactly(Map.entry("u-sh", REJECT));
+        assertThat(snapshot.fenceFor("u-hz", "POST", "/orders")).isNull();
+        assertThat(snapshot.writes()).isEqualTo(Writes.DEFAULT);
+    }
+
+    static Stream<Arguments> snapshots() {
+        Writes onlyPost = new Writes(Set.of("POST"), List.of());
+        FencePolicy throttle = FencePolicy.throttle(10, 5, Duration.ofSeconds(5));
+        return Stream.of(
+                Arguments.of("the same fences", WriteFences.of(Map.of("u-sh", REJECT)), true),
+                Arguments.of("the same fences and writes, spelled in lower case",
+                             WriteFences.of(Map.of("u-sh", REJECT), new Writes(Set.of("post", "put", "patch", "delete"),
+                                                                                 List.of())), true),
+                Arguments.of("another unit fenced", WriteFences.of(Map.of("u-hz", REJECT)), false),
+                Arguments.of("the unit throttled instead", WriteFences.of(Map.of("u-sh", throttle)), false),
+                Arguments.of("other writes", WriteFences.of(Map.of("u-sh", REJECT), onlyPost), false),
+                Arguments.of("nothing fenced", WriteFences.none(), false));
+    }
+
+    @ParameterizedTest(name = "{0}: equal {2}")
+    @MethodSource("snapshots")
+    void snapshotsAreEqualByTheirFencesAndWrites(String name, WriteFences other, boolean equal) {
+        assertThat(fences.equals(other)).isEqualTo(equal);
+        assertThat(other.equals(fences)).isEqualTo(equal);
+        if (equal) {
+            assertThat(other.hashCode()).isEqualTo(fences.hashCode());
+        }
+    }
+
+    @Test
+    void aSnapshotIsNotEqualToSomethingElse() {
+        assertThat(fences.equals(Map.of("u-sh", REJECT))).isFalse();
+    }
+
+    @Test
+    void theTextNamesTheFencedUnitsAndTheWrites() {
+        assertThat(fences.toString()).contains("u-sh").contains(REJECT.toString()).contains(Writes.DEFAULT.toString());
     }
 }

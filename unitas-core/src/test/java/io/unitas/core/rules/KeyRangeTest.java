@@ -39,4 +39,32 @@ class KeyRangeTest {
         assertThat(KeyRange.parse(a).overlaps(KeyRange.parse(b))).isEqualTo(expected);
         assertThat(KeyRange.parse(b).overlaps(KeyRange.parse(a))).isEqualTo(expected);
     }
+
+    @ParameterizedTest(name = "{0} holds {1} keys")
+    @CsvSource(delimiter = '|', value = {
+            "42                      | 1",
+            "0~1999                  | 2000",
+            "1~9223372036854775807   | 9223372036854775807",
+            "0~9223372036854775807   | 9223372036854775807",
+    })
+    void size_countsTheKeysAndSaturatesAtTheLargestLong(String range, long size) {
+        assertThat(KeyRange.parse(range).size()).isEqualTo(size);
+    }
+
+    @ParameterizedTest(name = "{0} contains {1}: {2}")
+    @CsvSource(delimiter = '|', value = {
+            "10~20 | 9  | false",
+            "10~20 | 10 | true",
+            "10~20 | 20 | true",
+            "10~20 | 21 | false",
+    })
+    void contains_bothBoundsIncluded(String range, long key, boolean contains) {
+        assertThat(KeyRange.parse(range).contains(key)).isEqualTo(contains);
+    }
+
+    @ParameterizedTest(name = "''{0}'' parses")
+    @CsvSource({"0~0", "0", "5~5"})
+    void parse_acceptsZeroAndASingleKey(String text) {
+        assertThat(KeyRange.parse(text).size()).isEqualTo(1);
+    }
 }
