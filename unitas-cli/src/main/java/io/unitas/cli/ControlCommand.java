@@ -32,6 +32,26 @@ final class ControlCommand implements Callable<Integer> {
     @Option(names = "--port", defaultValue = "7070", description = "port on 127.0.0.1 (default: ${DEFAULT-VALUE})")
     int port;
 
+    @Option(names = "--listen", paramLabel = "HOST:PORT",
+            description = "address to listen on instead of 127.0.0.1:--port; beyond loopback needs --tls-cert and "
+                          + "--tls-key (or --allow-plaintext)")
+    String listen;
+
+    @Option(names = "--tls-cert", paramLabel = "FILE", description = "serve HTTPS with this certificate chain (PEM)")
+    Path tlsCert;
+
+    @Option(names = "--tls-key", paramLabel = "FILE", description = "the private key of --tls-cert (PEM)")
+    Path tlsKey;
+
+    @Option(names = "--allow-plaintext",
+            description = "allow cleartext HTTP beyond loopback (only behind a proxy that terminates TLS)")
+    boolean allowPlaintext;
+
+    @Option(names = "--health-clock-skew", defaultValue = "30s", paramLabel = "DURATION",
+            converter = ProbeCommand.DurationConverter.class,
+            description = "refuse health reports observed further ahead of this clock (default: ${DEFAULT-VALUE})")
+    Duration healthClockSkew;
+
     @Option(names = "--store", defaultValue = "embedded", description = "embedded or etcd (default: ${DEFAULT-VALUE})")
     Store store;
 
@@ -44,7 +64,7 @@ final class ControlCommand implements Callable<Integer> {
 
     @Option(names = "--tokens", paramLabel = "FILE",
             description = "tokens file, lines 'name role sha256:<hex>' (default: DIR/tokens, created with an "
-                          + "admin token on first start)")
+                          + "admin token on first start, its secret in DIR/admin-token)")
     Path tokens;
 
     @Option(names = "--health-ttl", defaultValue = "30s", paramLabel = "DURATION",
@@ -60,7 +80,25 @@ final class ControlCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         ControlServer.Builder b = ControlServer.builder().port(port).dataDir(data).etcdPrefix(etcdPrefix)
-                .healthFreshness(healthTtl, healthGrace);
+                .healthFreshness(healthTtl, healthGrace).healthClockSkew(healthClockSkew)
+                .allowPlaintext(allowPlaintext);
+        if (listen != null) {
+            int colon = listen.lastIndexOf(':');
+            try {
+                b.host(listen.substring(0, colon).replace("[", "").replace("]", ""))
+                 .port(Integer.parseInt(listen.substring(colon + 1)));
+            } catch (RuntimeException e) {
+                main.err().println("unitas control: --listen " + listen + " (expected: HOST:PORT, e.g. 0.0.0.0:7070)");
+                return Main.EXIT_USAGE;
+            }
+        }
+        if ((tlsCert == null) != (tlsKey == null)) {
+            main.err().println("unitas control: --tls-cert and --tls-key go together (expected: both or neither)");
+            return Main.EXIT_USAGE;
+        }
+        if (tlsCert != null) {
+            b.tls(tlsCert, tlsKey);
+        }
         if (tokens != null) {
             b.tokens(tokens);
         }
@@ -71,7 +109,13 @@ final class ControlCommand implements Callable<Integer> {
             }
             b.etcd(etcd);
         }
-        ControlServer server = b.start();
+        ControlServer server;
+        try {
+            server = b.start();
+        } catch (IllegalArgumentException e) {
+            main.err().println("unitas control: " + e.getMessage());
+            return Main.EXIT_USAGE;
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();
@@ -79,9 +123,9 @@ final class ControlCommand implements Callable<Integer> {
         }));
         main.out().println("unitas control: serving " + server.uri() + " (console " + server.uri() + "/, store "
                            + (store == Store.etcd ? "etcd " + etcd : "embedded in " + data.toAbsolutePath()) + ")");
-        server.generatedToken().ifPresent(t -> main.out().println(
-                "unitas control: created " + data.resolve("tokens") + " with an admin token, shown only now:\n  "
-                + t.secret() + "\n  export UNITAS_TOKEN=" + t.secret()));
+        server.generatedTokenFile().ifPresent(f -> main.out().println(
+                "unitas control: created " + data.resolve("tokens") + " with an admin token; its secret is in " + f
+                + " (readable by you only; remove it once kept elsewhere):\n  export UNITAS_TOKEN=$(cat " + f + ")"));
         main.out().flush();
         stopped.await();
         return 0;

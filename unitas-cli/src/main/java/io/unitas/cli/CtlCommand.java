@@ -36,7 +36,7 @@ import picocli.CommandLine.ParentCommand;
  */
 @Command(name = "ctl",
          description = "Talk to a running control plane: get, apply -f, fence, unfence, switch, abort, audit, "
-                       + "watch, token.",
+                       + "watch, token, reset-health.",
          mixinStandardHelpOptions = true,
          exitCodeListHeading = "%nExit codes:%n",
          exitCodeList = {"0:done; for switch --wait: the units moved",
@@ -47,7 +47,8 @@ import picocli.CommandLine.ParentCommand;
                          "5:cannot reach the control plane, or it cannot reach its store"},
          subcommands = {CtlCommand.Get.class, CtlCommand.Apply.class, CtlCommand.Fence.class,
                         CtlCommand.Unfence.class, CtlCommand.Switch.class, CtlCommand.Abort.class,
-                        CtlCommand.Audit.class, CtlCommand.Watch.class, CtlCommand.Token.class})
+                        CtlCommand.Audit.class, CtlCommand.Watch.class, CtlCommand.Token.class,
+                        CtlCommand.ResetHealth.class})
 final class CtlCommand {
 
     /** A change was refused, or a switchover ended without moving the units. */
@@ -462,12 +463,46 @@ final class CtlCommand {
                 description = "viewer, reporter, operator or admin")
         Role role;
 
+        @Option(names = "--region", defaultValue = "", paramLabel = "REGION",
+                description = "the one region whose health the token may report (bind every health agent's token)")
+        String region;
+
         @Override
         public Integer call() {
-            ControlToken t = ControlToken.generate(name, role);
+            ControlToken t;
+            try {
+                t = ControlToken.generate(name, role, region);
+            } catch (IllegalArgumentException e) {
+                ctl.main.err().println("unitas ctl token: " + e.getMessage());
+                return Main.EXIT_USAGE;
+            }
             ctl.main.out().println("token:      " + t.secret());
             ctl.main.out().println("tokens file: " + t.fileLine());
             return 0;
+        }
+    }
+
+    @Command(name = "reset-health", mixinStandardHelpOptions = true,
+             description = "Forget a region's last health report (admin), so that its agent's next report is taken "
+                           + "whatever its sequence; the region counts as unhealthy until then.")
+    static final class ResetHealth implements Callable<Integer> {
+        @ParentCommand
+        CtlCommand ctl;
+
+        @Parameters(paramLabel = "REGION")
+        String region;
+
+        @Mixin
+        Reason reason;
+
+        @Override
+        public Integer call() {
+            return ctl.call("reset-health", c -> c.send("DELETE", "/api/v1/health/" + region, null,
+                                                        Map.of("X-Unitas-Reason", reason.text)), res -> {
+                ctl.main.out().println("health of " + region + " reset: revision "
+                                       + res.json().path("revision").asLong());
+                return 0;
+            });
         }
     }
 }

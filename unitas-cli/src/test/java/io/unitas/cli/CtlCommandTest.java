@@ -38,12 +38,15 @@ class CtlCommandTest {
         assertThat(ctl("apply", "-f", root.resolve("examples/topology.yaml").toString()).exit()).isZero();
         assertThat(ctl("apply", "-f", root.resolve("examples/rules.yaml").toString(), "--reason", "first").out())
                 .startsWith("rules applied: revision ");
-        ControlClient admin = ControlClient.of(server.uri(), ADMIN.secret());
         for (String region : new String[] {"cn", "eu", "us"}) {
-            admin.send("PUT", "/api/v1/health/" + region, "{\"region\":\"" + region + "\",\"sequence\":1,"
-                    + "\"observed_at\":\"" + Instant.now() + "\",\"healthy\":true,\"writable\":true,"
-                    + "\"replication_lag_ms\":20,\"score\":1,\"reasons\":[],\"checks\":{}}", Map.of());
+            report(region);
         }
+    }
+
+    private void report(String region) {
+        ControlClient.of(server.uri(), ADMIN.secret()).send("PUT", "/api/v1/health/" + region, "{\"region\":\""
+                + region + "\",\"sequence\":1,\"observed_at\":\"" + Instant.now() + "\",\"healthy\":true,"
+                + "\"writable\":true,\"replication_lag_ms\":20,\"score\":1,\"reasons\":[],\"checks\":{}}", Map.of());
     }
 
     @AfterAll
@@ -166,5 +169,27 @@ class CtlCommandTest {
         assertThat(res.exit()).isZero();
         assertThat(res.out()).containsPattern("token: +utk_").containsPattern("agent-cn reporter sha256:[0-9a-f]{64}");
         assertThat(Cli.run("ctl", "token", "--name", "x", "--role", "boss").exit()).isEqualTo(2);
+    }
+
+    @Test
+    void resetHealth_forgetsARegionsLastReport() {
+        Cli res = ctl("reset-health", "us", "--reason", "forged report");
+
+        assertThat(res.exit()).as(res.err()).isZero();
+        assertThat(res.out()).startsWith("health of us reset: revision ");
+        assertThat(ControlClient.of(server.uri(), ADMIN.secret()).get("/api/v1/state").json().path("health")
+                                .has("us")).isFalse();
+        assertThat(ctl("reset-health", "mars").exit()).isEqualTo(CtlCommand.EXIT_REFUSED);
+        report("us"); // healthy again, for the other tests
+    }
+
+    @Test
+    void aTokenBoundToARegion_hasItInItsTokensFileLine() {
+        Cli res = ctl("token", "--name", "agent-cn", "--role", "reporter", "--region", "cn");
+
+        assertThat(res.exit()).isZero();
+        assertThat(res.out()).containsPattern("tokens file: agent-cn reporter sha256:[0-9a-f]{64} region:cn");
+        assertThat(ctl("token", "--name", "agent-x", "--role", "reporter", "--region", "C N").exit())
+                .isEqualTo(Main.EXIT_USAGE);
     }
 }

@@ -1,13 +1,21 @@
 package io.unitas.control;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.linecorp.armeria.common.AggregatedHttpRequest;
+import com.linecorp.armeria.common.AggregatedHttpResponse;
+import com.linecorp.armeria.common.ContentTooLargeException;
 import com.linecorp.armeria.common.HttpData;
 import com.linecorp.armeria.common.HttpHeaderNames;
 import com.linecorp.armeria.common.HttpMethod;
@@ -15,36 +23,56 @@ import com.linecorp.armeria.common.HttpResponse;
 import com.linecorp.armeria.common.HttpResponseWriter;
 import com.linecorp.armeria.common.HttpStatus;
 import com.linecorp.armeria.common.MediaType;
+import com.linecorp.armeria.common.RequestHeaders;
 import com.linecorp.armeria.common.ResponseHeaders;
 import com.linecorp.armeria.common.ResponseHeadersBuilder;
+import com.linecorp.armeria.common.util.Exceptions;
 import com.linecorp.armeria.server.HttpService;
 import com.linecorp.armeria.server.ServerBuilder;
+import com.linecorp.armeria.server.ServerErrorHandler;
+import com.linecorp.armeria.server.ServiceConfig;
 import com.linecorp.armeria.server.ServiceRequestContext;
 import com.linecorp.armeria.server.file.FileService;
 import com.linecorp.armeria.server.file.HttpFile;
 
+import io.unitas.config.ProblemJson;
+import io.unitas.core.Problem;
+
 /**
  * The HTTP API under {@code /api/v1} (described by {@code /api/v1/openapi.json}), the watch stream and the
- * console. Translates requests to {@link ControlService} calls after checking the bearer token's role; refusals
- * are {@code application/problem+json} (RFC 9457) and are audited like changes.
+ * console: the one place of HTTP, JSON, {@code If-Match} and status codes. Checks the bearer token's role (and a
+ * reporter's region) from the headers before reading any of the body, reads the body up to its route's limit,
+ * translates it to a typed {@link ControlService} command and its {@link ChangeResult} to a response; refusals are
+ * {@code application/problem+json} (RFC 9457) and are audited like changes.
  */
 final class ControlApi {
 
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ControlApi.class);
 
-    private static final MediaType PROBLEM_JSON = MediaType.parse("application/problem+json");
+    private static final MediaType PROBLEM_JSON = MediaType.parse(ProblemJson.MEDIA_TYPE);
     private static final MediaType EVENT_STREAM = MediaType.parse("text/event-stream");
     private static final String REASON_HEADER = "x-unitas-reason";
     private static final long HEARTBEAT_SECONDS = 5;
+    private static final String CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; "
+            + "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+            + "frame-ancestors 'none'";
+    /** The most a topology or rules document may weigh. */
+    static final long DOCUMENT_BYTES = 1024 * 1024;
+    /** The most any other body may weigh: a health report, a fence, a switchover request. */
+    static final long SMALL_BYTES = 64 * 1024;
     private static final HttpData HEARTBEAT = HttpData.ofUtf8(": heartbeat\n\n");
 
     /**
      * A request's body: its text, the document name errors will carry ({@code rules.yaml} when sent as YAML,
      * else {@code rules.json}), and its JSON tree (null for YAML or no body).
      */
-    private record Body(String text, String name, JsonNode json) {
+    private record Body(String text, String suffix, JsonNode json) {
         JsonNode path(String field) {
             return json.path(field);
+        }
+
+        ControlService.Document document(String stem) {
+            return new ControlService.Document(stem + suffix, text);
         }
     }
 
@@ -65,33 +93,57 @@ final class ControlApi {
     }
 
     void bind(ServerBuilder sb) {
-        bind(sb, HttpMethod.GET, "/api/v1/state", Role.VIEWER, "state.read", (ctx, who, body, why) -> service.state());
+        bind(sb, HttpMethod.GET, "/api/v1/state", Role.VIEWER, "state.read", (ctx, who, body, why) -> {
+            ControlState s = service.state();
+            return Outcome.ok(StateJson.state(s), s.revision());
+        });
         bind(sb, HttpMethod.GET, "/api/v1/whoami", Role.VIEWER, "whoami", (ctx, who, body, why) -> Outcome.ok(
                 StateJson.MAPPER.createObjectNode().put("name", who.name()).put("role", who.role().jsonName()), 0));
         bind(sb, HttpMethod.GET, "/api/v1/replica", Role.VIEWER, "replica.read", (ctx, who, body, why) -> Outcome.ok(
                 StateJson.MAPPER.createObjectNode().put("leader", service.store().leader())
                                 .put("revision", service.store().current().revision()), 0));
         bind(sb, HttpMethod.PUT, "/api/v1/topology", Role.ADMIN, "topology.replace", (ctx, who, body, why) ->
-                ifMatch(ctx) == null ? revisionRequired()
-                        : service.replaceTopology(who.name(), ifMatch(ctx), "topology" + body.name, body.text, why));
+                replacement(ctx, who, "topology.replace", "topology", why, revision -> service.replaceTopology(
+                        who.name(), revision, body.document("topology"), why)));
         bind(sb, HttpMethod.PUT, "/api/v1/rules", Role.OPERATOR, "rules.replace", (ctx, who, body, why) ->
-                ifMatch(ctx) == null ? revisionRequired()
-                        : service.replaceRules(who.name(), ifMatch(ctx), "rules" + body.name, body.text, why));
+                replacement(ctx, who, "rules.replace", "rules", why, revision -> service.replaceRules(
+                        who.name(), revision, body.document("rules"), why)));
         bind(sb, HttpMethod.PUT, "/api/v1/health/{region}", Role.REPORTER, "health.report", (ctx, who, body, why) ->
-                service.reportHealth(who.name(), ctx.pathParam("region"), body.text));
+                outcome(service.reportHealth(who.name(), ctx.pathParam("region"), body.document("health"))));
+        bind(sb, HttpMethod.DELETE, "/api/v1/health/{region}", Role.ADMIN, "health.reset", (ctx, who, body, why) ->
+                outcome(service.resetHealth(who.name(), ctx.pathParam("region"), why)));
         bind(sb, HttpMethod.POST, "/api/v1/fences", Role.OPERATOR, "fence.add", (ctx, who, body, why) ->
-                service.addFences(who.name(), texts(body.path("units")), body.path("reason").asText(why)));
+                outcome(service.addFences(who.name(), texts(body.path("units")), body.path("reason").asText(why))));
         bind(sb, HttpMethod.DELETE, "/api/v1/fences/{unit}", Role.OPERATOR, "fence.lift", (ctx, who, body, why) ->
-                service.liftFence(who.name(), ctx.pathParam("unit"), why));
+                outcome(service.liftFence(who.name(), ctx.pathParam("unit"), why)));
         bind(sb, HttpMethod.POST, "/api/v1/switchovers", Role.OPERATOR, "switchover.start", (ctx, who, body, why) ->
-                service.startSwitchover(who.name(), body.json));
+                startSwitchover(who, body.json));
         bind(sb, HttpMethod.GET, "/api/v1/switchovers/{id}", Role.VIEWER, "switchover.read", (ctx, who, body, why) ->
-                service.switchover(ctx.pathParam("id")));
+                service.switchover(ctx.pathParam("id"))
+                       .map(s -> Outcome.ok(StateJson.switchover(s), service.state().revision()))
+                       .orElseGet(() -> Outcome.problem(Refusal.Kind.NOT_FOUND, "switchover '" + ctx.pathParam("id")
+                                                        + "': not the current or last one")));
         bind(sb, HttpMethod.POST, "/api/v1/switchovers/{id}/abort", Role.OPERATOR, "switchover.abort",
-             (ctx, who, body, why) -> service.abortSwitchover(who.name(), ctx.pathParam("id"),
-                                                                body.path("reason").asText(why)));
-        bind(sb, HttpMethod.GET, "/api/v1/audit", Role.VIEWER, "audit.read", (ctx, who, body, why) -> service.audit(
-                longParam(ctx, "after", 0), (int) Math.min(10_000, longParam(ctx, "limit", 200))));
+             (ctx, who, body, why) -> outcome(service.abortSwitchover(who.name(), ctx.pathParam("id"),
+                                                                        body.path("reason").asText(why))));
+        bind(sb, HttpMethod.GET, "/api/v1/audit", Role.VIEWER, "audit.read", (ctx, who, body, why) -> {
+            ArrayNode entries = StateJson.MAPPER.createArrayNode();
+            service.audit(param(ctx, "after", 0, 0, Long.MAX_VALUE, "a sequence number >= 0"),
+                          (int) param(ctx, "limit", 200, 1, 10_000, "1..10000"))
+                   .forEach(e -> entries.add(e.toJson()));
+            ObjectNode out = StateJson.MAPPER.createObjectNode();
+            out.set("entries", entries);
+            return Outcome.ok(out, service.state().revision());
+        });
+        // The console holds the switchover button: no framing (clickjacking), no script or style from elsewhere,
+        // no content sniffing. Sent with every response, as the API's bodies are no more to be framed or sniffed.
+        sb.decorator((delegate, ctx, req) -> {
+            ctx.setAdditionalResponseHeader("content-security-policy", CONTENT_SECURITY_POLICY);
+            ctx.setAdditionalResponseHeader("x-frame-options", "DENY");
+            ctx.setAdditionalResponseHeader("x-content-type-options", "nosniff");
+            ctx.setAdditionalResponseHeader("referrer-policy", "no-referrer");
+            return delegate.serve(ctx, req);
+        });
         sb.route().get("/api/v1/watch").build(this::watch);
         sb.route().get("/api/v1/openapi.json").build(
                 HttpFile.of(ControlApi.class.getClassLoader(), "io/unitas/control/openapi.json").asService());
@@ -99,26 +151,153 @@ final class ControlApi {
                                         .build());
     }
 
-    private void bind(ServerBuilder sb, HttpMethod method, String path, Role role, String action, Operation op) {
-        HttpService service = (ctx, req) -> HttpResponse.of(req.aggregate().thenApplyAsync(agg -> {
-            try {
-                return respond(handle(ctx, agg, role, action, op));
-            } catch (RuntimeException e) {
-                log.warn("{} {} failed", method, path, e);
-                return respond(Outcome.problem(Outcome.Kind.UNAVAILABLE, e.getMessage()));
-            }
-        }, ctx.blockingTaskExecutor()));
-        sb.route().methods(method).path(path).build(service);
+    /** A replacement names the revision it replaces in {@code If-Match}: required, and a revision number. */
+    private Outcome replacement(ServiceRequestContext ctx, TokenTable.Principal who, String action, String target,
+                                String reason, java.util.function.LongFunction<ChangeResult> change) {
+        String ifMatch = ctx.request().headers().get(HttpHeaderNames.IF_MATCH);
+        if (ifMatch == null) {
+            return Outcome.problem(Refusal.of(Refusal.Kind.REVISION_REQUIRED, "If-Match: missing (expected: the "
+                    + "revision this change replaces, from GET /api/v1/state)"));
+        }
+        long revision;
+        try {
+            revision = Long.parseLong(ifMatch.replace("\"", "").replace("W/", "").strip());
+        } catch (NumberFormatException e) {
+            return Outcome.problem(service.refuse(who.name(), action, target, reason, Refusal.of(
+                    Refusal.Kind.BAD_REQUEST, "If-Match: '" + ifMatch + "' (expected: a revision number)")));
+        }
+        return outcome(change.apply(revision));
     }
 
-    private Outcome handle(ServiceRequestContext ctx, AggregatedHttpRequest req, Role role, String action,
-                           Operation op) {
-        String reason = req.headers().get(REASON_HEADER, "");
-        String target = ctx.path();
-        Authorization auth = authorize(ctx, role);
-        if (auth.refusal != null) {
-            return service.record(auth.actor, action, target, reason, auth.refusal);
+    /** A switchover request read from its JSON body; a deadline that is no instant is refused here. */
+    private Outcome startSwitchover(TokenTable.Principal who, JsonNode doc) {
+        List<String> units = texts(doc.path("units"));
+        Instant deadline = null;
+        if (doc.hasNonNull("deadline")) {
+            try {
+                deadline = Instant.parse(doc.get("deadline").asText());
+            } catch (DateTimeParseException e) {
+                return Outcome.problem(service.refuse(who.name(), "switchover.start", "switchover",
+                        doc.path("reason").asText(""), Refusal.invalid("switchover request", List.of(new Problem(
+                                "deadline", "'" + doc.get("deadline").asText() + "' (expected: an RFC 3339 instant)")))));
+            }
         }
+        Duration timeout = doc.hasNonNull("timeout_ms") ? Duration.ofMillis(doc.get("timeout_ms").asLong()) : null;
+        return outcome(service.startSwitchover(who.name(), new ControlService.SwitchoverRequest(units,
+                doc.path("drain").asText(""), doc.path("target").asText(""), doc.path("max_lag_ms").asLong(1_000),
+                deadline, timeout, doc.path("dry_run").asBoolean(false), doc.path("force").asBoolean(false),
+                doc.path("reason").asText(""))));
+    }
+
+    /**
+     * A change's result on the wire: 200 with the revision (202 and the plan and switchover for a started
+     * switchover; the switchover for an aborted one), 200 with the plan for a dry run, or the refusal's problem.
+     */
+    private static Outcome outcome(ChangeResult result) {
+        if (result instanceof ChangeResult.Applied applied) {
+            ObjectNode body = StateJson.MAPPER.createObjectNode();
+            if (applied.plan() != null) {
+                body.set("plan", StateJson.plan(applied.plan()));
+                body.set("switchover", StateJson.switchover(applied.switchover()));
+                body.put("revision", applied.revision());
+                return Outcome.accepted(body, applied.revision());
+            }
+            if (applied.switchover() != null) {
+                body = StateJson.switchover(applied.switchover());
+            }
+            body.put("revision", applied.revision());
+            return Outcome.ok(body, applied.revision());
+        } else if (result instanceof ChangeResult.Planned planned) {
+            ObjectNode body = StateJson.MAPPER.createObjectNode();
+            body.set("plan", StateJson.plan(planned.plan()));
+            return Outcome.ok(body, planned.revision());
+        } else if (result instanceof ChangeResult.PreconditionFailed stale) {
+            return Outcome.problem(stale.refusal());
+        } else if (result instanceof ChangeResult.Refused refused) {
+            return Outcome.problem(refused.refusal());
+        }
+        return null; // unchanged: 204
+    }
+
+    private void bind(ServerBuilder sb, HttpMethod method, String path, Role role, String action, Operation op) {
+        long limit = path.equals("/api/v1/topology") || path.equals("/api/v1/rules") ? DOCUMENT_BYTES : SMALL_BYTES;
+        HttpService http = (ctx, req) -> {
+            // Who is asking is known from the headers; nothing of the body is read until they may ask.
+            String reason = req.headers().get(REASON_HEADER, "");
+            Authorization auth = authorize(ctx, role, action);
+            if (auth.refusal != null) {
+                return HttpResponse.of(CompletableFuture.supplyAsync(() -> respond(Outcome.problem(
+                        service.refuse(auth.actor, action, ctx.path(), reason, auth.refusal))),
+                        ctx.blockingTaskExecutor()));
+            }
+            ctx.setMaxRequestLength(limit);
+            return HttpResponse.of(req.aggregate().handleAsync((agg, error) -> {
+                try {
+                    if (error != null) {
+                        if (Exceptions.peel(error) instanceof ContentTooLargeException) {
+                            Outcome tooLarge = tooLarge(limit, method + " " + path);
+                            service.refuse(auth.actor, action, ctx.path(), reason, Refusal.of(Refusal.Kind.TOO_LARGE,
+                                    tooLarge.body().path("detail").asText()));
+                            return respond(tooLarge);
+                        }
+                        return HttpResponse.ofFailure(error);
+                    }
+                    return respond(handle(ctx, agg, auth, action, reason, op));
+                } catch (BadRequest e) {
+                    return respond(Outcome.problem(service.refuse(auth.actor, action, ctx.path(), reason,
+                                                                  e.refusal)));
+                } catch (RuntimeException e) {
+                    log.warn("{} {} failed", method, path, e);
+                    return respond(Outcome.problem(Refusal.Kind.UNAVAILABLE, String.valueOf(e.getMessage())));
+                }
+            }, ctx.blockingTaskExecutor()));
+        };
+        sb.route().methods(method).path(path).build(http);
+    }
+
+    /**
+     * The statuses the server answers before (or instead of) an operation, such as a body over the route's limit
+     * or headers over theirs, as problems like every other refusal.
+     */
+    ServerErrorHandler errors() {
+        return new ServerErrorHandler() {
+            @Override
+            public HttpResponse onServiceException(ServiceRequestContext ctx, Throwable cause) {
+                if (Exceptions.peel(cause) instanceof ContentTooLargeException) {
+                    return respond(tooLarge(ctx.maxRequestLength(), ctx.method() + " " + ctx.path()));
+                }
+                return null;
+            }
+
+            @Override
+            public AggregatedHttpResponse renderStatus(ServiceRequestContext ctx, ServiceConfig config,
+                                                       RequestHeaders headers, HttpStatus status,
+                                                       String description, Throwable cause) {
+                Outcome outcome;
+                if (status.code() == 413) {
+                    long limit = ctx != null ? ctx.maxRequestLength() : config != null ? config.maxRequestLength()
+                                                                                        : DOCUMENT_BYTES;
+                    outcome = tooLarge(limit, headers == null ? "this route" : headers.method() + " " + headers.path());
+                } else if (status.isClientError() || status.isServerError()) {
+                    outcome = Outcome.problem(status.code(), status.reasonPhrase(),
+                                              description != null ? description : status.reasonPhrase());
+                } else {
+                    return null;
+                }
+                return AggregatedHttpResponse.of(ResponseHeaders.builder(status).contentType(PROBLEM_JSON).build(),
+                                                 HttpData.ofUtf8(StateJson.write(outcome.body())));
+            }
+        };
+    }
+
+    private static Outcome tooLarge(long limit, String route) {
+        return Outcome.problem(Refusal.Kind.TOO_LARGE, "body: larger than " + limit + " bytes (expected: at most "
+                                                        + limit + " for " + route + ")");
+    }
+
+    private Outcome handle(ServiceRequestContext ctx, AggregatedHttpRequest req, Authorization auth, String action,
+                           String reason, Operation op) {
+        String target = ctx.path();
         JsonNode body = null;
         String text = req.content(StandardCharsets.UTF_8);
         MediaType type = req.contentType();
@@ -127,36 +306,61 @@ final class ControlApi {
             try {
                 body = StateJson.parse(text);
             } catch (IllegalArgumentException e) {
-                return service.record(auth.actor, action, target, reason,
-                                      Outcome.problem(Outcome.Kind.BAD_REQUEST, "body: " + e.getMessage()));
+                return Outcome.problem(service.refuse(auth.actor, action, target, reason,
+                                                      Refusal.of(Refusal.Kind.BAD_REQUEST, "body: " + e.getMessage())));
+            }
+            String huge = nonFinite(body, "");
+            if (huge != null) {
+                return Outcome.problem(service.refuse(auth.actor, action, target, reason, Refusal.of(
+                        Refusal.Kind.BAD_REQUEST, "body: " + huge + ": out of range (expected: a finite number)")));
             }
         } else if (text.isBlank() && (req.method() == HttpMethod.PUT
                                       || (req.method() == HttpMethod.POST && !action.endsWith("abort")))) {
-            return service.record(auth.actor, action, target, reason,
-                                  Outcome.problem(Outcome.Kind.BAD_REQUEST, "body: empty (expected: a JSON document)"));
+            return Outcome.problem(service.refuse(auth.actor, action, target, reason, Refusal.of(
+                    Refusal.Kind.BAD_REQUEST, "body: empty (expected: a JSON document)")));
         }
         return op.apply(ctx, auth.principal, new Body(text, yaml ? ".yaml" : ".json",
                 body == null ? com.fasterxml.jackson.databind.node.MissingNode.getInstance() : body), reason);
     }
 
     /** Who is calling, or why they may not. */
-    private record Authorization(TokenTable.Principal principal, String actor, Outcome refusal) {}
+    private record Authorization(TokenTable.Principal principal, String actor, Refusal refusal) {}
 
-    private Authorization authorize(ServiceRequestContext ctx, Role role) {
+    /**
+     * {@link #authorize(ServiceRequestContext, Role, boolean)} from the {@code Authorization} header only, and a
+     * token bound to a region reports that region only.
+     */
+    private Authorization authorize(ServiceRequestContext ctx, Role role, String action) {
+        Authorization auth = authorize(ctx, role, false);
+        if (auth.refusal == null && action.equals("health.report")
+            && !auth.principal.mayReport(ctx.pathParam("region"))) {
+            return new Authorization(auth.principal, auth.actor, Refusal.of(Refusal.Kind.FORBIDDEN, "token '"
+                    + auth.actor + "' reports region " + auth.principal.region() + " only (expected: PUT "
+                    + "/api/v1/health/" + auth.principal.region() + ")"));
+        }
+        return auth;
+    }
+
+    /**
+     * The caller's token and role. The token comes from {@code Authorization: Bearer}; only where
+     * {@code queryToken} (the watch, as a browser's EventSource cannot set headers, RFC 6750 2.3) also from
+     * {@code ?access_token=}, which proxies log with the URL.
+     */
+    private Authorization authorize(ServiceRequestContext ctx, Role role, boolean queryToken) {
         String header = ctx.request().headers().get(HttpHeaderNames.AUTHORIZATION, "");
         String secret = header.regionMatches(true, 0, "Bearer ", 0, 7) ? header.substring(7).strip()
-                        : ctx.queryParam("access_token"); // EventSource cannot set headers (RFC 6750, 2.3)
+                        : queryToken ? ctx.queryParam("access_token") : null;
         if (secret == null || secret.isEmpty()) {
-            return new Authorization(null, "anonymous", Outcome.problem(Outcome.Kind.UNAUTHENTICATED,
+            return new Authorization(null, "anonymous", Refusal.of(Refusal.Kind.UNAUTHENTICATED,
                     "no bearer token (expected: Authorization: Bearer <token>)"));
         }
         TokenTable.Principal principal = tokens.current().authenticate(secret).orElse(null);
         if (principal == null) {
-            return new Authorization(null, "anonymous", Outcome.problem(Outcome.Kind.UNAUTHENTICATED,
+            return new Authorization(null, "anonymous", Refusal.of(Refusal.Kind.UNAUTHENTICATED,
                     "unknown bearer token"));
         }
         if (!principal.role().allows(role)) {
-            return new Authorization(principal, principal.name(), Outcome.problem(Outcome.Kind.FORBIDDEN,
+            return new Authorization(principal, principal.name(), Refusal.of(Refusal.Kind.FORBIDDEN,
                     "role " + principal.role().jsonName() + " (expected: " + role.jsonName() + " or above)"));
         }
         return new Authorization(principal, principal.name(), null);
@@ -171,38 +375,34 @@ final class ControlApi {
         if (outcome.revision() > 0) {
             headers.set(HttpHeaderNames.ETAG, "\"" + outcome.revision() + "\"");
         }
-        if (outcome.kind() == Outcome.Kind.UNAUTHENTICATED) {
+        if (outcome.kind() == Refusal.Kind.UNAUTHENTICATED) {
             headers.set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"unitas\"");
         }
         return HttpResponse.of(headers.build(), HttpData.ofUtf8(StateJson.write(outcome.body())));
     }
 
-    private static Outcome revisionRequired() {
-        return Outcome.problem(Outcome.Kind.REVISION_REQUIRED, "If-Match: missing (expected: the revision this "
-                                                               + "change replaces, from GET /api/v1/state)");
-    }
-
-    private static String ifMatch(ServiceRequestContext ctx) {
-        return ctx.request().headers().get(HttpHeaderNames.IF_MATCH);
-    }
-
     private HttpResponse watch(ServiceRequestContext ctx, com.linecorp.armeria.common.HttpRequest req) {
-        Authorization auth = authorize(ctx, Role.VIEWER);
+        Authorization auth = authorize(ctx, Role.VIEWER, true);
         if (auth.refusal != null) {
-            return HttpResponse.of(java.util.concurrent.CompletableFuture.supplyAsync(() -> respond(
-                    service.record(auth.actor, "watch", ctx.path(), "", auth.refusal)), ctx.blockingTaskExecutor()));
+            return HttpResponse.of(CompletableFuture.supplyAsync(() -> respond(Outcome.problem(
+                    service.refuse(auth.actor, "watch", ctx.path(), "", auth.refusal))), ctx.blockingTaskExecutor()));
         }
         java.util.Set<WatchHub.Part> parts;
         try {
             parts = WatchHub.Part.parse(ctx.queryParam("parts"));
         } catch (IllegalArgumentException e) {
-            return respond(Outcome.problem(Outcome.Kind.BAD_REQUEST, e.getMessage()));
+            return respond(Outcome.problem(Refusal.Kind.BAD_REQUEST, e.getMessage()));
         }
-        long since = longParam(ctx, "since", -2);
+        long since;
+        try {
+            since = param(ctx, "since", -2, -1, Long.MAX_VALUE, "a revision >= -1");
+        } catch (BadRequest e) {
+            return respond(Outcome.problem(e.refusal));
+        }
         String lastEventId = req.headers().get("last-event-id");
         if (lastEventId != null && !lastEventId.isEmpty()) {
             if (!lastEventId.matches("\\d{1,18}")) {
-                return respond(Outcome.problem(Outcome.Kind.BAD_REQUEST, "Last-Event-ID: '"
+                return respond(Outcome.problem(Refusal.Kind.BAD_REQUEST, "Last-Event-ID: '"
                         + (lastEventId.length() > 40 ? lastEventId.substring(0, 40) + "..." : lastEventId)
                         + "' (expected: a revision, a whole number >= 0)"));
             }
@@ -246,13 +446,59 @@ final class ControlApi {
         return res;
     }
 
-    private static long longParam(ServiceRequestContext ctx, String name, long otherwise) {
+    /** A request that is malformed before any operation reads it: a query parameter, a header. */
+    private static final class BadRequest extends RuntimeException {
+        final Refusal refusal;
+
+        BadRequest(String detail) {
+            super(detail, null, false, false);
+            this.refusal = Refusal.of(Refusal.Kind.BAD_REQUEST, detail);
+        }
+    }
+
+    /** The query parameter {@code name} as a number in {@code min..max}, or {@code otherwise} when absent. */
+    private static long param(ServiceRequestContext ctx, String name, long otherwise, long min, long max,
+                              String expected) {
         String value = ctx.queryParam(name);
-        try {
-            return value == null ? otherwise : Long.parseLong(value);
-        } catch (NumberFormatException e) {
+        if (value == null) {
             return otherwise;
         }
+        long n;
+        try {
+            n = Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new BadRequest(name + ": '" + value + "' (expected: " + expected + ")");
+        }
+        if (n < min || n > max) {
+            throw new BadRequest(name + ": " + n + " (expected: " + expected + ")");
+        }
+        return n;
+    }
+
+    /** The path of the first number in {@code node} that does not fit a double ({@code 1e400}), or null. */
+    private static String nonFinite(JsonNode node, String path) {
+        if (node.isNumber()) {
+            return Double.isFinite(node.doubleValue()) ? null : path;
+        }
+        if (node.isContainerNode()) {
+            java.util.Iterator<java.util.Map.Entry<String, JsonNode>> fields = node.fields();
+            if (node.isArray()) {
+                for (int i = 0; i < node.size(); i++) {
+                    String found = nonFinite(node.get(i), path + "[" + i + "]");
+                    if (found != null) {
+                        return found;
+                    }
+                }
+            }
+            while (fields.hasNext()) {
+                java.util.Map.Entry<String, JsonNode> f = fields.next();
+                String found = nonFinite(f.getValue(), path.isEmpty() ? f.getKey() : path + "." + f.getKey());
+                if (found != null) {
+                    return found;
+                }
+            }
+        }
+        return null;
     }
 
     private static List<String> texts(JsonNode array) {

@@ -26,10 +26,11 @@ public interface ControlServer extends AutoCloseable {
     /** The port the API listens on (useful when built with port 0). */
     int port();
 
-    /** {@code http://127.0.0.1:<port>}. */
-    default URI uri() {
-        return URI.create("http://127.0.0.1:" + port());
-    }
+    /**
+     * Where a client on this host reaches it: {@code http://127.0.0.1:<port>}, or {@code https://} with TLS (the
+     * listen address instead of 127.0.0.1 when it is neither a loopback nor a wildcard address).
+     */
+    URI uri();
 
     /** Whether this replica currently runs switchovers. */
     boolean leader();
@@ -40,6 +41,12 @@ public interface ControlServer extends AutoCloseable {
     /** The admin token created on first start when no tokens file existed; empty otherwise. */
     Optional<ControlToken> generatedToken();
 
+    /**
+     * The file holding the secret of {@link #generatedToken()} (readable by its owner only), for the operator to
+     * read once and remove; empty when no token was created.
+     */
+    Optional<Path> generatedTokenFile();
+
     /** Stops serving and releases the store (and, on etcd, the leadership). */
     @Override
     void close();
@@ -47,6 +54,10 @@ public interface ControlServer extends AutoCloseable {
     /** Configures and starts a {@link ControlServer}. */
     final class Builder {
         int port = 7070;
+        String host = "127.0.0.1";
+        Path tlsCert;
+        Path tlsKey;
+        boolean allowPlaintext;
         Path dataDir = Path.of("unitas-control-data");
         List<URI> etcdEndpoints = List.of();
         String etcdPrefix = "/unitas/";
@@ -57,13 +68,42 @@ public interface ControlServer extends AutoCloseable {
         Duration healthTtl = Duration.ofSeconds(30);
         Duration healthGrace = Duration.ofSeconds(30);
         SwitchoverCooldown cooldown = SwitchoverCooldown.DEFAULT;
+        Duration healthClockSkew = Duration.ofSeconds(30);
         Duration tick = Duration.ofMillis(100);
         Duration leaderLease = Duration.ofSeconds(5);
+        int maxConnections = 4_096;
+        Duration headerTimeout = Duration.ofSeconds(10);
+        Duration idleTimeout = Duration.ofSeconds(60);
         WatchHub.Limits watchLimits = WatchHub.Limits.DEFAULTS;
 
         private Builder() {}
 
-        /** The port to listen on, on 127.0.0.1; 0 picks a free one. Default 7070. */
+        /**
+         * The address to listen on. Default 127.0.0.1; any other than a loopback address needs {@link #tls} (or
+         * {@link #allowPlaintext}), as bearer tokens must not cross a network in cleartext.
+         */
+        public Builder host(String host) {
+            this.host = Objects.requireNonNull(host, "host");
+            return this;
+        }
+
+        /** Serve HTTPS only, with this certificate chain and private key (PEM files). */
+        public Builder tls(Path certificateChain, Path privateKey) {
+            this.tlsCert = Objects.requireNonNull(certificateChain, "certificateChain");
+            this.tlsKey = Objects.requireNonNull(privateKey, "privateKey");
+            return this;
+        }
+
+        /**
+         * Allow cleartext HTTP on an address other than a loopback one: only behind a proxy or mesh that terminates
+         * TLS in front of the control plane. Default false.
+         */
+        public Builder allowPlaintext(boolean allow) {
+            this.allowPlaintext = allow;
+            return this;
+        }
+
+        /** The port to listen on; 0 picks a free one. Default 7070. */
         public Builder port(int port) {
             if (port < 0 || port > 65_535) {
                 throw new IllegalArgumentException("port: " + port + " (expected: 0..65535)");
@@ -140,6 +180,19 @@ public interface ControlServer extends AutoCloseable {
             return this;
         }
 
+        /**
+         * How far ahead of this control plane's clock a health report's {@code observed_at} may be; a report
+         * further ahead is refused, so that one forged report cannot outrank every honest one after it.
+         * Default 30 s.
+         */
+        public Builder healthClockSkew(Duration skew) {
+            if (skew.isNegative()) {
+                throw new IllegalArgumentException("health clock skew: " + skew + " (expected: >= 0)");
+            }
+            this.healthClockSkew = skew;
+            return this;
+        }
+
         /** How often the leader checks freshness and advances a switchover. Default 100 ms. */
         public Builder tick(Duration tick) {
             this.tick = tick;
@@ -152,6 +205,39 @@ public interface ControlServer extends AutoCloseable {
                 throw new IllegalArgumentException("leader lease: " + lease + " (expected: >= 1 s)");
             }
             this.leaderLease = lease;
+            return this;
+        }
+
+        /**
+         * The most connections served at once; more are closed as they arrive. Each watcher holds one.
+         * Default 4,096.
+         */
+        public Builder maxConnections(int max) {
+            if (max < 1) {
+                throw new IllegalArgumentException("max connections: " + max + " (expected: >= 1)");
+            }
+            this.maxConnections = max;
+            return this;
+        }
+
+        /**
+         * How long a client has to send a request's headers, from connecting (or from the end of its previous
+         * response, plus the idle timeout): a connection that trickles headers slower is closed. Default 10 s.
+         */
+        public Builder headerTimeout(Duration timeout) {
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("header timeout: " + timeout + " (expected: > 0)");
+            }
+            this.headerTimeout = timeout;
+            return this;
+        }
+
+        /** How long a connection without a request in flight stays open. Default 60 s. */
+        public Builder idleTimeout(Duration timeout) {
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("idle timeout: " + timeout + " (expected: > 0)");
+            }
+            this.idleTimeout = timeout;
             return this;
         }
 

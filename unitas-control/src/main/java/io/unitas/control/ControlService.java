@@ -3,22 +3,20 @@ package io.unitas.control;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.unitas.core.Problem;
 import io.unitas.core.Region;
 import io.unitas.core.RegionHealth;
-import io.unitas.config.HealthReportJson;
 import io.unitas.core.Topology;
 import io.unitas.core.health.HealthReport;
 import io.unitas.core.rules.UnitRules;
@@ -31,75 +29,104 @@ import io.unitas.core.fence.FenceRecord;
 /**
  * Every operation on the control-plane state: each validates its change against the whole state, commits it as
  * the next revision (compare-and-set, retried for changes that do not name a revision), and records it, or its
- * refusal, in the audit log. The one owner of state transitions; the HTTP layer only translates.
+ * refusal, in the audit log. The one owner of state transitions. Typed commands in, {@link ChangeResult}s and state
+ * out: no HTTP, JSON or header here; {@link ControlApi} translates.
  */
 final class ControlService {
 
+    private static final Logger log = LoggerFactory.getLogger(ControlService.class);
+
     /** Retries of a commit that lost a race to another change, for changes without If-Match. */
     private static final int RETRIES = 20;
+
+    /** The revision a change that does not name one applies to: whichever is current. */
+    static final long ANY = -1;
+
+    private final LongAdder auditFailures = new LongAdder();
 
     private final StateStore store;
     private final Clock clock;
     private final Duration healthTtl;
     private final Duration healthGrace;
     private final SwitchoverCooldown cooldown;
+    private final Duration healthClockSkew;
 
     ControlService(StateStore store, Clock clock, Duration healthTtl, Duration healthGrace,
-                   SwitchoverCooldown cooldown) {
+                   SwitchoverCooldown cooldown, Duration healthClockSkew) {
         this.store = store;
         this.clock = clock;
         this.healthTtl = healthTtl;
         this.healthGrace = healthGrace;
         this.cooldown = cooldown;
+        this.healthClockSkew = healthClockSkew;
     }
 
     StateStore store() {
         return store;
     }
 
-    /** A change computed from the current state: the next state and what changed, or a refusal. */
-    private record Change(ControlState next, String detail, JsonNode body, Outcome refusal) {
+    /** A document as it was sent: the name errors carry ({@code rules.yaml}, {@code topology.json}) and its text. */
+    record Document(String name, String text) {}
+
+    /**
+     * A switchover asked for: the units to move (or the region to drain, all its units), the target (empty:
+     * the drained region's first healthy fallback), the lag the target may have when writes flip, and the
+     * deadline (or, when null, {@code timeout} from now; when both are null, 60 s from now).
+     */
+    record SwitchoverRequest(List<String> units, String drain, String target, long maxLagMs, Instant deadline,
+                             Duration timeout, boolean dryRun, boolean force, String reason) {
+        SwitchoverRequest {
+            units = List.copyOf(units);
+        }
+    }
+
+    /** A change computed from the current state: the next state and what changed, or a result without one. */
+    private record Change(ControlState next, String detail, SwitchoverPlan plan, Switchover switchover,
+                          ChangeResult otherwise) {
         static Change to(ControlState next, String detail) {
-            return new Change(next, detail, null, null);
+            return new Change(next, detail, null, null, null);
         }
 
-        static Change refused(Outcome refusal) {
-            return new Change(null, null, null, refusal);
+        static Change refused(Refusal refusal) {
+            return new Change(null, null, null, null, new ChangeResult.Refused(refusal));
         }
 
-        Change withBody(JsonNode body) {
-            return new Change(next, detail, body, refusal);
+        static Change none() {
+            return new Change(null, null, null, null, new ChangeResult.Unchanged());
+        }
+
+        static Change planned(SwitchoverPlan plan, long revision) {
+            return new Change(null, null, null, null, new ChangeResult.Planned(plan, revision));
+        }
+
+        Change with(SwitchoverPlan p, Switchover s) {
+            return new Change(next, detail, p, s, otherwise);
         }
     }
 
     // ---- reads
 
-    Outcome state() {
-        ControlState s = store.current();
-        return Outcome.ok(StateJson.state(s), s.revision());
+    /** The current state. */
+    ControlState state() {
+        return store.current();
     }
 
-    Outcome switchover(String id) {
+    /** The current or last switchover when {@code id} names it (or is {@code current}). */
+    Optional<Switchover> switchover(String id) {
         Switchover s = store.current().switchover();
-        if (s == null || !(s.id().equals(id) || "current".equals(id))) {
-            return Outcome.problem(Outcome.Kind.NOT_FOUND, "switchover '" + id + "': not the current or last one");
-        }
-        return Outcome.ok(StateJson.switchover(s), store.current().revision());
+        return s != null && (s.id().equals(id) || "current".equals(id)) ? Optional.of(s) : Optional.empty();
     }
 
-    Outcome audit(long afterSeq, int limit) {
-        ArrayNode entries = StateJson.MAPPER.createArrayNode();
-        store.audit(afterSeq, limit).forEach(e -> entries.add(e.toJson()));
-        ObjectNode body = StateJson.MAPPER.createObjectNode();
-        body.set("entries", entries);
-        return Outcome.ok(body, store.current().revision());
+    /** The newest {@code limit} audit entries after {@code afterSeq}, oldest first. */
+    List<AuditEntry> audit(long afterSeq, int limit) {
+        return store.audit(afterSeq, limit);
     }
 
     // ---- changes
 
-    Outcome replaceTopology(String actor, String ifMatch, String name, String text, String reason) {
-        return change(actor, "topology.replace", "topology", reason, ifMatch, current -> {
-            Documents.Read<Topology> topology = Documents.topology(name, text);
+    ChangeResult replaceTopology(String actor, long ifRevision, Document doc, String reason) {
+        return change(actor, "topology.replace", "topology", reason, ifRevision, current -> {
+            Documents.Read<Topology> topology = Documents.topology(doc.name(), doc.text());
             if (!topology.ok()) {
                 return Change.refused(invalid("topology", topology));
             }
@@ -122,9 +149,9 @@ final class ControlService {
         });
     }
 
-    Outcome replaceRules(String actor, String ifMatch, String name, String text, String reason) {
-        return change(actor, "rules.replace", "rules", reason, ifMatch, current -> {
-            Documents.Read<UnitRules> rules = Documents.rules(name, text, current.topology());
+    ChangeResult replaceRules(String actor, long ifRevision, Document doc, String reason) {
+        return change(actor, "rules.replace", "rules", reason, ifRevision, current -> {
+            Documents.Read<UnitRules> rules = Documents.rules(doc.name(), doc.text(), current.topology());
             if (!rules.ok()) {
                 return Change.refused(invalid("rules", rules));
             }
@@ -136,32 +163,36 @@ final class ControlService {
         });
     }
 
-    Outcome reportHealth(String actor, String regionId, String text) {
-        return change(actor, "health.report", regionId, "", null, current -> {
+    ChangeResult reportHealth(String actor, String regionId, Document doc) {
+        return change(actor, "health.report", regionId, "", ANY, current -> {
             Optional<Region> region = current.topology() == null ? Optional.empty()
                                                                   : current.topology().region(regionId);
             if (region.isEmpty()) {
-                return Change.refused(Outcome.problem(Outcome.Kind.NOT_FOUND, "region '" + regionId
+                return Change.refused(Refusal.of(Refusal.Kind.NOT_FOUND, "region '" + regionId
                         + "': not in the topology"));
             }
-            Documents.Read<HealthReport> read = Documents.healthReport(text);
+            Documents.Read<HealthReport> read = Documents.healthReport(doc.text());
             if (!read.ok()) {
                 return Change.refused(invalid("health report", read));
             }
             HealthReport report = read.value();
             if (!report.region().equals(region.get())) {
-                return Change.refused(invalid("health report", List.of(new Problem("region", "'"
+                return Change.refused(Refusal.invalid("health report", List.of(new Problem("region", "'"
                         + report.region() + "' (expected: '" + region.get() + "' as in the path)"))));
+            }
+            Instant latest = clock.instant().plus(healthClockSkew);
+            if (report.observedAt().isAfter(latest)) {
+                return Change.refused(Refusal.invalid("health report", List.of(new Problem("observed_at",
+                        report.observedAt() + " is ahead of the control plane's clock (expected: at most " + latest
+                        + ", now + " + healthClockSkew.toSeconds() + "s of allowed skew)"))));
             }
             HealthEntry last = current.health().get(region.get());
             if (last != null && report.sequence() <= last.sequence()
                 && !report.observedAt().isAfter(last.observedAt())) {
-                return Change.refused(Outcome.problem(Outcome.Kind.CONFLICT, "sequence " + report.sequence()
+                return Change.refused(Refusal.of(Refusal.Kind.CONFLICT, "sequence " + report.sequence()
                         + " observed at " + report.observedAt() + " is not newer than sequence " + last.sequence()));
             }
-            HealthEntry entry = new HealthEntry(region.get(), report.sequence(), report.observedAt(),
-                    clock.instant(), report.health(), HealthReportJson.toTree(report).get("checks"),
-                    HealthEntry.Freshness.FRESH);
+            HealthEntry entry = HealthEntry.received(report, clock.instant());
             Map<Region, HealthEntry> health = new LinkedHashMap<>(current.health());
             health.put(region.get(), entry);
             String detail = "healthy=" + entry.reported().healthy() + " writable=" + entry.reported().writable()
@@ -172,8 +203,29 @@ final class ControlService {
         });
     }
 
-    Outcome addFences(String actor, List<String> units, String reason) {
-        return change(actor, "fence.add", String.join(",", units), reason, null, current -> {
+    /**
+     * Forgets a region's last report, so that its agent's next report is taken whatever its sequence; until then the
+     * region counts as unhealthy (no health reported). For a region whose reports a forged one blocks.
+     */
+    ChangeResult resetHealth(String actor, String regionId, String reason) {
+        return change(actor, "health.reset", regionId, reason, ANY, current -> {
+            Optional<Region> region = current.topology() == null ? Optional.empty()
+                                                                  : current.topology().region(regionId);
+            if (region.isEmpty()) {
+                return Change.refused(Refusal.of(Refusal.Kind.NOT_FOUND, "region '" + regionId
+                        + "': not in the topology"));
+            }
+            HealthEntry last = current.health().get(region.get());
+            Map<Region, HealthEntry> health = new LinkedHashMap<>(current.health());
+            health.remove(region.get());
+            return Change.to(current.withHealth(health), "health of " + regionId + " forgotten"
+                    + (last == null ? " (none reported)" : " (last: sequence " + last.sequence() + " observed at "
+                                                           + last.observedAt() + ")"));
+        });
+    }
+
+    ChangeResult addFences(String actor, List<String> units, String reason) {
+        return change(actor, "fence.add", String.join(",", units), reason, ANY, current -> {
             Map<String, Region> homes = current.homes();
             List<Problem> problems = new ArrayList<>();
             for (int i = 0; i < units.size(); i++) {
@@ -185,7 +237,7 @@ final class ControlService {
                 problems.add(new Problem("units", "[] (expected: at least one unit)"));
             }
             if (!problems.isEmpty()) {
-                return Change.refused(invalid("fence", problems));
+                return Change.refused(Refusal.invalid("fence", problems));
             }
             Map<String, FenceRecord> fences = new LinkedHashMap<>(current.fences());
             Instant now = clock.instant();
@@ -195,14 +247,14 @@ final class ControlService {
         });
     }
 
-    Outcome liftFence(String actor, String unit, String reason) {
-        return change(actor, "fence.lift", unit, reason, null, current -> {
+    ChangeResult liftFence(String actor, String unit, String reason) {
+        return change(actor, "fence.lift", unit, reason, ANY, current -> {
             FenceRecord fence = current.fences().get(unit);
             if (fence == null) {
-                return Change.refused(Outcome.problem(Outcome.Kind.NOT_FOUND, "unit '" + unit + "': not fenced"));
+                return Change.refused(Refusal.of(Refusal.Kind.NOT_FOUND, "unit '" + unit + "': not fenced"));
             }
             if (fence.ownedBySwitchover() && current.switchoverRunning()) {
-                return Change.refused(Outcome.problem(Outcome.Kind.CONFLICT, "unit '" + unit + "': fenced by "
+                return Change.refused(Refusal.of(Refusal.Kind.CONFLICT, "unit '" + unit + "': fenced by "
                         + "running switchover " + fence.switchover() + " (abort it instead)"));
             }
             Map<String, FenceRecord> fences = new LinkedHashMap<>(current.fences());
@@ -211,59 +263,51 @@ final class ControlService {
         });
     }
 
-    /** A switchover request, read: the units (or the region to drain) and the limits it runs under. */
-    private record Request(List<String> units, String target, long maxLagMs, Instant deadline, boolean dryRun,
-                           boolean force, String reason) {}
-
-    Outcome startSwitchover(String actor, JsonNode doc) {
+    ChangeResult startSwitchover(String actor, SwitchoverRequest request) {
         List<Problem> problems = new ArrayList<>();
-        Request request = readRequest(doc, store.current(), problems);
-        if (request == null) {
-            Outcome refusal = invalid("switchover request", problems);
-            record(actor, "switchover.start", "switchover", doc.path("reason").asText(""), refusal);
-            return refusal;
+        Resolved resolved = resolve(request, store.current(), problems);
+        if (resolved == null) {
+            return new ChangeResult.Refused(refuse(actor, "switchover.start", "switchover", request.reason(),
+                                                   Refusal.invalid("switchover request", problems)));
         }
-        return change(actor, request.dryRun ? "switchover.plan" : "switchover.start",
-                      "units " + String.join(",", request.units) + " -> " + request.target, request.reason, null,
+        return change(actor, request.dryRun() ? "switchover.plan" : "switchover.start",
+                      "units " + String.join(",", resolved.units) + " -> " + resolved.target, request.reason(), ANY,
                       current -> {
             // Units without a stated load add nothing, so only the loads the rules state can overload a region.
             SwitchoverPlan plan = SwitchoverPlan.of(current.topology(), current.healthSnapshot(), current.homes(),
-                    u -> current.rules().load(u).orElse(0), request.units, request.target, request.force);
-            ObjectNode planJson = StateJson.plan(plan);
+                    u -> current.rules().load(u).orElse(0), resolved.units, resolved.target, request.force());
             // The state keeps the last switchover only, so the cooldown covers the units that one moved.
-            List<Problem> cooling = cooldown.refusals(request.units, current.switchover() == null ? List.of()
+            List<Problem> cooling = cooldown.refusals(resolved.units, current.switchover() == null ? List.of()
                     : List.of(current.switchover()), clock.instant());
             if (!cooling.isEmpty()) {
-                return Change.refused(Outcome.problem(Outcome.Kind.SWITCHOVER_REFUSED, cooling.get(0).toString(),
-                                                      cooling, StateJson.MAPPER.createObjectNode()));
+                return Change.refused(new Refusal(Refusal.Kind.SWITCHOVER_REFUSED, cooling.get(0).toString(),
+                                                  cooling, List.of(), null));
             }
             if (!plan.accepted()) {
-                ObjectNode extra = StateJson.MAPPER.createObjectNode();
-                extra.set("plan", planJson);
-                return Change.refused(Outcome.problem(Outcome.Kind.SWITCHOVER_REFUSED, plan.refusals().stream()
-                        .map(Problem::toString).reduce((a, b) -> a + "; " + b).orElse(""), plan.refusals(), extra));
+                return Change.refused(new Refusal(Refusal.Kind.SWITCHOVER_REFUSED, plan.refusals().stream()
+                        .map(Problem::toString).reduce((a, b) -> a + "; " + b).orElse(""), plan.refusals(),
+                        List.of(), plan));
             }
             if (current.switchoverRunning()) {
                 return Change.refused(runningSwitchover(current));
             }
-            ObjectNode body = StateJson.MAPPER.createObjectNode();
-            body.set("plan", planJson);
-            if (request.dryRun) {
-                return Change.refused(Outcome.ok(body, current.revision()));
+            if (request.dryRun()) {
+                return Change.planned(plan, current.revision());
             }
             long count = current.switchoverCount() + 1;
-            Switchover s = Switchover.start("sw-" + count, request.units, plan.target(), plan.origins(),
-                    request.maxLagMs, request.deadline, request.force, actor, request.reason, clock.instant());
-            body.set("switchover", StateJson.switchover(s));
-            return Change.to(current.withSwitchover(s, count), s.steps().get(0).detail()).withBody(body);
+            Switchover s = Switchover.start("sw-" + count, resolved.units, plan.target(), plan.origins(),
+                    request.maxLagMs(), resolved.deadline, request.force(), actor, request.reason(), clock.instant());
+            return Change.to(current.withSwitchover(s, count), s.steps().get(0).detail()).with(plan, s);
         });
     }
 
-    private Request readRequest(JsonNode doc, ControlState current, List<Problem> problems) {
-        List<String> units = new ArrayList<>();
-        doc.path("units").forEach(u -> units.add(u.asText()));
-        String drain = doc.path("drain").asText("");
-        String target = doc.path("target").asText("");
+    /** A request with its units (a drained region's) and its target and deadline worked out. */
+    private record Resolved(List<String> units, String target, Instant deadline) {}
+
+    private Resolved resolve(SwitchoverRequest request, ControlState current, List<Problem> problems) {
+        List<String> units = new ArrayList<>(request.units());
+        String drain = request.drain();
+        String target = request.target();
         if (!drain.isEmpty()) {
             if (!units.isEmpty()) {
                 problems.add(new Problem("drain", "given with units (expected: one of units or drain)"));
@@ -286,42 +330,28 @@ final class ControlService {
         if (current.rules() == null) {
             problems.add(new Problem("", "no topology and rules applied yet"));
         }
-        long maxLag = doc.path("max_lag_ms").asLong(1_000);
-        if (maxLag < 0) {
-            problems.add(new Problem("max_lag_ms", maxLag + " (expected: >= 0)"));
+        if (request.maxLagMs() < 0) {
+            problems.add(new Problem("max_lag_ms", request.maxLagMs() + " (expected: >= 0)"));
         }
-        Instant deadline = clock.instant().plusSeconds(60);
-        if (doc.hasNonNull("deadline")) {
-            try {
-                deadline = Instant.parse(doc.get("deadline").asText());
-            } catch (DateTimeParseException e) {
-                problems.add(new Problem("deadline", "'" + doc.get("deadline").asText()
-                                         + "' (expected: an RFC 3339 instant)"));
-            }
-        } else if (doc.hasNonNull("timeout_ms")) {
-            deadline = clock.instant().plusMillis(doc.get("timeout_ms").asLong());
-        }
-        if (!problems.isEmpty()) {
-            return null;
-        }
-        return new Request(units, target, maxLag, deadline, doc.path("dry_run").asBoolean(false),
-                           doc.path("force").asBoolean(false), doc.path("reason").asText(""));
+        Instant deadline = request.deadline() != null ? request.deadline()
+                           : clock.instant().plus(request.timeout() != null ? request.timeout()
+                                                                            : Duration.ofSeconds(60));
+        return problems.isEmpty() ? new Resolved(units, target, deadline) : null;
     }
 
-    Outcome abortSwitchover(String actor, String id, String reason) {
-        return change(actor, "switchover.abort", id, reason, null, current -> {
+    ChangeResult abortSwitchover(String actor, String id, String reason) {
+        return change(actor, "switchover.abort", id, reason, ANY, current -> {
             Switchover s = current.switchover();
             if (s == null || !s.id().equals(id)) {
-                return Change.refused(Outcome.problem(Outcome.Kind.NOT_FOUND, "switchover '" + id
+                return Change.refused(Refusal.of(Refusal.Kind.NOT_FOUND, "switchover '" + id
                         + "': not the current one"));
             }
             if (!s.abortable()) {
-                return Change.refused(Outcome.problem(Outcome.Kind.CONFLICT, "switchover " + id + ": "
+                return Change.refused(Refusal.of(Refusal.Kind.CONFLICT, "switchover " + id + ": "
                         + s.phase().jsonName() + " (expected: fencing or catching_up to abort)"));
             }
             Switchover aborted = s.abort(clock.instant(), actor, reason);
-            return Change.to(withEffects(current, aborted), aborted.outcome())
-                         .withBody(StateJson.switchover(aborted));
+            return Change.to(withEffects(current, aborted), aborted.outcome()).with(null, aborted);
         });
     }
 
@@ -330,7 +360,7 @@ final class ControlService {
     /** Marks stale and expired health reports, then advances a running switchover by one phase. */
     void tick() {
         Instant now = clock.instant();
-        change("control", "health.freshness", "health", "", null, current -> {
+        change("control", "health.freshness", "health", "", ANY, current -> {
             Map<Region, HealthEntry> health = new LinkedHashMap<>(current.health());
             List<String> changed = new ArrayList<>();
             health.replaceAll((region, entry) -> {
@@ -340,19 +370,19 @@ final class ControlService {
                 }
                 return entry.withFreshness(f);
             });
-            return changed.isEmpty() ? Change.refused(null)
+            return changed.isEmpty() ? Change.none()
                                      : Change.to(current.withHealth(health), String.join("; ", changed));
         });
         Switchover running = store.current().switchover();
-        change("control", "switchover.step", running == null ? "switchover" : running.id(), "", null, current -> {
+        change("control", "switchover.step", running == null ? "switchover" : running.id(), "", ANY, current -> {
             Switchover s = current.switchover();
             if (s == null || s.phase().terminal()) {
-                return Change.refused(null);
+                return Change.none();
             }
             HealthEntry target = current.health().get(s.target());
             Switchover next = s.advance(now, target == null ? RegionHealth.UNKNOWN_LAG : target.actionableLagMs());
             if (next == s) {
-                return Change.refused(null);
+                return Change.none();
             }
             return Change.to(withEffects(current, next), s.id() + " " + next.phase().jsonName() + ": "
                              + next.steps().get(next.steps().size() - 1).detail());
@@ -382,83 +412,79 @@ final class ControlService {
     // ---- plumbing
 
     /**
-     * Computes and commits a change. With {@code ifMatch}, the change applies only to that revision (412
-     * otherwise); without, a lost race re-reads and recomputes. A change whose refusal is {@code null} is a
-     * silent no-op; a change with an empty detail is committed without an audit line (routine health reports).
+     * Computes and commits a change. With {@code ifRevision} other than {@link #ANY}, the change applies only to
+     * that revision; without, a lost race re-reads and recomputes. A change with an empty detail is committed
+     * without an audit line (routine health reports). Once a change has landed it is reported as applied even if
+     * its audit line cannot be written: the failure is logged and counted, never turned into a refusal of a change
+     * that happened.
      */
-    private Outcome change(String actor, String action, String target, String reason, String ifMatch,
-                           Function<ControlState, Change> compute) {
-        Long expected = null;
-        if (ifMatch != null) {
-            try {
-                expected = Long.parseLong(ifMatch.replace("\"", "").replace("W/", "").strip());
-            } catch (NumberFormatException e) {
-                return record(actor, action, target, reason, Outcome.problem(Outcome.Kind.BAD_REQUEST,
-                        "If-Match: '" + ifMatch + "' (expected: a revision number)"));
-            }
-        }
+    private ChangeResult change(String actor, String action, String target, String reason, long ifRevision,
+                                Function<ControlState, Change> compute) {
         for (int attempt = 0; attempt < RETRIES; attempt++) {
             ControlState current = store.current();
-            if (expected != null && current.revision() != expected) {
-                return record(actor, action, target, reason, stale(expected, current.revision()));
+            if (ifRevision != ANY && current.revision() != ifRevision) {
+                return stale(actor, action, target, reason, ifRevision, current.revision());
             }
             Change change = compute.apply(current);
-            if (change.refusal() != null || change.next() == null) {
-                return change.refusal() == null ? null
-                       : change.refusal().failed() ? record(actor, action, target, reason, change.refusal())
-                       : change.refusal();
+            if (change.otherwise() != null) {
+                if (change.otherwise() instanceof ChangeResult.Refused refused) {
+                    refuse(actor, action, target, reason, refused.refusal());
+                }
+                return change.otherwise();
             }
             Instant now = clock.instant();
             Optional<ControlState> landed = store.commit(change.next().at(current.revision() + 1, now));
             if (landed.isPresent()) {
                 long revision = landed.get().revision();
                 if (!change.detail().isEmpty()) {
-                    store.audit(new AuditEntry(0, now, actor, action, target, "ok", reason, revision,
-                                               change.detail()));
+                    audit(new AuditEntry(0, now, actor, action, target, "ok", reason, revision, change.detail()));
                 }
-                ObjectNode body = change.body() != null ? (ObjectNode) change.body()
-                                                        : StateJson.MAPPER.createObjectNode();
-                body.put("revision", revision);
-                return action.equals("switchover.start") ? Outcome.accepted(body, revision)
-                                                         : Outcome.ok(body, revision);
+                return new ChangeResult.Applied(revision, change.plan(), change.switchover());
             }
-            if (expected != null) {
-                return record(actor, action, target, reason, stale(expected, store.current().revision()));
+            if (ifRevision != ANY) {
+                return stale(actor, action, target, reason, ifRevision, store.current().revision());
             }
         }
-        return record(actor, action, target, reason, Outcome.problem(Outcome.Kind.CONFLICT,
-                "lost " + RETRIES + " races to concurrent changes; try again"));
+        return new ChangeResult.Refused(refuse(actor, action, target, reason, Refusal.of(Refusal.Kind.CONFLICT,
+                "lost " + RETRIES + " races to concurrent changes; try again")));
     }
 
-    /** Records a refusal in the audit log and returns it. */
-    Outcome record(String actor, String action, String target, String reason, Outcome refusal) {
-        store.audit(new AuditEntry(0, clock.instant(), actor, action, target, refusal.kind().auditWord(), reason, 0,
-                                   refusal.detail()));
+    private ChangeResult stale(String actor, String action, String target, String reason, long expected,
+                               long current) {
+        ChangeResult.PreconditionFailed failed = new ChangeResult.PreconditionFailed(expected, current);
+        refuse(actor, action, target, reason, failed.refusal());
+        return failed;
+    }
+
+    /** Records a refusal in the audit log (as far as it can be written) and returns it. */
+    Refusal refuse(String actor, String action, String target, String reason, Refusal refusal) {
+        audit(new AuditEntry(0, clock.instant(), actor, action, target, refusal.kind().word(), reason, 0,
+                             refusal.detail()));
         return refusal;
     }
 
-    private static Outcome stale(long expected, long current) {
-        return Outcome.problem(Outcome.Kind.STALE_REVISION, "If-Match: revision " + expected
-                + " is stale (current: " + current + ")");
+    /** The audit lines that could not be written since start. */
+    long auditFailures() {
+        return auditFailures.sum();
     }
 
-    private static Outcome invalid(String what, List<Problem> problems) {
-        return Outcome.problem(Outcome.Kind.INVALID_DOCUMENT, what + ": " + problems.size() + " problem"
-                + (problems.size() == 1 ? "" : "s"), problems, null);
+    private void audit(AuditEntry entry) {
+        try {
+            store.audit(entry);
+        } catch (RuntimeException e) {
+            auditFailures.increment();
+            log.error("audit log: cannot write '{} {} {} {}' ({} failures so far)", entry.actor(), entry.action(),
+                      entry.target(), entry.outcome(), auditFailures.sum(), e);
+        }
     }
 
-    /** A 422 for a document, with its problems by path and as the reader's {@code name:line:} lines. */
-    private static Outcome invalid(String what, Documents.Read<?> read) {
-        ObjectNode extra = StateJson.MAPPER.createObjectNode();
-        ArrayNode lines = extra.putArray("errors");
-        read.lines().forEach(lines::add);
-        return Outcome.problem(Outcome.Kind.INVALID_DOCUMENT, what + ": " + read.problems().size() + " problem"
-                + (read.problems().size() == 1 ? "" : "s"), read.problems(), extra);
+    /** A refusal for a document, with its problems by path and as the reader's {@code name:line:} lines. */
+    private static Refusal invalid(String what, Documents.Read<?> read) {
+        return Refusal.invalid(what, read.problems(), read.lines());
     }
 
-    private static Outcome runningSwitchover(ControlState current) {
-        return Outcome.problem(Outcome.Kind.CONFLICT, "switchover " + current.switchover().id() + " is "
+    private static Refusal runningSwitchover(ControlState current) {
+        return Refusal.of(Refusal.Kind.CONFLICT, "switchover " + current.switchover().id() + " is "
                 + current.switchover().phase().jsonName() + " (expected: none running; one at a time)");
     }
-
 }

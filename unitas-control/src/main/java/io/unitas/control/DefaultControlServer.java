@@ -3,10 +3,14 @@ package io.unitas.control;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -14,7 +18,6 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import com.linecorp.armeria.common.SessionProtocol;
 import com.linecorp.armeria.server.Server;
 import com.linecorp.armeria.server.ServerBuilder;
 
@@ -28,34 +31,62 @@ final class DefaultControlServer implements ControlServer {
     private final Server server;
     private final ScheduledExecutorService ticker;
     private final ControlToken generated;
+    private final Path generatedFile;
+    private final boolean tls;
 
     private DefaultControlServer(StateStore store, WatchHub hub, Server server, ScheduledExecutorService ticker,
-                                 ControlToken generated) {
+                                 ControlToken generated, Path generatedFile, boolean tls) {
+        this.tls = tls;
         this.store = store;
         this.hub = hub;
         this.server = server;
         this.ticker = ticker;
         this.generated = generated;
+        this.generatedFile = generatedFile;
     }
 
     static ControlServer start(ControlServer.Builder b) {
+        InetSocketAddress address = listenAddress(b);
         Path tokensFile = b.tokens != null ? b.tokens : b.dataDir.resolve("tokens");
         ControlToken generated = b.tokens == null ? firstAdminToken(tokensFile) : null;
         TokensFile tokens = new TokensFile(tokensFile);
         StateStore store = b.etcdEndpoints.isEmpty()
                 ? new EmbeddedStore(b.dataDir)
                 : new EtcdStore(b.etcdEndpoints, b.etcdPrefix, b.leaderLease, b.etcdAccess);
-        ControlService service = new ControlService(store, b.clock, b.healthTtl, b.healthGrace, b.cooldown);
+        ControlService service = new ControlService(store, b.clock, b.healthTtl, b.healthGrace, b.cooldown,
+                                                     b.healthClockSkew);
         WatchHub hub = new WatchHub(store, b.clock, b.watchLimits);
         tokens.onReload(hub::tokensChanged);
-        ServerBuilder sb = Server.builder()
-                .http(new InetSocketAddress("127.0.0.1", b.port))
-                .requestTimeout(Duration.ofSeconds(30))
-                .idleTimeout(Duration.ofMinutes(5))
+        HeaderDeadlines deadlines = new HeaderDeadlines(b.headerTimeout, b.idleTimeout);
+        ServerBuilder sb = Server.builder();
+        if (b.tlsCert != null) {
+            try {
+                sb.https(address).tls(b.tlsCert.toFile(), b.tlsKey.toFile());
+            } catch (RuntimeException e) {
+                store.close();
+                throw new IllegalArgumentException("tls: " + b.tlsCert + ", " + b.tlsKey + ": " + e.getMessage(), e);
+            }
+        } else {
+            sb.http(address);
+        }
+        sb.requestTimeout(Duration.ofSeconds(30))
+                .idleTimeout(b.idleTimeout)
+                .maxNumConnections(b.maxConnections)
+                .childChannelPipelineCustomizer(deadlines.pipeline())
+                .decorator(deadlines::serve)
                 .gracefulShutdownTimeout(Duration.ZERO, Duration.ofMillis(500))
                 .blockingTaskExecutor(4);
-        new ControlApi(service, tokens, hub).bind(sb);
-        Server server = sb.build();
+        ControlApi api = new ControlApi(service, tokens, hub);
+        api.bind(sb);
+        sb.errorHandler(api.errors());
+        Server server;
+        try {
+            server = sb.build();
+        } catch (RuntimeException e) {
+            store.close();
+            throw b.tlsCert == null ? e : new IllegalArgumentException("tls: " + b.tlsCert + ", " + b.tlsKey + ": "
+                                                                       + e.getMessage(), e);
+        }
         server.start().join();
         ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "unitas-control-tick");
@@ -75,10 +106,29 @@ final class DefaultControlServer implements ControlServer {
             }
         }, 0, b.tick.toMillis(), TimeUnit.MILLISECONDS);
         ticker.scheduleWithFixedDelay(tokens::reloadIfChanged, 1, 1, TimeUnit.SECONDS);
-        return new DefaultControlServer(store, hub, server, ticker, generated);
+        return new DefaultControlServer(store, hub, server, ticker, generated,
+                                        generated == null ? null : secretFile(tokensFile), b.tlsCert != null);
     }
 
-    /** Creates the tokens file with one admin token when it does not exist yet; returns that token. */
+    /** The address to listen on; cleartext beyond loopback only when allowed. */
+    private static InetSocketAddress listenAddress(ControlServer.Builder b) {
+        InetSocketAddress address = new InetSocketAddress(b.host, b.port);
+        if (address.isUnresolved()) {
+            throw new IllegalArgumentException("listen " + b.host + ": cannot resolve (expected: an address or a "
+                                               + "host name of this machine)");
+        }
+        if (b.tlsCert == null && !b.allowPlaintext && !address.getAddress().isLoopbackAddress()) {
+            throw new IllegalArgumentException("listen " + b.host + ": not a loopback address, without TLS "
+                    + "(expected: tls(cert, key), or allowPlaintext() behind a proxy that terminates TLS)");
+        }
+        return address;
+    }
+
+    /**
+     * Creates the tokens file with one admin token when it does not exist yet, and the token's secret in
+     * {@code admin-token} beside it, both readable by their owner only (never printed: terminals and logs keep
+     * what is printed). Returns that token.
+     */
     private static ControlToken firstAdminToken(Path file) {
         if (Files.exists(file)) {
             return null;
@@ -86,16 +136,55 @@ final class DefaultControlServer implements ControlServer {
         ControlToken token = ControlToken.generate("admin", Role.ADMIN);
         try {
             Files.createDirectories(file.toAbsolutePath().getParent());
-            Files.writeString(file, "# name role sha256:<hex of SHA-256 of the token>\n" + token.fileLine() + "\n");
+            writePrivate(secretFile(file), token.secret() + "\n");
+            writePrivate(file, "# name role sha256:<hex of SHA-256 of the token> [region:<id>]\n"
+                               + token.fileLine() + "\n");
         } catch (IOException e) {
             throw new UncheckedIOException(file + ": cannot write the tokens file", e);
         }
         return token;
     }
 
+    private static Path secretFile(Path tokensFile) {
+        return tokensFile.toAbsolutePath().getParent().resolve("admin-token");
+    }
+
+    /** Writes {@code text} to a new file created with mode 0600 (where the file system has modes). */
+    private static void writePrivate(Path file, String text) throws IOException {
+        Set<PosixFilePermission> owner = PosixFilePermissions.fromString("rw-------");
+        try {
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(owner));
+        } catch (UnsupportedOperationException e) {
+            Files.createFile(file);
+        }
+        Files.writeString(file, text);
+    }
+
+    /** The routes served, as {@code METHOD /path/{param}} (for the contract test against the OpenAPI document). */
+    java.util.SortedSet<String> routes() {
+        java.util.SortedSet<String> routes = new java.util.TreeSet<>();
+        server.config().serviceConfigs().forEach(c -> c.route().methods().forEach(m -> routes.add(
+                m + " " + c.route().patternString().replaceAll(":([A-Za-z0-9_]+)", "{$1}"))));
+        return routes;
+    }
+
+    /** The connections open now. */
+    int connections() {
+        return server.numConnections();
+    }
+
     @Override
     public int port() {
-        return server.activeLocalPort(SessionProtocol.HTTP);
+        return server.activeLocalPort();
+    }
+
+    @Override
+    public URI uri() {
+        java.net.InetAddress bound = server.activePort().localAddress().getAddress();
+        String host = bound.isAnyLocalAddress() || bound.isLoopbackAddress() ? "127.0.0.1"
+                      : bound.getHostAddress().contains(":") ? "[" + bound.getHostAddress() + "]"
+                      : bound.getHostAddress();
+        return URI.create((tls ? "https://" : "http://") + host + ":" + port());
     }
 
     @Override
@@ -111,6 +200,11 @@ final class DefaultControlServer implements ControlServer {
     @Override
     public Optional<ControlToken> generatedToken() {
         return Optional.ofNullable(generated);
+    }
+
+    @Override
+    public Optional<Path> generatedTokenFile() {
+        return Optional.ofNullable(generatedFile);
     }
 
     @Override

@@ -7,8 +7,10 @@ import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.unitas.config.HealthReportJson;
 import io.unitas.core.Region;
 import io.unitas.core.RegionHealth;
+import io.unitas.core.health.HealthReport;
 
 /**
  * The last health report of one region as the control plane keeps it: what the health agent said, when it
@@ -29,6 +31,12 @@ record HealthEntry(Region region, long sequence, Instant observedAt, Instant rec
         String jsonName() {
             return name().toLowerCase(java.util.Locale.ROOT);
         }
+    }
+
+    /** A report as it arrives at {@code receivedAt}: fresh. */
+    static HealthEntry received(HealthReport report, Instant receivedAt) {
+        return new HealthEntry(report.region(), report.sequence(), report.observedAt(), receivedAt, report.health(),
+                               HealthReportJson.toTree(report).get("checks"), Freshness.FRESH);
     }
 
     /** The freshness of a report received at {@code receivedAt}, seen at {@code now}. */

@@ -1,53 +1,17 @@
 package io.unitas.control;
 
-import java.util.List;
-
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.unitas.core.Problem;
+import io.unitas.config.ProblemJson;
+import io.unitas.core.ProblemDetail;
 
 /**
- * What an API operation came to: a JSON body with its status (and the revision it produced, 0 if none), or an
- * RFC 9457 problem of one {@link Kind} with every problem found, by path. Returned, never thrown.
+ * A response of the API as a value: a JSON body with its status (and the revision it carries, 0 if none), or a
+ * {@link Refusal} written as an RFC 9457 problem ({@link ProblemDetail}, by the one codec {@link ProblemJson}) with
+ * every problem found, by path. Only {@link ControlApi} makes these; the service speaks in {@link ChangeResult}s
+ * and {@link Refusal}s.
  */
-record Outcome(int status, JsonNode body, long revision, Kind kind) {
-
-    /** The kinds of refusal, each with its status and its problem {@code type} URI. */
-    enum Kind {
-        BAD_REQUEST(400, "bad-request", "The request is malformed"),
-        UNAUTHENTICATED(401, "unauthenticated", "A valid bearer token is required"),
-        FORBIDDEN(403, "forbidden", "The token's role does not allow this"),
-        NOT_FOUND(404, "not-found", "No such resource"),
-        CONFLICT(409, "conflict", "The request conflicts with the current state"),
-        SWITCHOVER_REFUSED(409, "switchover-refused", "The switchover plan was refused"),
-        STALE_REVISION(412, "stale-revision", "The state changed since the revision in If-Match"),
-        INVALID_DOCUMENT(422, "invalid-document", "The document is invalid"),
-        REVISION_REQUIRED(428, "revision-required", "If-Match with the revision being replaced is required"),
-        TOO_MANY_WATCHES(429, "too-many-watches", "The token holds as many watches as it may"),
-        WATCHERS_FULL(503, "watchers-full", "The control plane serves as many watches as it may"),
-        UNAVAILABLE(503, "unavailable", "The control plane cannot reach its store");
-
-        final int status;
-        final String slug;
-        final String title;
-
-        Kind(int status, String slug, String title) {
-            this.status = status;
-            this.slug = slug;
-            this.title = title;
-        }
-
-        /** The problem's {@code type}: a URN naming this kind. */
-        String type() {
-            return "urn:unitas:problem:" + slug;
-        }
-
-        /** The audit outcome word for this refusal. */
-        String auditWord() {
-            return slug;
-        }
-    }
+record Outcome(int status, JsonNode body, long revision, Refusal.Kind kind) {
 
     static Outcome ok(JsonNode body, long revision) {
         return new Outcome(200, body, revision, null);
@@ -57,32 +21,68 @@ record Outcome(int status, JsonNode body, long revision, Kind kind) {
         return new Outcome(202, body, revision, null);
     }
 
-    static Outcome problem(Kind kind, String detail) {
-        return problem(kind, detail, List.of(), null);
+    static Outcome problem(Refusal.Kind kind, String detail) {
+        return problem(Refusal.of(kind, detail));
     }
 
-    /** A problem with every sub-problem by path and, when given, extra members (a refused plan). */
-    static Outcome problem(Kind kind, String detail, List<Problem> problems, ObjectNode extra) {
-        ObjectNode body = StateJson.MAPPER.createObjectNode();
-        body.put("type", kind.type());
-        body.put("title", kind.title);
-        body.put("status", kind.status);
-        body.put("detail", detail);
-        if (!problems.isEmpty()) {
-            body.set("problems", StateJson.problems(problems));
+    /** The refusal as a problem: type, title, status, detail, and its problems, reader lines and plan if any. */
+    static Outcome problem(Refusal refusal) {
+        int status = status(refusal.kind());
+        ProblemDetail problem = ProblemDetail.of(status, refusal.kind().word(), refusal.detail())
+                                             .withTitle(title(refusal.kind())).withProblems(refusal.problems());
+        if (!refusal.lines().isEmpty()) {
+            problem = problem.with("errors", refusal.lines());
         }
-        if (extra != null) {
-            body.setAll(extra);
+        if (refusal.plan() != null) {
+            problem = problem.with("plan", StateJson.plan(refusal.plan()));
         }
-        return new Outcome(kind.status, body, 0, kind);
+        return new Outcome(status, ProblemJson.tree(problem), 0, refusal.kind());
+    }
+
+    /** A status the server answers on its own (a route that does not exist, a method it does not allow). */
+    static Outcome problem(int status, String reasonPhrase, String detail) {
+        ProblemDetail problem = ProblemDetail.of(status, reasonPhrase.toLowerCase(java.util.Locale.ROOT)
+                                                                     .replaceAll("[^a-z0-9]+", "-"), detail)
+                                             .withTitle(reasonPhrase);
+        return new Outcome(status, ProblemJson.tree(problem), 0, null);
+    }
+
+    /** The HTTP status of each kind of refusal. */
+    static int status(Refusal.Kind kind) {
+        return switch (kind) {
+            case BAD_REQUEST -> 400;
+            case UNAUTHENTICATED -> 401;
+            case FORBIDDEN -> 403;
+            case NOT_FOUND -> 404;
+            case CONFLICT, SWITCHOVER_REFUSED -> 409;
+            case STALE_REVISION -> 412;
+            case TOO_LARGE -> 413;
+            case INVALID_DOCUMENT -> 422;
+            case REVISION_REQUIRED -> 428;
+            case TOO_MANY_WATCHES -> 429;
+            case WATCHERS_FULL, UNAVAILABLE -> 503;
+        };
+    }
+
+    private static String title(Refusal.Kind kind) {
+        return switch (kind) {
+            case BAD_REQUEST -> "The request is malformed";
+            case UNAUTHENTICATED -> "A valid bearer token is required";
+            case FORBIDDEN -> "The token's role does not allow this";
+            case NOT_FOUND -> "No such resource";
+            case CONFLICT -> "The request conflicts with the current state";
+            case SWITCHOVER_REFUSED -> "The switchover plan was refused";
+            case STALE_REVISION -> "The state changed since the revision in If-Match";
+            case TOO_LARGE -> "The body is larger than this route accepts";
+            case INVALID_DOCUMENT -> "The document is invalid";
+            case REVISION_REQUIRED -> "If-Match with the revision being replaced is required";
+            case TOO_MANY_WATCHES -> "The token holds as many watches as it may";
+            case WATCHERS_FULL -> "The control plane serves as many watches as it may";
+            case UNAVAILABLE -> "The control plane cannot reach its store";
+        };
     }
 
     boolean failed() {
         return kind != null;
-    }
-
-    /** The problem detail, for the audit log. */
-    String detail() {
-        return body.path("detail").asText();
     }
 }

@@ -11,14 +11,23 @@ import java.util.List;
 import java.util.Optional;
 
 import io.unitas.config.ConfigException;
+import io.unitas.core.Region;
 
-/** The tokens file, read: who may do what, by token hash. Lines are {@code name role sha256:<hex>}, '#' comments. */
+/**
+ * The tokens file, read: who may do what, by token hash. Lines are {@code name role sha256:<hex> [region:<id>]},
+ * '#' comments; a token bound to a region reports that region's health only.
+ */
 final class TokenTable {
 
-    /** An authenticated caller. */
-    record Principal(String name, Role role) {}
+    /** An authenticated caller, and the region it is bound to (empty: none). */
+    record Principal(String name, Role role, String region) {
+        /** Whether it may report {@code regionId}'s health. */
+        boolean mayReport(String regionId) {
+            return region.isEmpty() || region.equals(regionId);
+        }
+    }
 
-    private record Entry(String name, Role role, byte[] hash) {}
+    private record Entry(String name, Role role, byte[] hash, String region) {}
 
     private final List<Entry> entries;
 
@@ -42,12 +51,16 @@ final class TokenTable {
             }
             String[] parts = line.split("\\s+");
             String at = file + ":" + (i + 1) + ": ";
-            if (parts.length != 3 || !parts[2].matches("sha256:[0-9a-f]{64}")) {
-                problems.add(at + "'" + (parts.length > 0 ? parts[0] : "") + " ...' (expected: name role sha256:<64 hex>)");
+            if (parts.length < 3 || parts.length > 4 || !parts[2].matches("sha256:[0-9a-f]{64}")
+                || (parts.length == 4 && !parts[3].startsWith("region:"))) {
+                problems.add(at + "'" + (parts.length > 0 ? parts[0] : "") + " ...' (expected: name role "
+                             + "sha256:<64 hex> [region:<id>])");
                 continue;
             }
             try {
-                entries.add(new Entry(parts[0], Role.fromName(parts[1]), parts[2].getBytes(StandardCharsets.US_ASCII)));
+                String region = parts.length == 4 ? Region.of(parts[3].substring("region:".length())).id() : "";
+                entries.add(new Entry(parts[0], Role.fromName(parts[1]), parts[2].getBytes(StandardCharsets.US_ASCII),
+                                      region));
             } catch (IllegalArgumentException e) {
                 problems.add(at + e.getMessage());
             }
@@ -64,7 +77,7 @@ final class TokenTable {
         Principal found = null;
         for (Entry e : entries) {
             if (MessageDigest.isEqual(e.hash(), hash)) {
-                found = new Principal(e.name(), e.role());
+                found = new Principal(e.name(), e.role(), e.region());
             }
         }
         return Optional.ofNullable(found);

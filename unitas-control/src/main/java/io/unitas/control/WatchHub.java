@@ -133,7 +133,7 @@ final class WatchHub implements AutoCloseable {
     }
 
     /** Why a watch was refused, or null when it was admitted. */
-    record Refusal(Outcome.Kind kind, String detail) {}
+    record Refusal(io.unitas.control.Refusal.Kind kind, String detail) {}
 
     /** Which parts a revision changed. */
     private record Change(boolean config, boolean health) {}
@@ -303,13 +303,13 @@ final class WatchHub implements AutoCloseable {
         AtomicInteger mine = perToken.computeIfAbsent(token, t -> new AtomicInteger());
         if (mine.incrementAndGet() > limits.perToken()) {
             mine.decrementAndGet();
-            return new Refusal(Outcome.Kind.TOO_MANY_WATCHES, "token " + token + " holds " + limits.perToken()
+            return new Refusal(io.unitas.control.Refusal.Kind.TOO_MANY_WATCHES, "token " + token + " holds " + limits.perToken()
                     + " watches (expected: at most " + limits.perToken() + " per token; close one first)");
         }
         if (open.incrementAndGet() > limits.total()) {
             open.decrementAndGet();
             mine.decrementAndGet();
-            return new Refusal(Outcome.Kind.WATCHERS_FULL, "the control plane serves " + limits.total()
+            return new Refusal(io.unitas.control.Refusal.Kind.WATCHERS_FULL, "the control plane serves " + limits.total()
                     + " watches (expected: at most " + limits.total() + "; retry later)");
         }
         return null;

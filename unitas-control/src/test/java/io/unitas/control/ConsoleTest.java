@@ -87,6 +87,11 @@ class ConsoleTest {
         assertThat(browser.findElement(By.id("region-us")).getAttribute("data-state")).isEqualTo("unhealthy");
         assertThat(browser.findElement(By.id("region-us")).getText()).contains("read-only (transaction_read_only=on)");
         assertThat(browser.findElement(By.cssSelector("#region-eu .lag")).getText()).isEqualTo("850 ms");
+        // the score bar is drawn under the Content-Security-Policy (no style attributes): cn's full, us's a tenth
+        assertThat(browser.findElement(By.cssSelector("#region-cn .score > div")).getRect().getWidth())
+                .isGreaterThan(5 * browser.findElement(By.cssSelector("#region-us .score > div")).getRect()
+                                          .getWidth())
+                .isPositive();
         assertThat(browser.findElement(By.id("unit-u-ny")).getAttribute("data-fenced")).isEqualTo("true");
         assertThat(browser.findElement(By.id("connection")).getText()).isEqualTo("live");
         assertThat(browser.getCurrentUrl()).doesNotContain(Fixtures.OPERATOR.secret());

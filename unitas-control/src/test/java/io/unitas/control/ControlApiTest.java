@@ -210,4 +210,67 @@ class ControlApiTest {
         assertThat(anyone.get("/api/v1/openapi.json").json().path("openapi").asText()).startsWith("3.");
         assertThat(anyone.get("/").body()).contains("unitas control");
     }
+
+    @Test
+    void theTokenInTheQuery_isAcceptedByTheWatchOnly() throws Exception {
+        String viewer = java.net.URLEncoder.encode(Fixtures.VIEWER.secret(), java.nio.charset.StandardCharsets.UTF_8);
+
+        ControlResponse state = ControlClient.of(server.uri(), null).get("/api/v1/state?access_token=" + viewer);
+
+        assertThat(state.status()).isEqualTo(401);
+        assertThat(status("/api/v1/watch?access_token=" + viewer, Map.of())).isEqualTo(200);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "/api/v1/audit?limit=-5       | limit: -5 (expected: 1..10000)",
+            "/api/v1/audit?limit=ten      | limit: 'ten' (expected: 1..10000)",
+            "/api/v1/audit?after=-1       | after: -1 (expected: a sequence number >= 0)",
+    })
+    void aBadQueryParameter_is400NamingIt(String path, String detail) {
+        ControlResponse res = admin.get(path);
+
+        assertThat(res.status()).isEqualTo(400);
+        assertThat(res.json().path("detail").asText()).isEqualTo(detail);
+    }
+
+    @Test
+    void anOversizedLastEventId_is400() throws Exception {
+        assertThat(status("/api/v1/watch", Map.of("Last-Event-ID", "9".repeat(40)))).isEqualTo(400);
+    }
+
+    @Test
+    void aNumberOutOfRangeInAReport_isAClientMistake() {
+        ControlResponse res = admin.send("PUT", "/api/v1/health/cn", Fixtures.report("cn", 99, T0.plusSeconds(1),
+                true, 0).replace("\"replication_lag_ms\":0", "\"replication_lag_ms\":1e400"), Map.of());
+
+        assertThat(res.status()).as(res.body()).isEqualTo(400);
+        assertThat(res.json().path("detail").asText()).contains("replication_lag_ms");
+    }
+
+    @Test
+    void theConsole_forbidsFramingScriptsFromElsewhereAndSniffing() throws Exception {
+        java.net.http.HttpResponse<String> res = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(server.uri().resolve("/")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+
+        assertThat(res.headers().firstValue("content-security-policy").orElse(""))
+                .contains("default-src 'self'").contains("frame-ancestors 'none'");
+        assertThat(res.headers().firstValue("x-frame-options")).hasValue("DENY");
+        assertThat(res.headers().firstValue("x-content-type-options")).hasValue("nosniff");
+    }
+
+    /** The status of a GET as a viewer, read from the headers only (the watch never ends). */
+    private int status(String path, Map<String, String> headers) throws Exception {
+        java.net.http.HttpRequest.Builder req = java.net.http.HttpRequest.newBuilder(server.uri().resolve(path))
+                .header("Authorization", "Bearer " + Fixtures.VIEWER.secret());
+        headers.forEach(req::header);
+        if (path.contains("access_token")) {
+            req = java.net.http.HttpRequest.newBuilder(server.uri().resolve(path));
+        }
+        java.net.http.HttpResponse<java.io.InputStream> res = java.net.http.HttpClient.newHttpClient().send(
+                req.build(), java.net.http.HttpResponse.BodyHandlers.ofInputStream());
+        res.body().close();
+        return res.statusCode();
+    }
 }

@@ -21,7 +21,9 @@
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
     Object.entries(attrs || {}).forEach(([k, v]) => {
-      if (k === 'class') node.className = v; else if (k === 'text') node.textContent = v; else node.setAttribute(k, v);
+      // style through the CSSOM: the Content-Security-Policy (style-src 'self') refuses style attributes
+      if (k === 'class') node.className = v; else if (k === 'text') node.textContent = v;
+      else if (k === 'style') node.style.cssText = v; else node.setAttribute(k, v);
     });
     children.flat().forEach((c) => node.append(c instanceof Node ? c : document.createTextNode(String(c))));
     return node;
