@@ -23,6 +23,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.unitas.config.ProblemJson;
 import io.unitas.control.client.ControlClient;
 import io.unitas.testkit.Fuzz;
+import io.unitas.testkit.MutableClock;
 
 /**
  * Every API route that reads a body, fed bodies it did not expect, through the real server: the answer is never a

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.unitas.control.client.ControlClient;
 import io.unitas.control.client.ControlResponse;
+import io.unitas.testkit.MutableClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -16,6 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 
+import io.unitas.testkit.MutableClock;
+
 /** The control plane's domain on its own: typed commands in, typed results out, no HTTP or JSON. */
 class ControlServiceTest {
 

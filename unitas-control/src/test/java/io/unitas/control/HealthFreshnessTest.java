@@ -3,6 +3,7 @@ package io.unitas.control;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.unitas.control.client.ControlClient;
+import io.unitas.testkit.MutableClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.unitas.config.ConfigException;
 import io.unitas.control.client.ControlClient;
 import io.unitas.control.client.ControlResponse;
+import io.unitas.testkit.MutableClock;
 
 /**
  * How far a health report is believed: a reporter token bound to a region reports that region only, a report

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.unitas.control.client.ControlClient;
+import io.unitas.testkit.MutableClock;
 
 /**
  * The OpenAPI document is the API's contract: every route the server serves under {@code /api/} is in it, and

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.unitas.core.switchover.SwitchoverCooldown;
+import io.unitas.testkit.MutableClock;
 
 class SwitchoverApiTest {
 

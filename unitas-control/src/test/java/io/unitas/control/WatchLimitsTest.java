@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.unitas.control.client.ControlClient;
 import io.unitas.control.client.ControlResponse;
+import io.unitas.testkit.MutableClock;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;

@@ -39,6 +39,7 @@ import io.unitas.core.fence.Writes;
 import io.unitas.core.rules.GrayRule;
 import io.unitas.core.rules.KeySource;
 import io.unitas.core.rules.UnitRules;
+import io.unitas.testkit.MutableClock;
 import io.unitas.testkit.Ports;
 
 /**

@@ -1,4 +1,4 @@
-package io.unitas.control;
+package io.unitas.testkit;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -6,16 +6,18 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 
-/** A clock that tests move forward by hand. */
-final class MutableClock extends Clock {
+/** A clock that stands still until a test moves it forward, so timing is tested without sleeping. */
+public final class MutableClock extends Clock {
 
     private volatile Instant now;
 
-    MutableClock(Instant start) {
+    /** A clock standing at {@code start}. */
+    public MutableClock(Instant start) {
         this.now = start;
     }
 
-    void advance(Duration d) {
+    /** Moves time forward by {@code d}. */
+    public void advance(Duration d) {
         now = now.plus(d);
     }
 
