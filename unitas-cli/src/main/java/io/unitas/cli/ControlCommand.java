@@ -1,6 +1,8 @@
 package io.unitas.cli;
 
 import java.net.URI;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -62,6 +64,23 @@ final class ControlCommand implements Callable<Integer> {
     @Option(names = "--etcd-prefix", defaultValue = "/unitas/", description = "key prefix in etcd")
     String etcdPrefix;
 
+    @Option(names = "--etcd-ca", paramLabel = "FILE", description = "talk to etcd over TLS, trusting this CA (PEM)")
+    Path etcdCa;
+
+    @Option(names = "--etcd-cert", paramLabel = "FILE",
+            description = "client certificate for etcd's TLS (PEM), with --etcd-key and --etcd-ca")
+    Path etcdCert;
+
+    @Option(names = "--etcd-key", paramLabel = "FILE", description = "the private key of --etcd-cert (PEM)")
+    Path etcdKey;
+
+    @Option(names = "--etcd-user", paramLabel = "NAME", description = "etcd user, with --etcd-password-file")
+    String etcdUser;
+
+    @Option(names = "--etcd-password-file", paramLabel = "FILE",
+            description = "file holding the etcd user's password (a file, so that it is not in the process list)")
+    Path etcdPasswordFile;
+
     @Option(names = "--tokens", paramLabel = "FILE",
             description = "tokens file, lines 'name role sha256:<hex>' (default: DIR/tokens, created with an "
                           + "admin token on first start, its secret in DIR/admin-token)")
@@ -108,6 +127,16 @@ final class ControlCommand implements Callable<Integer> {
                 return Main.EXIT_USAGE;
             }
             b.etcd(etcd);
+            String wrong = etcdAccess(b);
+            if (wrong != null) {
+                main.err().println("unitas control: " + wrong);
+                return Main.EXIT_USAGE;
+            }
+        } else if (etcdCa != null || etcdCert != null || etcdKey != null || etcdUser != null
+                   || etcdPasswordFile != null) {
+            main.err().println("unitas control: --etcd-ca, --etcd-cert, --etcd-key, --etcd-user and "
+                               + "--etcd-password-file go with --store etcd");
+            return Main.EXIT_USAGE;
         }
         ControlServer server;
         try {
@@ -129,5 +158,29 @@ final class ControlCommand implements Callable<Integer> {
         main.out().flush();
         stopped.await();
         return 0;
+    }
+
+    /** Applies etcd's TLS and auth options to {@code b}; what is wrong with them, or null. */
+    private String etcdAccess(ControlServer.Builder b) {
+        if ((etcdCert == null) != (etcdKey == null)) {
+            return "--etcd-cert and --etcd-key go together (expected: both or neither)";
+        }
+        if (etcdCert != null && etcdCa == null) {
+            return "--etcd-cert needs --etcd-ca (expected: the CA that signed etcd's certificate)";
+        }
+        if ((etcdUser == null) != (etcdPasswordFile == null)) {
+            return "--etcd-user and --etcd-password-file go together (expected: both or neither)";
+        }
+        if (etcdCa != null) {
+            b.etcdTls(etcdCa, etcdCert, etcdKey);
+        }
+        if (etcdUser != null) {
+            try {
+                b.etcdAuth(etcdUser, Files.readString(etcdPasswordFile).strip());
+            } catch (IOException e) {
+                return "--etcd-password-file " + etcdPasswordFile + ": cannot read (" + e.getMessage() + ")";
+            }
+        }
+        return null;
     }
 }

@@ -29,4 +29,32 @@ class ControlCommandTest {
         assertThat(res.exit()).isEqualTo(Main.EXIT_USAGE);
         assertThat(res.err()).contains("--tls-cert and --tls-key go together");
     }
+
+    @Test
+    void etcdAccessOptionsWithoutTheEtcdStore_areAUsageError() {
+        Cli res = Cli.run("control", "--etcd-user", "unitas", "--data", dir.resolve("data").toString());
+
+        assertThat(res.exit()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(res.err()).contains("go with --store etcd");
+    }
+
+    @Test
+    void anEtcdClientCertificateWithoutItsKey_isAUsageError() {
+        Cli res = Cli.run("control", "--store", "etcd", "--etcd", "https://127.0.0.1:2379", "--etcd-ca",
+                          dir.resolve("ca.crt").toString(), "--etcd-cert", dir.resolve("c.crt").toString(),
+                          "--data", dir.resolve("data").toString());
+
+        assertThat(res.exit()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(res.err()).contains("--etcd-cert and --etcd-key go together");
+    }
+
+    @Test
+    void anEtcdPasswordFileThatCannotBeRead_isNamed() {
+        Cli res = Cli.run("control", "--store", "etcd", "--etcd", "http://127.0.0.1:2379", "--etcd-user", "unitas",
+                          "--etcd-password-file", dir.resolve("nope").toString(), "--data",
+                          dir.resolve("data").toString());
+
+        assertThat(res.exit()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(res.err()).contains("--etcd-password-file " + dir.resolve("nope") + ": cannot read");
+    }
 }
