@@ -107,6 +107,44 @@ class SpilloverAgreementTest {
         assertThat(byReason.get("spillover")).isBetween(500, 700);
     }
 
+    @Test
+    void aWriteFollowsItsBand_butStaysOnTheRoutedRegionWhereTheBandsRegionIsReadOnly() throws IOException {
+        // cn down with a load of 10; eu has 2 of room, us the rest: most of cn's users are in us's band.
+        Files.writeString(dir.resolve("topology.yaml"), "regions:\n  - cn\n  - {id: eu, capacity: 2}\n  - us\n");
+        Topology topology = TopologyFile.read(dir.resolve("topology.yaml"));
+        UnitRules rules = rules(topology, Map.of("u-cn1", 5, "u-cn2", 5));
+        GatewayConfig config = GatewayConfig.read(Files.writeString(dir.resolve("gateway.yaml"), """
+                region: eu
+                listen: 127.0.0.1:8080
+                upstreams: {cn: {endpoints: [10.0.0.1:80]}, eu: {endpoints: [10.0.0.2:80]},
+                            us: {endpoints: [10.0.0.3:80]}}
+                static: {topology: topology.yaml, rules: rules.yaml, health: health.json}
+                access_log: off
+                """));
+        Dispatcher dispatcher = new Dispatcher(config, Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC));
+        String id = null;
+        for (int i = 0; id == null; i++) { // a cn user past eu's band
+            String candidate = "user-" + i;
+            if (rules.lookup(view(candidate)).region().id().equals("cn")
+                && io.unitas.core.capacity.SpilloverBands.position(candidate) > Long.MAX_VALUE / 5 * 2) {
+                id = candidate;
+            }
+        }
+        for (String usWritable : List.of("true", "false")) {
+            String health = "{\"cn\": false, \"eu\": true, \"us\": {\"healthy\": true, \"writable\": "
+                            + usWritable + "}}";
+            HealthSnapshot snapshot = HealthFile.parse(ConfigDocument.parse("health.json", health), topology);
+            RoutingState state = RoutingState.of(1, rules, snapshot, WriteFences.none(), null, () -> 0L, NOW,
+                                                 Duration.ZERO);
+            DefaultHttpHeaders headers = new DefaultHttpHeaders();
+            Decision read = dispatcher.decide(state, "GET", "/cart", headers, view(id), false);
+            Decision write = dispatcher.decide(state, "POST", "/cart", headers, view(id), false);
+            assertThat(read.target().id() + "," + read.route()).isEqualTo("us,spillover");
+            assertThat(write.target().id() + "," + write.route())
+                    .isEqualTo(usWritable.equals("true") ? "us,spillover" : "eu,failover");
+        }
+    }
+
     private UnitRules rules(Topology topology, Map<String, Integer> loads) {
         String yaml = "units:\n"
                       + unit("u-cn1", "cn", loads) + unit("u-cn2", "cn", loads)
