@@ -66,8 +66,7 @@ class ReplayCommandTest {
         JsonNode s = summary();
         assertThat(s).isEqualTo(JSON.readTree("""
                 {"users": 4,
-                 "by_reason": {"home": 1, "failover": 2, "read_only": 0, "write_failover": 0, "no_healthy_region": 0,
-                               "unknown_region": 1},
+                 "by_reason": {"home": 1, "failover": 2, "no_healthy_region": 0, "unknown_region": 1},
                  "regions": {"cn": {"load": 0, "capacity": 10, "overloaded": false},
                              "eu": {"load": 3.75, "capacity": 1.5, "overloaded": true},
                              "us": {"load": 0, "capacity": null, "overloaded": false}},
@@ -112,8 +111,7 @@ class ReplayCommandTest {
                 zed,ap,,unknown_region
                 """);
         assertThat(summary().get("by_reason")).isEqualTo(JSON.readTree("""
-                {"home": 1, "failover": 1, "spillover": 2, "overflow": 2, "read_only": 0, "write_failover": 0,
-                 "no_healthy_region": 0,
+                {"home": 1, "failover": 1, "spillover": 2, "overflow": 2, "no_healthy_region": 0,
                  "unknown_region": 1}"""));
         assertThat(summary().at("/regions/eu/overloaded").asBoolean()).isTrue();
     }
