@@ -66,8 +66,7 @@ class ReplayCommandTest {
         JsonNode s = summary();
         assertThat(s).isEqualTo(JSON.readTree("""
                 {"users": 4,
-                 "by_reason": {"home": 1, "failover": 2, "read_only": 0, "write_failover": 0, "no_healthy_region": 0,
-                               "unknown_region": 1},
+                 "by_reason": {"home": 1, "failover": 2, "no_healthy_region": 0, "unknown_region": 1},
                  "regions": {"cn": {"load": 0, "capacity": 10, "overloaded": false},
                              "eu": {"load": 3.75, "capacity": 1.5, "overloaded": true},
                              "us": {"load": 0, "capacity": null, "overloaded": false}},
@@ -93,26 +92,26 @@ class ReplayCommandTest {
     }
 
     @Test
-    void spillover_placesDisplacedUsersInFnv1aOrder_failoverSpilloverOverflow() throws IOException {
-        // FNV-1a 64, unsigned: bob < alice < dave < carol < erin.
+    void spillover_splitsADownHomesUsersIntoBandsOfTheirHash_failoverSpilloverOverflow() throws IOException {
+        // eu has 2 - 1 (frank) of room, us 2: cn's 5 is 1 to eu, 2 to us, 2 overflow to eu, in bands of the users'
+        // positions (SpilloverBands.position / 2^63): carol 0.168, alice 0.207, judy 0.390, erin 0.628, bob 0.962.
         Cli r = replay("regions:\n  - cn\n  - {id: eu, capacity: 2}\n  - {id: us, capacity: 2}\n",
                        "{\"eu\": true, \"us\": true}",
-                       "user_id,region\nalice,cn\nbob,cn\ncarol,cn\ndave,cn\nerin,cn\nfrank,eu\nzed,ap\n",
+                       "user_id,region\nalice,cn\nbob,cn\ncarol,cn\njudy,cn\nerin,cn\nfrank,eu\nzed,ap\n",
                        "--spillover", "--summary", summaryPath());
         assertThat(r.exit()).isZero();
         assertThat(r.out()).isEqualTo("""
                 user_id,home,target,reason
                 alice,cn,us,spillover
-                bob,cn,eu,failover
-                carol,cn,eu,overflow
-                dave,cn,us,spillover
+                bob,cn,eu,overflow
+                carol,cn,eu,failover
+                judy,cn,us,spillover
                 erin,cn,eu,overflow
                 frank,eu,eu,home
                 zed,ap,,unknown_region
                 """);
         assertThat(summary().get("by_reason")).isEqualTo(JSON.readTree("""
-                {"home": 1, "failover": 1, "spillover": 2, "overflow": 2, "read_only": 0, "write_failover": 0,
-                 "no_healthy_region": 0,
+                {"home": 1, "failover": 1, "spillover": 2, "overflow": 2, "no_healthy_region": 0,
                  "unknown_region": 1}"""));
         assertThat(summary().at("/regions/eu/overloaded").asBoolean()).isTrue();
     }

@@ -11,7 +11,7 @@ import io.unitas.core.Region;
  * @param unit    the request's unit
  * @param home    the unit's home region
  * @param target  the region that serves the request
- * @param route   {@code home}, {@code failover} or {@code prerouted}
+ * @param route   the route decision's reason ({@code home}, {@code failover}, {@code spillover}, …) or {@code prerouted}
  * @param version the gray version picking the endpoints, or {@code null}
  * @param hops    how many unitas gateways the request passed before this one
  * @param problem the answer, or {@code null} when the request is forwarded

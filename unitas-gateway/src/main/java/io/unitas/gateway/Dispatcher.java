@@ -23,7 +23,9 @@ import io.unitas.core.rules.UnitLookup;
 /**
  * Decides what happens to one request from its method, headers, the current routing state and the time, with no
  * I/O: routing key → unit → home region → the core's route decision (reads and writes apart: a read-only region
- * keeps its reads, its writes follow the unit's {@link ReadOnlyPolicy}) → target region.
+ * keeps its reads, its writes follow the unit's {@link ReadOnlyPolicy}) → target region. A failover of a down home
+ * spills over by the routing key's band ({@link io.unitas.core.capacity.SpilloverBands}) when the topology has
+ * capacities and the rules unit loads, exactly as {@code unitas replay --spillover} predicts per user.
  *
  * <p>Stamps ({@code x-unitas-*} and the configured header names) are followed only from trusted peers, the other
  * regions' gateways; from anyone else they are removed first, so a client cannot pick its region past health and
@@ -120,9 +122,15 @@ final class Dispatcher {
         String unitId = unit == null ? null : unit.id();
         Region home = lookup.region();
         long now = clock.millis();
-        RouteDecision decision = s.fences().writes().isWrite(method, path)
+        boolean write = s.fences().writes().isWrite(method, path);
+        RouteDecision decision = write
                 ? s.router().routeWrite(home.id(), s.health(), now, routing.onReadOnly(unitId))
                 : s.router().route(home.id(), s.health(), now);
+        RouteDecision spilled = s.spill().decide(decision, lookup.key(), now);
+        // A write keeps the routed region (the first admitted, writable) where its band's region is read-only.
+        if (spilled != decision && (!write || s.health().get(spilled.target()).writable())) {
+            decision = spilled;
+        }
         if (decision.outcome() == RouteDecision.Outcome.READ_ONLY) {
             return Decision.refuse(unitId, home, decision.target(), decision.outcome().reason(), ProblemDetail.of(
                     503, "read-only", decision.message() + (unitId == null ? "" : " (unit " + unitId + ")")

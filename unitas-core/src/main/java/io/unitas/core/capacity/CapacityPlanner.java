@@ -20,14 +20,16 @@ import io.unitas.core.rules.KeyTransform;
  *   <li>{@link #cascade}: repeat: route every user; every region that is healthy, has a capacity and carries
  *       more load than it trips (becomes unhealthy), in topology order, recorded as one step; until a step trips
  *       nothing. The routes are those of the last round. It ends after at most one step per region.</li>
- *   <li>{@link #spillover}: users whose home is healthy stay home and use its capacity. The rest are taken in
- *       ascending order of {@link #spilloverOrder(String)} (ties: input order); each gets the first healthy
- *       region of its home's fallback list whose remaining capacity is at least its load ({@code failover} when
- *       that is the list's first healthy region, {@code spillover} otherwise); where none has room, the first
- *       healthy region, reason {@code overflow}.</li>
+ *   <li>{@link #spillover}: users whose home is healthy stay home. The rest go where
+ *       {@link SpilloverBands} built from this topology, the health and the users' load summed per home sends
+ *       them: the home's load is shared among the healthy regions of its fallback list by their room left, and a
+ *       user's band is chosen by the hash of its id ({@link SpilloverBands#position}), so one user's placement
+ *       does not depend on the other users, only on the loads. This is the function a gateway applies live, one
+ *       request at a time, with the loads of its unit rules: {@code replay --spillover} predicts it user by user.
+ *       Users of an unknown home, or without a healthy region, have no target.</li>
  *   <li>{@link #cascadeWithSpillover}: the cascade where every round places users by spillover instead of the
  *       plain route decision, so regions trip only from load spillover could not avoid (a home's own users,
- *       or overflow). Spillover is thus applied <em>within</em> the cascade: placing users by
+ *       overflow, or a band holding a little more than its share of the load). Spillover is thus applied <em>within</em> the cascade: placing users by
  *       {@link #spillover} with the cascade's final {@link Cascade#health()} gives the last round's placements.
  *       </li>
  * </ul>
@@ -40,8 +42,8 @@ public interface CapacityPlanner {
     }
 
     /**
-     * The order in which displaced users are placed by {@link #spillover}: the 64-bit FNV-1a hash of the UTF-8
-     * bytes of {@code userId}, to be compared unsigned ({@link Long#compareUnsigned}).
+     * The 64-bit FNV-1a hash of the UTF-8 bytes of {@code userId}, to be compared unsigned
+     * ({@link Long#compareUnsigned}); {@link SpilloverBands#position} is its top 63 bits.
      */
     static long spilloverOrder(String userId) {
         return KeyTransform.fnv1a64(userId);

@@ -14,9 +14,8 @@ import io.unitas.core.RegionHealth;
 import io.unitas.core.RouteDecision;
 import io.unitas.core.Router;
 import io.unitas.core.Topology;
-import io.unitas.core.rules.KeyTransform;
 
-/** The {@link CapacityPlanner}: plain routing through a {@link Router}, spillover over the fallback lists. */
+/** The {@link CapacityPlanner}: plain routing through a {@link Router}, spillover by {@link SpilloverBands}. */
 final class RoutingCapacityPlanner implements CapacityPlanner {
 
     private final Topology topology;
@@ -24,7 +23,6 @@ final class RoutingCapacityPlanner implements CapacityPlanner {
     private final List<Region> regions;
     private final Map<String, Integer> indexById;
     private final double[] capacity;
-    private final int[][] fallback;
 
     RoutingCapacityPlanner(Topology topology) {
         this.topology = topology;
@@ -37,10 +35,6 @@ final class RoutingCapacityPlanner implements CapacityPlanner {
             Region r = regions.get(i);
             indexById.put(r.id(), i);
             capacity[i] = topology.capacity(r).orElse(Double.POSITIVE_INFINITY);
-        }
-        this.fallback = new int[n][];
-        for (int i = 0; i < n; i++) {
-            fallback[i] = topology.fallback(regions.get(i)).stream().mapToInt(r -> indexById.get(r.id())).toArray();
         }
     }
 
@@ -107,61 +101,26 @@ final class RoutingCapacityPlanner implements CapacityPlanner {
 
     @Override
     public Spillover spillover(List<UserLoad> users, HealthSnapshot health) {
-        int n = regions.size();
-        boolean[] healthy = new boolean[n];
-        for (int i = 0; i < n; i++) {
-            healthy[i] = health.isHealthy(regions.get(i));
-        }
-        double[] load = new double[n];
-        double[] room = capacity.clone();
+        double[] load = new double[regions.size()];
         double unplaced = 0;
-        Placement[] out = new Placement[users.size()];
-        List<Displaced> displaced = new ArrayList<>();
-        for (int u = 0; u < out.length; u++) {
-            UserLoad user = users.get(u);
-            Integer home = indexById.get(user.home());
-            if (home == null) {
-                out[u] = new Placement(user.userId(), user.home(), null, RouteDecision.Outcome.UNKNOWN_REGION);
-                unplaced += user.load();
-            } else if (healthy[home]) {
-                out[u] = new Placement(user.userId(), user.home(), regions.get(home), RouteDecision.Outcome.HOME);
-                load[home] += user.load();
-                room[home] -= user.load();
+        Map<String, Double> loadByHome = new HashMap<>();
+        for (UserLoad user : users) {
+            if (indexById.containsKey(user.home())) {
+                loadByHome.merge(user.home(), user.load(), Double::sum);
+            }
+        }
+        SpilloverBands bands = SpilloverBands.of(topology, loadByHome, health);
+        List<Placement> out = new ArrayList<>(users.size());
+        for (UserLoad user : users) {
+            RouteDecision d = bands.decide(router.route(user.home(), health), SpilloverBands.position(user.userId()));
+            out.add(new Placement(user.userId(), user.home(), d.target(), d.outcome()));
+            if (d.hasTarget()) {
+                load[indexById.get(d.target().id())] += user.load();
             } else {
-                displaced.add(new Displaced(u, home, KeyTransform.fnv1a64(user.userId())));
-            }
-        }
-        // List.sort is stable, so equal hashes keep input order.
-        displaced.sort((a, b) -> Long.compareUnsigned(a.order, b.order));
-        for (Displaced d : displaced) {
-            UserLoad user = users.get(d.user);
-            int first = -1;
-            int chosen = -1;
-            for (int r : fallback[d.home]) {
-                if (!healthy[r]) {
-                    continue;
-                }
-                if (first < 0) {
-                    first = r;
-                }
-                if (room[r] >= user.load()) {
-                    chosen = r;
-                    break;
-                }
-            }
-            if (first < 0) {
-                out[d.user] = new Placement(user.userId(), user.home(), null, RouteDecision.Outcome.NO_HEALTHY_REGION);
                 unplaced += user.load();
-                continue;
             }
-            RouteDecision.Outcome reason = chosen < 0 ? RouteDecision.Outcome.OVERFLOW
-                                    : chosen == first ? RouteDecision.Outcome.FAILOVER : RouteDecision.Outcome.SPILLOVER;
-            int target = chosen < 0 ? first : chosen;
-            out[d.user] = new Placement(user.userId(), user.home(), regions.get(target), reason);
-            load[target] += user.load();
-            room[target] -= user.load();
         }
-        return new Spillover(List.of(out), toPlan(load, unplaced));
+        return new Spillover(out, toPlan(load, unplaced));
     }
 
     private LoadPlan toPlan(double[] load, double unplaced) {
@@ -177,7 +136,4 @@ final class RoutingCapacityPlanner implements CapacityPlanner {
     public String toString() {
         return "CapacityPlanner{" + topology + '}';
     }
-
-    /** A user whose home is down, waiting for a place. */
-    private record Displaced(int user, int home, long order) {}
 }

@@ -225,7 +225,8 @@ public final class UnitRules {
 
     /**
      * The load unit {@code unitId} brings to its home region (in the topology's capacity unit), empty when the rules
-     * do not say. The control plane's capacity planning reads it before a switchover.
+     * do not say. The control plane's capacity planning reads it before a switchover, and the gateway sums it per home
+     * region to size its spillover bands ({@code io.unitas.core.capacity.SpilloverBands}).
      */
     public OptionalDouble load(String unitId) {
         Double load = loads.get(unitId);

@@ -72,27 +72,27 @@ class CapacityPlannerPropertiesTest {
     }
 
     @Property(tries = 300)
-    void spillover_neverExceedsACapacityUnlessOverflow_norUsesAnUnhealthyRegion(@ForAll("scenarios") Scenarios s) {
-        Spillover sp = CapacityPlanner.of(s.topology()).spillover(s.users(), s.health());
-        Map<Region, Double> homeLoad = new HashMap<>();
-        Set<Region> overflowed = new HashSet<>();
+    void spillover_isTheBandsUserByUser_usesNoUnhealthyRegion_andIgnoresInputOrder(@ForAll("scenarios") Scenarios s) {
+        CapacityPlanner planner = CapacityPlanner.of(s.topology());
+        Spillover sp = planner.spillover(s.users(), s.health());
+        Router router = Router.of(s.topology());
+        Map<String, Double> loadByHome = new HashMap<>();
+        s.users().stream().filter(u -> s.topology().region(u.home()).isPresent())
+                 .forEach(u -> loadByHome.merge(u.home(), u.load(), Double::sum));
+        SpilloverBands bands = SpilloverBands.of(s.topology(), loadByHome, s.health());
+        List<UserLoad> reversed = new java.util.ArrayList<>(s.users());
+        java.util.Collections.reverse(reversed);
+        List<Placement> backwards = planner.spillover(reversed, s.health()).placements();
         for (int i = 0; i < s.users().size(); i++) {
+            UserLoad u = s.users().get(i);
             Placement p = sp.placements().get(i);
             if (p.target() != null) {
                 assertThat(s.health().isHealthy(p.target())).isTrue();
             }
-            if (p.outcome() == RouteDecision.Outcome.HOME) {
-                homeLoad.merge(p.target(), s.users().get(i).load(), Double::sum);
-            } else if (p.outcome() == RouteDecision.Outcome.OVERFLOW) {
-                overflowed.add(p.target());
-            }
-        }
-        for (RegionLoad r : sp.plan().regions()) {
-            if (r.capacity().isPresent() && !overflowed.contains(r.region())) {
-                assertThat(r.load()).as(r.region().id())
-                        .isLessThanOrEqualTo(Math.max(r.capacity().getAsDouble(),
-                                                      homeLoad.getOrDefault(r.region(), 0.0)));
-            }
+            RouteDecision d = bands.decide(router.route(u.home(), s.health()), SpilloverBands.position(u.userId()));
+            assertThat(p.target()).isEqualTo(d.target());
+            assertThat(p.outcome()).isEqualTo(d.outcome());
+            assertThat(backwards.get(s.users().size() - 1 - i)).isEqualTo(p);
         }
     }
 

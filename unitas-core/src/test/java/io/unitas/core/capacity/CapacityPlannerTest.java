@@ -105,42 +105,61 @@ class CapacityPlannerTest {
     }
 
     @Test
-    void spillover_takesDisplacedUsersInUnsignedFnv1aOrder_failoverThenSpilloverThenOverflow() {
-        // FNV-1a order: bob 0x004d.., alice 0x508b.., dave 0x8554.., carol 0xafbc.., erin 0xb229.. (unsigned).
+    void spillover_splitsADownHomesUsersIntoBandsOfTheirHash_failoverThenSpilloverThenOverflow() {
+        // eu has 2 - 1 (frank) of room, us 2: cn's 5 is 1 to eu (position below 0.2 of the range), 2 to us (below
+        // 0.6), 2 overflow to eu. Position / 2^63: carol 0.168, alice 0.207, judy 0.390, erin 0.628, bob 0.962.
         Topology t = Topology.builder().region("cn").region("eu", 2.0).region("us", 2.0).build();
         List<UserLoad> users = List.of(UserLoad.of("alice", "cn"), UserLoad.of("bob", "cn"),
-                UserLoad.of("carol", "cn"), UserLoad.of("dave", "cn"), UserLoad.of("erin", "cn"),
+                UserLoad.of("carol", "cn"), UserLoad.of("erin", "cn"), UserLoad.of("judy", "cn"),
                 UserLoad.of("frank", "eu"));
 
         Spillover s = CapacityPlanner.of(t).spillover(users, up("eu", "us"));
 
         assertThat(s.placements()).containsExactly(
                 new Placement("alice", "cn", US, RouteDecision.Outcome.SPILLOVER),
-                new Placement("bob", "cn", EU, RouteDecision.Outcome.FAILOVER),
-                new Placement("carol", "cn", EU, RouteDecision.Outcome.OVERFLOW),
-                new Placement("dave", "cn", US, RouteDecision.Outcome.SPILLOVER),
+                new Placement("bob", "cn", EU, RouteDecision.Outcome.OVERFLOW),
+                new Placement("carol", "cn", EU, RouteDecision.Outcome.FAILOVER),
                 new Placement("erin", "cn", EU, RouteDecision.Outcome.OVERFLOW),
+                new Placement("judy", "cn", US, RouteDecision.Outcome.SPILLOVER),
                 new Placement("frank", "eu", EU, RouteDecision.Outcome.HOME));
         assertThat(s.plan().of(EU).load()).isEqualTo(4);
         assertThat(s.plan().of(US).load()).isEqualTo(2);
     }
 
     @Test
-    void spillover_checksRoomPerUser_soASmallUserAfterABigOneStillFailsOver() {
+    void spillover_bandsWeighLoad_notUsers() {
+        // cn's 5 is 2 to eu (below 0.4) and 3 to us: alice (0.207) and carol (0.168) both land in eu's band,
+        // whatever their own loads, so eu carries 5 over its capacity of 2.
         Topology t = Topology.builder().region("cn").region("eu", 2.0).region("us").build();
-        List<UserLoad> users = List.of(new UserLoad("alice", "cn", 2), new UserLoad("bob", "cn", 3));
+        List<UserLoad> users = List.of(new UserLoad("alice", "cn", 2), new UserLoad("carol", "cn", 3));
         Spillover s = CapacityPlanner.of(t).spillover(users, up("eu", "us"));
         assertThat(s.placements()).extracting(Placement::outcome)
-                                  .containsExactly(RouteDecision.Outcome.FAILOVER, RouteDecision.Outcome.SPILLOVER);
+                                  .containsExactly(RouteDecision.Outcome.FAILOVER, RouteDecision.Outcome.FAILOVER);
+        assertThat(s.plan().overloaded()).containsExactly(EU);
     }
 
     @Test
-    void spillover_equalHashesKeepInputOrder() {
+    void spillover_withManyUsers_eachRegionCarriesCloseToItsShare() {
+        Topology t = Topology.builder().region("cn").region("eu", 3_000.0).region("us", 5_000.0).build();
+        List<UserLoad> users = new java.util.ArrayList<>();
+        for (int i = 0; i < 10_000; i++) {
+            users.add(UserLoad.of("user-" + i, "cn"));
+        }
+        Spillover s = CapacityPlanner.of(t).spillover(users, up("eu", "us"));
+        // Shares: 3,000 failover to eu, 5,000 spillover to us, 2,000 overflow to eu.
+        Map<RouteDecision.Outcome, Long> byOutcome = new java.util.EnumMap<>(RouteDecision.Outcome.class);
+        s.placements().forEach(p -> byOutcome.merge(p.outcome(), 1L, Long::sum));
+        assertThat(byOutcome.get(RouteDecision.Outcome.FAILOVER)).isCloseTo(3_000L, org.assertj.core.data.Offset.offset(100L));
+        assertThat(byOutcome.get(RouteDecision.Outcome.SPILLOVER)).isCloseTo(5_000L, org.assertj.core.data.Offset.offset(100L));
+        assertThat(byOutcome.get(RouteDecision.Outcome.OVERFLOW)).isCloseTo(2_000L, org.assertj.core.data.Offset.offset(100L));
+    }
+
+    @Test
+    void spillover_theSameIdAlwaysLandsInTheSameBand_whateverTheOtherUsers() {
         Topology t = Topology.builder().region("cn").region("eu", 1.0).region("us").build();
         List<UserLoad> users = List.of(new UserLoad("same", "cn", 1), new UserLoad("same", "cn", 1));
         Spillover s = CapacityPlanner.of(t).spillover(users, up("eu", "us"));
-        assertThat(s.placements()).extracting(Placement::outcome)
-                                  .containsExactly(RouteDecision.Outcome.FAILOVER, RouteDecision.Outcome.SPILLOVER);
+        assertThat(s.placements().get(0)).isEqualTo(s.placements().get(1));
     }
 
     @Test
@@ -158,8 +177,9 @@ class CapacityPlannerTest {
     void cascadeWithSpillover_tripsOnlyWhatSpilloverCannotAvoid() {
         // Plain routing sends all of cn's load to eu, then to us, tripping both; spillover splits it between them.
         Topology t = Topology.builder().region("cn").region("eu", 2.0).region("us", 2.0).build();
+        // cn's 3 is 2 to eu (position below 2/3 of the range: alice, carol) and 1 to us (bob).
         List<UserLoad> users = List.of(UserLoad.of("alice", "cn"), UserLoad.of("bob", "cn"),
-                                       UserLoad.of("dave", "cn"));
+                                       UserLoad.of("carol", "cn"));
         CapacityPlanner planner = CapacityPlanner.of(t);
 
         assertThat(planner.cascade(loads("cn", 3), up("eu", "us")).steps())
