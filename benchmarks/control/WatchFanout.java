@@ -82,7 +82,7 @@ public final class WatchFanout {
     /** The control plane's process: limits raised for the benchmark's watchers. */
     private static void serve(Path data, Path tokens, Path portFile) throws Exception {
         ControlServer server = ControlServer.builder().port(0).dataDir(data).tokens(tokens)
-                .watchLimits(20_000, 20_000, 8L << 20, Duration.ofMillis(250)).start();
+                .watchLimits(20_000, 20_000, 8L << 20, Duration.ofMillis(250)).maxConnections(21_000).start();
         Files.writeString(portFile, Integer.toString(server.port()));
         Thread.currentThread().join();
     }

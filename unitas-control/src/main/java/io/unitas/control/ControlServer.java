@@ -71,7 +71,7 @@ public interface ControlServer extends AutoCloseable {
         Duration healthClockSkew = Duration.ofSeconds(30);
         Duration tick = Duration.ofMillis(100);
         Duration leaderLease = Duration.ofSeconds(5);
-        int maxConnections = 4_096;
+        int maxConnections = 16_384; // above the 10,000 watches allowed in all, with room for API calls
         Duration headerTimeout = Duration.ofSeconds(10);
         Duration idleTimeout = Duration.ofSeconds(60);
         WatchHub.Limits watchLimits = WatchHub.Limits.DEFAULTS;
@@ -209,8 +209,8 @@ public interface ControlServer extends AutoCloseable {
         }
 
         /**
-         * The most connections served at once; more are closed as they arrive. Each watcher holds one.
-         * Default 4,096.
+         * The most connections served at once; more are closed as they arrive. Each watcher holds one, so keep it
+         * above the total of {@link #watchLimits}. Default 16,384.
          */
         public Builder maxConnections(int max) {
             if (max < 1) {
