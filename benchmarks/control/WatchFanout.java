@@ -65,6 +65,7 @@ public final class WatchFanout {
                 "--serve",
                 dir.resolve("data").toString(), dir.resolve("tokens").toString(), portFile.toString())
                 .redirectErrorStream(true).redirectOutput(dir.resolve("control.log").toFile()).start();
+        Runtime.getRuntime().addShutdownHook(new Thread(control::destroyForcibly)); // run() ends with System.exit
         try {
             while (!Files.exists(portFile) || Files.readString(portFile).isBlank()) {
                 if (!control.isAlive()) {
