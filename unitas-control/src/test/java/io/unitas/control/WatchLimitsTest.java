@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.unitas.control.client.ControlClient;
 import io.unitas.control.client.ControlResponse;
+import io.unitas.testkit.Await;
 import io.unitas.testkit.MutableClock;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -108,12 +109,8 @@ class WatchLimitsTest {
         }
     }
 
-    private static void awaitTrue(java.util.function.BooleanSupplier condition, String what) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as(what + " within 20 s").isLessThan(deadline);
-            Thread.sleep(50);
-        }
+    private static void awaitTrue(java.util.function.BooleanSupplier condition, String what) {
+        Await.until(what, java.time.Duration.ofSeconds(20), condition);
     }
 
     @Test

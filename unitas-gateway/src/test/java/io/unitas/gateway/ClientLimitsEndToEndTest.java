@@ -22,6 +22,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.unitas.core.Region;
+import io.unitas.testkit.Await;
 
 /**
  * The limits on client connections, against a real gateway and backend: slow request heads are cut at the
@@ -212,16 +213,8 @@ class ClientLimitsEndToEndTest {
     }
 
     /** The count once it has moved and then stopped moving for a second (real I/O), within 60 s. */
-    private static int settled(IntSupplier count) throws InterruptedException {
-        int last = 0;
-        int still = 0;
-        for (int i = 0; i < 600 && (last == 0 || still < 10); i++) {
-            Thread.sleep(100);
-            int now = count.getAsInt();
-            still = now == last ? still + 1 : 0;
-            last = now;
-        }
-        return last;
+    private static int settled(IntSupplier count) {
+        return Await.settled(count, Duration.ofSeconds(1), Duration.ofSeconds(60));
     }
 
     /** A connection the gateway has taken (its header-read timeout running from the ticker's reading then). */

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.TestInstance;
 
 import io.unitas.core.Region;
 import io.unitas.core.fence.Writes;
+import io.unitas.testkit.Await;
 
 /**
  * HTTP on the wire against a real gateway and real backends: pipelining, the h2c upgrade, 100-continue, an h2c
@@ -224,14 +225,8 @@ class ProtocolEndToEndTest {
     }
 
     /** Polls {@code condition} for real I/O to happen, failing after 30 s. */
-    static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("not within 30 s: " + what);
-            }
-            Thread.sleep(10);
-        }
+    static void await(String what, BooleanSupplier condition) {
+        Await.until(what, Duration.ofSeconds(30), condition);
     }
 
     @Test
