@@ -2,8 +2,8 @@ package io.unitas.playground;
 
 import com.fasterxml.jackson.databind.node.MissingNode;
 import io.unitas.core.Region;
-import io.unitas.data.replication.LinkStatus;
-import io.unitas.data.store.Order;
+import io.unitas.playground.replication.LinkStatus;
+import io.unitas.playground.store.Order;
 import io.unitas.data.store.StoreResult;
 import java.net.URI;
 import java.time.Duration;

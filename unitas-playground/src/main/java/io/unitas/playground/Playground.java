@@ -1,8 +1,8 @@
 package io.unitas.playground;
 
 import io.unitas.core.Region;
-import io.unitas.data.replication.Replicator;
-import io.unitas.data.store.RegionalStore;
+import io.unitas.playground.replication.Replicator;
+import io.unitas.playground.store.RegionalStore;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;

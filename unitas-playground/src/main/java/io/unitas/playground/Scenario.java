@@ -1,7 +1,7 @@
 package io.unitas.playground;
 
 import io.unitas.core.Region;
-import io.unitas.data.store.StoreMode;
+import io.unitas.playground.store.StoreMode;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 

@@ -2,7 +2,7 @@ package io.unitas.playground;
 
 import io.unitas.core.Region;
 import io.unitas.core.rules.UnitRules;
-import io.unitas.data.store.StoreDirectory;
+import io.unitas.playground.store.StoreDirectory;
 import java.time.Clock;
 import java.util.Objects;
 

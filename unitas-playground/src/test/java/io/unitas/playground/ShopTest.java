@@ -3,10 +3,10 @@ package io.unitas.playground;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.unitas.core.Region;
-import io.unitas.data.replication.Replicator;
-import io.unitas.data.store.RegionalStore;
-import io.unitas.data.store.StoreDirectory;
-import io.unitas.data.store.StoreMode;
+import io.unitas.playground.replication.Replicator;
+import io.unitas.playground.store.RegionalStore;
+import io.unitas.playground.store.StoreDirectory;
+import io.unitas.playground.store.StoreMode;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,8 +1,8 @@
 package io.unitas.benchmarks;
 
-import io.unitas.data.replication.Replicator;
-import io.unitas.data.store.Account;
-import io.unitas.data.store.RegionalStore;
+import io.unitas.playground.replication.Replicator;
+import io.unitas.playground.store.Account;
+import io.unitas.playground.store.RegionalStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;

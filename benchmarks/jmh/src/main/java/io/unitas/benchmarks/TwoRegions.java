@@ -1,7 +1,7 @@
 package io.unitas.benchmarks;
 
 import io.unitas.core.Region;
-import io.unitas.data.store.RegionalStore;
+import io.unitas.playground.store.RegionalStore;
 import java.time.Clock;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;

@@ -1,9 +1,9 @@
-package io.unitas.data.store;
+package io.unitas.playground.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.unitas.core.Region;
-import io.unitas.data.FakeClock;
+import io.unitas.playground.FakeClock;
 import io.unitas.testkit.PostgresCluster;
 import io.unitas.testkit.SqlServer;
 import java.util.ArrayList;

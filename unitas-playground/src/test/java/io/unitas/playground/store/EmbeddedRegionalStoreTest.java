@@ -1,7 +1,7 @@
-package io.unitas.data.store;
+package io.unitas.playground.store;
 
 import io.unitas.core.Region;
-import io.unitas.data.FakeClock;
+import io.unitas.playground.FakeClock;
 
 /** The store contract on the embedded default, an in-memory H2 database per store. */
 class EmbeddedRegionalStoreTest extends RegionalStoreContract {

@@ -1,4 +1,4 @@
-package io.unitas.data.replication;
+package io.unitas.playground.replication;
 
 import io.unitas.core.Region;
 

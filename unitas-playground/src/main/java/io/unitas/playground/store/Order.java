@@ -1,4 +1,4 @@
-package io.unitas.data.store;
+package io.unitas.playground.store;
 
 import java.time.Instant;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package io.unitas.data.store;
+package io.unitas.playground.store;
 
 import io.unitas.core.Region;
 import io.unitas.core.crdt.Cart;
@@ -6,6 +6,8 @@ import io.unitas.core.crdt.CartLine;
 import io.unitas.core.crdt.Dot;
 import io.unitas.core.crdt.OrSet;
 import io.unitas.core.crdt.VersionVector;
+import io.unitas.data.store.IdempotencyRecord;
+import io.unitas.data.store.StoredResponse;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;

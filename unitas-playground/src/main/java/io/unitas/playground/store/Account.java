@@ -1,4 +1,4 @@
-package io.unitas.data.store;
+package io.unitas.playground.store;
 
 import io.unitas.core.Region;
 import java.time.Instant;

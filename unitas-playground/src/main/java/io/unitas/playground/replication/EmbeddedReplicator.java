@@ -1,8 +1,8 @@
-package io.unitas.data.replication;
+package io.unitas.playground.replication;
 
 import io.unitas.core.Region;
-import io.unitas.data.store.Change;
-import io.unitas.data.store.RegionalStore;
+import io.unitas.playground.store.Change;
+import io.unitas.playground.store.RegionalStore;
 import io.unitas.data.store.StoreResult;
 import java.time.Clock;
 import java.time.Duration;

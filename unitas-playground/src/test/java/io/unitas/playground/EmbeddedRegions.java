@@ -1,8 +1,8 @@
-package io.unitas.data;
+package io.unitas.playground;
 
 import io.unitas.core.Region;
-import io.unitas.data.store.RegionalStore;
-import io.unitas.data.store.StoreDirectory;
+import io.unitas.playground.store.RegionalStore;
+import io.unitas.playground.store.StoreDirectory;
 import java.util.List;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;

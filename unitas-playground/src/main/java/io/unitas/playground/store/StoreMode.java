@@ -1,4 +1,4 @@
-package io.unitas.data.store;
+package io.unitas.playground.store;
 
 /** What a regional store accepts right now; switching it is how drills inject the seed's faults. */
 public enum StoreMode {

@@ -1,4 +1,4 @@
-package io.unitas.data;
+package io.unitas.playground;
 
 import java.time.Clock;
 import java.time.Duration;

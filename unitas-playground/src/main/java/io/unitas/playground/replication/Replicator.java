@@ -1,7 +1,7 @@
-package io.unitas.data.replication;
+package io.unitas.playground.replication;
 
 import io.unitas.core.Region;
-import io.unitas.data.store.RegionalStore;
+import io.unitas.playground.store.RegionalStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;

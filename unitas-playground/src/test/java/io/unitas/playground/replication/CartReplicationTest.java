@@ -1,10 +1,10 @@
-package io.unitas.data.replication;
+package io.unitas.playground.replication;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.unitas.core.Region;
-import io.unitas.data.EmbeddedRegions;
-import io.unitas.data.store.RegionalStore;
+import io.unitas.playground.EmbeddedRegions;
+import io.unitas.playground.store.RegionalStore;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;

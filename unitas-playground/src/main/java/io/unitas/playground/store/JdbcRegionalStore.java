@@ -1,7 +1,10 @@
-package io.unitas.data.store;
+package io.unitas.playground.store;
 
 import io.unitas.core.Region;
 import io.unitas.core.crdt.Cart;
+import io.unitas.data.store.IdempotencyRecord;
+import io.unitas.data.store.StoreResult;
+import io.unitas.data.store.StoredResponse;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,11 +1,14 @@
-package io.unitas.data.store;
+package io.unitas.playground.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.unitas.core.Region;
 import io.unitas.core.crdt.Cart;
-import io.unitas.data.FakeClock;
+import io.unitas.data.store.IdempotencyRecord;
+import io.unitas.data.store.StoreResult;
+import io.unitas.data.store.StoredResponse;
+import io.unitas.playground.FakeClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,14 +1,17 @@
-package io.unitas.data.store;
+package io.unitas.playground.store;
 
 import io.unitas.core.Region;
 import io.unitas.core.crdt.Cart;
+import io.unitas.data.store.IdempotencyRecord;
+import io.unitas.data.store.StoreResult;
+import io.unitas.data.store.StoredResponse;
 import java.time.Clock;
 import java.util.List;
 import javax.sql.DataSource;
 
 /**
  * One region's store of users, sessions, idempotency records, orders and carts. Every write made here is also
- * appended to this store's change log, which a {@link io.unitas.data.replication.Replicator} ships to the other
+ * appended to this store's change log, which a {@link io.unitas.playground.replication.Replicator} ships to the other
  * regions' stores; replicated changes are applied through {@link #apply} and are not logged again.
  *
  * <p>Expected conditions come back as {@link StoreResult} values, never as exceptions. Writes are refused with

@@ -1,18 +1,18 @@
-package io.unitas.data.replication;
+package io.unitas.playground.replication;
 
-import static io.unitas.data.EmbeddedRegions.CN;
-import static io.unitas.data.EmbeddedRegions.EU;
-import static io.unitas.data.EmbeddedRegions.US;
+import static io.unitas.playground.EmbeddedRegions.CN;
+import static io.unitas.playground.EmbeddedRegions.EU;
+import static io.unitas.playground.EmbeddedRegions.US;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.unitas.core.Region;
-import io.unitas.data.EmbeddedRegions;
-import io.unitas.data.FakeClock;
-import io.unitas.data.store.Account;
-import io.unitas.data.store.Change;
-import io.unitas.data.store.RegionalStore;
-import io.unitas.data.store.StoreMode;
+import io.unitas.playground.EmbeddedRegions;
+import io.unitas.playground.FakeClock;
+import io.unitas.playground.store.Account;
+import io.unitas.playground.store.Change;
+import io.unitas.playground.store.RegionalStore;
+import io.unitas.playground.store.StoreMode;
 import io.unitas.data.store.StoreResult;
 import java.sql.Connection;
 import java.sql.Statement;
