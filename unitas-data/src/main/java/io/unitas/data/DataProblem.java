@@ -24,7 +24,9 @@ public record DataProblem(Type type, String detail, Duration retryAfter) {
         /** The Idempotency-Key was already used with a different payload (IETF Idempotency-Key draft). */
         IDEMPOTENCY_KEY_REUSED("idempotency-key-reused", 422, "Idempotency key reused"),
         /** A request with this Idempotency-Key is still being processed (IETF Idempotency-Key draft). */
-        IDEMPOTENCY_KEY_IN_FLIGHT("idempotency-key-in-flight", 409, "Idempotency key in flight");
+        IDEMPOTENCY_KEY_IN_FLIGHT("idempotency-key-in-flight", 409, "Idempotency key in flight"),
+        /** The key names no unit (malformed, or outside every range): the request is wrong, not early. */
+        NO_UNIT("no-unit", 400, "No unit for key");
 
         private final String id;
         private final int status;
@@ -71,7 +73,7 @@ public record DataProblem(Type type, String detail, Duration retryAfter) {
 
     /** Whether the same request may succeed later. */
     public boolean retryable() {
-        return type != Type.IDEMPOTENCY_KEY_REUSED;
+        return type != Type.IDEMPOTENCY_KEY_REUSED && type != Type.NO_UNIT;
     }
 
     /** This problem as the RFC 9457 detail every unitas HTTP layer sends. */

@@ -2,8 +2,6 @@ package io.unitas.data;
 
 import io.unitas.core.Region;
 import io.unitas.data.store.IdempotencyRecord;
-import io.unitas.data.store.RegionalStore;
-import io.unitas.data.store.StoreDirectory;
 import io.unitas.data.store.StoreResult;
 import io.unitas.data.store.StoredResponse;
 import java.time.Clock;
@@ -11,19 +9,23 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
-/** {@link Idempotency} with records in the home region's store, claimed atomically there before the action runs. */
+/** {@link Idempotency} with records in the home unit's store, claimed atomically there before the action runs. */
 final class HomeUnitIdempotency implements Idempotency {
 
     private final Region region;
-    private final StoreDirectory stores;
+    private final HomeResolver homes;
+    private final Function<Region, Optional<IdempotencyStore>> stores;
     private final Clock clock;
     private final Duration ttl;
     private final Duration retryAfter;
 
-    HomeUnitIdempotency(Region region, StoreDirectory stores, Clock clock, Duration ttl, Duration retryAfter) {
+    HomeUnitIdempotency(Region region, HomeResolver homes, Function<Region, Optional<IdempotencyStore>> stores,
+                        Clock clock, Duration ttl, Duration retryAfter) {
         this.region = region;
+        this.homes = homes;
         this.stores = stores;
         this.clock = clock;
         this.ttl = ttl;
@@ -31,9 +33,14 @@ final class HomeUnitIdempotency implements Idempotency {
     }
 
     @Override
-    public IdempotencyResult execute(String key, String userId, Region home, String payloadHash,
-                                     Supplier<StoredResponse> action) {
-        Optional<RegionalStore> homeStore = stores.store(home);
+    public IdempotencyResult execute(String key, String userId, String payloadHash, Supplier<StoredResponse> action) {
+        Home at = homes.home(userId);
+        if (!at.found()) {
+            return IdempotencyResult.rejected(new DataProblem(
+                    DataProblem.Type.NO_UNIT, "idempotency key '" + key + "': " + at.problem(), Duration.ZERO));
+        }
+        Region home = at.region();
+        Optional<IdempotencyStore> homeStore = storeOf(home);
         StoreResult<IdempotencyRecord> existing = homeStore.map(s -> s.idempotencyRecord(key))
                 .orElseGet(() -> StoreResult.unavailable(home, "no route to its store"));
         if (existing.isOk()) {
@@ -43,7 +50,7 @@ final class HomeUnitIdempotency implements Idempotency {
             return fromReplica(key, userId, home, payloadHash, existing.detail());
         }
         Instant now = clock.instant();
-        RegionalStore store = homeStore.orElseThrow();
+        IdempotencyStore store = homeStore.orElseThrow();
         StoreResult<IdempotencyRecord> claimed = store.claim(
                 IdempotencyRecord.inFlight(key, userId, payloadHash, now, now.plus(ttl)));
         if (claimed.status() == StoreResult.Status.CONFLICT) {
@@ -69,13 +76,17 @@ final class HomeUnitIdempotency implements Idempotency {
     /** The home cannot be read: a completed record replicated here can still be replayed; nothing else is safe. */
     private IdempotencyResult fromReplica(String key, String userId, Region home, String payloadHash, String why) {
         if (!region.equals(home)) {
-            StoreResult<IdempotencyRecord> replica = stores.store(region).map(s -> s.idempotencyRecord(key))
+            StoreResult<IdempotencyRecord> replica = storeOf(region).map(s -> s.idempotencyRecord(key))
                     .orElseGet(() -> StoreResult.unavailable(region, "no route to its store"));
             if (replica.isOk() && !replica.value().inFlight()) {
                 return answer(replica.value(), userId, payloadHash);
             }
         }
         return notReady("idempotency key '" + key + "': home region " + home + " cannot be read (" + why + ")");
+    }
+
+    private Optional<IdempotencyStore> storeOf(Region r) {
+        return Objects.requireNonNull(stores.apply(r), "store of " + r);
     }
 
     private IdempotencyResult answer(IdempotencyRecord record, String userId, String payloadHash) {

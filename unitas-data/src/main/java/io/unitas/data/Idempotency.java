@@ -1,7 +1,6 @@
 package io.unitas.data;
 
 import io.unitas.core.Region;
-import io.unitas.data.store.StoreDirectory;
 import io.unitas.data.store.StoredResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -9,71 +8,103 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * Idempotency-Key handling with the record kept in the store of the user's home unit, so a retry that lands in
- * another region after a failover finds the first attempt and one key never makes two orders. Follows the IETF
- * Idempotency-Key draft: a replay returns the stored response, the same key with a different payload is 422
- * {@code idempotency-key-reused}, and a duplicate while the first is still running is 409
- * {@code idempotency-key-in-flight}. Records expire after a TTL, by the injected clock.
+ * Idempotency-Key handling for any operation, with the record kept in the {@link IdempotencyStore} of the owner's
+ * home unit whatever region executes, so a retry that lands in another region after a failover finds the first
+ * attempt and one key never has two effects. Follows the IETF Idempotency-Key draft: a replay returns the stored
+ * response, the same key with a different request fingerprint is 422 {@code idempotency-key-reused}, and a
+ * duplicate while the first is still running is 409 {@code idempotency-key-in-flight}. Records expire after a TTL,
+ * by the injected clock.
  *
  * <p>A new key needs a writable home store; while the home is read-only or unreachable the answer is 503
- * {@code data-not-ready}. Replays of completed keys are still served from the home, or from this region's
- * replica of the record when the home cannot be read.
+ * {@code data-not-ready}. Replays of completed keys are still served from the home, or from this region's copy of
+ * the record when the home cannot be read (where the service replicates its records).
  */
 public interface Idempotency {
 
-    /** A builder; {@link Builder#region} and {@link Builder#stores} are required. */
+    /** A builder; {@link Builder#region}, {@link Builder#homes} and {@link Builder#stores} are required. */
     static Builder builder() {
         return new Builder();
     }
 
-    /** The lowercase hex SHA-256 of {@code payload} as UTF-8: a payload hash for {@link #execute}. */
+    /** The lowercase hex SHA-256 of {@code payload} as UTF-8: a request fingerprint for {@link #execute}. */
     static String payloadHash(String payload) {
+        return fingerprint(payload);
+    }
+
+    /**
+     * The lowercase hex SHA-256 of {@code parts}, each as UTF-8 and length-prefixed so no two lists collide: a
+     * request fingerprint from what makes two requests the same (method, path, body).
+     */
+    static String fingerprint(String... parts) {
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(payload.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest);
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            if (parts.length == 1) {
+                return HexFormat.of().formatHex(sha.digest(parts[0].getBytes(StandardCharsets.UTF_8)));
+            }
+            for (String part : parts) {
+                byte[] bytes = part.getBytes(StandardCharsets.UTF_8);
+                sha.update((bytes.length + ":").getBytes(StandardCharsets.US_ASCII));
+                sha.update(bytes);
+            }
+            return HexFormat.of().formatHex(sha.digest());
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256: unavailable (every Java platform must have it)", e);
         }
     }
 
     /**
-     * Runs {@code action} at most once per {@code key}: records the key with the home unit of {@code userId}, whose
-     * home region is {@code home}, runs the action, stores its response and returns it; answers a retry with the
-     * stored response. If the action throws, the key is released and the exception propagates.
+     * Runs {@code action} at most once per {@code key}: records the key in the store of {@code owner}'s home unit,
+     * runs the action, stores its response and returns it; answers a retry with the stored response. If the action
+     * throws, the key is released and the exception propagates.
      *
      * @param key         the request's Idempotency-Key
-     * @param userId      the user sending it
-     * @param home        the home region of the user's unit
-     * @param payloadHash a hash of the request payload ({@link #payloadHash})
+     * @param owner       whose request it is: the key of the unit rules (a user id) whose home keeps the record
+     * @param fingerprint what makes two requests the same ({@link #fingerprint}, {@link #payloadHash})
      * @param action      the request's effect, returning the response to store
      */
-    IdempotencyResult execute(String key, String userId, Region home, String payloadHash,
-                              Supplier<StoredResponse> action);
+    IdempotencyResult execute(String key, String owner, String fingerprint, Supplier<StoredResponse> action);
 
     /** Collects the settings of an {@link Idempotency}. */
     final class Builder {
         private Region region;
-        private StoreDirectory stores;
+        private HomeResolver homes;
+        private Function<Region, Optional<IdempotencyStore>> stores;
         private Clock clock = Clock.systemUTC();
         private Duration ttl = Duration.ofHours(24);
         private Duration retryAfter = Duration.ofSeconds(1);
 
         private Builder() {}
 
-        /** The region this service instance serves in; its store holds replicas of other homes' records. */
+        /** The region this service instance serves in; its store may hold copies of other homes' records. */
         public Builder region(Region region) {
             this.region = Objects.requireNonNull(region, "region");
             return this;
         }
 
-        /** How to reach each region's store. */
-        public Builder stores(StoreDirectory stores) {
+        /** What home is for an owner. */
+        public Builder homes(HomeResolver homes) {
+            this.homes = Objects.requireNonNull(homes, "homes");
+            return this;
+        }
+
+        /** Each region's store, by region: empty for a region this process cannot reach. */
+        public Builder stores(Function<Region, Optional<IdempotencyStore>> stores) {
             this.stores = Objects.requireNonNull(stores, "stores");
             return this;
+        }
+
+        /** Each region's store, in this process. */
+        public Builder stores(Map<Region, ? extends IdempotencyStore> stores) {
+            Map<Region, IdempotencyStore> copy = Map.copyOf(new LinkedHashMap<>(stores));
+            return stores(r -> Optional.ofNullable(copy.get(r)));
         }
 
         /** The clock that stamps records and expires them. */
@@ -99,11 +130,11 @@ public interface Idempotency {
 
         /** Builds it. */
         public Idempotency build() {
-            if (region == null || stores == null) {
-                throw new IllegalStateException("region, stores: " + region + ", " + stores
-                                                + " (expected: both set)");
+            if (region == null || homes == null || stores == null) {
+                throw new IllegalStateException("region, homes, stores: " + region + ", " + homes + ", " + stores
+                                                + " (expected: all set)");
             }
-            return new HomeUnitIdempotency(region, stores, clock, ttl, retryAfter);
+            return new HomeUnitIdempotency(region, homes, stores, clock, ttl, retryAfter);
         }
     }
 }

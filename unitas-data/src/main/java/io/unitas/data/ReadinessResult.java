@@ -7,7 +7,7 @@ import java.util.Objects;
  *
  * @param outcome where the data came from, or why there is none
  * @param value   the data for {@code LOCAL} and {@code HOME}, otherwise {@code null}
- * @param problem the problem for {@code NOT_READY}, otherwise {@code null}
+ * @param problem the problem for {@code NOT_READY} and {@code NO_UNIT}, otherwise {@code null}
  * @param detail  one line explaining the outcome, naming the regions involved
  * @param <T>     the data type
  */
@@ -23,19 +23,25 @@ public record ReadinessResult<T>(Outcome outcome, T value, DataProblem problem, 
         NOT_FOUND,
         /** Not here and the home region cannot be read: retry later ({@code data-not-ready}, 503). */
         NOT_READY,
+        /** The key belongs to no unit, so it has no home to ask: a malformed request (400 {@code no-unit}). */
+        NO_UNIT,
         /**
-         * A session not here and the home region cannot be read: the caller may rebuild one session in the serving
-         * region now (the rebuild rate limit admitted it).
+         * An entity not here and the home region cannot be read: the caller may rebuild it (a session) in the serving
+         * region now (the rebuild rate limit admitted it). Only for entities built with rebuilds.
          */
         REBUILD
     }
 
-    /** Requires an outcome and a detail, and a problem exactly when not ready. */
+    /** Requires an outcome and a detail, a value exactly when there is data, and a problem exactly when refused. */
     public ReadinessResult {
         Objects.requireNonNull(outcome, "outcome");
         Objects.requireNonNull(detail, "detail");
-        if ((outcome == Outcome.NOT_READY) != (problem != null)) {
-            throw new IllegalArgumentException("problem: " + problem + " (expected: one exactly when NOT_READY)");
+        if ((outcome == Outcome.NOT_READY || outcome == Outcome.NO_UNIT) != (problem != null)) {
+            throw new IllegalArgumentException("problem: " + problem
+                                               + " (expected: one exactly when NOT_READY or NO_UNIT)");
+        }
+        if ((outcome == Outcome.LOCAL || outcome == Outcome.HOME) != (value != null)) {
+            throw new IllegalArgumentException("value: " + value + " (expected: one exactly when LOCAL or HOME)");
         }
     }
 

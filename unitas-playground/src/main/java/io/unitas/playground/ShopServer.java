@@ -21,7 +21,7 @@ import io.unitas.core.rules.UnitRules;
 import io.unitas.config.ProblemJson;
 import io.unitas.core.ProblemDetail;
 import io.unitas.data.DataProblem;
-import io.unitas.data.DataReadiness;
+import io.unitas.data.HomeResolver;
 import io.unitas.data.Idempotency;
 import io.unitas.data.IdempotencyResult;
 import io.unitas.data.ReadinessResult;
@@ -29,6 +29,8 @@ import io.unitas.playground.store.Account;
 import io.unitas.playground.store.Order;
 import io.unitas.playground.store.RegionalStore;
 import io.unitas.playground.store.Session;
+import io.unitas.playground.store.SessionRef;
+import io.unitas.playground.store.ShopData;
 import io.unitas.playground.store.StoreDirectory;
 import io.unitas.playground.store.StoreMode;
 import io.unitas.data.store.StoreResult;
@@ -58,8 +60,7 @@ final class ShopServer implements Shop {
     private final ShopMode mode;
     private final RegionalStore local;
     private final UnitRules rules;
-    private final DataReadiness readiness;
-    private final Idempotency idempotency;
+    private final ShopData data;
     private final Clock clock;
     private final List<Region> regions;
     private final StoreDirectory stores;
@@ -74,10 +75,10 @@ final class ShopServer implements Shop {
         this.clock = b.clock;
         this.regions = b.rules.topology().regions();
         this.stores = b.stores;
-        // Naive: the directory holds only the local store and every user's "home" is here (see homeOf).
-        StoreDirectory stores = mode == ShopMode.UNITAS ? b.stores : StoreDirectory.of(local);
-        this.readiness = DataReadiness.builder().stores(stores).build();
-        this.idempotency = Idempotency.builder().region(region).stores(stores).clock(clock).build();
+        // Naive: the directory holds only the local store and every user's "home" is here.
+        this.data = mode == ShopMode.UNITAS
+                    ? ShopData.of(region, b.stores, HomeResolver.rules(() -> rules, USER_KEY), clock)
+                    : ShopData.of(region, StoreDirectory.of(local), HomeResolver.always(region), clock);
     }
 
     static Shop start(Shop.Builder b) {
@@ -149,7 +150,7 @@ final class ShopServer implements Shop {
 
     private HttpResponse login(AggregatedHttpRequest req) {
         String user = user(req);
-        ReadinessResult<Account> account = readiness.account(region, homeOf(user), user);
+        ReadinessResult<Account> account = data.accounts().read(user);
         switch (account.outcome()) {
             case NOT_FOUND -> {
                 if (elsewhere(s -> s.account(user)).isEmpty()) {
@@ -157,7 +158,7 @@ final class ShopServer implements Shop {
                                    Duration.ZERO);
                 }
             }
-            case NOT_READY -> {
+            case NOT_READY, NO_UNIT -> {
                 return problem(account.problem());
             }
             default -> { }
@@ -173,9 +174,9 @@ final class ShopServer implements Shop {
 
     private HttpResponse cart(AggregatedHttpRequest req) {
         String user = authenticated(req);
-        ReadinessResult<Cart> cart = readiness.cart(region, homeOf(user), user);
+        ReadinessResult<Cart> cart = data.carts().read(user);
         if (!cart.hasValue()) {
-            return problem(cart.problem());
+            return cart.problem() != null ? problem(cart.problem()) : json(200, cartJson(Cart.empty()));
         }
         return json(200, cartJson(cart.value()));
     }
@@ -204,8 +205,8 @@ final class ShopServer implements Shop {
                            Duration.ZERO);
         }
         String payload = req.contentUtf8();
-        IdempotencyResult result = idempotency.execute(key, user, homeOf(user), Idempotency.payloadHash(payload),
-                                                       () -> placeOrder(user, key, payload));
+        IdempotencyResult result = data.checkouts().execute(key, user, Idempotency.payloadHash(payload),
+                                                            () -> placeOrder(user, key, payload));
         return switch (result.outcome()) {
             case EXECUTED -> stored(result.response(), false);
             case REPLAYED -> stored(result.response(), true);
@@ -260,11 +261,6 @@ final class ShopServer implements Shop {
         return lookup;
     }
 
-    /** Unitas: the unit's home region. Naive: here, as if every region were every user's home. */
-    private Region homeOf(String user) {
-        return mode == ShopMode.UNITAS ? unitOf(user).unit().home() : region;
-    }
-
     /**
      * A miss at home may be data written in another region during a failover that replication has not brought
      * home yet: look in the other regions before answering "not found". Naive shops never look.
@@ -282,7 +278,7 @@ final class ShopServer implements Shop {
         String user = user(req);
         String auth = req.headers().get(HttpHeaderNames.AUTHORIZATION, "");
         String token = auth.startsWith("Bearer ") ? auth.substring(7) : "";
-        ReadinessResult<Session> session = readiness.session(region, homeOf(user), token);
+        ReadinessResult<Session> session = data.sessions().read(new SessionRef(user, token));
         switch (session.outcome()) {
             case LOCAL, HOME -> {
                 if (!session.value().userId().equals(user)) {
@@ -298,7 +294,7 @@ final class ShopServer implements Shop {
                 }
                 return user;
             }
-            case NOT_READY -> throw new NotReady(session.problem());
+            case NOT_READY, NO_UNIT -> throw new NotReady(session.problem());
             default -> {
                 if (elsewhere(s -> s.session(token)).filter(s -> s.userId().equals(user)).isEmpty()) {
                     throw new Unauthorized(region + ": no session '" + token + "'");

@@ -3,7 +3,10 @@ package io.unitas.playground;
 import io.unitas.core.Region;
 import io.unitas.playground.store.RegionalStore;
 import io.unitas.playground.store.StoreDirectory;
+import io.unitas.data.IdempotencyStore;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -22,6 +25,11 @@ public final class EmbeddedRegions implements AfterEachCallback {
     public final RegionalStore eu = RegionalStore.embedded(EU, clock);
     public final RegionalStore us = RegionalStore.embedded(US, clock);
     public final StoreDirectory stores = StoreDirectory.of(cn, eu, us);
+
+    /** The stores as the idempotency of the data layer reaches them, by region. */
+    public Function<Region, Optional<IdempotencyStore>> idempotencyStores() {
+        return region -> stores.store(region).map(s -> s);
+    }
 
     /** The three stores, in the global order cn, eu, us. */
     public List<RegionalStore> all() {

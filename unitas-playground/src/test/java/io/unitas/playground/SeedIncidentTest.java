@@ -11,7 +11,8 @@ import io.unitas.core.Router;
 import io.unitas.core.Topology;
 import io.unitas.core.crdt.Cart;
 import io.unitas.data.DataProblem;
-import io.unitas.data.DataReadiness;
+import io.unitas.data.Home;
+import io.unitas.data.HomeResolver;
 import io.unitas.data.Idempotency;
 import io.unitas.data.IdempotencyResult;
 import io.unitas.data.ReadinessResult;
@@ -22,6 +23,8 @@ import io.unitas.playground.store.Account;
 import io.unitas.playground.store.Order;
 import io.unitas.playground.store.RegionalStore;
 import io.unitas.playground.store.Session;
+import io.unitas.playground.store.SessionRef;
+import io.unitas.playground.store.ShopData;
 import io.unitas.playground.store.StoreDirectory;
 import io.unitas.playground.store.StoreMode;
 import java.time.Duration;
@@ -49,6 +52,8 @@ class SeedIncidentTest {
     final RegionalStore eu = regions.eu;
     final RegionalStore us = regions.us;
     final StoreDirectory stores = regions.stores;
+    // Alice's unit, u-cn-7, is at home in cn.
+    final HomeResolver homes = user -> Home.of(user, "u-cn-7", CN);
     // With cn's database read-only, cn's health turns down and routing sends cn's users to the first region of its
     // fallback order: eu. The data layer runs after that decision.
     final Region servedIn = Router.of(Topology.of("cn", "eu", "us"))
@@ -81,7 +86,7 @@ class SeedIncidentTest {
     class RegisteredJustBefore {
 
         final Account alice = new Account("alice", "u-cn-7", CN, "Alice", clock.instant());
-        final DataReadiness readiness = DataReadiness.builder().stores(stores).build();
+        final ShopData inEu = ShopData.of(servedIn, stores, homes, clock);
 
         @Test
         void localOnlyRead_saysTheAccountDoesNotExist() {
@@ -95,7 +100,7 @@ class SeedIncidentTest {
         void readinessReadsTheAccountFromItsHome_cn() {
             cn.putAccount(alice);
             cnTurnsReadOnlyWithReplicationBehind();
-            ReadinessResult<Account> result = readiness.account(servedIn, CN, "alice");
+            ReadinessResult<Account> result = inEu.accounts().read("alice");
             assertThat(result.outcome()).isEqualTo(ReadinessResult.Outcome.HOME);
             assertThat(result.value()).isEqualTo(alice);
             assertThat(result.detail()).isEqualTo("account of user alice not yet in eu; read from home region cn");
@@ -106,13 +111,13 @@ class SeedIncidentTest {
             cn.putAccount(alice);
             cnTurnsReadOnlyWithReplicationBehind();
             cn.mode(StoreMode.UNAVAILABLE);
-            ReadinessResult<Account> result = readiness.account(servedIn, CN, "alice");
+            ReadinessResult<Account> result = inEu.accounts().read("alice");
             assertThat(result.outcome()).isEqualTo(ReadinessResult.Outcome.NOT_READY);
             assertThat(result.problem().type()).isEqualTo(DataProblem.Type.DATA_NOT_READY);
 
             cn.mode(StoreMode.READ_ONLY);
             replicationCatchesUp();
-            assertThat(readiness.account(servedIn, CN, "alice").outcome()).isEqualTo(ReadinessResult.Outcome.LOCAL);
+            assertThat(inEu.accounts().read("alice").outcome()).isEqualTo(ReadinessResult.Outcome.LOCAL);
         }
 
         @Test
@@ -121,7 +126,7 @@ class SeedIncidentTest {
             cn.putSession(session);
             cnTurnsReadOnlyWithReplicationBehind();
             assertThat(eu.session("t-alice").status()).isEqualTo(StoreResult.Status.NOT_FOUND);
-            ReadinessResult<Session> result = readiness.session(servedIn, CN, "t-alice");
+            ReadinessResult<Session> result = inEu.sessions().read(new SessionRef("alice", "t-alice"));
             assertThat(result.outcome()).isEqualTo(ReadinessResult.Outcome.HOME);
             assertThat(result.value()).isEqualTo(session);
         }
@@ -150,8 +155,8 @@ class SeedIncidentTest {
         }
 
         IdempotencyResult acceptedInCn() {
-            Idempotency inCn = Idempotency.builder().region(CN).stores(stores).clock(clock).build();
-            return inCn.execute(KEY, "alice", CN, payload, () -> placeOrderIn(cn));
+            Idempotency inCn = Idempotency.builder().region(CN).homes(homes).stores(regions.idempotencyStores()).clock(clock).build();
+            return inCn.execute(KEY, "alice", payload, () -> placeOrderIn(cn));
         }
 
         @Test
@@ -166,8 +171,8 @@ class SeedIncidentTest {
             IdempotencyResult first = acceptedInCn();
             cnTurnsReadOnlyWithReplicationBehind();
 
-            Idempotency inEu = Idempotency.builder().region(servedIn).stores(stores).clock(clock).build();
-            IdempotencyResult retry = inEu.execute(KEY, "alice", CN, payload, () -> placeOrderIn(eu));
+            Idempotency inEu = Idempotency.builder().region(servedIn).homes(homes).stores(regions.idempotencyStores()).clock(clock).build();
+            IdempotencyResult retry = inEu.execute(KEY, "alice", payload, () -> placeOrderIn(eu));
 
             assertThat(retry.outcome()).isEqualTo(IdempotencyResult.Outcome.REPLAYED);
             assertThat(retry.response()).isEqualTo(first.response());
@@ -181,11 +186,11 @@ class SeedIncidentTest {
             clock.advance(Duration.ofSeconds(1));
             replicator.replicateDue();
             cn.mode(StoreMode.UNAVAILABLE);
-            Idempotency inEu = Idempotency.builder().region(servedIn).stores(stores).clock(clock).build();
+            Idempotency inEu = Idempotency.builder().region(servedIn).homes(homes).stores(regions.idempotencyStores()).clock(clock).build();
 
-            assertThat(inEu.execute(KEY, "alice", CN, payload, () -> placeOrderIn(eu)).response())
+            assertThat(inEu.execute(KEY, "alice", payload, () -> placeOrderIn(eu)).response())
                     .isEqualTo(first.response());
-            IdempotencyResult unknownKey = inEu.execute("other-key", "alice", CN, payload, () -> placeOrderIn(eu));
+            IdempotencyResult unknownKey = inEu.execute("other-key", "alice", payload, () -> placeOrderIn(eu));
             assertThat(unknownKey.problem().type()).isEqualTo(DataProblem.Type.DATA_NOT_READY);
             cn.mode(StoreMode.READ_WRITE);
             replicationCatchesUp();
@@ -210,8 +215,8 @@ class SeedIncidentTest {
             cn.updateCart("alice", (c, replica) -> c.add(replica, "book", 1));
             cnTurnsReadOnlyWithReplicationBehind();
             eu.updateCart("alice", (c, replica) -> c.add(replica, "cup", 1));
-            DataReadiness readiness = DataReadiness.builder().stores(stores).build();
-            assertThat(readiness.cart(servedIn, CN, "alice").value().items()).containsOnlyKeys("book", "cup");
+            ShopData inEu = ShopData.of(servedIn, stores, homes, clock);
+            assertThat(inEu.carts().read("alice").value().items()).containsOnlyKeys("book", "cup");
         }
 
         @Test

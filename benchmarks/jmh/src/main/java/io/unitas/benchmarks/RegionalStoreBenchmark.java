@@ -2,10 +2,12 @@ package io.unitas.benchmarks;
 
 import io.unitas.core.crdt.Cart;
 import io.unitas.data.DataReadiness;
+import io.unitas.data.HomeResolver;
 import io.unitas.data.ReadinessResult;
 import io.unitas.playground.replication.Replicator;
 import io.unitas.playground.store.Account;
 import io.unitas.playground.store.RegionalStore;
+import io.unitas.playground.store.ShopData;
 import io.unitas.playground.store.StoreDirectory;
 import io.unitas.data.store.StoreResult;
 import java.time.Clock;
@@ -39,7 +41,7 @@ public class RegionalStoreBenchmark {
     private RegionalStore cn;
     private RegionalStore eu;
     private Replicator replicator;
-    private DataReadiness readiness;
+    private DataReadiness<String, Account> readiness;
     private long users;
 
     /** Replication between the two regions run by hand, one user whose home is cn and who is only there. */
@@ -48,7 +50,8 @@ public class RegionalStoreBenchmark {
         cn = regions.cn;
         eu = regions.eu;
         replicator = Replicator.builder().stores(cn, eu).build();
-        readiness = DataReadiness.builder().stores(StoreDirectory.of(cn, eu)).build();
+        readiness = ShopData.of(TwoRegions.EU, StoreDirectory.of(cn, eu), HomeResolver.always(TwoRegions.CN),
+                                Clock.systemUTC()).accounts();
         replicator.pause(TwoRegions.CN, TwoRegions.EU);
         cn.putAccount(new Account("alice", "u-cn", TwoRegions.CN, "Alice", Clock.systemUTC().instant()));
     }
@@ -71,6 +74,6 @@ public class RegionalStoreBenchmark {
     /** The account is not in eu yet: a local miss, then a read from its home cn (回源). */
     @Benchmark
     public ReadinessResult<Account> readinessReadingFromHome() {
-        return readiness.account(TwoRegions.EU, TwoRegions.CN, "alice");
+        return readiness.read("alice");
     }
 }

@@ -1,7 +1,6 @@
 /**
- * Regional stores: each region's users, sessions, idempotency records, orders and carts, keyed by user with their
- * home unit, switchable to read-only or unavailable to inject faults, and each keeping the change log that
- * replication ships to the other regions. {@link io.unitas.data.store.RegionalStore#embedded} is an in-memory H2
- * database; {@link io.unitas.data.store.RegionalStore#jdbc} runs the same SQL on PostgreSQL.
+ * The values every store of the data layer speaks in: {@link io.unitas.data.store.StoreResult} (a value, or the
+ * expected reason there is none), {@link io.unitas.data.store.IdempotencyRecord} and the
+ * {@link io.unitas.data.store.StoredResponse} it keeps.
  */
 package io.unitas.data.store;

@@ -2,6 +2,7 @@ package io.unitas.playground.store;
 
 import io.unitas.core.Region;
 import io.unitas.core.crdt.Cart;
+import io.unitas.data.IdempotencyStore;
 import io.unitas.data.store.IdempotencyRecord;
 import io.unitas.data.store.StoreResult;
 import io.unitas.data.store.StoredResponse;
@@ -14,11 +15,14 @@ import javax.sql.DataSource;
  * appended to this store's change log, which a {@link io.unitas.playground.replication.Replicator} ships to the other
  * regions' stores; replicated changes are applied through {@link #apply} and are not logged again.
  *
+ * <p>It is the shop's {@link IdempotencyStore}: its records replicate with the rest of its data, so a region can
+ * replay a completed checkout while the home cannot be read.
+ *
  * <p>Expected conditions come back as {@link StoreResult} values, never as exceptions. Writes are refused with
  * {@code READ_ONLY} while the store is {@link StoreMode#READ_ONLY}; everything answers {@code UNAVAILABLE} while
  * it is {@link StoreMode#UNAVAILABLE}.
  */
-public interface RegionalStore extends AutoCloseable {
+public interface RegionalStore extends IdempotencyStore, AutoCloseable {
 
     /**
      * A store in a fresh in-memory H2 database, the embedded default for local regions and tests.
@@ -66,18 +70,22 @@ public interface RegionalStore extends AutoCloseable {
     StoreResult<Session> putSession(Session session);
 
     /** The idempotency record of {@code key}, {@code NOT_FOUND} when absent or expired. */
+    @Override
     StoreResult<IdempotencyRecord> idempotencyRecord(String key);
 
     /**
      * Atomically claims {@code record.key()} with an in-flight record: {@code OK} when it was free or its record
      * had expired, {@code CONFLICT} with the stored record when another holds it.
      */
+    @Override
     StoreResult<IdempotencyRecord> claim(IdempotencyRecord record);
 
     /** Stores the response of the in-flight record of {@code key}; {@code NOT_FOUND} when there is none. */
+    @Override
     StoreResult<IdempotencyRecord> complete(String key, StoredResponse response);
 
     /** Deletes the record of {@code key} so the key can be used again (its request failed without effect). */
+    @Override
     StoreResult<String> release(String key);
 
     /** Stores a new order; {@code CONFLICT} with the stored one when its id exists. */

@@ -1,17 +1,22 @@
-package io.unitas.data;
+package io.unitas.playground;
 
-import static io.unitas.data.EmbeddedRegions.CN;
-import static io.unitas.data.EmbeddedRegions.EU;
+import static io.unitas.playground.EmbeddedRegions.CN;
+import static io.unitas.playground.EmbeddedRegions.EU;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.unitas.core.Region;
 import io.unitas.core.crdt.Cart;
 import io.unitas.core.fence.TokenBucket;
-import io.unitas.data.replication.Replicator;
-import io.unitas.data.store.Account;
-import io.unitas.data.store.RegionalStore;
-import io.unitas.data.store.Session;
-import io.unitas.data.store.StoreMode;
+import io.unitas.data.DataReadiness;
+import io.unitas.data.HomeResolver;
+import io.unitas.data.ReadinessResult;
+import io.unitas.playground.replication.Replicator;
+import io.unitas.playground.store.Account;
+import io.unitas.playground.store.RegionalStore;
+import io.unitas.playground.store.Session;
+import io.unitas.playground.store.SessionRef;
+import io.unitas.playground.store.ShopData;
+import io.unitas.playground.store.StoreMode;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -25,8 +30,12 @@ class DataReadinessTest {
     final FakeClock clock = regions.clock;
     final RegionalStore cn = regions.cn;
     final RegionalStore eu = regions.eu;
-    final DataReadiness readiness = DataReadiness.builder().stores(regions.stores)
-            .sessionRebuilds(TokenBucket.of(1.0, 2, clock::nanoTime)).build();
+    final TokenBucket rebuilds = TokenBucket.of(1.0, 2, clock::nanoTime);
+
+    /** The shop's data layer serving in {@code serving}, for users at home in cn. */
+    ShopData servedIn(Region serving) {
+        return ShopData.of(serving, regions.stores, HomeResolver.always(CN), clock, rebuilds);
+    }
 
     @ParameterizedTest(name = "served in {0}, user in eu: {1}, in cn: {2}, cn {3} -> {4}")
     @CsvSource(textBlock = """
@@ -50,7 +59,7 @@ class DataReadinessTest {
             cn.putAccount(alice);
         }
         cn.mode(cnMode);
-        ReadinessResult<Account> result = readiness.account(Region.of(serving), CN, "alice");
+        ReadinessResult<Account> result = servedIn(Region.of(serving)).accounts().read("alice");
         assertThat(result.outcome()).isEqualTo(expected);
         assertThat(result.hasValue() ? result.value() : alice).isEqualTo(alice);
     }
@@ -68,7 +77,7 @@ class DataReadinessTest {
         cn.updateCart("alice", (c, replica) -> c.add(replica, "book", 1));
         eu.updateCart("alice", (c, replica) -> c.add(replica, "cup", 1));
         cn.mode(cnMode);
-        ReadinessResult<Cart> result = readiness.cart(Region.of(serving), CN, "alice");
+        ReadinessResult<Cart> result = servedIn(Region.of(serving)).carts().read("alice");
         assertThat(result.outcome()).isEqualTo(expected);
         assertThat(result.hasValue() ? String.join("+", result.value().items().keySet()) : "").isEqualTo(items);
     }
@@ -76,8 +85,13 @@ class DataReadinessTest {
     @Test
     void staleLocalCopy_beyondTheLagBound_yieldsToTheHome() {
         Replicator replicator = Replicator.builder().stores(cn, eu).clock(clock).build();
-        DataReadiness bounded = DataReadiness.builder().stores(regions.stores)
-                .freshness(replicator, Duration.ofSeconds(5)).build();
+        // A copy in eu is current as of the time eu had applied everything cn wrote before it.
+        DataReadiness<SessionRef, Session> bounded = DataReadiness.<SessionRef, Session>builder()
+                .region(EU).homes(HomeResolver.always(CN), SessionRef::userId).describe(ref -> "session")
+                .local(ref -> eu.session(ref.token())).home((home, ref) -> cn.session(ref.token()))
+                .freshness((ref, session) -> clock.instant().minusMillis(replicator.lagMillis(CN, EU)),
+                           Duration.ofSeconds(5))
+                .clock(clock).build();
         cn.putSession(new Session("t1", "alice", clock.instant().plus(Duration.ofHours(1))));
         replicator.replicateDue();
         replicator.pause(CN, EU);
@@ -85,25 +99,25 @@ class DataReadinessTest {
 
         clock.advance(Duration.ofSeconds(5));
         replicator.replicateDue();
-        assertThat(bounded.session(EU, CN, "t1").outcome()).isEqualTo(ReadinessResult.Outcome.LOCAL);
+        assertThat(bounded.read(new SessionRef("alice", "t1")).outcome()).isEqualTo(ReadinessResult.Outcome.LOCAL);
 
         clock.advance(Duration.ofMillis(1));
-        ReadinessResult<Session> result = bounded.session(EU, CN, "t1");
+        ReadinessResult<Session> result = bounded.read(new SessionRef("alice", "t1"));
         assertThat(result.outcome()).isEqualTo(ReadinessResult.Outcome.NOT_FOUND);
-        assertThat(result.detail()).isEqualTo("session in eu may be stale (cn->eu lags 5001 ms, expected: <= 5000 ms);"
+        assertThat(result.detail()).isEqualTo("session in eu may be stale (current as of 5001 ms ago, expected: <= 5000 ms);"
                                               + " home region cn no longer has it");
-        assertThat(readiness.session(EU, CN, "t1").outcome()).as("without a bound").isEqualTo(
+        assertThat(servedIn(EU).sessions().read(new SessionRef("alice", "t1")).outcome()).as("without a bound").isEqualTo(
                 ReadinessResult.Outcome.LOCAL);
 
         cn.mode(StoreMode.UNAVAILABLE);
-        assertThat(bounded.session(EU, CN, "t1").outcome()).as("stale beats nothing when the home is down")
+        assertThat(bounded.read(new SessionRef("alice", "t1")).outcome()).as("stale beats nothing when the home is down")
                 .isEqualTo(ReadinessResult.Outcome.LOCAL);
     }
 
     @Test
     void notReady_isARetryable503NamingTheUserAndRegions() {
         cn.mode(StoreMode.UNAVAILABLE);
-        ReadinessResult<Account> result = readiness.account(EU, CN, "alice");
+        ReadinessResult<Account> result = servedIn(EU).accounts().read("alice");
         assertThat(result.problem().type().id()).isEqualTo("data-not-ready");
         assertThat(result.problem().type().status()).isEqualTo(503);
         assertThat(result.problem().retryable()).isTrue();
@@ -116,18 +130,18 @@ class DataReadinessTest {
     @Test
     void session_missingEverywhereReadable_isRebuiltAtTheBucketsPace() {
         cn.mode(StoreMode.UNAVAILABLE);
-        assertThat(readiness.session(EU, CN, "t1").outcome()).isEqualTo(ReadinessResult.Outcome.REBUILD);
-        assertThat(readiness.session(EU, CN, "t2").outcome()).isEqualTo(ReadinessResult.Outcome.REBUILD);
-        ReadinessResult<Session> limited = readiness.session(EU, CN, "t3");
+        assertThat(servedIn(EU).sessions().read(new SessionRef("alice", "t1")).outcome()).isEqualTo(ReadinessResult.Outcome.REBUILD);
+        assertThat(servedIn(EU).sessions().read(new SessionRef("alice", "t2")).outcome()).isEqualTo(ReadinessResult.Outcome.REBUILD);
+        ReadinessResult<Session> limited = servedIn(EU).sessions().read(new SessionRef("alice", "t3"));
         assertThat(limited.outcome()).isEqualTo(ReadinessResult.Outcome.NOT_READY);
         assertThat(limited.problem().retryAfter()).isEqualTo(Duration.ofSeconds(1));
 
         clock.advance(Duration.ofSeconds(1));
-        assertThat(readiness.session(EU, CN, "t3").outcome()).isEqualTo(ReadinessResult.Outcome.REBUILD);
+        assertThat(servedIn(EU).sessions().read(new SessionRef("alice", "t3")).outcome()).isEqualTo(ReadinessResult.Outcome.REBUILD);
     }
 
     @Test
     void session_thatTheHomeSaysDoesNotExist_isNotFound_andNeedsNoRebuild() {
-        assertThat(readiness.session(EU, CN, "t1").outcome()).isEqualTo(ReadinessResult.Outcome.NOT_FOUND);
+        assertThat(servedIn(EU).sessions().read(new SessionRef("alice", "t1")).outcome()).isEqualTo(ReadinessResult.Outcome.NOT_FOUND);
     }
 }
