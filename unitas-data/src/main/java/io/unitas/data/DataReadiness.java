@@ -111,7 +111,10 @@ public interface DataReadiness<K, V> {
 
         /** How long a home read may take before the home counts as unreadable (default: 2 s). */
         public Builder<K, V> homeTimeout(Duration timeout) {
-            this.homeTimeout = DataProblem.requireSuggestedWait(timeout);
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("home_timeout: " + timeout + " (expected: > 0)");
+            }
+            this.homeTimeout = timeout;
             return this;
         }
 

@@ -170,7 +170,8 @@ final class HomeFallbackReadiness<K, V> implements DataReadiness<K, V> {
         try {
             stage = home.apply(homeRegion, key);
         } catch (RuntimeException e) {
-            return CompletableFuture.completedFuture(StoreResult.unavailable(homeRegion, String.valueOf(e.getMessage())));
+            return CompletableFuture.completedFuture(
+                    StoreResult.unavailable(homeRegion, String.valueOf(e.getMessage())));
         }
         // A dependent copy: the timeout must not complete the caller's own future.
         return stage.toCompletableFuture().thenApply(r -> r).orTimeout(homeTimeoutNanos, TimeUnit.NANOSECONDS)

@@ -33,8 +33,8 @@ final class HomeUnitIdempotency implements Idempotency {
     }
 
     @Override
-    public IdempotencyResult execute(String key, String userId, String payloadHash, Supplier<StoredResponse> action) {
-        Home at = homes.home(userId);
+    public IdempotencyResult execute(String key, String owner, String fingerprint, Supplier<StoredResponse> action) {
+        Home at = homes.home(owner);
         if (!at.found()) {
             return IdempotencyResult.rejected(new DataProblem(
                     DataProblem.Type.NO_UNIT, "idempotency key '" + key + "': " + at.problem(), Duration.ZERO));
@@ -44,17 +44,17 @@ final class HomeUnitIdempotency implements Idempotency {
         StoreResult<IdempotencyRecord> existing = homeStore.map(s -> s.idempotencyRecord(key))
                 .orElseGet(() -> StoreResult.unavailable(home, "no route to its store"));
         if (existing.isOk()) {
-            return answer(existing.value(), userId, payloadHash);
+            return answer(existing.value(), owner, fingerprint);
         }
         if (existing.status() != StoreResult.Status.NOT_FOUND) {
-            return fromReplica(key, userId, home, payloadHash, existing.detail());
+            return fromReplica(key, owner, home, fingerprint, existing.detail());
         }
         Instant now = clock.instant();
         IdempotencyStore store = homeStore.orElseThrow();
         StoreResult<IdempotencyRecord> claimed = store.claim(
-                IdempotencyRecord.inFlight(key, userId, payloadHash, now, now.plus(ttl)));
+                IdempotencyRecord.inFlight(key, owner, fingerprint, now, now.plus(ttl)));
         if (claimed.status() == StoreResult.Status.CONFLICT) {
-            return answer(claimed.value(), userId, payloadHash);
+            return answer(claimed.value(), owner, fingerprint);
         }
         if (!claimed.isOk()) {
             return notReady("idempotency key '" + key + "' cannot be recorded in home region " + home + " ("
@@ -74,12 +74,12 @@ final class HomeUnitIdempotency implements Idempotency {
     }
 
     /** The home cannot be read: a completed record replicated here can still be replayed; nothing else is safe. */
-    private IdempotencyResult fromReplica(String key, String userId, Region home, String payloadHash, String why) {
+    private IdempotencyResult fromReplica(String key, String owner, Region home, String fingerprint, String why) {
         if (!region.equals(home)) {
             StoreResult<IdempotencyRecord> replica = storeOf(region).map(s -> s.idempotencyRecord(key))
                     .orElseGet(() -> StoreResult.unavailable(region, "no route to its store"));
             if (replica.isOk() && !replica.value().inFlight()) {
-                return answer(replica.value(), userId, payloadHash);
+                return answer(replica.value(), owner, fingerprint);
             }
         }
         return notReady("idempotency key '" + key + "': home region " + home + " cannot be read (" + why + ")");
@@ -89,11 +89,12 @@ final class HomeUnitIdempotency implements Idempotency {
         return Objects.requireNonNull(stores.apply(r), "store of " + r);
     }
 
-    private IdempotencyResult answer(IdempotencyRecord record, String userId, String payloadHash) {
-        if (!record.userId().equals(userId) || !record.payloadHash().equals(payloadHash)) {
+    private IdempotencyResult answer(IdempotencyRecord record, String owner, String fingerprint) {
+        if (!record.userId().equals(owner) || !record.payloadHash().equals(fingerprint)) {
             return IdempotencyResult.rejected(new DataProblem(
                     DataProblem.Type.IDEMPOTENCY_KEY_REUSED, "idempotency key '" + record.key()
-                    + "' was used for a different request (expected: the same user and payload)", Duration.ZERO));
+                    + "' was used for a different request (expected: the same owner and request fingerprint)",
+                    Duration.ZERO));
         }
         if (record.inFlight()) {
             return IdempotencyResult.rejected(new DataProblem(

@@ -68,8 +68,9 @@ final class LedgerRegion {
                      "SELECT cents, as_of FROM ledger_balances WHERE account_id = ?")) {
             ps.setString(1, account);
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? StoreResult.ok(new Balance(account, rs.getLong(1), Instant.ofEpochMilli(rs.getLong(2))))
-                                 : StoreResult.notFound(region, "account", account);
+                return rs.next()
+                       ? StoreResult.ok(new Balance(account, rs.getLong(1), Instant.ofEpochMilli(rs.getLong(2))))
+                       : StoreResult.notFound(region, "account", account);
             }
         } catch (SQLException e) {
             return StoreResult.unavailable(region, e.getMessage());

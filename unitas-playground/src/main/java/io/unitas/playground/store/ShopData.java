@@ -60,7 +60,7 @@ public record ShopData(DataReadiness<String, Account> accounts, DataReadiness<Se
         return new ShopData(accounts, sessions, carts, checkouts);
     }
 
-    /** {@link #of(Region, StoreDirectory, HomeResolver, Clock, TokenBucket)} with 50 rebuilds at once, then 20 a second. */
+    /** The shop's data layer with session rebuilds of 50 at once, then 20 a second, on {@code clock}. */
     public static ShopData of(Region serving, StoreDirectory stores, HomeResolver homes, Clock clock) {
         return of(serving, stores, homes, clock, TokenBucket.of(20, 50, () -> nanos(clock.instant())));
     }
