@@ -331,9 +331,31 @@ class HomeReadTest {
             CompletableFuture.runAsync(s::close); // stops at once, cutting the connection under the read
             HomeRead r = await(read);
 
-            assertThat(r.outcome()).isEqualTo(HomeRead.Outcome.UNREACHABLE);
+            // The cut connection, then the retry refused (or, while the server is still going down, a 5xx of its own)
+            assertThat(r.outcome()).isIn(HomeRead.Outcome.UNREACHABLE, HomeRead.Outcome.HOME_FAILED);
             assertThat(r.problem().type()).isEqualTo("data-not-ready");
             assertThat(timers.nanoTime()).as("decided without the deadline coming due").isZero();
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
+    void clientClosedMidRead_theReadEndsUnreachable() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        cn("u-cn"::equals, (unit, key) -> {
+            release.await();
+            return Optional.of(ALICE);
+        });
+        try {
+            HomeReadClient eu = eu(shared.uri());
+            CompletableFuture<HomeRead> read = eu.read(CN, "u-cn", "account", "alice").toCompletableFuture();
+            Await.until("the read reaches cn's store", IO, () -> readerCalls.get() == 1);
+
+            eu.close();
+
+            assertThat(await(read).outcome()).isEqualTo(HomeRead.Outcome.UNREACHABLE);
+            assertThat(await(eu.read(CN, "u-cn", "account", "alice")).detail()).contains("the client is closed");
         } finally {
             release.countDown();
         }
