@@ -45,6 +45,7 @@ final class ArmeriaHomeReadClient implements HomeReadClient {
 
     private static final Logger log = LoggerFactory.getLogger(ArmeriaHomeReadClient.class);
     private static final long WARN_EVERY_NANOS = TimeUnit.MINUTES.toNanos(1);
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
 
     private final ClientFactory factory;
     private final Map<Region, WebClient> clients;
@@ -62,7 +63,10 @@ final class ArmeriaHomeReadClient implements HomeReadClient {
     private record Meters(Map<HomeRead.Outcome, Counter> reads, Timer duration, Counter hedges, Counter retries) {}
 
     ArmeriaHomeReadClient(HomeReadClient.Builder b, Timers timers) {
-        ClientFactoryBuilder fb = ClientFactory.builder().connectTimeout(b.deadline);
+        // The read's deadline is on the timers; a connection slow to open is left to finish and serves the reads
+        // after it, so only a connection that cannot open at all fails on Armeria's clock.
+        Duration connectTimeout = b.deadline.compareTo(CONNECT_TIMEOUT) > 0 ? b.deadline : CONNECT_TIMEOUT;
+        ClientFactoryBuilder fb = ClientFactory.builder().connectTimeout(connectTimeout);
         if (b.trustedCa != null) {
             java.io.File ca = b.trustedCa.toFile();
             fb.tlsCustomizer(tls -> tls.trustManager(ca));
@@ -98,10 +102,10 @@ final class ArmeriaHomeReadClient implements HomeReadClient {
         if (web == null || closed) {
             call.result.complete(call.notReady(HomeRead.Outcome.UNREACHABLE, 0, web == null
                     ? "no endpoint for it (expected: one of " + clients.keySet() + ")" : "the client is closed"));
-            return call.result;
+            return call.finished;
         }
         call.start(web);
-        return call.result;
+        return call.finished;
     }
 
     /** One read: up to two attempts, the first conclusive answer or the deadline ends it. */
@@ -112,6 +116,7 @@ final class ArmeriaHomeReadClient implements HomeReadClient {
         final String key;
         final long startNanos = timers.nanoTime();
         final CompletableFuture<HomeRead> result = new CompletableFuture<>();
+        final CompletableFuture<HomeRead> finished;
         final AtomicInteger attempts = new AtomicInteger();
         final AtomicInteger failures = new AtomicInteger();
         final HttpResponse[] responses = new HttpResponse[2];
@@ -126,7 +131,8 @@ final class ArmeriaHomeReadClient implements HomeReadClient {
             this.unit = unit;
             this.type = type;
             this.key = key;
-            result.whenComplete((read, e) -> finish(read));
+            // Callers see the read once it is finished: timers called off, attempts cancelled, meters counted.
+            this.finished = result.whenComplete((read, e) -> finish(read));
         }
 
         void start(WebClient web) {
