@@ -122,7 +122,7 @@ final class ArmeriaHomeReadClient implements HomeReadClient {
         final HttpResponse[] responses = new HttpResponse[2];
         final AtomicBoolean recorded = new AtomicBoolean();
         WebClient web;
-        RequestHeaders headers;
+        String path;
         volatile Timers.Timer hedge;
         volatile Timers.Timer deadline;
 
@@ -139,8 +139,7 @@ final class ArmeriaHomeReadClient implements HomeReadClient {
             this.web = web;
             String query = QueryParams.builder().add("unit", unit).add("type", type).add("key", key).build()
                                       .toQueryString();
-            this.headers = RequestHeaders.builder(HttpMethod.GET, HomeReadWire.PATH + "?" + query)
-                                         .add(HttpHeaderNames.AUTHORIZATION, authorization).build();
+            this.path = HomeReadWire.PATH + "?" + query;
             attempts.set(1);
             try {
                 deadline = timers.schedule(() -> result.complete(notReady(HomeRead.Outcome.TIMED_OUT, 0,
@@ -166,9 +165,14 @@ final class ArmeriaHomeReadClient implements HomeReadClient {
         }
 
         void attempt(int index) {
+            long leftNanos = deadlineNanos - (timers.nanoTime() - startNanos);
+            long leftMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(leftNanos));
             HttpResponse response;
             try {
-                response = web.execute(headers);
+                response = web.execute(RequestHeaders.builder(HttpMethod.GET, path)
+                                                     .add(HttpHeaderNames.AUTHORIZATION, authorization)
+                                                     .add(HomeReadWire.TIMEOUT_HEADER, Long.toString(leftMillis))
+                                                     .build());
             } catch (RuntimeException e) {
                 answered(null, e);
                 return;

@@ -42,6 +42,8 @@ final class ArmeriaHomeReadServer implements HomeReadServer {
     private final Predicate<String> authenticator;
     private final Map<String, EntityReader> readers;
     private final MeterRegistry meters;
+    private final java.util.function.LongSupplier ticker;
+    private final long requestTimeoutMillis;
     private final boolean tls;
     private Server server;
 
@@ -51,6 +53,8 @@ final class ArmeriaHomeReadServer implements HomeReadServer {
         this.authenticator = b.authenticator;
         this.readers = Map.copyOf(b.readers);
         this.meters = b.meters;
+        this.ticker = b.ticker;
+        this.requestTimeoutMillis = b.requestTimeout.toMillis();
         this.tls = b.tlsCert != null;
     }
 
@@ -91,6 +95,7 @@ final class ArmeriaHomeReadServer implements HomeReadServer {
     }
 
     private HttpResponse serve(ServiceRequestContext ctx, HttpRequest req) {
+        long arrived = ticker.getAsLong();
         String authorization = req.headers().get(HttpHeaderNames.AUTHORIZATION);
         if (authorization == null || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())
             || !authenticator.test(authorization.substring(BEARER.length()).strip())) {
@@ -114,11 +119,28 @@ final class ArmeriaHomeReadServer implements HomeReadServer {
         if (!owns.test(unit)) {
             return notHome(type, unit);
         }
-        return HttpResponse.of(CompletableFuture.supplyAsync(() -> read(reader, unit, type, key),
-                                                             ctx.blockingTaskExecutor()));
+        long timeLeftMillis = timeLeftMillis(req.headers().get(HomeReadWire.TIMEOUT_HEADER));
+        return HttpResponse.of(CompletableFuture.supplyAsync(
+                () -> read(ctx, arrived, timeLeftMillis, reader, unit, type, key), ctx.blockingTaskExecutor()));
     }
 
-    private HttpResponse read(EntityReader reader, String unit, String type, String key) {
+    /** The caller's time left as sent, or this server's request timeout when absent or not a count of ms. */
+    private long timeLeftMillis(String header) {
+        if (header == null || header.isEmpty() || header.length() > 9 || !header.chars().allMatch(Character::isDigit)) {
+            return requestTimeoutMillis;
+        }
+        return Math.max(1, Long.parseLong(header));
+    }
+
+    private HttpResponse read(ServiceRequestContext ctx, long arrived, long timeLeftMillis, EntityReader reader,
+                              String unit, String type, String key) {
+        long waitedMillis = (ticker.getAsLong() - arrived) / 1_000_000;
+        if (ctx.isCancelled() || waitedMillis >= timeLeftMillis) {
+            // The caller has given up: spare the store a read nobody will receive (load shedding under a backlog).
+            return problem(type, "expired", ProblemDetail.of(503, HomeReadWire.EXPIRED, type + " '" + key
+                    + "' of unit " + unit + ": waited " + waitedMillis + " ms in region " + region
+                    + " (expected: under the caller's " + timeLeftMillis + " ms)"));
+        }
         Optional<StoredEntity> entity;
         try {
             entity = reader.read(unit, key);

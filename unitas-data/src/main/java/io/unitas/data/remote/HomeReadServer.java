@@ -54,6 +54,7 @@ public interface HomeReadServer extends AutoCloseable {
         Duration requestTimeout = Duration.ofSeconds(2);
         int blockingThreads = 8;
         MeterRegistry meters = Metrics.globalRegistry;
+        java.util.function.LongSupplier ticker = System::nanoTime;
 
         private Builder() {}
 
@@ -147,6 +148,12 @@ public interface HomeReadServer extends AutoCloseable {
          */
         public Builder meterRegistry(MeterRegistry registry) {
             this.meters = Objects.requireNonNull(registry, "registry");
+            return this;
+        }
+
+        /** The ticker that ages queued reads against their callers' time left (tests move it by hand). */
+        Builder ticker(java.util.function.LongSupplier nanoTime) {
+            this.ticker = Objects.requireNonNull(nanoTime, "ticker");
             return this;
         }
 

@@ -19,6 +19,14 @@ final class HomeReadWire {
 
     static final String PATH = "/unitas/v1/home-read";
 
+    /**
+     * The caller's time left for this attempt, in whole milliseconds (like gRPC's {@code grpc-timeout}): the home
+     * drops a read still waiting for a reader thread when that time has passed.
+     */
+    static final String TIMEOUT_HEADER = "unitas-timeout-ms";
+
+    /** 503: the read waited at the home beyond the caller's time left and was dropped unread. */
+    static final String EXPIRED = "home-read-expired";
     /** 401: no bearer token, or not one the home accepts. */
     static final String UNAUTHENTICATED = "unauthenticated";
     /** 400: a query parameter is missing. */

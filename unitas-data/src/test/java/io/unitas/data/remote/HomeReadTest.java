@@ -20,10 +20,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
 import org.junit.jupiter.api.AfterAll;
@@ -433,6 +435,48 @@ class HomeReadTest {
             assertThat(await(read).outcome()).isEqualTo(HomeRead.Outcome.TIMED_OUT);
             assertThat(readerCalls).hasValue(1);
             assertThat(secondAttempts("hedge")).isZero();
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
+    void aReadWaitingAtTheHomeLongerThanItsCallerHadLeft_isDroppedUnread() throws Exception {
+        AtomicLong cnNanos = new AtomicLong();
+        AtomicInteger arrived = new AtomicInteger();
+        List<String> readKeys = new CopyOnWriteArrayList<>();
+        CountDownLatch release = new CountDownLatch(1);
+        SimpleMeterRegistry serverMeters = new SimpleMeterRegistry();
+        HomeReadServer s = HomeReadServer.builder().region(CN).token(TOKEN).blockingThreads(1).ticker(cnNanos::get)
+                .owns(unit -> arrived.incrementAndGet() > 0)
+                .reader("account", (unit, key) -> {
+                    readKeys.add(key);
+                    if (key.equals("slow")) {
+                        release.await(); // holds cn's only reader thread
+                    }
+                    return Optional.of(ALICE);
+                })
+                .meterRegistry(serverMeters).start();
+        open.add(s);
+        HomeReadClient eu = HomeReadClient.builder().endpoint(CN, s.uri()).token(TOKEN).deadline(DEADLINE)
+                                          .withoutHedging().meterRegistry(meters).build(timers);
+        open.add(eu);
+        try {
+            eu.read(CN, "u-cn", "account", "slow");
+            Await.until("the slow read holds cn's reader thread", IO, () -> readKeys.size() == 1);
+            CompletableFuture<HomeRead> queued = eu.read(CN, "u-cn", "account", "alice").toCompletableFuture();
+            Await.until("the second read waits at cn", IO, () -> arrived.get() == 2);
+
+            cnNanos.addAndGet(DEADLINE.toNanos()); // it has waited at cn all the 250 ms its caller had left
+            release.countDown();
+            HomeRead r = await(queued);
+
+            assertThat(serverMeters.find("unitas.data.home.read.served").tag("outcome", "expired").counter().count())
+                    .isEqualTo(1);
+            // Dropped unread; the caller, whose clock had not run out, retried and was answered.
+            assertThat(r.outcome()).isEqualTo(HomeRead.Outcome.FOUND);
+            assertThat(readKeys).containsExactly("slow", "alice");
+            assertThat(secondAttempts("retry")).isEqualTo(1);
         } finally {
             release.countDown();
         }
