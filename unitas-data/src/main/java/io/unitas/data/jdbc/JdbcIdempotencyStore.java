@@ -16,16 +16,17 @@ import javax.sql.DataSource;
 
 /**
  * Idempotency records in {@code unitas_idempotency} of one region's database (PostgreSQL or H2, the same SQL).
- * Every call is one auto-committed statement or two, so a claim is atomic without holding a transaction open: the
+ * Every call is a few auto-committed statements, so a claim is atomic without holding a transaction open: the
  * primary key decides which of two racing claims wins, and an expired record is taken over by a conditional update
- * that only one claimant can match.
+ * that only one claimant can match. A held key is answered from a read, so retries are answered while the database
+ * is read-only.
  */
 public final class JdbcIdempotencyStore {
 
     private static final String UNIQUE_VIOLATION = "23505";
     private static final String COLUMNS = "idem_key, user_id, payload_hash, response_status, response_body,"
                                           + " created_at, expires_at";
-    /** A claim that finds a record which then disappears before it can be read tries again, this many times. */
+    /** A claim that loses a race reads the winner's record; should that keep changing, it gives up after this many. */
     private static final int CLAIM_ATTEMPTS = 3;
 
     private final Region region;
@@ -59,16 +60,18 @@ public final class JdbcIdempotencyStore {
         }
         return call(c -> {
             for (int attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
-                if (insert(c, record)) {
+                // Read first: a retry of a held key gets its record without a write, even from a read-only database.
+                IdempotencyRecord existing = find(c, record.key());
+                if (existing != null && !existing.isExpiredAt(clock.instant())) {
+                    return StoreResult.conflict(region, "idempotency key", record.key(), existing);
+                }
+                if (existing == null && insert(c, record)) {
                     return StoreResult.ok(record);
                 }
-                if (takeOverExpired(c, record)) {
+                if (existing != null && takeOverExpired(c, record)) {
                     return StoreResult.ok(record);
                 }
-                IdempotencyRecord held = find(c, record.key());
-                if (held != null) {
-                    return StoreResult.conflict(region, "idempotency key", record.key(), held);
-                }
+                // another claimant got there between the read and the write: read again
             }
             return StoreResult.unavailable(region, "idempotency key '" + record.key() + "' kept changing while claimed");
         });

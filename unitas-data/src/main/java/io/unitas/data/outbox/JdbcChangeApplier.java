@@ -174,8 +174,10 @@ final class JdbcChangeApplier implements ChangeApplier {
             long position = result.outcome() == Outcome.GAP || result.position() >= 0
                             ? result.position() : result.change().sequence() - 1;
             StoppedStream previous = stopped.get(stream);
-            if (previous == null || previous.position() != position || !previous.reason().equals(result.reason())) {
-                StoppedStream now = new StoppedStream(stream.origin(), region, stream.unit(), position,
+            long refused = result.change().sequence();
+            if (previous == null || previous.position() != position || previous.refused() != refused
+                || !previous.reason().equals(result.reason())) {
+                StoppedStream now = new StoppedStream(stream.origin(), region, stream.unit(), position, refused,
                                                       result.reason(), clock.instant());
                 stopped.put(stream, now);
                 meter(stream);

@@ -11,11 +11,13 @@ import java.util.Objects;
  * @param origin   where the unit's changes come from
  * @param target   where they stopped
  * @param unit     the unit
- * @param position the last sequence applied at {@code target}; the change {@code position + 1} is the one refused
+ * @param position the last sequence applied at {@code target}
+ * @param refused  the sequence of the change refused ({@code position + 1}, or a later one that came early)
  * @param reason   why, as the database or the service's handler said it
  * @param since    when it first stopped at this position
  */
-public record StoppedStream(Region origin, Region target, String unit, long position, String reason, Instant since) {
+public record StoppedStream(Region origin, Region target, String unit, long position, long refused,
+                            String reason, Instant since) {
 
     /** Requires every part. */
     public StoppedStream {
@@ -29,6 +31,6 @@ public record StoppedStream(Region origin, Region target, String unit, long posi
     /** One line for logs and health reasons, naming the unit, the regions and the position. */
     public String describe() {
         return "unit " + unit + " from " + origin + " stopped in " + target + " at position " + position
-               + " (change " + origin + "/" + unit + "#" + (position + 1) + " refused): " + reason;
+               + " (change " + origin + "/" + unit + "#" + refused + " refused): " + reason;
     }
 }
