@@ -5,6 +5,8 @@ import static io.unitas.data.outbox.ThreeRegions.EU;
 import static io.unitas.data.outbox.ThreeRegions.US;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.unitas.data.outbox.ApplyResult.Outcome;
 import java.time.Duration;
 import java.util.List;
@@ -15,6 +17,7 @@ import java.util.logging.Logger;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * Replication as a contract, on three real PostgreSQL databases (cn, eu, us): per-unit order, once-only apply under
@@ -197,6 +200,48 @@ class ReplicationTest {
             assertThat(regions.applier.get(region).positions(CN)).containsEntry("u-1", 2L);
         }
         assertThat(restarted.lag().caughtUp(List.of("u-1"), US)).isTrue();
+    }
+
+    @Test
+    void aReadOnlyTarget_holdsItsChangesWithoutStoppingAnyStream_andCatchesUpWhenWritableAgain() {
+        PGSimpleDataSource eu = (PGSimpleDataSource) regions.db.get(EU);
+        Ledger cn = regions.ledger(CN);
+        cn.record("u-1", "e-1", "alice", 10);
+        regions.shipDue();
+        Databases.server().execute("ALTER DATABASE " + eu.getDatabaseName()
+                                   + " SET default_transaction_read_only = on");
+        cn.record("u-1", "e-2", "alice", 20);
+        regions.clock.advance(Duration.ofSeconds(3));
+
+        regions.shipDue();
+
+        assertThat(Ledger.entries(eu)).containsExactly("e-1");
+        assertThat(regions.applier.get(EU).stopped()).as("read-only is a fault of the region, not of the change")
+                .isEmpty();
+        assertThat(regions.shipper.get(CN).lag().lagMillis("u-1", EU)).isEqualTo(3_000);
+        assertThat(regions.transport.queued(CN, EU)).isEqualTo(1);
+
+        Databases.server().execute("ALTER DATABASE " + eu.getDatabaseName()
+                                   + " SET default_transaction_read_only = off");
+        regions.shipDue();
+
+        assertThat(Ledger.entries(eu)).containsExactly("e-1", "e-2");
+        assertThat(regions.shipper.get(CN).lag().lagMillis("u-1", EU)).isZero();
+    }
+
+    @Test
+    void theLagGauge_isExportedToPrometheusAsSecondsPerUnitAndTarget() {
+        PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        OutboxShipper shipper = OutboxShipper.create(regions.outbox.get(CN), regions.transport, List.of(EU, US),
+                                                     regions.clock, prometheus, Duration.ofSeconds(30));
+        regions.transport.pause(CN, EU);
+        regions.ledger(CN).record("u-1", "e-1", "alice", 10);
+        regions.clock.advance(Duration.ofMillis(1_500));
+
+        shipper.shipDue();
+
+        assertThat(prometheus.scrape()).contains("unitas_data_unit_lag_seconds{target=\"eu\",unit=\"u-1\"} 1.5",
+                                                 "unitas_data_unit_lag_seconds{target=\"us\",unit=\"u-1\"} 0.0");
     }
 
     static List<LogRecord> capture(Class<?> type) {
