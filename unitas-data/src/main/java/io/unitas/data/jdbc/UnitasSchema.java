@@ -48,9 +48,7 @@ public final class UnitasSchema {
         Map<Integer, Script> scripts = scripts();
         List<Integer> applied = new ArrayList<>();
         try (Connection c = dataSource.getConnection()) {
-            try (Statement s = c.createStatement()) {
-                s.execute(HISTORY);
-            }
+            createHistory(c);
             for (Script script : scripts.values()) {
                 if (apply(c, script, clock)) {
                     applied.add(script.version());
@@ -60,6 +58,18 @@ public final class UnitasSchema {
             throw new IllegalStateException("unitas_schema_history: cannot migrate: " + e.getMessage(), e);
         }
         return List.copyOf(applied);
+    }
+
+    private static void createHistory(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute(HISTORY);
+        } catch (SQLException e) {
+            // PostgreSQL: two sessions creating the same table "if not exists" at once can both pass the check; the
+            // loser fails on the catalog's unique index, and the table is there.
+            if (!UNIQUE_VIOLATION.equals(e.getSQLState())) {
+                throw e;
+            }
+        }
     }
 
     /** The versions recorded as applied in {@code dataSource}, in order. */
