@@ -14,7 +14,10 @@ public interface InProcessTransport extends ChangeTransport {
         return new MemoryTransport();
     }
 
-    /** Delivers changes of every other region to {@code applier}'s region from now on. */
+    /**
+     * Delivers changes of every other region to {@code applier}'s region from now on; register every region before
+     * the first publish, as changes published earlier are not queued for a receiver that did not exist.
+     */
     void receiver(ChangeApplier applier);
 
     /** Holds changes from {@code origin} to {@code target} until {@link #resume}. */

@@ -7,6 +7,7 @@ import io.unitas.core.Region;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -46,7 +47,7 @@ final class LoopingShipper implements OutboxShipper {
     private volatile String lastFailure = "";
     private ScheduledExecutorService loop; // guarded by this
 
-    LoopingShipper(Outbox outbox, ChangeTransport transport, java.util.Collection<Region> targets, Clock clock,
+    LoopingShipper(Outbox outbox, ChangeTransport transport, Collection<Region> targets, Clock clock,
                    MeterRegistry registry, Duration staleAfter) {
         this.outbox = Objects.requireNonNull(outbox, "outbox");
         this.transport = Objects.requireNonNull(transport, "transport");

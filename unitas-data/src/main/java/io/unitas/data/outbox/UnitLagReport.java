@@ -3,6 +3,7 @@ package io.unitas.data.outbox;
 import io.unitas.core.Region;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,9 +26,8 @@ public record UnitLagReport(Region origin, Instant at, Map<String, Map<Region, L
         Objects.requireNonNull(origin, "origin");
         Objects.requireNonNull(at, "at");
         Map<String, Map<Region, Long>> copy = new LinkedHashMap<>();
-        lagMillis.forEach((unit, byTarget) -> copy.put(unit, java.util.Collections.unmodifiableMap(
-                new LinkedHashMap<>(byTarget))));
-        lagMillis = java.util.Collections.unmodifiableMap(copy);
+        lagMillis.forEach((unit, byTarget) -> copy.put(unit, Collections.unmodifiableMap(new LinkedHashMap<>(byTarget))));
+        lagMillis = Collections.unmodifiableMap(copy);
         stopped = List.copyOf(stopped);
     }
 

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.LongStream;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -96,7 +97,7 @@ class OutboxTest {
 
         for (String unit : List.of("u-1", "u-2")) {
             assertThat(outbox.after(unit, 0, 100)).extracting(ChangeEnvelope::sequence)
-                    .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, 20).boxed().toList());
+                    .containsExactlyElementsOf(LongStream.rangeClosed(1, 20).boxed().toList());
         }
         assertThat(outbox.lastSequences()).containsEntry("u-1", 20L).containsEntry("u-2", 20L);
     }

@@ -5,9 +5,11 @@ import static io.unitas.data.outbox.ThreeRegions.EU;
 import static io.unitas.data.outbox.ThreeRegions.US;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.unitas.data.outbox.ApplyResult.Outcome;
+import io.unitas.testkit.Ports;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -190,8 +192,8 @@ class ReplicationTest {
         // cn's process restarts: a new shipper knows nothing of what the old one published
         regions.shipper.get(CN).close();
         OutboxShipper restarted = OutboxShipper.create(regions.outbox.get(CN), regions.transport, List.of(EU, US),
-                                                       regions.clock, new io.micrometer.core.instrument.simple
-                                                               .SimpleMeterRegistry(), Duration.ofSeconds(30));
+                                                       regions.clock, new SimpleMeterRegistry(),
+                                                       Duration.ofSeconds(30));
         regions.transport.resume(CN, US);
         restarted.shipDue();
 
@@ -224,6 +226,30 @@ class ReplicationTest {
         Databases.server().execute("ALTER DATABASE " + eu.getDatabaseName()
                                    + " SET default_transaction_read_only = off");
         regions.shipDue();
+
+        assertThat(Ledger.entries(eu)).containsExactly("e-1", "e-2");
+        assertThat(regions.shipper.get(CN).lag().lagMillis("u-1", EU)).isZero();
+    }
+
+    @Test
+    void anUnreachableTarget_holdsItsChanges_whileTheOthersFlow_andCatchesUpWhenBack() {
+        PGSimpleDataSource eu = (PGSimpleDataSource) regions.db.get(EU);
+        Ledger cn = regions.ledger(CN);
+        cn.record("u-1", "e-1", "alice", 10);
+        regions.shipDue();
+        eu.setPortNumbers(new int[] {Ports.free()}); // eu's database is gone
+        cn.record("u-1", "e-2", "alice", 20);
+        regions.clock.advance(Duration.ofSeconds(2));
+
+        regions.shipper.get(CN).shipDue();
+
+        assertThat(Ledger.entries(regions.db.get(US))).containsExactly("e-1", "e-2");
+        assertThat(regions.shipper.get(CN).lag().lagMillis("u-1", EU)).isEqualTo(2_000);
+        assertThat(regions.shipper.get(CN).lag().lagMillis("u-1", US)).isZero();
+        assertThat(regions.shipper.get(CN).status().healthy()).as("cn ships; eu's fault shows as eu's lag").isTrue();
+
+        eu.setPortNumbers(new int[] {Databases.server().port()});
+        regions.shipper.get(CN).shipDue();
 
         assertThat(Ledger.entries(eu)).containsExactly("e-1", "e-2");
         assertThat(regions.shipper.get(CN).lag().lagMillis("u-1", EU)).isZero();
