@@ -7,7 +7,8 @@ import java.util.Objects;
  *
  * @param outcome  what happened
  * @param change   the change offered
- * @param position the last sequence of the change's (origin, unit) applied here, after this call
+ * @param position the last sequence of the change's (origin, unit) applied here, after this call; -1 when the
+ *                 database could not tell
  * @param reason   one line saying why it was not applied; empty when applied or a duplicate
  */
 public record ApplyResult(Outcome outcome, ChangeEnvelope change, long position, String reason) {

@@ -73,7 +73,7 @@ final class JdbcChangeApplier implements ChangeApplier {
                 case UNREACHABLE -> new ApplyResult(Outcome.UNAVAILABLE, change, -1,
                                                     region + ": database unreachable: " + e.getMessage());
                 case REJECTED -> new ApplyResult(Outcome.REJECTED, change, -1,
-                                                 "SQLSTATE " + e.getSQLState() + ": " + e.getMessage());
+                                                 "unitas_applied: SQLSTATE " + e.getSQLState() + ": " + e.getMessage());
             };
         }
         record(stream, result);
@@ -103,6 +103,13 @@ final class JdbcChangeApplier implements ChangeApplier {
                     c.rollback();
                     return new ApplyResult(Outcome.REJECTED, change, position, "handler of '" + change.entityType()
                                            + "' failed: " + e);
+                } catch (SQLException e) {
+                    if (SqlFailure.of(e) != SqlFailure.REJECTED) {
+                        throw e;
+                    }
+                    c.rollback();
+                    return new ApplyResult(Outcome.REJECTED, change, position,
+                                           "SQLSTATE " + e.getSQLState() + ": " + e.getMessage());
                 }
                 try (PreparedStatement ps = c.prepareStatement("UPDATE unitas_applied SET applied_seq = ?,"
                                                                + " applied_at = ? WHERE origin = ? AND unit = ?")) {
@@ -171,8 +178,7 @@ final class JdbcChangeApplier implements ChangeApplier {
     /** Keeps the stopped streams, their meter and their log lines in step with what just happened. */
     private void record(StreamKey stream, ApplyResult result) {
         if (result.stopsStream()) {
-            long position = result.outcome() == Outcome.GAP || result.position() >= 0
-                            ? result.position() : result.change().sequence() - 1;
+            long position = result.position() >= 0 ? result.position() : result.change().sequence() - 1;
             StoppedStream previous = stopped.get(stream);
             long refused = result.change().sequence();
             if (previous == null || previous.position() != position || previous.refused() != refused

@@ -59,11 +59,6 @@ final class Databases implements AutoCloseable {
         return ds;
     }
 
-    /** The name of the PostgreSQL database behind {@code ds}. */
-    static String name(PGSimpleDataSource ds) {
-        return ds.getDatabaseName();
-    }
-
     @Override
     public void close() {
         created.forEach(name -> server().execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)"));

@@ -144,6 +144,7 @@ class ReplicationTest {
         StoppedStream stopped = regions.applier.get(EU).stopped().get(0);
         assertThat(stopped.unit()).isEqualTo("u-1");
         assertThat(stopped.position()).isEqualTo(1);
+        assertThat(stopped.refused()).isEqualTo(2);
         assertThat(stopped.reason()).contains("entries_below_a_million");
         assertThat(regions.gauge(EU, "unitas.data.unit.stopped", "origin", "cn", "unit", "u-1", "target", "eu"))
                 .isEqualTo(1.0);
