@@ -146,6 +146,7 @@ final class JdbcChangeApplier implements ChangeApplier {
             ps.setString(2, stream.unit());
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
+                    knownStreams.remove(stream); // the table was emptied behind us: create the row again next time
                     throw new SQLException("unitas_applied: no row for " + stream, "08000");
                 }
                 return rs.getLong(1);

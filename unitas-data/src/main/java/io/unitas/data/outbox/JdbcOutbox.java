@@ -59,8 +59,14 @@ final class JdbcOutbox implements Outbox {
         }
         ensureUnit(unit);
         Instant writtenAt = clock.instant();
-        long sequence = postgres ? appendInOneStatement(transaction, unit, entityType, key, payload, writtenAt)
-                                 : appendInThreeStatements(transaction, unit, entityType, key, payload, writtenAt);
+        long sequence;
+        try {
+            sequence = postgres ? appendInOneStatement(transaction, unit, entityType, key, payload, writtenAt)
+                                : appendInThreeStatements(transaction, unit, entityType, key, payload, writtenAt);
+        } catch (SQLException e) {
+            knownUnits.remove(unit); // should its counter row be gone, the next append creates it again
+            throw e;
+        }
         return new ChangeEnvelope(unit, origin, sequence, entityType, key, payload, writtenAt);
     }
 
