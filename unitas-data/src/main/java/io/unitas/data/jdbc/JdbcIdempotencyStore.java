@@ -1,0 +1,184 @@
+package io.unitas.data.jdbc;
+
+import io.unitas.core.Region;
+import io.unitas.data.store.IdempotencyRecord;
+import io.unitas.data.store.StoreResult;
+import io.unitas.data.store.StoredResponse;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Objects;
+import javax.sql.DataSource;
+
+/**
+ * Idempotency records in {@code unitas_idempotency} of one region's database (PostgreSQL or H2, the same SQL).
+ * Every call is a few auto-committed statements, so a claim is atomic without holding a transaction open: the
+ * primary key decides which of two racing claims wins, and an expired record is taken over by a conditional update
+ * that only one claimant can match. A held key is answered from a read, so retries are answered while the database
+ * is read-only.
+ */
+public final class JdbcIdempotencyStore {
+
+    private static final String UNIQUE_VIOLATION = "23505";
+    private static final String COLUMNS = "idem_key, user_id, payload_hash, response_status, response_body,"
+                                          + " created_at, expires_at";
+    /** A claim that loses a race reads the winner's record; should that keep changing, it gives up after this many. */
+    private static final int CLAIM_ATTEMPTS = 3;
+
+    private final Region region;
+    private final DataSource dataSource;
+    private final Clock clock;
+
+    /** A store of {@code region}'s records in {@code dataSource}, whose unitas tables are migrated first. */
+    public JdbcIdempotencyStore(Region region, DataSource dataSource, Clock clock) {
+        this.region = Objects.requireNonNull(region, "region");
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        UnitasSchema.migrate(dataSource, clock);
+    }
+
+    /** The record under {@code key}; NOT_FOUND when there is none or it has expired. */
+    public StoreResult<IdempotencyRecord> idempotencyRecord(String key) {
+        return call(c -> {
+            IdempotencyRecord found = find(c, key);
+            return found == null || found.isExpiredAt(clock.instant())
+                   ? StoreResult.notFound(region, "idempotency record", key) : StoreResult.ok(found);
+        });
+    }
+
+    /**
+     * Claims {@code record}'s key for an in-flight request: OK when this call took it (new, or the stored record had
+     * expired), CONFLICT with the stored record when another request holds it.
+     */
+    public StoreResult<IdempotencyRecord> claim(IdempotencyRecord record) {
+        if (!record.inFlight()) {
+            throw new IllegalArgumentException("record of " + record.key() + ": completed (expected: in flight)");
+        }
+        return call(c -> {
+            for (int attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
+                // Read first: a retry of a held key gets its record without a write, even from a read-only database.
+                IdempotencyRecord existing = find(c, record.key());
+                if (existing != null && !existing.isExpiredAt(clock.instant())) {
+                    return StoreResult.conflict(region, "idempotency key", record.key(), existing);
+                }
+                if (existing == null && insert(c, record)) {
+                    return StoreResult.ok(record);
+                }
+                if (existing != null && takeOverExpired(c, record)) {
+                    return StoreResult.ok(record);
+                }
+                // another claimant got there between the read and the write: read again
+            }
+            return StoreResult.unavailable(region, "idempotency key '" + record.key() + "' kept changing while claimed");
+        });
+    }
+
+    /** Stores the response of the request holding {@code key}; NOT_FOUND when no record is stored. */
+    public StoreResult<IdempotencyRecord> complete(String key, StoredResponse response) {
+        Objects.requireNonNull(response, "response");
+        return call(c -> {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE unitas_idempotency SET response_status = ?,"
+                                                           + " response_body = ? WHERE idem_key = ?")) {
+                ps.setInt(1, response.status());
+                ps.setString(2, response.body());
+                ps.setString(3, key);
+                if (ps.executeUpdate() == 0) {
+                    return StoreResult.notFound(region, "idempotency record", key);
+                }
+            }
+            IdempotencyRecord completed = find(c, key);
+            return completed == null ? StoreResult.notFound(region, "idempotency record", key)
+                                     : StoreResult.ok(completed);
+        });
+    }
+
+    /** Forgets {@code key}, so a retry may run again (a request that failed without effect); OK even if absent. */
+    public StoreResult<String> release(String key) {
+        return call(c -> {
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM unitas_idempotency WHERE idem_key = ?")) {
+                ps.setString(1, key);
+                ps.executeUpdate();
+            }
+            return StoreResult.ok(key);
+        });
+    }
+
+    @Override
+    public String toString() {
+        return "JdbcIdempotencyStore{" + region + '}';
+    }
+
+    private boolean insert(Connection c, IdempotencyRecord r) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO unitas_idempotency (" + COLUMNS + ")"
+                                                       + " VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+            ps.setString(1, r.key());
+            ps.setString(2, r.userId());
+            ps.setString(3, r.payloadHash());
+            ps.setNull(4, Types.INTEGER);
+            ps.setNull(5, Types.VARCHAR);
+            ps.setLong(6, r.createdAt().toEpochMilli());
+            ps.setLong(7, r.expiresAt().toEpochMilli());
+            ps.executeUpdate();
+            return true;
+        } catch (SQLException e) {
+            if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    /** Replaces the stored record only if it has expired now; a concurrent taker re-reads it and no longer matches. */
+    private boolean takeOverExpired(Connection c, IdempotencyRecord r) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE unitas_idempotency SET user_id = ?, payload_hash = ?,"
+                                                       + " response_status = NULL, response_body = NULL,"
+                                                       + " created_at = ?, expires_at = ?"
+                                                       + " WHERE idem_key = ? AND expires_at <= ?")) {
+            ps.setString(1, r.userId());
+            ps.setString(2, r.payloadHash());
+            ps.setLong(3, r.createdAt().toEpochMilli());
+            ps.setLong(4, r.expiresAt().toEpochMilli());
+            ps.setString(5, r.key());
+            ps.setLong(6, clock.millis());
+            return ps.executeUpdate() == 1;
+        }
+    }
+
+    private static IdempotencyRecord find(Connection c, String key) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM unitas_idempotency"
+                                                       + " WHERE idem_key = ?")) {
+            ps.setString(1, key);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return null;
+                }
+                int status = rs.getInt(4);
+                StoredResponse response = rs.wasNull() ? null : new StoredResponse(status, rs.getString(5));
+                return new IdempotencyRecord(rs.getString(1), rs.getString(2), rs.getString(3), response,
+                                             Instant.ofEpochMilli(rs.getLong(6)), Instant.ofEpochMilli(rs.getLong(7)));
+            }
+        }
+    }
+
+    /** Runs {@code work} on one auto-committed connection; a refused or failed database becomes a result. */
+    private <T> StoreResult<T> call(Work<T> work) {
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(true);
+            return work.run(c);
+        } catch (SQLException e) {
+            return switch (SqlFailure.of(e)) {
+                case READ_ONLY -> StoreResult.readOnly(region);
+                case UNREACHABLE, REJECTED -> StoreResult.unavailable(region, e.getMessage());
+            };
+        }
+    }
+
+    @FunctionalInterface
+    private interface Work<T> {
+        StoreResult<T> run(Connection c) throws SQLException;
+    }
+}

@@ -1,0 +1,247 @@
+package io.unitas.data.outbox;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.unitas.core.Region;
+import io.unitas.data.jdbc.SqlFailure;
+import io.unitas.data.jdbc.UnitasSchema;
+import io.unitas.data.outbox.ApplyResult.Outcome;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@link ChangeApplier} over JDBC: one transaction per change locks the (origin, unit) row of
+ * {@code unitas_applied}, compares the change's sequence with the position there, runs the service's handler and
+ * moves the position. The lock makes two concurrent deliveries of one change apply it once.
+ */
+final class JdbcChangeApplier implements ChangeApplier {
+
+    private static final Logger LOG = LoggerFactory.getLogger(JdbcChangeApplier.class);
+    private static final String UNIQUE_VIOLATION = "23505";
+
+    private final Region region;
+    private final DataSource dataSource;
+    private final Map<String, ChangeHandler> handlers;
+    private final Clock clock;
+    private final MeterRegistry registry;
+    private final Set<StreamKey> knownStreams = ConcurrentHashMap.newKeySet();
+    private final Map<StreamKey, StoppedStream> stopped = new ConcurrentHashMap<>();
+    private final Set<StreamKey> metered = ConcurrentHashMap.newKeySet();
+
+    JdbcChangeApplier(Region region, DataSource dataSource, Map<String, ChangeHandler> handlers, Clock clock,
+                      MeterRegistry registry) {
+        this.region = Objects.requireNonNull(region, "region");
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.handlers = Map.copyOf(handlers);
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.registry = Objects.requireNonNull(registry, "registry");
+        UnitasSchema.migrate(dataSource, clock);
+    }
+
+    @Override
+    public Region region() {
+        return region;
+    }
+
+    @Override
+    public ApplyResult apply(ChangeEnvelope change) {
+        if (change.origin().equals(region)) {
+            throw new IllegalArgumentException("change " + change.id() + ": from " + region
+                                               + " itself (expected: another region's)");
+        }
+        StreamKey stream = new StreamKey(change.origin(), change.unit());
+        ApplyResult result;
+        try {
+            result = applyOnce(stream, change);
+        } catch (SQLException e) {
+            result = switch (SqlFailure.of(e)) {
+                case READ_ONLY -> new ApplyResult(Outcome.UNAVAILABLE, change, -1, region + ": database is read-only");
+                case UNREACHABLE -> new ApplyResult(Outcome.UNAVAILABLE, change, -1,
+                                                    region + ": database unreachable: " + e.getMessage());
+                case REJECTED -> new ApplyResult(Outcome.REJECTED, change, -1,
+                                                 "unitas_applied: SQLSTATE " + e.getSQLState() + ": " + e.getMessage());
+            };
+        }
+        record(stream, result);
+        return result;
+    }
+
+    private ApplyResult applyOnce(StreamKey stream, ChangeEnvelope change) throws SQLException {
+        ensureStream(stream);
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                long position = lockPosition(c, stream);
+                ApplyResult skipped = skipped(change, position);
+                if (skipped != null) {
+                    c.rollback();
+                    return skipped;
+                }
+                ChangeHandler handler = handlers.get(change.entityType());
+                if (handler == null) {
+                    c.rollback();
+                    return new ApplyResult(Outcome.REJECTED, change, position, "no handler for entity type '"
+                                           + change.entityType() + "' (expected one of " + handlers.keySet() + ")");
+                }
+                try {
+                    handler.apply(c, change);
+                } catch (RuntimeException e) {
+                    c.rollback();
+                    return new ApplyResult(Outcome.REJECTED, change, position, "handler of '" + change.entityType()
+                                           + "' failed: " + e);
+                } catch (SQLException e) {
+                    if (SqlFailure.of(e) != SqlFailure.REJECTED) {
+                        throw e;
+                    }
+                    c.rollback();
+                    return new ApplyResult(Outcome.REJECTED, change, position,
+                                           "SQLSTATE " + e.getSQLState() + ": " + e.getMessage());
+                }
+                try (PreparedStatement ps = c.prepareStatement("UPDATE unitas_applied SET applied_seq = ?,"
+                                                               + " applied_at = ? WHERE origin = ? AND unit = ?")) {
+                    ps.setLong(1, change.sequence());
+                    ps.setLong(2, clock.millis());
+                    ps.setString(3, stream.origin().id());
+                    ps.setString(4, stream.unit());
+                    ps.executeUpdate();
+                }
+                c.commit();
+                return new ApplyResult(Outcome.APPLIED, change, change.sequence(), "");
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+        }
+    }
+
+    private static ApplyResult skipped(ChangeEnvelope change, long position) {
+        if (change.sequence() <= position) {
+            return new ApplyResult(Outcome.DUPLICATE, change, position, "");
+        }
+        if (change.sequence() > position + 1) {
+            return new ApplyResult(Outcome.GAP, change, position, "change " + change.id() + " arrived before #"
+                                   + (position + 1) + " (expected: #" + (position + 1) + " first)");
+        }
+        return null;
+    }
+
+    private long lockPosition(Connection c, StreamKey stream) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT applied_seq FROM unitas_applied"
+                                                       + " WHERE origin = ? AND unit = ? FOR UPDATE")) {
+            ps.setString(1, stream.origin().id());
+            ps.setString(2, stream.unit());
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    knownStreams.remove(stream); // the table was emptied behind us: create the row again next time
+                    throw new SQLException("unitas_applied: no row for " + stream, "08000");
+                }
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    /** Creates the stream's position row at 0 in its own transaction, so applying never races on its key. */
+    private void ensureStream(StreamKey stream) throws SQLException {
+        if (knownStreams.contains(stream)) {
+            return;
+        }
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(true);
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO unitas_applied (origin, unit, applied_seq,"
+                                                           + " applied_at) VALUES (?, ?, 0, ?)")) {
+                ps.setString(1, stream.origin().id());
+                ps.setString(2, stream.unit());
+                ps.setLong(3, clock.millis());
+                ps.executeUpdate();
+            } catch (SQLException e) {
+                if (!UNIQUE_VIOLATION.equals(e.getSQLState())) {
+                    throw e;
+                }
+            }
+        }
+        knownStreams.add(stream);
+    }
+
+    /** Keeps the stopped streams, their meter and their log lines in step with what just happened. */
+    private void record(StreamKey stream, ApplyResult result) {
+        if (result.stopsStream()) {
+            long position = result.position() >= 0 ? result.position() : result.change().sequence() - 1;
+            StoppedStream previous = stopped.get(stream);
+            long refused = result.change().sequence();
+            if (previous == null || previous.position() != position || previous.refused() != refused
+                || !previous.reason().equals(result.reason())) {
+                StoppedStream now = new StoppedStream(stream.origin(), region, stream.unit(), position, refused,
+                                                      result.reason(), clock.instant());
+                stopped.put(stream, now);
+                meter(stream);
+                LOG.error("replication stopped: {}", now.describe());
+            }
+        } else if (result.consumed() && stopped.remove(stream) != null) {
+            LOG.info("replication of unit {} from {} resumed in {} at position {}", stream.unit(), stream.origin(),
+                     region, result.position());
+        }
+    }
+
+    private void meter(StreamKey stream) {
+        if (metered.add(stream)) {
+            Gauge.builder("unitas.data.unit.stopped", stopped, s -> s.containsKey(stream) ? 1 : 0)
+                    .description("1 while the unit's changes from origin cannot be applied in target")
+                    .tags("origin", stream.origin().id(), "unit", stream.unit(), "target", region.id())
+                    .register(registry);
+        }
+    }
+
+    @Override
+    public Map<String, Long> positions(Region origin) {
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(true);
+            try (PreparedStatement ps = c.prepareStatement("SELECT unit, applied_seq FROM unitas_applied"
+                                                           + " WHERE origin = ? ORDER BY unit")) {
+                ps.setString(1, origin.id());
+                try (ResultSet rs = ps.executeQuery()) {
+                    Map<String, Long> positions = new LinkedHashMap<>();
+                    while (rs.next()) {
+                        positions.put(rs.getString(1), rs.getLong(2));
+                    }
+                    return positions;
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(region + ": cannot read applied positions: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public List<StoppedStream> stopped() {
+        List<StoppedStream> now = new ArrayList<>(stopped.values());
+        now.sort(Comparator.comparing(StoppedStream::since).thenComparing(StoppedStream::unit));
+        return List.copyOf(now);
+    }
+
+    @Override
+    public String toString() {
+        return "ChangeApplier{" + region + ", handlers " + handlers.keySet() + '}';
+    }
+
+    /** One stream of changes: a unit's, from one origin. */
+    private record StreamKey(Region origin, String unit) {
+        @Override
+        public String toString() {
+            return origin + "/" + unit;
+        }
+    }
+}

@@ -1,0 +1,236 @@
+package io.unitas.data.outbox;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.unitas.core.Region;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@link OutboxShipper}: what was published per unit lives in memory and starts, after a restart, from the least
+ * any target acknowledged, so a restart republishes (at least once) and never skips. Rounds hold this object's lock;
+ * the lag report and status are read without it.
+ */
+final class LoopingShipper implements OutboxShipper {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LoopingShipper.class);
+
+    private final Outbox outbox;
+    private final ChangeTransport transport;
+    private final List<Region> targets;
+    private final Clock clock;
+    private final MeterRegistry registry;
+    private final Duration staleAfter;
+    private final Counter rounds;
+    private final Counter failures;
+    private final Map<String, Long> published = new HashMap<>(); // guarded by this
+    private final Map<Region, Map<String, Long>> acknowledged = new HashMap<>(); // guarded by this
+    private final Map<String, Long> trimmed = new HashMap<>(); // guarded by this
+    private final Set<String> meteredUnits = new HashSet<>(); // guarded by this
+    private volatile UnitLagReport report;
+    private volatile Instant lastRound = Instant.EPOCH;
+    private volatile String lastFailure = "";
+    private ScheduledExecutorService loop; // guarded by this
+
+    LoopingShipper(Outbox outbox, ChangeTransport transport, Collection<Region> targets, Clock clock,
+                   MeterRegistry registry, Duration staleAfter) {
+        this.outbox = Objects.requireNonNull(outbox, "outbox");
+        this.transport = Objects.requireNonNull(transport, "transport");
+        this.targets = List.copyOf(targets);
+        if (this.targets.contains(outbox.origin())) {
+            throw new IllegalArgumentException("targets: " + this.targets + " (expected: regions other than "
+                                               + outbox.origin() + ")");
+        }
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.staleAfter = Objects.requireNonNull(staleAfter, "staleAfter");
+        this.report = UnitLagReport.empty(outbox.origin(), clock.instant());
+        String origin = outbox.origin().id();
+        this.rounds = Counter.builder("unitas.data.outbox.rounds").tag("origin", origin)
+                .description("shipping rounds of the region's outbox that succeeded").register(registry);
+        this.failures = Counter.builder("unitas.data.outbox.round.failures").tag("origin", origin)
+                .description("shipping rounds of the region's outbox that failed").register(registry);
+        Gauge.builder("unitas.data.outbox.round.age", this, s -> s.roundAgeMillis() / 1000.0).tag("origin", origin)
+                .baseUnit("seconds").description("time since the last successful shipping round").register(registry);
+    }
+
+    @Override
+    public synchronized void shipDue() {
+        try {
+            round();
+            lastRound = clock.instant();
+            rounds.increment();
+            if (!lastFailure.isEmpty()) {
+                LOG.info("outbox shipping of {} recovered after: {}", outbox.origin(), lastFailure);
+                lastFailure = "";
+            }
+        } catch (RuntimeException e) {
+            failures.increment();
+            String reason = String.valueOf(e.getMessage());
+            if (!reason.equals(lastFailure)) {
+                LOG.warn("outbox shipping of {}: round failed: {}", outbox.origin(), reason);
+            }
+            lastFailure = reason;
+            throw e;
+        }
+    }
+
+    private void round() {
+        Map<String, Long> last = outbox.lastSequences();
+        readAcknowledged();
+        for (Map.Entry<String, Long> unit : last.entrySet()) {
+            long from = published.computeIfAbsent(unit.getKey(), this::leastAcknowledged);
+            while (from < unit.getValue()) {
+                List<ChangeEnvelope> batch = outbox.after(unit.getKey(), from, BATCH);
+                if (batch.isEmpty()) {
+                    break;
+                }
+                transport.publish(batch);
+                from = batch.get(batch.size() - 1).sequence();
+                published.put(unit.getKey(), from);
+            }
+        }
+        transport.flush();
+        readAcknowledged();
+        for (String unit : last.keySet()) {
+            long everywhere = leastAcknowledged(unit);
+            if (everywhere > trimmed.getOrDefault(unit, 0L)) {
+                outbox.trim(unit, everywhere);
+                trimmed.put(unit, everywhere);
+            }
+        }
+        report = measure(last);
+    }
+
+    /** Refreshes each target's acknowledged positions; a target that cannot tell keeps its last known ones. */
+    private void readAcknowledged() {
+        for (Region target : targets) {
+            try {
+                acknowledged.put(target, transport.acknowledged(outbox.origin(), target));
+            } catch (RuntimeException e) {
+                LOG.debug("acknowledged positions of {} unknown: {}", target, e.getMessage());
+            }
+        }
+    }
+
+    private long leastAcknowledged(String unit) {
+        long least = Long.MAX_VALUE;
+        for (Region target : targets) {
+            least = Math.min(least, acknowledged.getOrDefault(target, Map.of()).getOrDefault(unit, 0L));
+        }
+        return least == Long.MAX_VALUE ? 0 : least;
+    }
+
+    private UnitLagReport measure(Map<String, Long> last) {
+        Instant now = clock.instant();
+        Map<String, Map<Region, Long>> lag = new LinkedHashMap<>();
+        for (Map.Entry<String, Long> unit : last.entrySet()) {
+            Map<Region, Long> byTarget = new LinkedHashMap<>();
+            for (Region target : targets) {
+                long applied = acknowledged.getOrDefault(target, Map.of()).getOrDefault(unit.getKey(), 0L);
+                long millis = applied >= unit.getValue() ? 0
+                        : outbox.oldestAfter(unit.getKey(), applied)
+                                .map(t -> Math.max(0, now.toEpochMilli() - t.toEpochMilli())).orElse(0L);
+                byTarget.put(target, millis);
+            }
+            lag.put(unit.getKey(), byTarget);
+            meter(unit.getKey());
+        }
+        List<StoppedStream> stopped;
+        try {
+            stopped = transport.stopped(outbox.origin());
+        } catch (RuntimeException e) {
+            stopped = report.stopped();
+        }
+        return new UnitLagReport(outbox.origin(), now, lag, stopped);
+    }
+
+    private void meter(String unit) {
+        if (meteredUnits.add(unit)) {
+            for (Region target : targets) {
+                Gauge.builder("unitas.data.unit.lag", this, s -> s.report.lagMillis(unit, target) / 1000.0)
+                        .tags("unit", unit, "target", target.id()).baseUnit("seconds")
+                        .description("age of the oldest change of the unit not yet applied in the target region")
+                        .register(registry);
+            }
+        }
+    }
+
+    private long roundAgeMillis() {
+        return Math.max(0, clock.millis() - lastRound.toEpochMilli());
+    }
+
+    @Override
+    public UnitLagReport lag() {
+        return report;
+    }
+
+    @Override
+    public ShipperStatus status() {
+        long age = roundAgeMillis();
+        String reason;
+        if (!lastFailure.isEmpty()) {
+            reason = "outbox shipping of " + outbox.origin() + " failing: " + lastFailure;
+        } else if (age > staleAfter.toMillis()) {
+            reason = "outbox shipping of " + outbox.origin() + " stalled: no round for " + age / 1000 + " s"
+                     + " (expected: every " + staleAfter.toSeconds() + " s at most)";
+        } else if (!report.stopped().isEmpty()) {
+            reason = report.stopped().get(0).describe()
+                     + (report.stopped().size() > 1 ? " (and " + (report.stopped().size() - 1) + " more)" : "");
+        } else {
+            reason = "";
+        }
+        return new ShipperStatus(reason.isEmpty(), reason, lastRound, (long) rounds.count(),
+                                 (long) failures.count());
+    }
+
+    @Override
+    public synchronized void start(Duration interval) {
+        if (loop != null) {
+            throw new IllegalStateException("outbox shipping of " + outbox.origin() + ": already started");
+        }
+        loop = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "unitas-outbox-" + outbox.origin());
+            t.setDaemon(true);
+            return t;
+        });
+        loop.scheduleWithFixedDelay(() -> {
+            try {
+                shipDue();
+            } catch (RuntimeException e) {
+                // counted and logged by shipDue; the next round tries again
+            } catch (Throwable e) {
+                LOG.error("outbox shipping of {}: loop died: {}", outbox.origin(), e.toString());
+                throw e;
+            }
+        }, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public synchronized void close() {
+        if (loop != null) {
+            loop.shutdownNow();
+            loop = null;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "OutboxShipper{" + outbox.origin() + " -> " + targets + '}';
+    }
+}
