@@ -1,11 +1,15 @@
 package io.unitas.data;
 
 import io.unitas.core.Region;
+import io.unitas.data.jdbc.JdbcIdempotencyStore;
+import io.unitas.data.jdbc.UnitasSchema;
 import io.unitas.data.store.IdempotencyRecord;
 import io.unitas.data.store.StoreResult;
 import io.unitas.data.store.StoredResponse;
 import java.time.Clock;
+import java.util.UUID;
 import javax.sql.DataSource;
+import org.h2.jdbcx.JdbcDataSource;
 
 /**
  * Where one region keeps Idempotency-Key records: the storage behind {@link Idempotency}, one per region. A service
@@ -20,15 +24,18 @@ public interface IdempotencyStore {
      * the process ends.
      */
     static IdempotencyStore embedded(Region region, Clock clock) {
-        return EmbeddedIdempotencyStore.inMemory(region, clock);
+        JdbcDataSource h2 = new JdbcDataSource();
+        // DB_CLOSE_DELAY=-1 keeps the in-memory database between connections for the life of the process.
+        h2.setURL("jdbc:h2:mem:unitas-idempotency-" + region.id() + "-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+        return jdbc(region, h2, clock);
     }
 
     /**
-     * A store in the table {@code unitas_idempotency} of an embedded database the service already has (H2), created
-     * when absent, beside the service's own tables.
+     * A store in the table {@code unitas_idempotency} of the service's own database (PostgreSQL, or H2 when
+     * embedded), beside its own tables; unitas's tables are migrated first ({@link UnitasSchema}).
      */
-    static IdempotencyStore embedded(Region region, DataSource dataSource, Clock clock) {
-        return new EmbeddedIdempotencyStore(region, dataSource, clock);
+    static IdempotencyStore jdbc(Region region, DataSource dataSource, Clock clock) {
+        return new JdbcIdempotencyStore(region, dataSource, clock);
     }
 
     /** The record of {@code key}, {@code NOT_FOUND} when absent or expired. */

@@ -1,5 +1,6 @@
 package io.unitas.data.jdbc;
 
+import io.unitas.data.IdempotencyStore;
 import io.unitas.core.Region;
 import io.unitas.data.store.IdempotencyRecord;
 import io.unitas.data.store.StoreResult;
@@ -21,7 +22,7 @@ import javax.sql.DataSource;
  * that only one claimant can match. A held key is answered from a read, so retries are answered while the database
  * is read-only.
  */
-public final class JdbcIdempotencyStore {
+public final class JdbcIdempotencyStore implements IdempotencyStore {
 
     private static final String UNIQUE_VIOLATION = "23505";
     private static final String COLUMNS = "idem_key, user_id, payload_hash, response_status, response_body,"
@@ -42,6 +43,7 @@ public final class JdbcIdempotencyStore {
     }
 
     /** The record under {@code key}; NOT_FOUND when there is none or it has expired. */
+    @Override
     public StoreResult<IdempotencyRecord> idempotencyRecord(String key) {
         return call(c -> {
             IdempotencyRecord found = find(c, key);
@@ -54,6 +56,7 @@ public final class JdbcIdempotencyStore {
      * Claims {@code record}'s key for an in-flight request: OK when this call took it (new, or the stored record had
      * expired), CONFLICT with the stored record when another request holds it.
      */
+    @Override
     public StoreResult<IdempotencyRecord> claim(IdempotencyRecord record) {
         if (!record.inFlight()) {
             throw new IllegalArgumentException("record of " + record.key() + ": completed (expected: in flight)");
@@ -78,6 +81,7 @@ public final class JdbcIdempotencyStore {
     }
 
     /** Stores the response of the request holding {@code key}; NOT_FOUND when no record is stored. */
+    @Override
     public StoreResult<IdempotencyRecord> complete(String key, StoredResponse response) {
         Objects.requireNonNull(response, "response");
         return call(c -> {
@@ -97,6 +101,7 @@ public final class JdbcIdempotencyStore {
     }
 
     /** Forgets {@code key}, so a retry may run again (a request that failed without effect); OK even if absent. */
+    @Override
     public StoreResult<String> release(String key) {
         return call(c -> {
             try (PreparedStatement ps = c.prepareStatement("DELETE FROM unitas_idempotency WHERE idem_key = ?")) {

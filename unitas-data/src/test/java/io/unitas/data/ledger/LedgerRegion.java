@@ -53,7 +53,7 @@ final class LedgerRegion {
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }
-        this.idempotency = IdempotencyStore.embedded(region, dataSource, clock);
+        this.idempotency = IdempotencyStore.jdbc(region, dataSource, clock);
     }
 
     /** Switches the database off or on. */
