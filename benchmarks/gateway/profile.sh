@@ -4,11 +4,11 @@
 # nginx backend and a gateway as run.sh does (through the launcher, so with the JVM options users get), loads it with
 # wrk for WARMUP, then records DURATION more of the same load with JDK Flight Recorder and reads the recording with
 # JfrPerRequest.java.
-# Usage: benchmarks/gateway/profile.sh   (env: WARMUP=20s DURATION=10s CONNECTIONS=64 THREADS=2 KEEP=dir)
+# Usage: benchmarks/gateway/profile.sh   (env: WARMUP=30s DURATION=10s CONNECTIONS=64 THREADS=2 KEEP=dir)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-WARMUP="${WARMUP:-20s}"
+WARMUP="${WARMUP:-30s}"
 DURATION="${DURATION:-10s}"
 CONNECTIONS="${CONNECTIONS:-64}"
 THREADS="${THREADS:-2}"
