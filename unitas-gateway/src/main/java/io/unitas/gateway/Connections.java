@@ -115,27 +115,44 @@ final class Connections {
 
     /**
      * A link to {@code endpoint} on {@code loop} for one exchange: an HTTP/2 stream, or an HTTP/1.1 connection,
-     * the most recently used idle one or a new one. Idle ones past {@link #MAX_IDLE_NANOS} are closed on the way
-     * rather than risked.
+     * the most recently used idle one (see {@link #pooled}) or a new one.
      */
     Future<Link> acquire(EventLoop loop, Upstreams.Endpoint endpoint) {
         LoopPool pool = pools.get(loop);
         if (endpoint.http2()) {
             return stream(loop, pool, endpoint);
         }
-        ArrayDeque<Link> idle = pool.idle.get(endpoint);
+        Link idle = pooled(pool, endpoint);
         if (idle != null) {
-            long now = ticker.getAsLong();
-            Link link;
-            while ((link = idle.pollLast()) != null) {
-                if (link.channel.isActive() && now - link.idleSince <= MAX_IDLE_NANOS) {
-                    return loop.newSucceededFuture(link);
-                }
-                link.channel.close();
-            }
+            return loop.newSucceededFuture(idle);
         }
         Link link = new Link(endpoint, pool, ticker);
         return linked(loop.newPromise(), link, connectHttp1(loop, endpoint, link));
+    }
+
+    /**
+     * The most recently used idle HTTP/1.1 connection to {@code endpoint} on {@code loop}, or {@code null} when there
+     * is none (or the endpoint speaks HTTP/2): the common case of {@link #acquire}, without a future. Idle ones past
+     * {@link #MAX_IDLE_NANOS} are closed on the way rather than risked.
+     */
+    Link pooled(EventLoop loop, Upstreams.Endpoint endpoint) {
+        return endpoint.http2() ? null : pooled(pools.get(loop), endpoint);
+    }
+
+    private Link pooled(LoopPool pool, Upstreams.Endpoint endpoint) {
+        ArrayDeque<Link> idle = pool.idle.get(endpoint);
+        if (idle == null || idle.isEmpty()) {
+            return null;
+        }
+        long now = ticker.getAsLong();
+        Link link;
+        while ((link = idle.pollLast()) != null) {
+            if (link.channel.isActive() && now - link.idleSince <= MAX_IDLE_NANOS) {
+                return link;
+            }
+            link.channel.close();
+        }
+        return null;
     }
 
     /**

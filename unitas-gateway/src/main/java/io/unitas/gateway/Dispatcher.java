@@ -46,6 +46,7 @@ final class Dispatcher {
     private final HopRule hopRule;
     private final GatewayConfig.Routing routing;
     private final Clock clock;
+    private final DecisionCache forwards = new DecisionCache();
 
     Dispatcher(GatewayConfig config, Clock clock) {
         this.self = config.region();
@@ -192,7 +193,7 @@ final class Dispatcher {
         }
         String version = unit != null && target.equals(self) && home.equals(self)
                          ? s.rules().grayVersion(unit, view) : null;
-        return new Decision(unitId, home, target, route, version, hops, null);
+        return forwards.forward(unitId, home, target, route, version, hops);
     }
 
     /** The fence's answer to a {@code method} request of {@code path} for {@code unitId}; {@code null}: it passes. */

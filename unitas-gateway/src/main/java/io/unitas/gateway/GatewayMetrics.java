@@ -15,6 +15,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.netty.util.concurrent.FastThreadLocal;
 
 import io.unitas.control.client.WatchStatus;
 
@@ -33,6 +34,8 @@ final class GatewayMetrics implements AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final ConcurrentHashMap<String, ConcurrentHashMap<String, ConcurrentHashMap<String, Meters>>> meters =
             new ConcurrentHashMap<>();
+    /** The meters last used, by a hash of their labels; see {@link #meters}. */
+    private final Meters[] recent = new Meters[64];
     private final PrintStream accessLog;
 
     private final ScheduledExecutorService flusher;
@@ -134,16 +137,120 @@ final class GatewayMetrics implements AutoCloseable {
     void record(String method, String path, String unit, String home, String target, String route, int status,
                 long durationNanos) {
         int statusClass = Math.max(1, Math.min(5, status / 100));
-        Meters m = meters.computeIfAbsent(home, k -> new ConcurrentHashMap<>())
-                         .computeIfAbsent(target, k -> new ConcurrentHashMap<>())
-                         .computeIfAbsent(route, k -> new Meters(home, target, route));
+        Meters m = meters(home, target, route);
         m.count(statusClass).increment();
         m.latency.record(durationNanos, TimeUnit.NANOSECONDS);
         if (accessLog != null) {
-            accessLog.println(Instant.now() + " method=" + method + " path=" + path + " status=" + status
-                              + " gateway_region=" + gatewayRegion + " home_region=" + home
-                              + " target_region=" + target + " route=" + route + " unit=" + unit
-                              + " status_class=" + statusClass + "xx duration_us=" + durationNanos / 1000);
+            AccessLine line = ACCESS_LINES.get();
+            line.start(Instant.now()).append(" method=").append(method).append(" path=").append(path)
+                .append(" status=").append(status).append(" gateway_region=").append(gatewayRegion)
+                .append(" home_region=").append(home).append(" target_region=").append(target)
+                .append(" route=").append(route).append(" unit=").append(unit)
+                .append(" status_class=").append(statusClass).append("xx duration_us=")
+                .append(durationNanos / 1000).end(accessLog);
+        }
+    }
+
+    /**
+     * The meters of one combination, found without allocating once made: in {@link #recent}, a direct-mapped table
+     * read without a lock (a slot holds a whole {@code Meters} or none; a lost write costs one slower lookup), else
+     * in the maps (whose {@code computeIfAbsent} functions capture their arguments, so allocate at every call).
+     */
+    private Meters meters(String home, String target, String route) {
+        int h = (31 * home.hashCode() + target.hashCode()) * 31 + route.hashCode();
+        int slot = (h ^ (h >>> 16)) & (recent.length - 1);
+        Meters m = recent[slot];
+        if (m != null && m.home.equals(home) && m.target.equals(target) && m.route.equals(route)) {
+            return m;
+        }
+        m = meters.computeIfAbsent(home, k -> new ConcurrentHashMap<>())
+                  .computeIfAbsent(target, k -> new ConcurrentHashMap<>())
+                  .computeIfAbsent(route, k -> new Meters(home, target, route));
+        recent[slot] = m;
+        return m;
+    }
+
+    /** Each event loop's access log line, reused from one request to the next. */
+    private static final FastThreadLocal<AccessLine> ACCESS_LINES = new FastThreadLocal<>() {
+        @Override
+        protected AccessLine initialValue() {
+            return new AccessLine();
+        }
+    };
+
+    /**
+     * One access log line, built in a reused buffer and written to the log as UTF-8 bytes in one call, so that a
+     * request's line costs no string of its own. The timestamp is {@link Instant#toString()}'s, its date and time
+     * formatted once a second.
+     */
+    static final class AccessLine {
+        private final StringBuilder text = new StringBuilder(256);
+        private byte[] bytes = new byte[256];
+        private long second = Long.MIN_VALUE;
+        private String secondText;
+
+        /** Starts a line with the time {@code now}, as {@code Instant.toString()} writes it. */
+        AccessLine start(Instant now) {
+            text.setLength(0);
+            if (now.getEpochSecond() != second) {
+                second = now.getEpochSecond();
+                String whole = Instant.ofEpochSecond(second).toString(); // 2026-11-30T14:12:49Z
+                secondText = whole.substring(0, whole.length() - 1);
+            }
+            text.append(secondText);
+            int nanos = now.getNano();
+            if (nanos != 0) { // as Instant.toString: milli-, micro- or nanoseconds, whichever shows them all
+                int digits = nanos % 1_000_000 == 0 ? 3 : nanos % 1_000 == 0 ? 6 : 9;
+                int value = digits == 3 ? nanos / 1_000_000 : digits == 6 ? nanos / 1_000 : nanos;
+                text.append('.');
+                for (int d = digits - 1, scale = pow10(d); d >= 0; d--, scale /= 10) {
+                    text.append((char) ('0' + value / scale % 10));
+                }
+            }
+            text.append('Z');
+            return this;
+        }
+
+        private static int pow10(int n) {
+            int p = 1;
+            for (int i = 0; i < n; i++) {
+                p *= 10;
+            }
+            return p;
+        }
+
+        AccessLine append(String s) {
+            text.append(s);
+            return this;
+        }
+
+        AccessLine append(long n) {
+            text.append(n);
+            return this;
+        }
+
+        /** The line so far. */
+        String text() {
+            return text.toString();
+        }
+
+        /** Ends the line and writes it to {@code out}. */
+        void end(PrintStream out) {
+            text.append(System.lineSeparator());
+            int n = text.length();
+            if (bytes.length < n) {
+                bytes = new byte[2 * n];
+            }
+            int at = 0;
+            for (int i = 0; i < n; i++) {
+                char c = text.charAt(i);
+                if (c >= 0x80) { // a path or name beyond ASCII: the stream encodes it
+                    out.print(text);
+                    return;
+                }
+                bytes[at++] = (byte) c;
+            }
+            out.write(bytes, 0, at);
         }
     }
 

@@ -10,17 +10,31 @@ import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.util.AsciiString;
 import io.unitas.core.rules.RequestView;
 
-/** The rules' view of a live HTTP request; reads headers in place and scans the cookie header without parsing it. */
+/**
+ * The rules' view of a live HTTP request; reads headers in place and scans the cookie header without parsing it.
+ * One view serves every request of a connection (or stream) in turn, pointed at each while it is decided.
+ */
 final class HttpRequestView implements RequestView {
 
     /** Header names the rules ask for, hashed once; a rule set names only a handful. */
     private static final ConcurrentHashMap<String, AsciiString> NAMES = new ConcurrentHashMap<>();
 
-    private final HttpRequest request;
+    private HttpRequest request;
     private Map<String, List<String>> query; // decoded on first use: most rule sets never ask
 
-    HttpRequestView(HttpRequest request) {
+    HttpRequestView() {}
+
+    /** This view, now of {@code request}. */
+    HttpRequestView of(HttpRequest request) {
         this.request = request;
+        this.query = null;
+        return this;
+    }
+
+    /** Lets go of the request decided, so that a view kept between requests holds none. */
+    void clear() {
+        this.request = null;
+        this.query = null;
     }
 
     @Override

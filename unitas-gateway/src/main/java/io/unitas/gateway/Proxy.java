@@ -2,9 +2,8 @@ package io.unitas.gateway;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -13,6 +12,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
@@ -34,6 +34,23 @@ final class Proxy {
             HttpHeaderNames.CONNECTION, HttpHeaderNames.KEEP_ALIVE, HttpHeaderNames.PROXY_CONNECTION,
             HttpHeaderNames.TE, HttpHeaderNames.TRAILER, HttpHeaderNames.UPGRADE, AsciiString.cached("http2-settings"),
             HttpHeaderNames.EXPECT };
+    private static final AsciiString[] HOPS = new AsciiString[32];
+
+    static {
+        for (int i = 0; i < HOPS.length; i++) {
+            HOPS[i] = AsciiString.cached(Integer.toString(i));
+        }
+    }
+
+    /** A bit for each length of a name in {@link #HOP_BY_HOP}. */
+    private static final int HOP_BY_HOP_LENGTHS = Arrays.stream(HOP_BY_HOP).mapToInt(h -> 1 << h.length())
+                                                        .reduce(0, (a, b) -> a | b);
+    /** {@code Connection}'s index in {@link #HOP_BY_HOP}. */
+    private static final int CONNECTION = 0;
+    /** The HTTP/2 conversion's own header names, listed once ({@code values()} copies its array at each call). */
+    private static final AsciiString[] HTTP2_EXTENSIONS =
+            Arrays.stream(HttpConversionUtil.ExtensionHeaderNames.values())
+                  .map(HttpConversionUtil.ExtensionHeaderNames::text).toArray(AsciiString[]::new);
 
     final String self;
     final Dispatcher dispatcher;
@@ -120,44 +137,93 @@ final class Proxy {
     /**
      * Removes what must not cross this proxy: connection-scoped headers and those the {@code Connection} header
      * names. One pass over the headers finds them: most messages carry none but {@code Connection} itself, and a
-     * removal by name costs a case-insensitive hash.
+     * removal by name costs a case-insensitive hash. Nothing is allocated unless {@code Connection} names a header
+     * that is neither connection-scoped nor {@code close}.
      */
     static void stripHopByHop(HttpHeaders h) {
-        List<CharSequence> found = null;
+        int found = 0; // a bit per HOP_BY_HOP entry present
+        CharSequence connection = null;
         for (Iterator<Map.Entry<CharSequence, CharSequence>> it = h.iteratorCharSequence(); it.hasNext(); ) {
             Map.Entry<CharSequence, CharSequence> e = it.next();
-            CharSequence name = e.getKey();
-            if (!isHopByHop(name)) {
+            int hop = hopByHop(e.getKey(), 0, e.getKey().length());
+            if (hop < 0) {
                 continue;
             }
-            if (found == null) {
-                found = new ArrayList<>(2);
-            }
-            found.add(name);
-            if (AsciiString.contentEqualsIgnoreCase(name, HttpHeaderNames.CONNECTION)) {
-                for (String token : e.getValue().toString().split(",")) {
-                    found.add(token.trim());
-                }
+            found |= 1 << hop;
+            if (hop == CONNECTION) {
+                connection = connection == null ? e.getValue() : connection + "," + e.getValue();
             }
         }
-        if (found != null) {
-            found.forEach(h::remove);
+        for (int i = 0; found != 0; i++, found >>>= 1) {
+            if ((found & 1) != 0) {
+                h.remove(HOP_BY_HOP[i]);
+            }
+        }
+        if (connection != null) {
+            removeNamedIn(h, connection);
         }
     }
 
-    private static boolean isHopByHop(CharSequence name) {
-        for (AsciiString hop : HOP_BY_HOP) {
-            if (hop.length() == name.length() && hop.contentEqualsIgnoreCase(name)) {
-                return true;
+    /** Removes each header a {@code Connection} value names ({@code close, x-foo}: RFC 9110 section 7.6.1). */
+    private static void removeNamedIn(HttpHeaders h, CharSequence connection) {
+        int n = connection.length();
+        for (int start = 0; start < n; ) {
+            int end = start;
+            while (end < n && connection.charAt(end) != ',') {
+                end++;
+            }
+            int next = end + 1;
+            while (start < end && isWhitespace(connection.charAt(start))) {
+                start++;
+            }
+            while (end > start && isWhitespace(connection.charAt(end - 1))) {
+                end--;
+            }
+            if (end > start && hopByHop(connection, start, end) < 0) { // those are gone already
+                if (end - start == HttpHeaderValues.CLOSE.length()
+                    && AsciiString.regionMatches(connection, true, start, HttpHeaderValues.CLOSE, 0, end - start)) {
+                    h.remove(HttpHeaderValues.CLOSE);
+                } else {
+                    h.remove(connection.subSequence(start, end).toString());
+                }
+            }
+            start = next;
+        }
+    }
+
+    private static boolean isWhitespace(char c) {
+        return c == ' ' || c == '\t';
+    }
+
+    /** The index in {@link #HOP_BY_HOP} of the name {@code s[start, end)}, or -1 when it is none of them. */
+    private static int hopByHop(CharSequence s, int start, int end) {
+        int length = end - start;
+        if (length >= Integer.SIZE || (HOP_BY_HOP_LENGTHS & 1 << length) == 0) { // most names end here
+            return -1;
+        }
+        char first = (char) (s.charAt(start) | 0x20); // lower case, for a letter
+        for (int i = 0; i < HOP_BY_HOP.length; i++) {
+            AsciiString hop = HOP_BY_HOP[i];
+            if (hop.length() == length && hop.charAt(0) == first
+                && AsciiString.regionMatches(s, true, start, hop, 0, length)) {
+                return i;
             }
         }
-        return false;
+        return -1;
+    }
+
+    /**
+     * The value of the hops header for {@code hops}: a constant up to {@link #HOPS}'s length (a chain of gateways is
+     * short; the hop limit refuses long ones), so that stamping a request formats no number.
+     */
+    static CharSequence hops(int hops) {
+        return hops >= 0 && hops < HOPS.length ? HOPS[hops] : Integer.toString(hops);
     }
 
     /** The HTTP/2 conversion's own headers ({@code x-http2-stream-id} and the like), meaningless upstream. */
     static void stripHttp2Extensions(HttpHeaders h) {
-        for (HttpConversionUtil.ExtensionHeaderNames name : HttpConversionUtil.ExtensionHeaderNames.values()) {
-            h.remove(name.text());
+        for (AsciiString name : HTTP2_EXTENSIONS) {
+            h.remove(name);
         }
     }
 }

@@ -72,6 +72,10 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
     private final ArrayDeque<Object> parked = new ArrayDeque<>();
     /** Whether the client is another region's gateway, whose stamps are followed (everyone else's are removed). */
     private boolean trustedPeer;
+    /** HTTP/1.x: whether the first request has been taken, the only one that may ask for h2c. */
+    private boolean upgradeOffered;
+    /** The rules' view of the request being decided, one per handler: a decision is made within one call. */
+    private final HttpRequestView view = new HttpRequestView();
 
     ProxyHandler(Proxy proxy, boolean http2Stream, ConnectionGuard guard) {
         this.proxy = proxy;
@@ -177,8 +181,11 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         if (!http2Stream) {
-            if (ctx.pipeline().get(HttpServerUpgradeHandler.class) != null) {
-                ctx.pipeline().remove(HttpServerUpgradeHandler.class); // clients ask for h2c on their first request
+            if (!upgradeOffered) { // clients ask for h2c on their first request only
+                upgradeOffered = true;
+                if (ctx.pipeline().get(HttpServerUpgradeHandler.class) != null) {
+                    ctx.pipeline().remove(HttpServerUpgradeHandler.class);
+                }
             }
             keepAlive = HttpUtil.isKeepAlive(req);
             http10 = req.protocolVersion() == HttpVersion.HTTP_1_0;
@@ -199,8 +206,13 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
             respond(local);
             return;
         }
-        Decision d = proxy.dispatcher.decide(proxy.state.get(), req.method().name(), path, req.headers(),
-                                             new HttpRequestView(req), trustedPeer);
+        Decision d;
+        try {
+            d = proxy.dispatcher.decide(proxy.state.get(), req.method().name(), path, req.headers(), view.of(req),
+                                        trustedPeer);
+        } finally {
+            view.clear();
+        }
         Upstreams.Pool pool = d.forwards() ? proxy.upstreams.pool(d.target(), d.version()) : null;
         if (pool == null) {
             ProblemDetail p = d.forwards() ? ProblemDetail.of(502, "no-upstream", "no upstream endpoints configured for region "
@@ -365,7 +377,7 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
                 }
             }
             h.set(proxy.regionHeader, d.target().id());
-            h.setInt(proxy.hopsHeader, d.hops() + 1);
+            h.set(proxy.hopsHeader, Proxy.hops(d.hops() + 1));
             if (d.unit() != null) {
                 h.set(proxy.unitHeader, d.unit());
             }
@@ -396,6 +408,11 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
             moveTo(Phase.CONNECTING);
             attempts++;
             endpoint = pool.pick(endpoint);
+            Connections.Link idle = proxy.connections.pooled(ctx.channel().eventLoop(), endpoint);
+            if (idle != null) { // the common case: a kept-alive connection, no future
+                connected(idle);
+                return;
+            }
             Future<Connections.Link> connecting = proxy.connections.acquire(ctx.channel().eventLoop(), endpoint);
             if (connecting.isDone()) {
                 connected(connecting);
@@ -416,7 +433,11 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
                 failed(connecting.cause());
                 return;
             }
-            link = connecting.getNow();
+            connected(connecting.getNow());
+        }
+
+        private void connected(Connections.Link connected) {
+            link = connected;
             link.bind(this);
             moveTo(Phase.AWAITING_ANSWER);
             Channel up = link.channel();

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# What the unitas gateway's proxy path costs per request, in figures that do not depend on the machine's load: the
+# bytes its event loop allocates per request, where they are allocated, and where its CPU samples fall. Starts the
+# nginx backend and a gateway as run.sh does (through the launcher, so with the JVM options users get), loads it with
+# wrk for WARMUP, then records DURATION more of the same load with JDK Flight Recorder and reads the recording with
+# JfrPerRequest.java.
+# Usage: benchmarks/gateway/profile.sh   (env: WARMUP=30s DURATION=10s CONNECTIONS=64 THREADS=2 KEEP=dir)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+WARMUP="${WARMUP:-30s}"
+DURATION="${DURATION:-10s}"
+CONNECTIONS="${CONNECTIONS:-64}"
+THREADS="${THREADS:-2}"
+command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] || { echo "needs nginx and wrk (see run.sh)" >&2; exit 2; }
+command -v wrk >/dev/null || { echo "needs nginx and wrk (see run.sh)" >&2; exit 2; }
+NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
+# shellcheck source=common.sh
+. "$here/common.sh"
+
+work="$(mktemp -d)"
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  [[ -f "$work/backend/nginx.pid" ]] && kill "$(cat "$work/backend/nginx.pid")" 2>/dev/null || true
+  if [[ -n "${KEEP:-}" ]]; then mkdir -p "$KEEP" && cp "$work"/*.jfr "$work"/*.log "$KEEP"/ 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+BACKEND=$(free_port); UNITAS=$(free_port)
+nginx_conf "$work/backend" "server { listen 127.0.0.1:$BACKEND; keepalive_requests 1000000;
+  location / { return 200 'ok'; } }"
+state_files "$work"
+cat >"$work/gateway.yaml" <<YAML
+region: cn
+listen: 127.0.0.1:$UNITAS
+workers: 1
+upstreams:
+  cn: {endpoints: ["127.0.0.1:$BACKEND"]}
+  eu: {endpoints: ["127.0.0.1:$BACKEND"]}
+access_log: off
+static: {topology: topology.yaml, rules: rules.yaml, health: health.yaml}
+YAML
+UNITAS_JAVA_OPTS="${GATEWAY_JAVA_OPTS:--Xmx512m}" "$root/unitas" gateway --config "$work/gateway.yaml" \
+  >"$work/unitas.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 1 240); do curl -fs -o /dev/null -H 'x-user-id: 1234' "http://127.0.0.1:$UNITAS/" && break; sleep 0.5; done
+curl -fs -o /dev/null -H 'x-user-id: 1234' "http://127.0.0.1:$UNITAS/" || { cat "$work/unitas.log" >&2; exit 1; }
+
+load() { wrk -t"$THREADS" -c"$CONNECTIONS" -d"$1" -H 'x-user-id: 1234' "http://127.0.0.1:$UNITAS/"; }
+echo "warming up for $WARMUP..."
+load "$WARMUP" >/dev/null
+# The JDK's profile settings, with every allocation sample the JVM offers (one per TLAB refill) and Java stacks
+# sampled every millisecond, so that ten seconds give a breakdown worth reading.
+jfc="$(dirname "$(readlink -f "$(command -v java)")")/../lib/jfr/profile.jfc"
+sed -e 's|control="allocation-profiling">[^<]*<|control="allocation-profiling">1000000000/s<|' \
+    -e 's|control="method-sampling-java-interval">[^<]*<|control="method-sampling-java-interval">1 ms<|' \
+    "$jfc" >"$work/perrequest.jfc"
+jcmd "${pids[0]}" JFR.start name=perrequest settings="$work/perrequest.jfc" >/dev/null
+out=$(load "$DURATION")
+jcmd "${pids[0]}" JFR.stop name=perrequest filename="$work/gateway.jfr" >/dev/null
+requests=$(awk '/requests in/ {print $1}' <<<"$out")
+echo "$out" >"$work/wrk.log"
+non2xx=$(awk '/Non-2xx/ {print $NF}' <<<"$out")
+[[ -z "$non2xx" ]] || { echo "the gateway answered $non2xx requests with a non-2xx status" >&2; exit 1; }
+java "$here/JfrPerRequest.java" "$work/gateway.jfr" "$requests"
