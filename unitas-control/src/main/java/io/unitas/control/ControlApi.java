@@ -184,9 +184,9 @@ final class ControlApi {
         }
         Duration timeout = doc.hasNonNull("timeout_ms") ? Duration.ofMillis(doc.get("timeout_ms").asLong()) : null;
         return outcome(service.startSwitchover(who.name(), new ControlService.SwitchoverRequest(units,
-                doc.path("drain").asText(""), doc.path("target").asText(""), doc.path("max_lag_ms").asLong(1_000),
+                doc.path("drain").asText(""), doc.path("target").asText(""), doc.path("max_lag_ms").asLong(0),
                 deadline, timeout, doc.path("dry_run").asBoolean(false), doc.path("force").asBoolean(false),
-                doc.path("reason").asText(""))));
+                doc.path("reason").asText(""), doc.path("promote").asBoolean(false))));
     }
 
     /**

@@ -20,6 +20,7 @@ import io.unitas.core.RegionHealth;
 import io.unitas.core.Topology;
 import io.unitas.core.health.HealthReport;
 import io.unitas.core.rules.UnitRules;
+import io.unitas.core.switchover.MovingLag;
 import io.unitas.core.switchover.Switchover;
 import io.unitas.core.switchover.SwitchoverPhase;
 import io.unitas.core.switchover.SwitchoverCooldown;
@@ -70,13 +71,20 @@ final class ControlService {
 
     /**
      * A switchover asked for: the units to move (or the region to drain, all its units), the target (empty:
-     * the drained region's first healthy fallback), the lag the target may have when writes flip, and the
-     * deadline (or, when null, {@code timeout} from now; when both are null, 60 s from now).
+     * the drained region's first healthy fallback), the moving units' lag at or below which writes flip, and the
+     * deadline (or, when null, {@code timeout} from now; when both are null, 60 s from now). A promotion moves
+     * the units without waiting on their lag and records each one's last known lag as its RPO.
      */
     record SwitchoverRequest(List<String> units, String drain, String target, long maxLagMs, Instant deadline,
-                             Duration timeout, boolean dryRun, boolean force, String reason) {
+                             Duration timeout, boolean dryRun, boolean force, String reason, boolean promote) {
         SwitchoverRequest {
             units = List.copyOf(units);
+        }
+
+        /** A switchover that waits on lag. */
+        SwitchoverRequest(List<String> units, String drain, String target, long maxLagMs, Instant deadline,
+                          Duration timeout, boolean dryRun, boolean force, String reason) {
+            this(units, drain, target, maxLagMs, deadline, timeout, dryRun, force, reason, false);
         }
     }
 
@@ -270,7 +278,8 @@ final class ControlService {
             return new ChangeResult.Refused(refuse(actor, "switchover.start", "switchover", request.reason(),
                                                    Refusal.invalid("switchover request", problems)));
         }
-        return change(actor, request.dryRun() ? "switchover.plan" : "switchover.start",
+        return change(actor, request.dryRun() ? "switchover.plan"
+                             : request.promote() ? "switchover.promote" : "switchover.start",
                       "units " + String.join(",", resolved.units) + " -> " + resolved.target, request.reason(), ANY,
                       current -> {
             // Units without a stated load add nothing, so only the loads the rules state can overload a region.
@@ -295,10 +304,28 @@ final class ControlService {
                 return Change.planned(plan, current.revision());
             }
             long count = current.switchoverCount() + 1;
-            Switchover s = Switchover.start("sw-" + count, resolved.units, plan.target(), plan.origins(),
-                    request.maxLagMs(), resolved.deadline, request.force(), actor, request.reason(), clock.instant());
+            Switchover s = request.promote()
+                    ? Switchover.promote("sw-" + count, resolved.units, plan.target(), plan.origins(),
+                            lastKnownLags(current, plan), resolved.deadline, actor, request.reason(), clock.instant())
+                    : Switchover.start("sw-" + count, resolved.units, plan.target(), plan.origins(),
+                            request.maxLagMs(), resolved.deadline, request.force(), actor, request.reason(),
+                            clock.instant());
             return Change.to(current.withSwitchover(s, count), s.steps().get(0).detail()).with(plan, s);
         });
+    }
+
+    /**
+     * Each moving unit's lag to the target as its home last reported it, however old that report: what a promotion
+     * may lose (its RPO); unknown when the home never reported the unit's lag.
+     */
+    private static Map<String, Long> lastKnownLags(ControlState current, SwitchoverPlan plan) {
+        Map<String, Long> lags = new LinkedHashMap<>();
+        for (SwitchoverPlan.Move move : plan.moves()) {
+            HealthEntry home = current.health().get(move.from());
+            lags.put(move.unit(), home == null ? RegionHealth.UNKNOWN_LAG
+                    : home.report().unitLag(move.unit(), move.to()).map(l -> l.lagMs()).orElse(RegionHealth.UNKNOWN_LAG));
+        }
+        return lags;
     }
 
     /** A request with its units (a drained region's) and its target and deadline worked out. */
@@ -379,8 +406,11 @@ final class ControlService {
             if (s == null || s.phase().terminal()) {
                 return Change.none();
             }
-            HealthEntry target = current.health().get(s.target());
-            Switchover next = s.advance(now, target == null ? RegionHealth.UNKNOWN_LAG : target.actionableLagMs());
+            // The moving units' lag as their homes ship it; a home whose report is not fresh says nothing.
+            MovingLag lag = MovingLag.of(s.units(), s.origins(), s.target(), region -> Optional.ofNullable(
+                    current.health().get(region)).filter(HealthEntry::trusted).map(HealthEntry::report), now,
+                    healthTtl);
+            Switchover next = s.advance(now, lag);
             if (next == s) {
                 return Change.none();
             }

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.unitas.config.HealthReportJson;
 import io.unitas.config.UnitRulesFile;
 import io.unitas.core.Problem;
 import io.unitas.core.Region;
@@ -126,6 +127,9 @@ final class StateJson {
         ArrayNode reported = o.putArray("reported_reasons");
         h.reported().reasons().forEach(reported::add);
         o.set("checks", h.checks());
+        if (!h.unitLags().isEmpty()) {
+            o.set("unit_lag", HealthReportJson.unitLagTree(h.unitLags()));
+        }
         return o;
     }
 
@@ -138,7 +142,9 @@ final class StateJson {
         return new HealthEntry(region, o.path("sequence").asLong(), Instant.parse(o.path("observed_at").asText()),
                                Instant.parse(o.path("received_at").asText()), reported, o.path("checks"),
                                HealthEntry.Freshness.valueOf(o.path("freshness").asText().toUpperCase(
-                                       java.util.Locale.ROOT)));
+                                       java.util.Locale.ROOT)),
+                               o.path("unit_lag").isObject() ? HealthReportJson.readUnitLags(o.get("unit_lag"))
+                                                             : List.of());
     }
 
     static ObjectNode switchover(Switchover s) {
@@ -156,6 +162,10 @@ final class StateJson {
         o.put("requested_by", s.requestedBy());
         o.put("reason", s.reason());
         o.put("outcome", s.outcome());
+        if (s.promotion()) {
+            ObjectNode rpo = o.putObject("rpo_ms");
+            s.rpoMs().forEach(rpo::put);
+        }
         ArrayNode steps = o.putArray("steps");
         for (SwitchoverStep step : s.steps()) {
             steps.addObject().put("phase", step.phase().jsonName()).put("at", step.at().toString())
@@ -172,11 +182,13 @@ final class StateJson {
         List<SwitchoverStep> steps = new ArrayList<>();
         o.path("steps").forEach(s -> steps.add(new SwitchoverStep(SwitchoverPhase.fromJson(s.path("phase").asText()),
                 Instant.parse(s.path("at").asText()), s.path("detail").asText())));
+        Map<String, Long> rpo = new LinkedHashMap<>();
+        o.path("rpo_ms").fields().forEachRemaining(e -> rpo.put(e.getKey(), e.getValue().asLong()));
         return new Switchover(o.path("id").asText(), units, Region.of(o.path("target").asText()), origins,
                               o.path("max_lag_ms").asLong(), Instant.parse(o.path("deadline").asText()),
                               o.path("forced").asBoolean(), o.path("requested_by").asText(),
                               o.path("reason").asText(), SwitchoverPhase.fromJson(o.path("phase").asText()), steps,
-                              o.path("outcome").asText());
+                              o.path("outcome").asText(), rpo);
     }
 
     static ObjectNode plan(SwitchoverPlan p) {
