@@ -43,10 +43,22 @@ class CtlCommandTest {
         }
     }
 
+    /** Each region healthy; cn's units 20 ms behind in eu, us's 300 ms (what a promotion states as its RPO). */
     private void report(String region) {
+        String unitLag = switch (region) {
+            case "cn" -> ",\"unit_lag\":{\"u-shanghai\":{\"eu\":" + lag(20) + "},\"u-hangzhou\":{\"eu\":" + lag(20)
+                         + "}}";
+            case "us" -> ",\"unit_lag\":{\"u-newyork\":{\"eu\":" + lag(300) + "}}";
+            default -> "";
+        };
         ControlClient.of(server.uri(), ADMIN.secret()).send("PUT", "/api/v1/health/" + region, "{\"region\":\""
                 + region + "\",\"sequence\":1,\"observed_at\":\"" + Instant.now() + "\",\"healthy\":true,"
-                + "\"writable\":true,\"replication_lag_ms\":20,\"score\":1,\"reasons\":[],\"checks\":{}}", Map.of());
+                + "\"writable\":true,\"replication_lag_ms\":20,\"score\":1,\"reasons\":[],\"checks\":{}" + unitLag
+                + "}", Map.of());
+    }
+
+    private static String lag(long ms) {
+        return "{\"lag_ms\":" + ms + ",\"measured_at\":\"" + Instant.now() + "\"}";
     }
 
     @AfterAll
@@ -101,7 +113,7 @@ class CtlCommandTest {
 
     @Test
     void switchWait_rolledBack_exits1_soAScriptKnowsTheUnitsDidNotMove() {
-        // eu reports 20 ms of lag: it never reaches 1 ms, and the deadline rolls the switchover back.
+        // cn reports u-shanghai 20 ms behind in eu: it never reaches 1 ms, and the deadline rolls the switchover back.
         Cli res = ctl("switch", "--units", "u-shanghai", "--to", "eu", "--max-lag", "1ms", "--timeout", "1s",
                       "--wait");
 
@@ -125,7 +137,7 @@ class CtlCommandTest {
 
         assertThat(res.exit()).isZero();
         assertThat(res.out()).contains("Exit codes:")
-                .containsPattern("0 +done; for switch --wait: the units moved")
+                .containsPattern("0 +done; for switch --wait and promote: the units moved")
                 .containsPattern("(?s)1 +refused .*rolled back or aborted")
                 .containsPattern("2 +bad input");
     }
@@ -149,6 +161,25 @@ class CtlCommandTest {
         assertThat(res.exit()).as(res.err()).isZero();
         assertThat(res.out()).contains("catching_up: fenced writes of u-hangzhou").contains("completed: unfenced");
         assertThat(ctl("audit").out()).contains("switchover.start").contains("(reason: drill)");
+    }
+
+    @Test
+    void promote_movesWithoutWaiting_printsEachUnitsRpo_andExits0() {
+        Cli res = ctl("promote", "u-newyork", "--to", "eu", "--reason", "us is gone");
+
+        assertThat(res.exit()).as(res.out() + res.err()).isZero();
+        assertThat(res.out()).contains("promotion sw-").contains("u-newyork -> eu")
+                .containsPattern("RPO u-newyork +<= 300 ms of writes")
+                .contains("flipped: promoted without waiting on lag (RPO u-newyork 300 ms)").contains("completed: ");
+        assertThat(ctl("audit").out()).contains("switchover.promote");
+    }
+
+    @Test
+    void promote_refused_exits1() {
+        Cli res = ctl("promote", "u-paris", "--to", "eu");
+
+        assertThat(res.exit()).isEqualTo(1);
+        assertThat(res.err()).contains("unit 'u-paris' already has home eu");
     }
 
     @Test
