@@ -35,8 +35,8 @@ import picocli.CommandLine.ParentCommand;
  * per line), 4 not allowed (no or wrong token), 5 cannot reach the control plane (or it cannot reach its store).
  */
 @Command(name = "ctl",
-         description = "Talk to a running control plane: get, apply -f, fence, unfence, switch, promote, abort, "
-                       + "audit, watch, token, reset-health.",
+         description = "Talk to a running control plane: get, apply -f, fence, unfence, switch, promote, accept, "
+                       + "abort, audit, watch, token, reset-health.",
          mixinStandardHelpOptions = true,
          exitCodeListHeading = "%nExit codes:%n",
          exitCodeList = {"0:done; for switch --wait and promote: the units moved",
@@ -47,7 +47,7 @@ import picocli.CommandLine.ParentCommand;
                          "5:cannot reach the control plane, or it cannot reach its store"},
          subcommands = {CtlCommand.Get.class, CtlCommand.Apply.class, CtlCommand.Fence.class,
                         CtlCommand.Unfence.class, CtlCommand.Switch.class, CtlCommand.Promote.class,
-                        CtlCommand.Abort.class,
+                        CtlCommand.Accept.class, CtlCommand.Abort.class,
                         CtlCommand.Audit.class, CtlCommand.Watch.class, CtlCommand.Token.class,
                         CtlCommand.ResetHealth.class})
 final class CtlCommand {
@@ -179,15 +179,18 @@ final class CtlCommand {
     }
 
     @Command(name = "apply", mixinStandardHelpOptions = true,
-             description = "Replace the topology or the rules with a YAML or JSON file, validated as a whole.")
+             description = "Replace the topology, the rules or the failover policy with a YAML or JSON file, "
+                           + "validated as a whole.")
     static final class Apply implements Callable<Integer> {
         @ParentCommand
         CtlCommand ctl;
 
-        @Option(names = "-f", required = true, paramLabel = "FILE", description = "topology or rules, YAML or JSON")
+        @Option(names = "-f", required = true, paramLabel = "FILE",
+                description = "topology, rules or failover policy, YAML or JSON")
         Path file;
 
-        @Option(names = "--kind", description = "topology or rules (default: rules if the file has 'units')")
+        @Option(names = "--kind", description = "topology, rules or failover (default: failover if the file has "
+                                                + "'groups', else rules if it has 'units', else topology)")
         String kind;
 
         @Option(names = "--revision", description = "the revision this replaces (default: the current one)")
@@ -199,7 +202,8 @@ final class CtlCommand {
         @Override
         public Integer call() throws IOException {
             String text = Files.readString(file);
-            String what = kind != null ? kind : text.contains("units") ? "rules" : "topology";
+            String what = kind != null ? kind : text.contains("groups") ? "failover"
+                          : text.contains("units") ? "rules" : "topology";
             boolean yaml = !file.toString().endsWith(".json");
             return ctl.call("apply", c -> {
                 long rev = revision != null ? revision : c.get("/api/v1/state").revision();
@@ -400,6 +404,34 @@ final class CtlCommand {
                         e.getKey(), e.getValue().asLong() < 0 ? "unknown (never measured)"
                                                               : "<= " + e.getValue().asLong() + " ms of writes"));
                 return ctl.follow("promote", id);
+            });
+        }
+    }
+
+    @Command(name = "accept", mixinStandardHelpOptions = true,
+             description = "Accept a proposal of the failover policy (mode ask; listed under proposals in ctl get "
+                           + "state and in the audit log): start the move it proposes and follow it to its end.")
+    static final class Accept implements Callable<Integer> {
+        @ParentCommand
+        CtlCommand ctl;
+
+        @Parameters(paramLabel = "ID", description = "the proposal, group@home (cn-users@cn)")
+        String id;
+
+        @Mixin
+        Reason reason;
+
+        @Override
+        public Integer call() {
+            String body = JSON.createObjectNode().put("reason", reason.text).toString();
+            return ctl.call("accept", c -> c.post("/api/v1/proposals/" + id + "/accept", body), res -> {
+                JsonNode sw = res.json().path("switchover");
+                ctl.main.out().println("proposal " + id + " accepted: " + (sw.has("rpo_ms") ? "promotion "
+                                       : "switchover ") + sw.path("id").asText() + " started");
+                sw.path("rpo_ms").fields().forEachRemaining(e -> ctl.main.out().printf("  RPO %-12s %s%n",
+                        e.getKey(), e.getValue().asLong() < 0 ? "unknown (never measured)"
+                                                              : "<= " + e.getValue().asLong() + " ms of writes"));
+                return ctl.follow("accept", sw.path("id").asText());
             });
         }
     }

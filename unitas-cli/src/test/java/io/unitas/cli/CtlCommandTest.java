@@ -183,6 +183,48 @@ class CtlCommandTest {
     }
 
     @Test
+    void accept_startsTheMoveAFailoverPolicyProposed_andFollowsItToItsEnd() throws Exception {
+        Path own = Files.createDirectories(dir.resolve("accept"));
+        Path tokens = Files.writeString(own.resolve("tokens"), ADMIN.fileLine() + "\n");
+        try (ControlServer other = ControlServer.builder().port(0).dataDir(own.resolve("data")).tokens(tokens)
+                                                .start()) {
+            Path root = Cli.root();
+            String at = other.uri().toString();
+            assertThat(Cli.run("ctl", "apply", "-f", root.resolve("examples/topology.yaml").toString(), "--server", at,
+                               "--token", ADMIN.secret()).exit()).isZero();
+            assertThat(Cli.run("ctl", "apply", "-f", root.resolve("examples/rules.yaml").toString(), "--server", at,
+                               "--token", ADMIN.secret()).exit()).isZero();
+            String policy = Cli.file(own, "failover.yaml", """
+                    groups:
+                      - {name: shanghai, units: [u-shanghai], mode: ask, after: 0s}
+                    """);
+            Cli applied = Cli.run("ctl", "apply", "-f", policy, "--server", at, "--token", ADMIN.secret());
+            assertThat(applied.out()).as(applied.err()).startsWith("failover applied: revision ");
+            ControlClient client = ControlClient.of(other.uri(), ADMIN.secret());
+            for (String region : new String[] {"eu", "us"}) {
+                client.send("PUT", "/api/v1/health/" + region, "{\"region\":\"" + region + "\",\"sequence\":1,"
+                        + "\"observed_at\":\"" + Instant.now() + "\",\"healthy\":true,\"writable\":true,"
+                        + "\"replication_lag_ms\":20,\"score\":1,\"reasons\":[],\"checks\":{}}", Map.of());
+            }
+            // cn's database is read-only; it still ships, and u-shanghai's changes are all in eu.
+            client.send("PUT", "/api/v1/health/cn", "{\"region\":\"cn\",\"sequence\":1,\"observed_at\":\""
+                    + Instant.now() + "\",\"healthy\":true,\"writable\":false,\"replication_lag_ms\":20,"
+                    + "\"score\":0.5,\"reasons\":[\"pg: read-only\"],\"checks\":{},"
+                    + "\"unit_lag\":{\"u-shanghai\":{\"eu\":" + lag(0) + "}}}", Map.of());
+            io.unitas.testkit.Await.until("a proposal", java.time.Duration.ofSeconds(20),
+                    () -> client.get("/api/v1/state").json().path("proposals").size() == 1);
+
+            Cli res = Cli.run("ctl", "accept", "shanghai@cn", "--server", at, "--token", ADMIN.secret());
+
+            assertThat(res.exit()).as(res.out() + res.err()).isZero();
+            assertThat(res.out()).contains("proposal shanghai@cn accepted: switchover sw-1 started")
+                    .contains("flipped: u-shanghai caught up in eu").contains("completed: ");
+            assertThat(Cli.run("ctl", "accept", "shanghai@cn", "--server", at, "--token", ADMIN.secret()).exit())
+                    .isEqualTo(1);
+        }
+    }
+
+    @Test
     void aViewerMayNotFence_andNoServerIsExit5() {
         Cli forbidden = Cli.run("ctl", "fence", "u-paris", "--server", server.uri().toString(), "--token",
                                 VIEWER.secret());

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
@@ -20,6 +21,7 @@ import io.unitas.core.RegionHealth;
 import io.unitas.core.Topology;
 import io.unitas.core.health.HealthReport;
 import io.unitas.core.rules.UnitRules;
+import io.unitas.core.switchover.FailoverPolicy;
 import io.unitas.core.switchover.MovingLag;
 import io.unitas.core.switchover.Switchover;
 import io.unitas.core.switchover.SwitchoverPhase;
@@ -43,7 +45,14 @@ final class ControlService {
     /** The revision a change that does not name one applies to: whichever is current. */
     static final long ANY = -1;
 
+    /** Who the failover policy's own changes are recorded as. */
+    static final String POLICY_ACTOR = "failover-policy";
+    /** The least time between two automatic attempts for one group and home, when its after is shorter. */
+    private static final Duration LEAST_RETRY = Duration.ofSeconds(5);
+
     private final LongAdder auditFailures = new LongAdder();
+    /** When the policy last started a move per proposal id ({@code group@home}); the leader's memory only. */
+    private final Map<String, Instant> lastAttempt = new ConcurrentHashMap<>();
 
     private final StateStore store;
     private final Clock clock;
@@ -169,6 +178,48 @@ final class ControlService {
             return Change.to(current.withRules(rules.value()), rules.value().units().size() + " units, "
                                                                  + rules.value().ranges().size() + " ranges");
         });
+    }
+
+    ChangeResult replaceFailover(String actor, long ifRevision, Document doc, String reason) {
+        return change(actor, "failover.replace", "failover", reason, ifRevision, current -> {
+            Documents.Read<FailoverPolicy> policy = Documents.failover(doc.name(), doc.text(), current.topology(),
+                                                                       current.rules());
+            if (!policy.ok()) {
+                return Change.refused(invalid("failover policy", policy));
+            }
+            List<String> groups = new ArrayList<>();
+            policy.value().groups().forEach(g -> groups.add(g.name() + " (" + g.mode().jsonName() + ")"));
+            return Change.to(current.withFailover(policy.value()).withProposals(List.of()),
+                             groups.isEmpty() ? "no groups: nothing moves by itself" : String.join(", ", groups));
+        });
+    }
+
+    /**
+     * Accepts a pending proposal of the failover policy: starts the switchover (or promotion) it proposes, as
+     * {@code actor}, with the group's timeout; the proposal is gone once the move has started.
+     */
+    ChangeResult acceptProposal(String actor, String id, String reason) {
+        ControlState current = store.current();
+        Proposal proposal = current.proposals().stream().filter(p -> p.id().equals(id)).findFirst().orElse(null);
+        if (proposal == null) {
+            return new ChangeResult.Refused(refuse(actor, "proposal.accept", id, reason, Refusal.of(
+                    Refusal.Kind.NOT_FOUND, "proposal '" + id + "': not pending")));
+        }
+        Duration timeout = current.failover().groups().stream().filter(g -> g.name().equals(proposal.group()))
+                                  .map(FailoverPolicy.Group::timeout).findFirst().orElse(Duration.ofSeconds(60));
+        ChangeResult started = startSwitchover(actor, new SwitchoverRequest(proposal.units(), "",
+                proposal.to().id(), 0, null, timeout, false, false, reason.isEmpty() ? "accepted proposal " + id
+                                                                                    + ": " + proposal.why() : reason,
+                proposal.promote()));
+        if (started instanceof ChangeResult.Applied) {
+            change(actor, "proposal.accept", id, reason, ANY, state -> {
+                List<Proposal> left = new ArrayList<>(state.proposals());
+                left.removeIf(p -> p.id().equals(id));
+                return Change.to(state.withProposals(left), "accepted: " + String.join(", ", proposal.units())
+                                                            + " -> " + proposal.to());
+            });
+        }
+        return started;
     }
 
     ChangeResult reportHealth(String actor, String regionId, Document doc) {
@@ -323,7 +374,8 @@ final class ControlService {
         for (SwitchoverPlan.Move move : plan.moves()) {
             HealthEntry home = current.health().get(move.from());
             lags.put(move.unit(), home == null ? RegionHealth.UNKNOWN_LAG
-                    : home.report().unitLag(move.unit(), move.to()).map(l -> l.lagMs()).orElse(RegionHealth.UNKNOWN_LAG));
+                    : home.report().unitLag(move.unit(), move.to()).map(l -> l.lagMs())
+                          .orElse(RegionHealth.UNKNOWN_LAG));
         }
         return lags;
     }
@@ -400,6 +452,21 @@ final class ControlService {
             return changed.isEmpty() ? Change.none()
                                      : Change.to(current.withHealth(health), String.join("; ", changed));
         });
+        change("control", "health.faults", "health", "", ANY, current -> {
+            Map<Region, Instant> faults = faults(current, now);
+            if (faults.equals(current.faults())) {
+                return Change.none();
+            }
+            List<String> changed = new ArrayList<>();
+            faults.forEach((r, since) -> {
+                if (!current.faults().containsKey(r)) {
+                    changed.add(r + " cannot take writes since " + since);
+                }
+            });
+            current.faults().keySet().stream().filter(r -> !faults.containsKey(r))
+                   .forEach(r -> changed.add(r + " takes writes again"));
+            return Change.to(current.withFaults(faults), String.join("; ", changed));
+        });
         Switchover running = store.current().switchover();
         change("control", "switchover.step", running == null ? "switchover" : running.id(), "", ANY, current -> {
             Switchover s = current.switchover();
@@ -416,6 +483,83 @@ final class ControlService {
             }
             return Change.to(withEffects(current, next), s.id() + " " + next.phase().jsonName() + ": "
                              + next.steps().get(next.steps().size() - 1).detail());
+        });
+        applyFailoverPolicy(now);
+    }
+
+    /**
+     * Since when each region of the topology has been unable to take writes (unhealthy, read-only, or its report
+     * expired or missing), keeping the first instant seen for a fault that lasts. Tracked only while a failover
+     * policy has groups: without one nothing reads it, and the state's revision moves only for what matters.
+     */
+    private static Map<Region, Instant> faults(ControlState current, Instant now) {
+        Map<Region, Instant> faults = new LinkedHashMap<>();
+        if (current.topology() == null || current.failover().groups().isEmpty()) {
+            return faults;
+        }
+        io.unitas.core.HealthSnapshot snapshot = current.healthSnapshot();
+        for (Region region : current.topology().regions()) {
+            if (!snapshot.isHealthy(region) || !snapshot.get(region).writable()) {
+                faults.put(region, current.faults().getOrDefault(region, now));
+            }
+        }
+        return faults;
+    }
+
+    /**
+     * The failover policy's moves due now: an automatic one starts (one switchover at a time, and for one group and
+     * home no sooner than its after, at least {@link #LEAST_RETRY}, after the last attempt); an ask one becomes a
+     * pending proposal, and proposals no longer due are withdrawn.
+     */
+    private void applyFailoverPolicy(Instant now) {
+        ControlState current = store.current();
+        if (current.failover().groups().isEmpty() && current.proposals().isEmpty() || current.rules() == null) {
+            return;
+        }
+        List<FailoverPolicy.Move> due = current.failover().due(current.topology(), current.healthSnapshot(),
+                current.homes(), current.faults(), r -> current.health().containsKey(r)
+                        && current.health().get(r).trusted(), now);
+        for (FailoverPolicy.Move move : due) {
+            if (move.mode() != FailoverPolicy.Mode.AUTOMATIC || current.switchoverRunning()) {
+                continue;
+            }
+            FailoverPolicy.Group group = current.failover().groups().stream()
+                    .filter(g -> g.name().equals(move.group())).findFirst().orElseThrow();
+            String key = Proposal.idOf(move.group(), move.from());
+            Duration retry = group.after().compareTo(LEAST_RETRY) < 0 ? LEAST_RETRY : group.after();
+            Instant last = lastAttempt.get(key);
+            if (last != null && now.isBefore(last.plus(retry))) {
+                continue;
+            }
+            lastAttempt.put(key, now);
+            startSwitchover(POLICY_ACTOR, new SwitchoverRequest(move.units(), "", move.to().id(), 0, null,
+                    group.timeout(), false, false, "group " + move.group() + ": " + move.why(), move.promote()));
+            return; // one at a time
+        }
+        change(POLICY_ACTOR, "failover.propose", "proposals", "", ANY, state -> {
+            List<Proposal> next = new ArrayList<>();
+            for (FailoverPolicy.Move move : due) {
+                boolean moving = state.switchoverRunning()
+                                 && move.units().stream().anyMatch(state.switchover().units()::contains);
+                if (move.mode() == FailoverPolicy.Mode.ASK && !moving) {
+                    String id = Proposal.idOf(move.group(), move.from());
+                    Proposal same = state.proposals().stream().filter(p -> p.id().equals(id)
+                            && p.promote() == move.promote() && p.to().equals(move.to())
+                            && p.units().equals(move.units())).findFirst().orElse(null);
+                    next.add(same != null ? same : new Proposal(id, move.group(), move.from(), move.to(), move.units(),
+                                                                move.promote(), move.why(), now));
+                }
+            }
+            if (next.equals(state.proposals())) {
+                return Change.none();
+            }
+            List<String> lines = new ArrayList<>();
+            next.stream().filter(p -> !state.proposals().contains(p)).forEach(p -> lines.add("proposed " + p.id()
+                    + ": " + (p.promote() ? "promote " : "move ") + String.join(", ", p.units()) + " to " + p.to()
+                    + " (" + p.why() + "; accept with: unitas ctl accept " + p.id() + ")"));
+            state.proposals().stream().filter(p -> !next.contains(p)).forEach(p -> lines.add("withdrawn "
+                    + p.id()));
+            return Change.to(state.withProposals(next), String.join("; ", lines));
         });
     }
 
