@@ -24,6 +24,12 @@ record HealthEntry(Region region, long sequence, Instant observedAt, Instant rec
         unitLags = List.copyOf(unitLags);
     }
 
+    /** An entry without per-unit lag (every unit's lag unknown). */
+    HealthEntry(Region region, long sequence, Instant observedAt, Instant receivedAt, RegionHealth reported,
+                JsonNode checks, Freshness freshness) {
+        this(region, sequence, observedAt, receivedAt, reported, checks, freshness, List.of());
+    }
+
     /** How much a report can still be trusted. */
     enum Freshness {
         /** Younger than the TTL. */
