@@ -3,6 +3,7 @@ package io.unitas.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
@@ -45,6 +46,14 @@ class FailoverPolicyFileTest {
                           Duration.ofSeconds(90)));
         String json = FailoverPolicyFile.toTree(policy).toString();
         assertThat(FailoverPolicyFile.parse(ConfigDocument.parse("failover.json", json))).isEqualTo(policy);
+    }
+
+    @Test
+    void theExampleReads() {
+        FailoverPolicy example = FailoverPolicyFile.read(Path.of("../examples/failover.yaml"));
+
+        assertThat(example.groups()).extracting(Group::name).containsExactly("paris", "cn-users", "us-users");
+        assertThat(example.groups()).extracting(Group::mode).containsExactly(Mode.ASK, Mode.AUTOMATIC, Mode.OFF);
     }
 
     @Test
