@@ -357,7 +357,8 @@ final class ControlService {
             long count = current.switchoverCount() + 1;
             Switchover s = request.promote()
                     ? Switchover.promote("sw-" + count, resolved.units, plan.target(), plan.origins(),
-                            lastKnownLags(current, plan), resolved.deadline, actor, request.reason(), clock.instant())
+                            lastKnownLags(current, plan), resolved.deadline, request.force(), actor, request.reason(),
+                            clock.instant())
                     : Switchover.start("sw-" + count, resolved.units, plan.target(), plan.origins(),
                             request.maxLagMs(), resolved.deadline, request.force(), actor, request.reason(),
                             clock.instant());

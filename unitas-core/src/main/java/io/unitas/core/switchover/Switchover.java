@@ -71,13 +71,13 @@ public record Switchover(String id, List<String> units, Region target, Map<Strin
      * cannot ship), recording {@code rpoMs}, each unit's last known lag to the target.
      */
     public static Switchover promote(String id, List<String> units, Region target, Map<String, Region> origins,
-                                     Map<String, Long> rpoMs, Instant deadline, String requestedBy, String reason,
-                                     Instant now) {
+                                     Map<String, Long> rpoMs, Instant deadline, boolean forced, String requestedBy,
+                                     String reason, Instant now) {
         Map<String, Long> rpo = new LinkedHashMap<>();
         units.forEach(u -> rpo.put(u, rpoMs.getOrDefault(u, RegionHealth.UNKNOWN_LAG)));
         SwitchoverStep first = new SwitchoverStep(SwitchoverPhase.FENCING, now, "promoting "
                 + String.join(", ", units) + " to " + target + " without waiting on lag (RPO " + rpoText(rpo) + ")");
-        return new Switchover(id, units, target, origins, 0, deadline, true, requestedBy, reason,
+        return new Switchover(id, units, target, origins, 0, deadline, forced, requestedBy, reason,
                               SwitchoverPhase.FENCING, List.of(first), "", rpo);
     }
 

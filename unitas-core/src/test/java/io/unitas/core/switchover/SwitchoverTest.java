@@ -124,7 +124,7 @@ class SwitchoverTest {
     @Test
     void aPromotion_fencesThenFlipsWithoutWaiting_andRecordsItsRpo() {
         Switchover p = Switchover.promote("sw-2", List.of("u-sh", "u-bj"), EU, Map.of("u-sh", CN, "u-bj", CN),
-                                          Map.of("u-sh", 1_200L), T0.plusSeconds(1), "ops", "cn is gone", T0);
+                                          Map.of("u-sh", 1_200L), T0.plusSeconds(1), false, "ops", "cn is gone", T0);
         assertThat(p.promotion()).isTrue();
         assertThat(p.rpoMs()).containsExactly(Map.entry("u-sh", 1_200L), Map.entry("u-bj", -1L));
         assertThat(p.steps().get(0).detail()).isEqualTo("promoting u-sh, u-bj to eu without waiting on lag "
