@@ -135,8 +135,14 @@ class HealthAgentTest {
                     () -> published.size() > 1 ? published.get(published.size() - 1) : null);
             assertThat(changed.unitLags()).containsExactly(caughtUp);
 
+            HealthMetrics metrics = new HealthMetrics(agent);
+            assertThat(metrics.scrape(agent.current()))
+                    .contains("unitas_unit_replication_lag_seconds{region=\"eu\",to=\"cn\",unit=\"u-de\"} 0.0");
+
             answers.clear();
             assertThat(agent.current().unitLags()).isEmpty();
+            assertThat(metrics.scrape(agent.current()))
+                    .contains("unitas_unit_replication_lag_seconds{region=\"eu\",to=\"cn\",unit=\"u-de\"} NaN");
         }
     }
 }
