@@ -155,12 +155,19 @@ final class ControlService {
                 }
                 rules = again.value();
             }
+            List<Problem> policy = policyProblems(current.failover(), topology.value(), rules);
+            if (!policy.isEmpty()) {
+                return Change.refused(Refusal.invalid("the current failover policy against this topology", policy));
+            }
             if (current.switchoverRunning()) {
                 return Change.refused(runningSwitchover(current));
             }
             Map<Region, HealthEntry> health = new LinkedHashMap<>(current.health());
             health.keySet().removeIf(r -> !topology.value().contains(r));
-            return Change.to(current.withTopology(topology.value()).withRules(rules).withHealth(health),
+            Map<Region, Instant> faults = new LinkedHashMap<>(current.faults());
+            faults.keySet().removeIf(r -> !topology.value().contains(r));
+            return Change.to(current.withTopology(topology.value()).withRules(rules).withHealth(health)
+                                    .withFaults(faults),
                              "regions " + topology.value().regions() + (current.topology() == null ? ""
                                      : " (were " + current.topology().regions() + ")"));
         });
@@ -171,6 +178,10 @@ final class ControlService {
             Documents.Read<UnitRules> rules = Documents.rules(doc.name(), doc.text(), current.topology());
             if (!rules.ok()) {
                 return Change.refused(invalid("rules", rules));
+            }
+            List<Problem> policy = policyProblems(current.failover(), current.topology(), rules.value());
+            if (!policy.isEmpty()) {
+                return Change.refused(Refusal.invalid("the current failover policy against these rules", policy));
             }
             if (current.switchoverRunning()) {
                 return Change.refused(runningSwitchover(current));
@@ -379,6 +390,16 @@ final class ControlService {
                           .orElse(RegionHealth.UNKNOWN_LAG));
         }
         return lags;
+    }
+
+    /** What the failover policy would name that the topology or rules do not have; none without rules. */
+    private static List<Problem> policyProblems(FailoverPolicy policy, Topology topology, UnitRules rules) {
+        if (rules == null || policy.groups().isEmpty()) {
+            return List.of();
+        }
+        java.util.Set<String> units = new java.util.HashSet<>();
+        rules.units().forEach(u -> units.add(u.id()));
+        return policy.problems(topology, units);
     }
 
     /** A request with its units (a drained region's) and its target and deadline worked out. */

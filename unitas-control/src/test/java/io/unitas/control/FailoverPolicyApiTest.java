@@ -188,4 +188,20 @@ class FailoverPolicyApiTest {
         assertThat(res.json().path("problems").get(0).path("path").asText()).isEqualTo("groups[0].home");
         assertThat(state().path("failover").path("groups").size()).isZero();
     }
+
+    @Test
+    void rulesThatWouldDropAUnitThePolicyNames_areRefused_keepingTheOldRules() {
+        ControlResponse applied = admin.send("PUT", "/api/v1/failover", "{\"groups\":[{\"name\":\"g\","
+                + "\"units\":[\"u-ny\"],\"mode\":\"ask\",\"after\":\"30s\"}]}", Map.of("If-Match", "\""
+                + admin.get("/api/v1/state").revision() + "\""));
+        assertThat(applied.status()).as(applied.body()).isEqualTo(200);
+        String withoutNy = Fixtures.RULES.replace(",{\"id\":\"u-ny\",\"region\":\"us\",\"load\":100}", "")
+                                         .replace("\"unit\":\"u-ny\"", "\"unit\":\"u-de\"");
+
+        ControlResponse res = admin.put("/api/v1/rules", withoutNy, admin.get("/api/v1/state").revision());
+
+        assertThat(res.status()).as(res.body()).isEqualTo(422);
+        assertThat(res.json().path("problems").get(0).path("path").asText()).isEqualTo("groups[0].units[0]");
+        assertThat(state().path("rules").path("units").size()).isEqualTo(4);
+    }
 }
