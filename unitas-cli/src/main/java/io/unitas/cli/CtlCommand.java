@@ -35,18 +35,19 @@ import picocli.CommandLine.ParentCommand;
  * per line), 4 not allowed (no or wrong token), 5 cannot reach the control plane (or it cannot reach its store).
  */
 @Command(name = "ctl",
-         description = "Talk to a running control plane: get, apply -f, fence, unfence, switch, abort, audit, "
-                       + "watch, token, reset-health.",
+         description = "Talk to a running control plane: get, apply -f, fence, unfence, switch, promote, accept, "
+                       + "abort, audit, watch, token, reset-health.",
          mixinStandardHelpOptions = true,
          exitCodeListHeading = "%nExit codes:%n",
-         exitCodeList = {"0:done; for switch --wait: the units moved",
-                         "1:refused (conflict, stale revision, refused plan, not found); for switch --wait: the "
-                         + "switchover rolled back or aborted",
+         exitCodeList = {"0:done; for switch --wait and promote: the units moved",
+                         "1:refused (conflict, stale revision, refused plan, not found); for switch --wait and "
+                         + "promote: the switchover rolled back or aborted",
                          "2:bad input (each problem on its own line)",
                          "4:not allowed (no or wrong token, or the role may not)",
                          "5:cannot reach the control plane, or it cannot reach its store"},
          subcommands = {CtlCommand.Get.class, CtlCommand.Apply.class, CtlCommand.Fence.class,
-                        CtlCommand.Unfence.class, CtlCommand.Switch.class, CtlCommand.Abort.class,
+                        CtlCommand.Unfence.class, CtlCommand.Switch.class, CtlCommand.Promote.class,
+                        CtlCommand.Accept.class, CtlCommand.Abort.class,
                         CtlCommand.Audit.class, CtlCommand.Watch.class, CtlCommand.Token.class,
                         CtlCommand.ResetHealth.class})
 final class CtlCommand {
@@ -178,15 +179,18 @@ final class CtlCommand {
     }
 
     @Command(name = "apply", mixinStandardHelpOptions = true,
-             description = "Replace the topology or the rules with a YAML or JSON file, validated as a whole.")
+             description = "Replace the topology, the rules or the failover policy with a YAML or JSON file, "
+                           + "validated as a whole.")
     static final class Apply implements Callable<Integer> {
         @ParentCommand
         CtlCommand ctl;
 
-        @Option(names = "-f", required = true, paramLabel = "FILE", description = "topology or rules, YAML or JSON")
+        @Option(names = "-f", required = true, paramLabel = "FILE",
+                description = "topology, rules or failover policy, YAML or JSON")
         Path file;
 
-        @Option(names = "--kind", description = "topology or rules (default: rules if the file has 'units')")
+        @Option(names = "--kind", description = "topology, rules or failover (default: failover if the file has "
+                                                + "'groups', else rules if it has 'units', else topology)")
         String kind;
 
         @Option(names = "--revision", description = "the revision this replaces (default: the current one)")
@@ -198,7 +202,8 @@ final class CtlCommand {
         @Override
         public Integer call() throws IOException {
             String text = Files.readString(file);
-            String what = kind != null ? kind : text.contains("units") ? "rules" : "topology";
+            String what = kind != null ? kind : text.contains("groups") ? "failover"
+                          : text.contains("units") ? "rules" : "topology";
             boolean yaml = !file.toString().endsWith(".json");
             return ctl.call("apply", c -> {
                 long rev = revision != null ? revision : c.get("/api/v1/state").revision();
@@ -279,8 +284,9 @@ final class CtlCommand {
                 description = "target region (with --drain, default: the first healthy region it fails over to)")
         String to;
 
-        @Option(names = "--max-lag", defaultValue = "1s", converter = ProbeCommand.DurationConverter.class,
-                description = "flip once the target's replication lag is at most this (default: ${DEFAULT-VALUE})")
+        @Option(names = "--max-lag", defaultValue = "0ms", converter = ProbeCommand.DurationConverter.class,
+                description = "flip once the moving units' replication lag from their home to the target, as the "
+                              + "home reports it, is at most this (default: ${DEFAULT-VALUE}: caught up)")
         Duration maxLag;
 
         @Option(names = "--timeout", defaultValue = "60s", converter = ProbeCommand.DurationConverter.class,
@@ -320,7 +326,7 @@ final class CtlCommand {
                 }
                 String id = res.json().path("switchover").path("id").asText();
                 ctl.main.out().println("switchover " + id + " started");
-                return await ? follow(id) : 0;
+                return await ? ctl.follow("switch", id) : 0;
             });
         }
 
@@ -333,37 +339,100 @@ final class CtlCommand {
                     e.getKey(), e.getValue().path("before").asText(), e.getValue().path("after").asText()));
             plan.path("warnings").forEach(w -> ctl.main.out().println("  warning: " + w.path("message").asText()));
         }
+    }
 
-        private int follow(String id) {
-            Map<String, String> printed = new LinkedHashMap<>();
-            CountDownLatch ended = new CountDownLatch(1);
-            String[] last = {""};
-            try (AutoCloseable watch = ctl.client().watch(-1, event -> {
-                JsonNode sw = parse(event.json()).path("switchover");
-                if (!sw.path("id").asText().equals(id)) {
-                    return;
-                }
-                sw.path("steps").forEach(step -> {
-                    String key = step.path("phase").asText();
-                    if (printed.putIfAbsent(key, step.path("at").asText()) == null) {
-                        ctl.main.out().println("  " + step.path("at").asText() + "  " + key + ": "
-                                               + step.path("detail").asText());
-                    }
-                });
-                last[0] = sw.path("phase").asText();
-                if (List.of("completed", "rolled_back", "aborted").contains(last[0])) {
-                    ended.countDown();
-                }
-            })) {
-                ended.await();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
+    /** Follows switchover {@code id} until it ends, printing each step; 0 when its units moved, else 1. */
+    int follow(String command, String id) {
+        Map<String, String> printed = new LinkedHashMap<>();
+        CountDownLatch ended = new CountDownLatch(1);
+        String[] last = {""};
+        try (AutoCloseable watch = client().watch(-1, event -> {
+            JsonNode sw = parse(event.json()).path("switchover");
+            if (!sw.path("id").asText().equals(id)) {
+                return;
             }
-            if (last[0].equals("completed")) {
-                return 0;
+            sw.path("steps").forEach(step -> {
+                String key = step.path("phase").asText();
+                if (printed.putIfAbsent(key, step.path("at").asText()) == null) {
+                    main.out().println("  " + step.path("at").asText() + "  " + key + ": "
+                                       + step.path("detail").asText());
+                }
+            });
+            last[0] = sw.path("phase").asText();
+            if (List.of("completed", "rolled_back", "aborted").contains(last[0])) {
+                ended.countDown();
             }
-            ctl.main.err().println("unitas ctl switch: switchover " + id + " " + last[0] + ": the units did not move");
-            return EXIT_REFUSED;
+        })) {
+            ended.await();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        if (last[0].equals("completed")) {
+            return 0;
+        }
+        main.err().println("unitas ctl " + command + ": switchover " + id + " " + last[0] + ": the units did not move");
+        return EXIT_REFUSED;
+    }
+
+    @Command(name = "promote", mixinStandardHelpOptions = true,
+             description = "Move units to another region without waiting on their replication lag, for a home that "
+                           + "cannot ship (down, or a stuck backlog); prints each unit's RPO: its last known lag, "
+                           + "what may not have shipped. Follows the move to its end.")
+    static final class Promote implements Callable<Integer> {
+        @ParentCommand
+        CtlCommand ctl;
+
+        @Parameters(paramLabel = "UNIT", arity = "1..*", description = "units to move")
+        List<String> units;
+
+        @Option(names = "--to", paramLabel = "REGION", required = true, description = "the units' new home")
+        String to;
+
+        @Mixin
+        Reason reason;
+
+        @Override
+        public Integer call() {
+            ObjectNode body = JSON.createObjectNode();
+            units.forEach(body.putArray("units")::add);
+            body.put("target", to).put("promote", true).put("reason", reason.text);
+            return ctl.call("promote", c -> c.post("/api/v1/switchovers", body.toString()), res -> {
+                JsonNode sw = res.json().path("switchover");
+                String id = sw.path("id").asText();
+                ctl.main.out().println("promotion " + id + " started: " + String.join(", ", units) + " -> " + to);
+                sw.path("rpo_ms").fields().forEachRemaining(e -> ctl.main.out().printf("  RPO %-12s %s%n",
+                        e.getKey(), e.getValue().asLong() < 0 ? "unknown (never measured)"
+                                                              : "<= " + e.getValue().asLong() + " ms of writes"));
+                return ctl.follow("promote", id);
+            });
+        }
+    }
+
+    @Command(name = "accept", mixinStandardHelpOptions = true,
+             description = "Accept a proposal of the failover policy (mode ask; listed under proposals in ctl get "
+                           + "state and in the audit log): start the move it proposes and follow it to its end.")
+    static final class Accept implements Callable<Integer> {
+        @ParentCommand
+        CtlCommand ctl;
+
+        @Parameters(paramLabel = "ID", description = "the proposal, group@home (cn-users@cn)")
+        String id;
+
+        @Mixin
+        Reason reason;
+
+        @Override
+        public Integer call() {
+            String body = JSON.createObjectNode().put("reason", reason.text).toString();
+            return ctl.call("accept", c -> c.post("/api/v1/proposals/" + id + "/accept", body), res -> {
+                JsonNode sw = res.json().path("switchover");
+                ctl.main.out().println("proposal " + id + " accepted: " + (sw.has("rpo_ms") ? "promotion "
+                                       : "switchover ") + sw.path("id").asText() + " started");
+                sw.path("rpo_ms").fields().forEachRemaining(e -> ctl.main.out().printf("  RPO %-12s %s%n",
+                        e.getKey(), e.getValue().asLong() < 0 ? "unknown (never measured)"
+                                                              : "<= " + e.getValue().asLong() + " ms of writes"));
+                return ctl.follow("accept", sw.path("id").asText());
+            });
         }
     }
 

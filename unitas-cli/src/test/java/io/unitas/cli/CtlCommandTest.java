@@ -43,10 +43,22 @@ class CtlCommandTest {
         }
     }
 
+    /** Each region healthy; cn's units 20 ms behind in eu, us's 300 ms (what a promotion states as its RPO). */
     private void report(String region) {
+        String unitLag = switch (region) {
+            case "cn" -> ",\"unit_lag\":{\"u-shanghai\":{\"eu\":" + lag(20) + "},\"u-hangzhou\":{\"eu\":" + lag(20)
+                         + "}}";
+            case "us" -> ",\"unit_lag\":{\"u-newyork\":{\"eu\":" + lag(300) + "}}";
+            default -> "";
+        };
         ControlClient.of(server.uri(), ADMIN.secret()).send("PUT", "/api/v1/health/" + region, "{\"region\":\""
                 + region + "\",\"sequence\":1,\"observed_at\":\"" + Instant.now() + "\",\"healthy\":true,"
-                + "\"writable\":true,\"replication_lag_ms\":20,\"score\":1,\"reasons\":[],\"checks\":{}}", Map.of());
+                + "\"writable\":true,\"replication_lag_ms\":20,\"score\":1,\"reasons\":[],\"checks\":{}" + unitLag
+                + "}", Map.of());
+    }
+
+    private static String lag(long ms) {
+        return "{\"lag_ms\":" + ms + ",\"measured_at\":\"" + Instant.now() + "\"}";
     }
 
     @AfterAll
@@ -101,7 +113,7 @@ class CtlCommandTest {
 
     @Test
     void switchWait_rolledBack_exits1_soAScriptKnowsTheUnitsDidNotMove() {
-        // eu reports 20 ms of lag: it never reaches 1 ms, and the deadline rolls the switchover back.
+        // cn reports u-shanghai 20 ms behind in eu: it never reaches 1 ms, and the deadline rolls the switchover back.
         Cli res = ctl("switch", "--units", "u-shanghai", "--to", "eu", "--max-lag", "1ms", "--timeout", "1s",
                       "--wait");
 
@@ -125,7 +137,7 @@ class CtlCommandTest {
 
         assertThat(res.exit()).isZero();
         assertThat(res.out()).contains("Exit codes:")
-                .containsPattern("0 +done; for switch --wait: the units moved")
+                .containsPattern("0 +done; for switch --wait and promote: the units moved")
                 .containsPattern("(?s)1 +refused .*rolled back or aborted")
                 .containsPattern("2 +bad input");
     }
@@ -149,6 +161,67 @@ class CtlCommandTest {
         assertThat(res.exit()).as(res.err()).isZero();
         assertThat(res.out()).contains("catching_up: fenced writes of u-hangzhou").contains("completed: unfenced");
         assertThat(ctl("audit").out()).contains("switchover.start").contains("(reason: drill)");
+    }
+
+    @Test
+    void promote_movesWithoutWaiting_printsEachUnitsRpo_andExits0() {
+        Cli res = ctl("promote", "u-newyork", "--to", "eu", "--reason", "us is gone");
+
+        assertThat(res.exit()).as(res.out() + res.err()).isZero();
+        assertThat(res.out()).contains("promotion sw-").contains("u-newyork -> eu")
+                .containsPattern("RPO u-newyork +<= 300 ms of writes")
+                .contains("flipped: promoted without waiting on lag (RPO u-newyork 300 ms)").contains("completed: ");
+        assertThat(ctl("audit").out()).contains("switchover.promote");
+    }
+
+    @Test
+    void promote_refused_exits1() {
+        Cli res = ctl("promote", "u-paris", "--to", "eu");
+
+        assertThat(res.exit()).isEqualTo(1);
+        assertThat(res.err()).contains("unit 'u-paris' already has home eu");
+    }
+
+    @Test
+    void accept_startsTheMoveAFailoverPolicyProposed_andFollowsItToItsEnd() throws Exception {
+        Path own = Files.createDirectories(dir.resolve("accept"));
+        Path tokens = Files.writeString(own.resolve("tokens"), ADMIN.fileLine() + "\n");
+        try (ControlServer other = ControlServer.builder().port(0).dataDir(own.resolve("data")).tokens(tokens)
+                                                .start()) {
+            Path root = Cli.root();
+            String at = other.uri().toString();
+            assertThat(Cli.run("ctl", "apply", "-f", root.resolve("examples/topology.yaml").toString(), "--server", at,
+                               "--token", ADMIN.secret()).exit()).isZero();
+            assertThat(Cli.run("ctl", "apply", "-f", root.resolve("examples/rules.yaml").toString(), "--server", at,
+                               "--token", ADMIN.secret()).exit()).isZero();
+            String policy = Cli.file(own, "failover.yaml", """
+                    groups:
+                      - {name: shanghai, units: [u-shanghai], mode: ask, after: 0s}
+                    """);
+            Cli applied = Cli.run("ctl", "apply", "-f", policy, "--server", at, "--token", ADMIN.secret());
+            assertThat(applied.out()).as(applied.err()).startsWith("failover applied: revision ");
+            ControlClient client = ControlClient.of(other.uri(), ADMIN.secret());
+            for (String region : new String[] {"eu", "us"}) {
+                client.send("PUT", "/api/v1/health/" + region, "{\"region\":\"" + region + "\",\"sequence\":1,"
+                        + "\"observed_at\":\"" + Instant.now() + "\",\"healthy\":true,\"writable\":true,"
+                        + "\"replication_lag_ms\":20,\"score\":1,\"reasons\":[],\"checks\":{}}", Map.of());
+            }
+            // cn's database is read-only; it still ships, and u-shanghai's changes are all in eu.
+            client.send("PUT", "/api/v1/health/cn", "{\"region\":\"cn\",\"sequence\":1,\"observed_at\":\""
+                    + Instant.now() + "\",\"healthy\":true,\"writable\":false,\"replication_lag_ms\":20,"
+                    + "\"score\":0.5,\"reasons\":[\"pg: read-only\"],\"checks\":{},"
+                    + "\"unit_lag\":{\"u-shanghai\":{\"eu\":" + lag(0) + "}}}", Map.of());
+            io.unitas.testkit.Await.until("a proposal", java.time.Duration.ofSeconds(20),
+                    () -> client.get("/api/v1/state").json().path("proposals").size() == 1);
+
+            Cli res = Cli.run("ctl", "accept", "shanghai@cn", "--server", at, "--token", ADMIN.secret());
+
+            assertThat(res.exit()).as(res.out() + res.err()).isZero();
+            assertThat(res.out()).contains("proposal shanghai@cn accepted: switchover sw-1 started")
+                    .contains("flipped: u-shanghai caught up in eu").contains("completed: ");
+            assertThat(Cli.run("ctl", "accept", "shanghai@cn", "--server", at, "--token", ADMIN.secret()).exit())
+                    .isEqualTo(1);
+        }
     }
 
     @Test

@@ -21,6 +21,7 @@ import io.unitas.core.Region;
 import io.unitas.core.RegionHealth;
 import io.unitas.core.health.CheckReport;
 import io.unitas.core.health.HealthReport;
+import io.unitas.core.health.UnitLag;
 
 /**
  * The stable JSON form of a {@link HealthReport}: what a health agent pushes to the control plane
@@ -29,9 +30,13 @@ import io.unitas.core.health.HealthReport;
  * {"region":"cn","sequence":17,"observed_at":"2026-11-30T14:00:00.123Z","healthy":false,"writable":false,
  *  "replication_lag_ms":1200,"score":0,"reasons":["pg-primary: read-only (transaction_read_only=on)"],
  *  "checks":{"pg-primary":{"up":false,"latency_ms":3,"reason":"read-only (transaction_read_only=on)",
- *                          "replication_lag_ms":-1,"details":{"role":"primary","writable":false}}}}
+ *                          "replication_lag_ms":-1,"details":{"role":"primary","writable":false}}},
+ *  "unit_lag":{"u-sh":{"eu":{"lag_ms":0,"measured_at":"2026-11-30T14:00:00.100Z"},
+ *                      "us":{"lag_ms":180,"measured_at":"2026-11-30T14:00:00.100Z"}}}}
  * }</pre>
- * Per check, {@code replication_lag_ms} and {@code details} are optional when reading. Unknown fields are
+ * Per check, {@code replication_lag_ms} and {@code details} are optional when reading. {@code unit_lag} is optional
+ * (written only when the region ships units' data): per unit and other region, the age of the oldest change of that
+ * unit not yet applied there, 0 when caught up; a unit or region absent from it is unknown. Unknown fields are
  * ignored, so fields can be added without breaking older readers.
  */
 public final class HealthReportJson {
@@ -61,7 +66,29 @@ public final class HealthReportJson {
         health.reasons().forEach(reasons::add);
         ObjectNode checks = out.putObject("checks");
         report.checks().forEach((name, check) -> checks.set(name, checkTree(check)));
+        if (!report.unitLags().isEmpty()) {
+            out.set("unit_lag", unitLagTree(report.unitLags()));
+        }
         return out;
+    }
+
+    /** Per-unit lag as JSON: {@code {"u-sh":{"eu":{"lag_ms":0,"measured_at":"…"}}}}, units in the given order. */
+    public static ObjectNode unitLagTree(List<UnitLag> lags) {
+        ObjectNode out = NODES.objectNode();
+        for (UnitLag lag : lags) {
+            ObjectNode unit = out.has(lag.unit()) ? (ObjectNode) out.get(lag.unit()) : out.putObject(lag.unit());
+            unit.putObject(lag.to().id()).put("lag_ms", lag.lagMs())
+                .put("measured_at", lag.measuredAt().truncatedTo(ChronoUnit.MILLIS).toString());
+        }
+        return out;
+    }
+
+    /**
+     * Per-unit lag read from {@link #unitLagTree}'s form; throws {@link ConfigException} naming the path of the
+     * first wrong field ({@code health report: unit_lag.u-sh.eu.lag_ms: -1 (expected: >= 0)}).
+     */
+    public static List<UnitLag> readUnitLags(JsonNode node) {
+        return new Reader().unitLags(node, "unit_lag");
     }
 
     /** One check as JSON: {@code up}, {@code latency_ms}, {@code reason}, {@code replication_lag_ms}, details. */
@@ -122,9 +149,12 @@ public final class HealthReportJson {
             Map.Entry<String, JsonNode> e = it.next();
             checks.put(e.getKey(), in.check(e.getValue(), "checks." + e.getKey()));
         }
+        JsonNode unitLagNode = root.get("unit_lag");
+        List<UnitLag> unitLags = unitLagNode == null || unitLagNode.isNull() ? List.of()
+                                                                              : in.unitLags(unitLagNode, "unit_lag");
         try {
             return new HealthReport(Region.of(regionId), sequence, observedAt,
-                                    new RegionHealth(healthy, writable, lag, score, reasons), checks);
+                                    new RegionHealth(healthy, writable, lag, score, reasons), checks, unitLags);
         } catch (IllegalArgumentException e) {
             throw new ConfigException("health report: " + e.getMessage());
         }
@@ -191,6 +221,37 @@ public final class HealthReportJson {
             } catch (DateTimeParseException e) {
                 throw error(path, "'" + text + "' (expected: an RFC 3339 UTC time like 2026-11-30T14:00:00.123Z)");
             }
+        }
+
+        List<UnitLag> unitLags(JsonNode node, String path) {
+            object(node, path);
+            List<UnitLag> lags = new ArrayList<>();
+            for (Iterator<Map.Entry<String, JsonNode>> units = node.fields(); units.hasNext(); ) {
+                Map.Entry<String, JsonNode> unit = units.next();
+                String unitPath = path + "." + unit.getKey();
+                object(unit.getValue(), unitPath);
+                for (Iterator<Map.Entry<String, JsonNode>> to = unit.getValue().fields(); to.hasNext(); ) {
+                    Map.Entry<String, JsonNode> e = to.next();
+                    String at = unitPath + "." + e.getKey();
+                    if (!Region.isValidId(e.getKey())) {
+                        throw error(at, "'" + e.getKey() + "' is no region id (expected: lowercase letters, "
+                                        + "digits, '-' or '_')");
+                    }
+                    object(e.getValue(), at);
+                    JsonNode ms = e.getValue().get("lag_ms");
+                    if (ms == null || !ms.isIntegralNumber() || ms.asLong() < 0) {
+                        throw error(at + ".lag_ms", (ms == null ? "missing" : ms.toString())
+                                                    + " (expected: an integer >= 0; leave the entry out when unknown)");
+                    }
+                    try {
+                        lags.add(new UnitLag(unit.getKey(), Region.of(e.getKey()), ms.asLong(),
+                                             instant(e.getValue(), at + ".measured_at")));
+                    } catch (IllegalArgumentException ex) {
+                        throw error(at, ex.getMessage());
+                    }
+                }
+            }
+            return lags;
         }
 
         CheckReport check(JsonNode node, String path) {

@@ -16,6 +16,7 @@ import io.unitas.core.Region;
 import io.unitas.core.RegionHealth;
 import io.unitas.core.health.CheckReport;
 import io.unitas.core.health.HealthReport;
+import io.unitas.core.health.UnitLag;
 
 class HealthReportJsonTest {
 
@@ -83,5 +84,49 @@ class HealthReportJsonTest {
     void notJsonAtAllIsOneClearLine() {
         assertThatThrownBy(() -> HealthReportJson.read("<html>"))
                 .hasMessageStartingWith("health report: not valid JSON: ");
+    }
+
+    private static final String WITH_UNIT_LAG = PUSHED.substring(0, PUSHED.length() - 1)
+            + ",\"unit_lag\":{\"u-sh\":{\"eu\":{\"lag_ms\":0,\"measured_at\":\"2026-11-30T14:00:00.100Z\"},"
+            + "\"us\":{\"lag_ms\":180,\"measured_at\":\"2026-11-30T14:00:00.100Z\"}}}}";
+
+    @Test
+    void unitLag_readsPerUnitAndRegion_andAbsentMeansNoneReported() {
+        Instant at = Instant.parse("2026-11-30T14:00:00.100Z");
+
+        assertThat(HealthReportJson.read(WITH_UNIT_LAG).unitLags()).containsExactly(
+                new UnitLag("u-sh", Region.of("eu"), 0, at), new UnitLag("u-sh", Region.of("us"), 180, at));
+        assertThat(HealthReportJson.read(PUSHED).unitLags()).isEmpty();
+        assertThat(HealthReportJson.write(report())).doesNotContain("unit_lag");
+    }
+
+    @Test
+    void unitLag_survivesWriteThenRead() {
+        Instant at = Instant.parse("2026-11-30T14:00:00.100Z");
+        HealthReport r = report().withUnitLags(List.of(new UnitLag("u-sh", Region.of("eu"), 0, at),
+                                                       new UnitLag("u-sh", Region.of("us"), 7, at),
+                                                       new UnitLag("u-bj", Region.of("eu"), 40, at)));
+
+        assertThat(HealthReportJson.read(HealthReportJson.write(r))).isEqualTo(r);
+        assertThat(HealthReportJson.write(r)).contains("\"unit_lag\":{\"u-sh\":{\"eu\":{\"lag_ms\":0,"
+                                                       + "\"measured_at\":\"2026-11-30T14:00:00.100Z\"},\"us\"");
+    }
+
+    @ParameterizedTest(name = "{1}")
+    @CsvSource(delimiter = '|', value = {
+            "\"lag_ms\":180|health report: unit_lag.u-sh.us.lag_ms: -1 (expected: an integer >= 0; leave the entry "
+            + "out when unknown)",
+            "\"us\":{|health report: unit_lag.u-sh.cn: the reporting region itself (expected: another region)",
+            "\"measured_at\":\"2026-11-30T14:00:00.100Z\"}}}|health report: unit_lag.u-sh.us.measured_at: "
+            + "'soon' (expected: an RFC 3339 UTC time like 2026-11-30T14:00:00.123Z)",
+    })
+    void unitLag_aWrongEntryIsNamedByItsPath(String field, String message) {
+        String replacement = switch (field.substring(1, field.indexOf('"', 1))) {
+            case "lag_ms" -> "\"lag_ms\":-1";
+            case "us" -> "\"cn\":{";
+            default -> "\"measured_at\":\"soon\"}}}";
+        };
+        assertThatThrownBy(() -> HealthReportJson.read(WITH_UNIT_LAG.replace(field, replacement)))
+                .isInstanceOf(ConfigException.class).hasMessage(message);
     }
 }

@@ -108,6 +108,12 @@ final class ControlApi {
         bind(sb, HttpMethod.PUT, "/api/v1/rules", Role.OPERATOR, "rules.replace", (ctx, who, body, why) ->
                 replacement(ctx, who, "rules.replace", "rules", why, revision -> service.replaceRules(
                         who.name(), revision, body.document("rules"), why)));
+        bind(sb, HttpMethod.PUT, "/api/v1/failover", Role.ADMIN, "failover.replace", (ctx, who, body, why) ->
+                replacement(ctx, who, "failover.replace", "failover", why, revision -> service.replaceFailover(
+                        who.name(), revision, body.document("failover"), why)));
+        bind(sb, HttpMethod.POST, "/api/v1/proposals/{id}/accept", Role.OPERATOR, "proposal.accept",
+             (ctx, who, body, why) -> outcome(service.acceptProposal(who.name(), ctx.pathParam("id"),
+                                                                       body.path("reason").asText(why))));
         bind(sb, HttpMethod.PUT, "/api/v1/health/{region}", Role.REPORTER, "health.report", (ctx, who, body, why) ->
                 outcome(service.reportHealth(who.name(), ctx.pathParam("region"), body.document("health"))));
         bind(sb, HttpMethod.DELETE, "/api/v1/health/{region}", Role.ADMIN, "health.reset", (ctx, who, body, why) ->
@@ -184,9 +190,9 @@ final class ControlApi {
         }
         Duration timeout = doc.hasNonNull("timeout_ms") ? Duration.ofMillis(doc.get("timeout_ms").asLong()) : null;
         return outcome(service.startSwitchover(who.name(), new ControlService.SwitchoverRequest(units,
-                doc.path("drain").asText(""), doc.path("target").asText(""), doc.path("max_lag_ms").asLong(1_000),
+                doc.path("drain").asText(""), doc.path("target").asText(""), doc.path("max_lag_ms").asLong(0),
                 deadline, timeout, doc.path("dry_run").asBoolean(false), doc.path("force").asBoolean(false),
-                doc.path("reason").asText(""))));
+                doc.path("reason").asText(""), doc.path("promote").asBoolean(false))));
     }
 
     /**
@@ -314,8 +320,8 @@ final class ControlApi {
                 return Outcome.problem(service.refuse(auth.actor, action, target, reason, Refusal.of(
                         Refusal.Kind.BAD_REQUEST, "body: " + huge + ": out of range (expected: a finite number)")));
             }
-        } else if (text.isBlank() && (req.method() == HttpMethod.PUT
-                                      || (req.method() == HttpMethod.POST && !action.endsWith("abort")))) {
+        } else if (text.isBlank() && (req.method() == HttpMethod.PUT || (req.method() == HttpMethod.POST
+                                      && !action.endsWith("abort") && !action.endsWith("accept")))) {
             return Outcome.problem(service.refuse(auth.actor, action, target, reason, Refusal.of(
                     Refusal.Kind.BAD_REQUEST, "body: empty (expected: a JSON document)")));
         }

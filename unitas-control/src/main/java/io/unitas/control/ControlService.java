@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
@@ -20,6 +21,8 @@ import io.unitas.core.RegionHealth;
 import io.unitas.core.Topology;
 import io.unitas.core.health.HealthReport;
 import io.unitas.core.rules.UnitRules;
+import io.unitas.core.switchover.FailoverPolicy;
+import io.unitas.core.switchover.MovingLag;
 import io.unitas.core.switchover.Switchover;
 import io.unitas.core.switchover.SwitchoverPhase;
 import io.unitas.core.switchover.SwitchoverCooldown;
@@ -42,7 +45,14 @@ final class ControlService {
     /** The revision a change that does not name one applies to: whichever is current. */
     static final long ANY = -1;
 
+    /** Who the failover policy's own changes are recorded as. */
+    static final String POLICY_ACTOR = "failover-policy";
+    /** The least time between two automatic attempts for one group and home, when its after is shorter. */
+    private static final Duration LEAST_RETRY = Duration.ofSeconds(5);
+
     private final LongAdder auditFailures = new LongAdder();
+    /** When the policy last started a move per proposal id ({@code group@home}); the leader's memory only. */
+    private final Map<String, Instant> lastAttempt = new ConcurrentHashMap<>();
 
     private final StateStore store;
     private final Clock clock;
@@ -70,13 +80,20 @@ final class ControlService {
 
     /**
      * A switchover asked for: the units to move (or the region to drain, all its units), the target (empty:
-     * the drained region's first healthy fallback), the lag the target may have when writes flip, and the
-     * deadline (or, when null, {@code timeout} from now; when both are null, 60 s from now).
+     * the drained region's first healthy fallback), the moving units' lag at or below which writes flip, and the
+     * deadline (or, when null, {@code timeout} from now; when both are null, 60 s from now). A promotion moves
+     * the units without waiting on their lag and records each one's last known lag as its RPO.
      */
     record SwitchoverRequest(List<String> units, String drain, String target, long maxLagMs, Instant deadline,
-                             Duration timeout, boolean dryRun, boolean force, String reason) {
+                             Duration timeout, boolean dryRun, boolean force, String reason, boolean promote) {
         SwitchoverRequest {
             units = List.copyOf(units);
+        }
+
+        /** A switchover that waits on lag. */
+        SwitchoverRequest(List<String> units, String drain, String target, long maxLagMs, Instant deadline,
+                          Duration timeout, boolean dryRun, boolean force, String reason) {
+            this(units, drain, target, maxLagMs, deadline, timeout, dryRun, force, reason, false);
         }
     }
 
@@ -138,12 +155,19 @@ final class ControlService {
                 }
                 rules = again.value();
             }
+            List<Problem> policy = policyProblems(current.failover(), topology.value(), rules);
+            if (!policy.isEmpty()) {
+                return Change.refused(Refusal.invalid("the current failover policy against this topology", policy));
+            }
             if (current.switchoverRunning()) {
                 return Change.refused(runningSwitchover(current));
             }
             Map<Region, HealthEntry> health = new LinkedHashMap<>(current.health());
             health.keySet().removeIf(r -> !topology.value().contains(r));
-            return Change.to(current.withTopology(topology.value()).withRules(rules).withHealth(health),
+            Map<Region, Instant> faults = new LinkedHashMap<>(current.faults());
+            faults.keySet().removeIf(r -> !topology.value().contains(r));
+            return Change.to(current.withTopology(topology.value()).withRules(rules).withHealth(health)
+                                    .withFaults(faults),
                              "regions " + topology.value().regions() + (current.topology() == null ? ""
                                      : " (were " + current.topology().regions() + ")"));
         });
@@ -155,12 +179,58 @@ final class ControlService {
             if (!rules.ok()) {
                 return Change.refused(invalid("rules", rules));
             }
+            List<Problem> policy = policyProblems(current.failover(), current.topology(), rules.value());
+            if (!policy.isEmpty()) {
+                return Change.refused(Refusal.invalid("the current failover policy against these rules", policy));
+            }
             if (current.switchoverRunning()) {
                 return Change.refused(runningSwitchover(current));
             }
             return Change.to(current.withRules(rules.value()), rules.value().units().size() + " units, "
                                                                  + rules.value().ranges().size() + " ranges");
         });
+    }
+
+    ChangeResult replaceFailover(String actor, long ifRevision, Document doc, String reason) {
+        return change(actor, "failover.replace", "failover", reason, ifRevision, current -> {
+            Documents.Read<FailoverPolicy> policy = Documents.failover(doc.name(), doc.text(), current.topology(),
+                                                                       current.rules());
+            if (!policy.ok()) {
+                return Change.refused(invalid("failover policy", policy));
+            }
+            List<String> groups = new ArrayList<>();
+            policy.value().groups().forEach(g -> groups.add(g.name() + " (" + g.mode().jsonName() + ")"));
+            return Change.to(current.withFailover(policy.value()).withProposals(List.of()),
+                             groups.isEmpty() ? "no groups: nothing moves by itself" : String.join(", ", groups));
+        });
+    }
+
+    /**
+     * Accepts a pending proposal of the failover policy: starts the switchover (or promotion) it proposes, as
+     * {@code actor}, with the group's timeout; the proposal is gone once the move has started.
+     */
+    ChangeResult acceptProposal(String actor, String id, String reason) {
+        ControlState current = store.current();
+        Proposal proposal = current.proposals().stream().filter(p -> p.id().equals(id)).findFirst().orElse(null);
+        if (proposal == null) {
+            return new ChangeResult.Refused(refuse(actor, "proposal.accept", id, reason, Refusal.of(
+                    Refusal.Kind.NOT_FOUND, "proposal '" + id + "': not pending")));
+        }
+        Duration timeout = current.failover().groups().stream().filter(g -> g.name().equals(proposal.group()))
+                                  .map(FailoverPolicy.Group::timeout).findFirst().orElse(Duration.ofSeconds(60));
+        ChangeResult started = startSwitchover(actor, new SwitchoverRequest(proposal.units(), "",
+                proposal.to().id(), 0, null, timeout, false, false, reason.isEmpty() ? "accepted proposal " + id
+                                                                                    + ": " + proposal.why() : reason,
+                proposal.promote()));
+        if (started instanceof ChangeResult.Applied) {
+            change(actor, "proposal.accept", id, reason, ANY, state -> {
+                List<Proposal> left = new ArrayList<>(state.proposals());
+                left.removeIf(p -> p.id().equals(id));
+                return Change.to(state.withProposals(left), "accepted: " + String.join(", ", proposal.units())
+                                                            + " -> " + proposal.to());
+            });
+        }
+        return started;
     }
 
     ChangeResult reportHealth(String actor, String regionId, Document doc) {
@@ -270,7 +340,8 @@ final class ControlService {
             return new ChangeResult.Refused(refuse(actor, "switchover.start", "switchover", request.reason(),
                                                    Refusal.invalid("switchover request", problems)));
         }
-        return change(actor, request.dryRun() ? "switchover.plan" : "switchover.start",
+        return change(actor, request.dryRun() ? "switchover.plan"
+                             : request.promote() ? "switchover.promote" : "switchover.start",
                       "units " + String.join(",", resolved.units) + " -> " + resolved.target, request.reason(), ANY,
                       current -> {
             // Units without a stated load add nothing, so only the loads the rules state can overload a region.
@@ -295,10 +366,40 @@ final class ControlService {
                 return Change.planned(plan, current.revision());
             }
             long count = current.switchoverCount() + 1;
-            Switchover s = Switchover.start("sw-" + count, resolved.units, plan.target(), plan.origins(),
-                    request.maxLagMs(), resolved.deadline, request.force(), actor, request.reason(), clock.instant());
+            Switchover s = request.promote()
+                    ? Switchover.promote("sw-" + count, resolved.units, plan.target(), plan.origins(),
+                            lastKnownLags(current, plan), resolved.deadline, request.force(), actor, request.reason(),
+                            clock.instant())
+                    : Switchover.start("sw-" + count, resolved.units, plan.target(), plan.origins(),
+                            request.maxLagMs(), resolved.deadline, request.force(), actor, request.reason(),
+                            clock.instant());
             return Change.to(current.withSwitchover(s, count), s.steps().get(0).detail()).with(plan, s);
         });
+    }
+
+    /**
+     * Each moving unit's lag to the target as its home last reported it, however old that report: what a promotion
+     * may lose (its RPO); unknown when the home never reported the unit's lag.
+     */
+    private static Map<String, Long> lastKnownLags(ControlState current, SwitchoverPlan plan) {
+        Map<String, Long> lags = new LinkedHashMap<>();
+        for (SwitchoverPlan.Move move : plan.moves()) {
+            HealthEntry home = current.health().get(move.from());
+            lags.put(move.unit(), home == null ? RegionHealth.UNKNOWN_LAG
+                    : home.report().unitLag(move.unit(), move.to()).map(l -> l.lagMs())
+                          .orElse(RegionHealth.UNKNOWN_LAG));
+        }
+        return lags;
+    }
+
+    /** What the failover policy would name that the topology or rules do not have; none without rules. */
+    private static List<Problem> policyProblems(FailoverPolicy policy, Topology topology, UnitRules rules) {
+        if (rules == null || policy.groups().isEmpty()) {
+            return List.of();
+        }
+        java.util.Set<String> units = new java.util.HashSet<>();
+        rules.units().forEach(u -> units.add(u.id()));
+        return policy.problems(topology, units);
     }
 
     /** A request with its units (a drained region's) and its target and deadline worked out. */
@@ -373,19 +474,114 @@ final class ControlService {
             return changed.isEmpty() ? Change.none()
                                      : Change.to(current.withHealth(health), String.join("; ", changed));
         });
+        change("control", "health.faults", "health", "", ANY, current -> {
+            Map<Region, Instant> faults = faults(current, now);
+            if (faults.equals(current.faults())) {
+                return Change.none();
+            }
+            List<String> changed = new ArrayList<>();
+            faults.forEach((r, since) -> {
+                if (!current.faults().containsKey(r)) {
+                    changed.add(r + " cannot take writes since " + since);
+                }
+            });
+            current.faults().keySet().stream().filter(r -> !faults.containsKey(r))
+                   .forEach(r -> changed.add(r + " takes writes again"));
+            return Change.to(current.withFaults(faults), String.join("; ", changed));
+        });
         Switchover running = store.current().switchover();
         change("control", "switchover.step", running == null ? "switchover" : running.id(), "", ANY, current -> {
             Switchover s = current.switchover();
             if (s == null || s.phase().terminal()) {
                 return Change.none();
             }
-            HealthEntry target = current.health().get(s.target());
-            Switchover next = s.advance(now, target == null ? RegionHealth.UNKNOWN_LAG : target.actionableLagMs());
+            // The moving units' lag as their homes ship it; a home whose report is not fresh says nothing.
+            MovingLag lag = MovingLag.of(s.units(), s.origins(), s.target(), region -> Optional.ofNullable(
+                    current.health().get(region)).filter(HealthEntry::trusted).map(HealthEntry::report), now,
+                    healthTtl);
+            Switchover next = s.advance(now, lag);
             if (next == s) {
                 return Change.none();
             }
             return Change.to(withEffects(current, next), s.id() + " " + next.phase().jsonName() + ": "
                              + next.steps().get(next.steps().size() - 1).detail());
+        });
+        applyFailoverPolicy(now);
+    }
+
+    /**
+     * Since when each region of the topology has been unable to take writes (unhealthy, read-only, or its report
+     * expired or missing), keeping the first instant seen for a fault that lasts. Tracked only while a failover
+     * policy has groups: without one nothing reads it, and the state's revision moves only for what matters.
+     */
+    private static Map<Region, Instant> faults(ControlState current, Instant now) {
+        Map<Region, Instant> faults = new LinkedHashMap<>();
+        if (current.topology() == null || current.failover().groups().isEmpty()) {
+            return faults;
+        }
+        io.unitas.core.HealthSnapshot snapshot = current.healthSnapshot();
+        for (Region region : current.topology().regions()) {
+            if (!snapshot.isHealthy(region) || !snapshot.get(region).writable()) {
+                faults.put(region, current.faults().getOrDefault(region, now));
+            }
+        }
+        return faults;
+    }
+
+    /**
+     * The failover policy's moves due now: an automatic one starts (one switchover at a time, and for one group and
+     * home no sooner than its after, at least {@link #LEAST_RETRY}, after the last attempt); an ask one becomes a
+     * pending proposal, and proposals no longer due are withdrawn.
+     */
+    private void applyFailoverPolicy(Instant now) {
+        ControlState current = store.current();
+        if (current.failover().groups().isEmpty() && current.proposals().isEmpty() || current.rules() == null) {
+            return;
+        }
+        List<FailoverPolicy.Move> due = current.failover().due(current.topology(), current.healthSnapshot(),
+                current.homes(), current.faults(), r -> current.health().containsKey(r)
+                        && current.health().get(r).trusted(), now);
+        for (FailoverPolicy.Move move : due) {
+            if (move.mode() != FailoverPolicy.Mode.AUTOMATIC || current.switchoverRunning()) {
+                continue;
+            }
+            FailoverPolicy.Group group = current.failover().groups().stream()
+                    .filter(g -> g.name().equals(move.group())).findFirst().orElseThrow();
+            String key = Proposal.idOf(move.group(), move.from());
+            Duration retry = group.after().compareTo(LEAST_RETRY) < 0 ? LEAST_RETRY : group.after();
+            Instant last = lastAttempt.get(key);
+            if (last != null && now.isBefore(last.plus(retry))) {
+                continue;
+            }
+            lastAttempt.put(key, now);
+            startSwitchover(POLICY_ACTOR, new SwitchoverRequest(move.units(), "", move.to().id(), 0, null,
+                    group.timeout(), false, false, "group " + move.group() + ": " + move.why(), move.promote()));
+            return; // one at a time
+        }
+        change(POLICY_ACTOR, "failover.propose", "proposals", "", ANY, state -> {
+            List<Proposal> next = new ArrayList<>();
+            for (FailoverPolicy.Move move : due) {
+                boolean moving = state.switchoverRunning()
+                                 && move.units().stream().anyMatch(state.switchover().units()::contains);
+                if (move.mode() == FailoverPolicy.Mode.ASK && !moving) {
+                    String id = Proposal.idOf(move.group(), move.from());
+                    Proposal same = state.proposals().stream().filter(p -> p.id().equals(id)
+                            && p.promote() == move.promote() && p.to().equals(move.to())
+                            && p.units().equals(move.units())).findFirst().orElse(null);
+                    next.add(same != null ? same : new Proposal(id, move.group(), move.from(), move.to(), move.units(),
+                                                                move.promote(), move.why(), now));
+                }
+            }
+            if (next.equals(state.proposals())) {
+                return Change.none();
+            }
+            List<String> lines = new ArrayList<>();
+            next.stream().filter(p -> !state.proposals().contains(p)).forEach(p -> lines.add("proposed " + p.id()
+                    + ": " + (p.promote() ? "promote " : "move ") + String.join(", ", p.units()) + " to " + p.to()
+                    + " (" + p.why() + "; accept with: unitas ctl accept " + p.id() + ")"));
+            state.proposals().stream().filter(p -> !next.contains(p)).forEach(p -> lines.add("withdrawn "
+                    + p.id()));
+            return Change.to(state.withProposals(next), String.join("; ", lines));
         });
     }
 

@@ -3,6 +3,7 @@ package io.unitas.control;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import io.unitas.core.HealthSnapshot;
@@ -10,21 +11,35 @@ import io.unitas.core.Region;
 import io.unitas.core.RegionHealth;
 import io.unitas.core.Topology;
 import io.unitas.core.rules.UnitRules;
+import io.unitas.core.switchover.FailoverPolicy;
 import io.unitas.core.switchover.Switchover;
 import io.unitas.core.fence.FenceRecord;
 
 /**
  * The whole control-plane state at one revision: topology and unit rules with their gray rules (each null until
- * one is applied), write fences by unit, the health table, and the current or last switchover (null if none yet).
+ * one is applied), write fences by unit, the health table, the current or last switchover (null if none yet), the
+ * failover policy, since when each region has been unable to take writes, and the policy's pending proposals.
  * Immutable; each change makes a new value with the next revision.
  */
 record ControlState(long revision, Instant updatedAt, Topology topology, UnitRules rules,
                     Map<String, FenceRecord> fences, Map<Region, HealthEntry> health, Switchover switchover,
-                    long switchoverCount) {
+                    long switchoverCount, FailoverPolicy failover, Map<Region, Instant> faults,
+                    List<Proposal> proposals) {
 
     ControlState {
         fences = Collections.unmodifiableMap(new LinkedHashMap<>(fences));
         health = Collections.unmodifiableMap(new LinkedHashMap<>(health));
+        failover = failover == null ? FailoverPolicy.NONE : failover;
+        faults = Collections.unmodifiableMap(new LinkedHashMap<>(faults));
+        proposals = List.copyOf(proposals);
+    }
+
+    /** A state without a failover policy, faults or proposals. */
+    ControlState(long revision, Instant updatedAt, Topology topology, UnitRules rules,
+                 Map<String, FenceRecord> fences, Map<Region, HealthEntry> health, Switchover switchover,
+                 long switchoverCount) {
+        this(revision, updatedAt, topology, rules, fences, health, switchover, switchoverCount, FailoverPolicy.NONE,
+             Map.of(), List.of());
     }
 
     /** The state before anything was applied. */
@@ -34,27 +49,48 @@ record ControlState(long revision, Instant updatedAt, Topology topology, UnitRul
 
     /** The same content at another revision and time; the store stamps each commit with it. */
     ControlState at(long nextRevision, Instant now) {
-        return new ControlState(nextRevision, now, topology, rules, fences, health, switchover, switchoverCount);
+        return new ControlState(nextRevision, now, topology, rules, fences, health, switchover, switchoverCount,
+                                failover, faults, proposals);
     }
 
     ControlState withTopology(Topology next) {
-        return new ControlState(revision, updatedAt, next, rules, fences, health, switchover, switchoverCount);
+        return new ControlState(revision, updatedAt, next, rules, fences, health, switchover, switchoverCount,
+                                failover, faults, proposals);
     }
 
     ControlState withRules(UnitRules next) {
-        return new ControlState(revision, updatedAt, topology, next, fences, health, switchover, switchoverCount);
+        return new ControlState(revision, updatedAt, topology, next, fences, health, switchover, switchoverCount,
+                                failover, faults, proposals);
     }
 
     ControlState withFences(Map<String, FenceRecord> next) {
-        return new ControlState(revision, updatedAt, topology, rules, next, health, switchover, switchoverCount);
+        return new ControlState(revision, updatedAt, topology, rules, next, health, switchover, switchoverCount,
+                                failover, faults, proposals);
     }
 
     ControlState withHealth(Map<Region, HealthEntry> next) {
-        return new ControlState(revision, updatedAt, topology, rules, fences, next, switchover, switchoverCount);
+        return new ControlState(revision, updatedAt, topology, rules, fences, next, switchover, switchoverCount,
+                                failover, faults, proposals);
     }
 
     ControlState withSwitchover(Switchover next, long count) {
-        return new ControlState(revision, updatedAt, topology, rules, fences, health, next, count);
+        return new ControlState(revision, updatedAt, topology, rules, fences, health, next, count, failover, faults,
+                                proposals);
+    }
+
+    ControlState withFailover(FailoverPolicy next) {
+        return new ControlState(revision, updatedAt, topology, rules, fences, health, switchover, switchoverCount,
+                                next, faults, proposals);
+    }
+
+    ControlState withFaults(Map<Region, Instant> next) {
+        return new ControlState(revision, updatedAt, topology, rules, fences, health, switchover, switchoverCount,
+                                failover, next, proposals);
+    }
+
+    ControlState withProposals(List<Proposal> next) {
+        return new ControlState(revision, updatedAt, topology, rules, fences, health, switchover, switchoverCount,
+                                failover, faults, next);
     }
 
     /** Each unit's home region, in the rules' order; empty without rules. */

@@ -7,6 +7,7 @@ import java.util.regex.Pattern;
 
 import io.unitas.config.ConfigDocument;
 import io.unitas.config.ConfigException;
+import io.unitas.config.FailoverPolicyFile;
 import io.unitas.config.HealthReportJson;
 import io.unitas.config.TopologyFile;
 import io.unitas.config.UnitRulesFile;
@@ -14,6 +15,7 @@ import io.unitas.core.Problem;
 import io.unitas.core.Topology;
 import io.unitas.core.health.HealthReport;
 import io.unitas.core.rules.UnitRules;
+import io.unitas.core.switchover.FailoverPolicy;
 
 /**
  * Topology and rules documents as the API receives them (JSON, or YAML by content type), and health reports, read
@@ -51,6 +53,28 @@ final class Documents {
         } catch (ConfigException e) {
             return refused(e);
         }
+    }
+
+    /** A failover policy, checked against the topology and the rules' units it names. */
+    static Read<FailoverPolicy> failover(String name, String text, Topology topology, UnitRules rules) {
+        if (topology == null || rules == null) {
+            return new Read<>(null, List.of(new Problem("", "no topology and rules applied yet (expected: PUT "
+                    + "/api/v1/topology and /api/v1/rules first)")), List.of());
+        }
+        FailoverPolicy policy;
+        try {
+            policy = FailoverPolicyFile.parse(ConfigDocument.parse(name, text));
+        } catch (ConfigException e) {
+            return refused(e);
+        }
+        java.util.Set<String> units = new java.util.HashSet<>();
+        rules.units().forEach(u -> units.add(u.id()));
+        List<Problem> problems = policy.problems(topology, units);
+        if (!problems.isEmpty()) {
+            List<String> lines = problems.stream().map(p -> name + ": " + p).toList();
+            return new Read<>(null, problems, lines);
+        }
+        return new Read<>(policy, List.of(), List.of());
     }
 
     /** A health report as {@code unitas health serve} pushes it, read by the agent's own reader. */

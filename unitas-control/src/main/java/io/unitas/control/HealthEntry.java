@@ -11,13 +11,24 @@ import io.unitas.config.HealthReportJson;
 import io.unitas.core.Region;
 import io.unitas.core.RegionHealth;
 import io.unitas.core.health.HealthReport;
+import io.unitas.core.health.UnitLag;
 
 /**
  * The last health report of one region as the control plane keeps it: what the health agent said, when it
- * observed and when it arrived, and how fresh it is now.
+ * observed and when it arrived, how fresh it is now, and the lag of each unit's data the region ships.
  */
 record HealthEntry(Region region, long sequence, Instant observedAt, Instant receivedAt, RegionHealth reported,
-                   JsonNode checks, Freshness freshness) {
+                   JsonNode checks, Freshness freshness, List<UnitLag> unitLags) {
+
+    HealthEntry {
+        unitLags = List.copyOf(unitLags);
+    }
+
+    /** An entry without per-unit lag (every unit's lag unknown). */
+    HealthEntry(Region region, long sequence, Instant observedAt, Instant receivedAt, RegionHealth reported,
+                JsonNode checks, Freshness freshness) {
+        this(region, sequence, observedAt, receivedAt, reported, checks, freshness, List.of());
+    }
 
     /** How much a report can still be trusted. */
     enum Freshness {
@@ -36,7 +47,7 @@ record HealthEntry(Region region, long sequence, Instant observedAt, Instant rec
     /** A report as it arrives at {@code receivedAt}: fresh. */
     static HealthEntry received(HealthReport report, Instant receivedAt) {
         return new HealthEntry(report.region(), report.sequence(), report.observedAt(), receivedAt, report.health(),
-                               HealthReportJson.toTree(report).get("checks"), Freshness.FRESH);
+                               HealthReportJson.toTree(report).get("checks"), Freshness.FRESH, report.unitLags());
     }
 
     /** The freshness of a report received at {@code receivedAt}, seen at {@code now}. */
@@ -49,7 +60,7 @@ record HealthEntry(Region region, long sequence, Instant observedAt, Instant rec
     }
 
     HealthEntry withFreshness(Freshness next) {
-        return new HealthEntry(region, sequence, observedAt, receivedAt, reported, checks, next);
+        return new HealthEntry(region, sequence, observedAt, receivedAt, reported, checks, next, unitLags);
     }
 
     /** What routers see: the report, unless it has expired, then unhealthy with the reason why. */
@@ -63,8 +74,13 @@ record HealthEntry(Region region, long sequence, Instant observedAt, Instant rec
         return RegionHealth.down(reasons);
     }
 
-    /** The target's lag that a switchover may act on: measured and fresh, else unknown. */
-    long actionableLagMs() {
-        return freshness == Freshness.FRESH ? reported.replicationLagMs() : RegionHealth.UNKNOWN_LAG;
+    /** The report as received (its checks left out), for decisions that read per-unit lag. */
+    HealthReport report() {
+        return new HealthReport(region, sequence, observedAt, reported, java.util.Map.of(), unitLags);
+    }
+
+    /** Whether a switchover may act on what this report says: it is fresh. */
+    boolean trusted() {
+        return freshness == Freshness.FRESH;
     }
 }

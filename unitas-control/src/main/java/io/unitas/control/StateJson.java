@@ -12,12 +12,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.unitas.config.ConfigDocument;
+import io.unitas.config.FailoverPolicyFile;
+import io.unitas.config.HealthReportJson;
 import io.unitas.config.UnitRulesFile;
 import io.unitas.core.Problem;
 import io.unitas.core.Region;
 import io.unitas.core.RegionHealth;
 import io.unitas.core.Topology;
 import io.unitas.core.rules.UnitRules;
+import io.unitas.core.switchover.FailoverPolicy;
 import io.unitas.core.switchover.Switchover;
 import io.unitas.core.switchover.SwitchoverPhase;
 import io.unitas.core.switchover.SwitchoverPlan;
@@ -62,7 +66,27 @@ final class StateJson {
         s.health().forEach((region, h) -> health.set(region.id(), health(h)));
         o.set("switchover", s.switchover() == null ? MAPPER.nullNode() : switchover(s.switchover()));
         o.put("switchover_count", s.switchoverCount());
+        o.set("failover", FailoverPolicyFile.toTree(s.failover()));
+        ObjectNode faults = o.putObject("faults");
+        s.faults().forEach((region, since) -> faults.put(region.id(), since.toString()));
+        ArrayNode proposals = o.putArray("proposals");
+        s.proposals().forEach(p -> proposals.add(proposal(p)));
         return o;
+    }
+
+    static ObjectNode proposal(Proposal p) {
+        ObjectNode o = MAPPER.createObjectNode().put("id", p.id()).put("group", p.group()).put("from", p.from().id())
+                             .put("to", p.to().id());
+        p.units().forEach(o.putArray("units")::add);
+        return o.put("promote", p.promote()).put("why", p.why()).put("since", p.since().toString());
+    }
+
+    static Proposal readProposal(JsonNode o) {
+        List<String> units = new ArrayList<>();
+        o.path("units").forEach(u -> units.add(u.asText()));
+        return new Proposal(o.path("id").asText(), o.path("group").asText(), Region.of(o.path("from").asText()),
+                            Region.of(o.path("to").asText()), units, o.path("promote").asBoolean(),
+                            o.path("why").asText(), Instant.parse(o.path("since").asText()));
     }
 
     static ControlState readState(JsonNode o) {
@@ -75,8 +99,16 @@ final class StateJson {
         Map<Region, HealthEntry> health = new LinkedHashMap<>();
         o.path("health").fields().forEachRemaining(e -> health.put(Region.of(e.getKey()), readHealth(Region.of(e.getKey()), e.getValue())));
         Switchover sw = o.path("switchover").isObject() ? readSwitchover(o.get("switchover")) : null;
+        FailoverPolicy failover = o.path("failover").isObject() ? FailoverPolicyFile.parse(ConfigDocument.parse(
+                "failover.json", write(o.get("failover")))) : FailoverPolicy.NONE;
+        Map<Region, Instant> faults = new LinkedHashMap<>();
+        o.path("faults").fields().forEachRemaining(e -> faults.put(Region.of(e.getKey()),
+                                                                   Instant.parse(e.getValue().asText())));
+        List<Proposal> proposals = new ArrayList<>();
+        o.path("proposals").forEach(p -> proposals.add(readProposal(p)));
         return new ControlState(o.path("revision").asLong(), Instant.parse(o.path("updated_at").asText()), topology,
-                                rules, fences, health, sw, o.path("switchover_count").asLong());
+                                rules, fences, health, sw, o.path("switchover_count").asLong(), failover, faults,
+                                proposals);
     }
 
     static ObjectNode topology(Topology t) {
@@ -126,6 +158,9 @@ final class StateJson {
         ArrayNode reported = o.putArray("reported_reasons");
         h.reported().reasons().forEach(reported::add);
         o.set("checks", h.checks());
+        if (!h.unitLags().isEmpty()) {
+            o.set("unit_lag", HealthReportJson.unitLagTree(h.unitLags()));
+        }
         return o;
     }
 
@@ -138,7 +173,9 @@ final class StateJson {
         return new HealthEntry(region, o.path("sequence").asLong(), Instant.parse(o.path("observed_at").asText()),
                                Instant.parse(o.path("received_at").asText()), reported, o.path("checks"),
                                HealthEntry.Freshness.valueOf(o.path("freshness").asText().toUpperCase(
-                                       java.util.Locale.ROOT)));
+                                       java.util.Locale.ROOT)),
+                               o.path("unit_lag").isObject() ? HealthReportJson.readUnitLags(o.get("unit_lag"))
+                                                             : List.of());
     }
 
     static ObjectNode switchover(Switchover s) {
@@ -156,6 +193,10 @@ final class StateJson {
         o.put("requested_by", s.requestedBy());
         o.put("reason", s.reason());
         o.put("outcome", s.outcome());
+        if (s.promotion()) {
+            ObjectNode rpo = o.putObject("rpo_ms");
+            s.rpoMs().forEach(rpo::put);
+        }
         ArrayNode steps = o.putArray("steps");
         for (SwitchoverStep step : s.steps()) {
             steps.addObject().put("phase", step.phase().jsonName()).put("at", step.at().toString())
@@ -172,11 +213,13 @@ final class StateJson {
         List<SwitchoverStep> steps = new ArrayList<>();
         o.path("steps").forEach(s -> steps.add(new SwitchoverStep(SwitchoverPhase.fromJson(s.path("phase").asText()),
                 Instant.parse(s.path("at").asText()), s.path("detail").asText())));
+        Map<String, Long> rpo = new LinkedHashMap<>();
+        o.path("rpo_ms").fields().forEachRemaining(e -> rpo.put(e.getKey(), e.getValue().asLong()));
         return new Switchover(o.path("id").asText(), units, Region.of(o.path("target").asText()), origins,
                               o.path("max_lag_ms").asLong(), Instant.parse(o.path("deadline").asText()),
                               o.path("forced").asBoolean(), o.path("requested_by").asText(),
                               o.path("reason").asText(), SwitchoverPhase.fromJson(o.path("phase").asText()), steps,
-                              o.path("outcome").asText());
+                              o.path("outcome").asText(), rpo);
     }
 
     static ObjectNode plan(SwitchoverPlan p) {

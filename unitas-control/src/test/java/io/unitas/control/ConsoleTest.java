@@ -46,6 +46,8 @@ class ConsoleTest {
         ControlClient admin = ControlClient.of(server.uri(), Fixtures.ADMIN.secret());
         Fixtures.seed(admin, Instant.now(), 40);
         admin.send("PUT", "/api/v1/health/eu", Fixtures.report("eu", 2, Instant.now(), true, 850), Map.of());
+        admin.send("PUT", "/api/v1/health/cn", Fixtures.reportWithUnitLag("cn", 2, Instant.now(), "eu", 0,
+                                                                         Instant.now(), "u-sh", "u-bj"), Map.of());
         admin.send("PUT", "/api/v1/health/us", "{\"sequence\":2,\"observed_at\":\"" + Instant.now() + "\","
                 + "\"healthy\":false,\"writable\":false,\"replication_lag_ms\":-1,\"score\":0.1,"
                 + "\"reasons\":[\"pg-primary: read-only (transaction_read_only=on)\"],\"region\":\"us\","

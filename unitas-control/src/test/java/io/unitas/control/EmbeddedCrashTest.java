@@ -84,7 +84,8 @@ class EmbeddedCrashTest {
             assertThat(Fixtures.phase(admin)).isEqualTo("catching_up");
             assertThat(admin.get("/api/v1/state").json().path("fences").has("u-sh")).isTrue();
 
-            admin.send("PUT", "/api/v1/health/eu", Fixtures.report("eu", 2, Instant.now(), true, 50), Map.of());
+            admin.send("PUT", "/api/v1/health/cn", Fixtures.reportWithUnitLag("cn", 2, Instant.now(), "eu", 50,
+                    Instant.now(), "u-sh"), Map.of());
 
             Fixtures.awaitEquals("phase", WAIT, () -> Fixtures.phase(admin), "completed");
             Fixtures.assertUshHomeAndNoFences(admin, "eu");

@@ -73,7 +73,8 @@ class EtcdReplicasTest {
             Fixtures.startMovingUshToEu(onFollower, Duration.ofMinutes(2));
 
             leader.kill();
-            onFollower.send("PUT", "/api/v1/health/eu", Fixtures.report("eu", 2, Instant.now(), true, 50), Map.of());
+            onFollower.send("PUT", "/api/v1/health/cn", Fixtures.reportWithUnitLag("cn", 2, Instant.now(), "eu", 50,
+                    Instant.now(), "u-sh"), Map.of());
 
             Fixtures.await("the follower leads", WAIT, () -> leader(follower));
             Fixtures.awaitEquals("phase", WAIT, () -> Fixtures.phase(onFollower), "completed");

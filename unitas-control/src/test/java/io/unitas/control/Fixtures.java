@@ -56,6 +56,22 @@ final class Fixtures {
                + ",\"checks\":{\"pg-primary\":{\"up\":" + healthy + ",\"latency_ms\":3,\"reason\":\"\"}}}";
     }
 
+    /**
+     * A healthy report of {@code region} that also says how far each of {@code units}' data it ships is behind in
+     * {@code to}: {@code lagMs}, measured at {@code measuredAt}.
+     */
+    static String reportWithUnitLag(String region, long sequence, Instant observedAt, String to, long lagMs,
+                                    Instant measuredAt, String... units) {
+        String base = report(region, sequence, observedAt, true, -1);
+        StringBuilder lags = new StringBuilder();
+        for (String unit : units) {
+            lags.append(lags.length() == 0 ? "" : ",").append('"').append(unit).append("\":{\"").append(to)
+                .append("\":{\"lag_ms\":").append(lagMs).append(",\"measured_at\":\"").append(measuredAt)
+                .append("\"}}");
+        }
+        return base.substring(0, base.length() - 1) + ",\"unit_lag\":{" + lags + "}}";
+    }
+
     /** Applies the topology and the rules as admin and reports every region healthy with the given lag. */
     static void seed(ControlClient admin, Instant now, long lagMs) {
         assertOk(admin.put("/api/v1/topology", TOPOLOGY, admin.get("/api/v1/state").revision()));

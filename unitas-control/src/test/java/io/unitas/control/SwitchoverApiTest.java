@@ -54,6 +54,17 @@ class SwitchoverApiTest {
         assertThat(res.status()).isEqualTo(200);
     }
 
+    /** {@code region} reports {@code units}' lag to {@code to}, measured now. */
+    private void reportUnitLag(String region, String to, long lagMs, String... units) {
+        reportUnitLag(region, to, lagMs, clock.instant(), units);
+    }
+
+    private void reportUnitLag(String region, String to, long lagMs, Instant measuredAt, String... units) {
+        ControlResponse res = admin.send("PUT", "/api/v1/health/" + region, Fixtures.reportWithUnitLag(region,
+                ++sequence, clock.instant(), to, lagMs, measuredAt, units), Map.of());
+        assertThat(res.status()).as(res.body()).isEqualTo(200);
+    }
+
     private JsonNode state() {
         return admin.get("/api/v1/state").json();
     }
@@ -67,21 +78,26 @@ class SwitchoverApiTest {
     }
 
     @Test
-    void aSwitchover_fencesWaitsForMeasuredLagFlipsClearsGrayAndUnfences() {
-        ControlResponse started = start("{\"units\":[\"u-sh\"],\"target\":\"eu\",\"max_lag_ms\":500,"
+    void aSwitchover_fencesWaitsForTheMovingUnitsLagFromTheirHome_flipsClearsGrayAndUnfences() {
+        ControlResponse started = start("{\"units\":[\"u-sh\"],\"target\":\"eu\","
                                         + "\"deadline\":\"" + T0.plusSeconds(60) + "\",\"reason\":\"drill\"}");
         assertThat(started.status()).isEqualTo(202);
         assertThat(started.json().path("switchover").path("id").asText()).isEqualTo("sw-1");
+        assertThat(started.json().path("switchover").path("max_lag_ms").asLong()).isZero();
 
         Fixtures.awaitEquals("phase", WAIT, this::phase, "catching_up");
         JsonNode fenced = state();
         assertThat(fenced.path("fences").path("u-sh").path("switchover").asText()).isEqualTo("sw-1");
         assertThat(fenced.path("rules").path("units").get(0).path("region").asText()).isEqualTo("cn");
 
-        reportLag("eu", 800);
+        reportLag("eu", 0); // the target database's own lag is not what the move waits on
+        reportUnitLag("cn", "eu", 0, "u-bj"); // nor another unit's
+        reportUnitLag("cn", "us", 0, "u-sh"); // nor this unit's to another region
+        reportUnitLag("cn", "eu", 800, "u-sh");
         clock.advance(Duration.ofSeconds(1));
+        reportUnitLag("cn", "eu", 800, "u-sh");
         assertThat(phase()).isEqualTo("catching_up");
-        reportLag("eu", 120);
+        reportUnitLag("cn", "eu", 0, "u-sh");
         Fixtures.awaitEquals("phase", WAIT, this::phase, "completed");
 
         JsonNode done = state();
@@ -91,10 +107,70 @@ class SwitchoverApiTest {
         assertThat(done.path("switchover").path("steps").findValuesAsText("phase"))
                 .containsExactly("fencing", "catching_up", "flipped", "completed");
         assertThat(done.path("switchover").path("steps").get(2).path("detail").asText())
-                .contains("target eu lag 120 ms <= max_lag 500 ms");
+                .isEqualTo("u-sh caught up in eu (lag 0 ms <= max_lag 0 ms); home of u-sh is now eu");
+        assertThat(done.path("health").path("cn").path("unit_lag").path("u-sh").path("eu").path("lag_ms").asLong())
+                .isZero();
         assertThat(admin.get("/api/v1/audit").json().path("entries").findValuesAsText("action"))
                 .containsSequence("switchover.step", "switchover.step", "switchover.step");
         assertThat(admin.get("/api/v1/switchovers/sw-1").json().path("phase").asText()).isEqualTo("completed");
+    }
+
+    @Test
+    void aCaughtUpMeasurementOlderThanTheHealthTtl_doesNotCount_evenInAFreshReport() {
+        start("{\"units\":[\"u-sh\"],\"target\":\"eu\",\"deadline\":\"" + T0.plusSeconds(60) + "\"}");
+        Fixtures.awaitEquals("phase", WAIT, this::phase, "catching_up");
+        clock.advance(Duration.ofSeconds(11));
+        reportLag("eu", 0);
+        reportUnitLag("cn", "eu", 0, T0, "u-sh"); // a fresh report carrying an 11 s old measurement
+
+        // Had it counted, the switchover would have flipped at the next tick, deadline or not. Every report stays
+        // fresh on the way to the deadline, so the old measurement is the only thing it can roll back on.
+        for (int i = 0; i < 50; i++) {
+            clock.advance(Duration.ofSeconds(1));
+            reportLag("eu", 0);
+            reportUnitLag("cn", "eu", 0, T0, "u-sh");
+        }
+        Fixtures.awaitEquals("phase", WAIT, this::phase, "rolled_back");
+
+        assertThat(state().path("switchover").path("outcome").asText()).isEqualTo("deadline " + T0.plusSeconds(60)
+                + " passed: u-sh lag unknown: cn measured it at " + T0 + ", more than 10000 ms ago; fences lifted, "
+                + "mapping unchanged");
+    }
+
+    @Test
+    void aPromotion_movesWithoutWaiting_andRecordsEachUnitsLastKnownLagAsItsRpo() {
+        reportUnitLag("cn", "eu", 1_200, "u-sh");
+        clock.advance(Duration.ofSeconds(31)); // cn falls silent: its report expires
+        reportLag("eu", -1);
+        reportLag("us", -1);
+        Fixtures.await("cn expired", WAIT, () -> state().path("health").path("cn").path("freshness").asText()
+                                                        .equals("expired"));
+
+        ControlResponse res = start("{\"units\":[\"u-sh\",\"u-bj\"],\"target\":\"eu\",\"promote\":true,"
+                                    + "\"reason\":\"cn is gone\"}");
+
+        assertThat(res.status()).as(res.body()).isEqualTo(202);
+        assertThat(res.json().path("switchover").path("rpo_ms").toString()).isEqualTo("{\"u-sh\":1200,\"u-bj\":-1}");
+        Fixtures.awaitEquals("phase", WAIT, this::phase, "completed");
+        JsonNode done = state();
+        assertThat(done.path("rules").path("units").get(0).path("region").asText()).isEqualTo("eu");
+        assertThat(done.path("rules").path("units").get(1).path("region").asText()).isEqualTo("eu");
+        assertThat(done.path("fences").size()).isZero();
+        assertThat(done.path("switchover").path("steps").get(2).path("detail").asText())
+                .startsWith("promoted without waiting on lag (RPO u-sh 1200 ms, u-bj unknown)");
+        JsonNode audit = admin.get("/api/v1/audit").json().path("entries");
+        assertThat(audit.findValuesAsText("action")).contains("switchover.promote");
+        assertThat(audit.findValuesAsText("detail")).anyMatch(d -> d.contains("RPO u-sh 1200 ms, u-bj unknown"));
+    }
+
+    @Test
+    void aPromotionToATargetThatCannotTakeWrites_isRefused() {
+        admin.send("PUT", "/api/v1/health/eu", Fixtures.report("eu", ++sequence, T0, false, 0), Map.of());
+
+        ControlResponse res = start("{\"units\":[\"u-sh\"],\"target\":\"eu\",\"promote\":true}");
+
+        assertThat(res.status()).isEqualTo(409);
+        assertThat(res.json().path("problems").get(0).path("path").asText()).isEqualTo("target");
     }
 
     @Test
@@ -112,7 +188,9 @@ class SwitchoverApiTest {
         assertThat(after.path("rules").path("units").get(0).path("region").asText()).isEqualTo("cn");
         assertThat(after.path("rules").path("gray").has("u-sh")).isTrue();
         assertThat(after.path("switchover").path("outcome").asText())
-                .startsWith("deadline 2026-11-30T14:00:30Z passed: target eu lag");
+                .isEqualTo("deadline 2026-11-30T14:00:30Z passed: u-sh lag unknown: no fresh health report from its "
+                           + "home cn; "
+                           + "fences lifted, mapping unchanged");
     }
 
     @Test
@@ -164,7 +242,7 @@ class SwitchoverApiTest {
     @Test
     void anOperatorsFenceOnAMovingUnit_outlivesTheSwitchover() {
         operator.post("/api/v1/fences", "{\"units\":[\"u-sh\"],\"reason\":\"db repair\"}");
-        reportLag("eu", 0);
+        reportUnitLag("cn", "eu", 0, "u-sh", "u-bj");
 
         start("{\"units\":[\"u-sh\",\"u-bj\"],\"target\":\"eu\"}");
         Fixtures.awaitEquals("phase", WAIT, this::phase, "completed");
@@ -186,7 +264,7 @@ class SwitchoverApiTest {
 
     @Test
     void aSecondSwitchoverOfAUnitWithinTheCooldown_isRefused_namingTheUnitAndWhenItMayMove() {
-        reportLag("eu", 0);
+        reportUnitLag("cn", "eu", 0, "u-sh");
         start("{\"units\":[\"u-sh\"],\"target\":\"eu\"}");
         Fixtures.awaitEquals("phase", WAIT, this::phase, "completed");
         reportLag("cn", 0);

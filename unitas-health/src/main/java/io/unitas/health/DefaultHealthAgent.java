@@ -20,9 +20,12 @@ import io.unitas.core.health.CheckState;
 import io.unitas.core.health.HealthReport;
 import io.unitas.core.health.HealthRollup;
 import io.unitas.core.health.ProbeResult;
+import io.unitas.core.health.UnitLag;
 
 /** The health agent: one scheduled task per probe check, one lock over the checks' states. */
 final class DefaultHealthAgent implements HealthAgent {
+
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(DefaultHealthAgent.class);
 
     private final HealthConfig config;
     private final Clock clock;
@@ -31,12 +34,19 @@ final class DefaultHealthAgent implements HealthAgent {
     private final List<Consumer<HealthReport>> listeners = new CopyOnWriteArrayList<>();
     private final List<BiConsumer<String, ProbeResult>> resultObservers = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService scheduler;
+    private final UnitLagSource unitLags;
     private HealthReport published;
     private long sequence;
+    private boolean unitLagsFailing; // guarded by this
 
     DefaultHealthAgent(HealthConfig config, Clock clock) {
+        this(config, clock, UnitLagSource.NONE);
+    }
+
+    DefaultHealthAgent(HealthConfig config, Clock clock, UnitLagSource unitLags) {
         this.config = config;
         this.clock = clock;
+        this.unitLags = unitLags;
         Instant now = clock.instant();
         for (CheckConfig check : config.checks()) {
             if (!check.calculated()) {
@@ -50,7 +60,7 @@ final class DefaultHealthAgent implements HealthAgent {
             t.setDaemon(true);
             return t;
         });
-        this.published = compute(now).withSequence(++sequence);
+        this.published = withUnitLags(compute(now).withSequence(++sequence));
     }
 
     void start() {
@@ -90,7 +100,7 @@ final class DefaultHealthAgent implements HealthAgent {
     private synchronized void refresh() {
         HealthReport now = compute(clock.instant());
         if (now.differsFrom(published)) {
-            published = now.withSequence(++sequence);
+            published = withUnitLags(now.withSequence(++sequence));
             for (Consumer<HealthReport> listener : listeners) {
                 listener.accept(published);
             }
@@ -130,7 +140,32 @@ final class DefaultHealthAgent implements HealthAgent {
 
     @Override
     public synchronized HealthReport current() {
-        return compute(clock.instant());
+        return withUnitLags(compute(clock.instant()));
+    }
+
+    /**
+     * {@code report} with the per-unit lag measured now. A source that fails leaves every unit's lag unknown (a
+     * switchover waiting on it cannot flip, and says so); the first failure of a run is logged, and the recovery.
+     */
+    private synchronized HealthReport withUnitLags(HealthReport report) {
+        if (unitLags == UnitLagSource.NONE) {
+            return report;
+        }
+        try {
+            List<UnitLag> lags = unitLags.unitLags();
+            if (unitLagsFailing) {
+                unitLagsFailing = false;
+                log.info("per-unit replication lag of {} is measured again", config.region());
+            }
+            return report.withUnitLags(lags);
+        } catch (RuntimeException e) {
+            if (!unitLagsFailing) {
+                unitLagsFailing = true;
+                log.warn("per-unit replication lag of {} cannot be measured; reporting it unknown until it can",
+                         config.region(), e);
+            }
+            return report;
+        }
     }
 
     @Override

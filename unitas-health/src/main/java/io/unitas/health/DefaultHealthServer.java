@@ -36,8 +36,8 @@ final class DefaultHealthServer implements HealthServer {
         this.pusher = agent.config().push().map(push -> new HealthPusher(push, agent::current)).orElse(null);
     }
 
-    static HealthServer start(HealthConfig config, Clock clock) {
-        DefaultHealthAgent agent = new DefaultHealthAgent(config, clock);
+    static HealthServer start(HealthConfig config, Clock clock, UnitLagSource unitLags) {
+        DefaultHealthAgent agent = new DefaultHealthAgent(config, clock, unitLags);
         DefaultHealthServer server = new DefaultHealthServer(agent);
         try {
             server.serve();

@@ -2,6 +2,7 @@ package io.unitas.health;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.core.instrument.Gauge;
@@ -12,19 +13,23 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
 import io.unitas.core.health.CheckReport;
 import io.unitas.core.health.HealthReport;
+import io.unitas.core.Region;
 import io.unitas.core.health.ProbeResult;
 
 /**
  * The agent's state as Prometheus metrics: per check {@code unitas_check_up}, {@code unitas_check_latency_seconds}
  * and {@code unitas_replication_lag_seconds}; per region {@code unitas_region_healthy},
  * {@code unitas_region_writable}, {@code unitas_region_health_score} and
- * {@code unitas_region_replication_lag_seconds}. Gauges read the report last handed to {@link #scrape}.
+ * {@code unitas_region_replication_lag_seconds}; per unit whose data the region ships and other region
+ * {@code unitas_unit_replication_lag_seconds{unit,to}} ({@code NaN} once no longer reported). Gauges read the report
+ * last handed to {@link #scrape}.
  */
 final class HealthMetrics {
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Map<String, Timer> latency = new ConcurrentHashMap<>();
     private final String region;
+    private final Set<String> unitGauges = ConcurrentHashMap.newKeySet();
     private volatile HealthReport report;
 
     HealthMetrics(HealthAgent agent) {
@@ -63,6 +68,17 @@ final class HealthMetrics {
     /** The Prometheus text exposition of {@code current}. */
     String scrape(HealthReport current) {
         this.report = current;
+        current.unitLags().forEach(lag -> {
+            String unit = lag.unit();
+            Region to = lag.to();
+            if (unitGauges.add(unit + " " + to.id())) {
+                Gauge.builder("unitas.unit.replication.lag", this, m -> seconds(m.report.unitLag(unit, to)
+                                .map(l -> l.lagMs()).orElse(-1L)))
+                        .tags(Tags.of("region", region, "unit", unit, "to", to.id())).baseUnit("seconds")
+                        .description("age of the unit's oldest change not yet applied in the other region")
+                        .register(registry);
+            }
+        });
         return registry.scrape();
     }
 

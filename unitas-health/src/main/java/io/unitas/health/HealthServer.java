@@ -12,7 +12,15 @@ public interface HealthServer extends AutoCloseable {
 
     /** Starts the agent for {@code config} and serves it; ports 0 are bound to free ones. */
     static HealthServer start(HealthConfig config, Clock clock) {
-        return DefaultHealthServer.start(config, clock);
+        return DefaultHealthServer.start(config, clock, UnitLagSource.NONE);
+    }
+
+    /**
+     * Starts the agent for {@code config} and serves it, every report carrying the per-unit replication lag that
+     * {@code unitLags} measures (the region's data shipper).
+     */
+    static HealthServer start(HealthConfig config, Clock clock, UnitLagSource unitLags) {
+        return DefaultHealthServer.start(config, clock, unitLags);
     }
 
     /** The agent whose health is served. */

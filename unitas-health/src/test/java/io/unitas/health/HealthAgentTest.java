@@ -16,7 +16,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import io.unitas.core.Region;
 import io.unitas.core.health.HealthReport;
+import io.unitas.core.health.UnitLag;
 import io.unitas.testkit.Ports;
 
 /** The agent over TCP checks of a listening and a closed port: calculated checks, inversion, gates, changes. */
@@ -106,6 +108,41 @@ class HealthAgentTest {
             assertThat(seen).extracting(HealthReport::sequence).isSorted().doesNotHaveDuplicates();
             assertThat(seen.get(seen.size() - 1).reasons()).singleElement().asString()
                     .startsWith("svc: cannot connect to 127.0.0.1:" + port);
+        }
+    }
+
+    @Test
+    void everyReportCarriesTheSourcesPerUnitLag_andAFailingSourceLeavesItUnknown() {
+        UnitLag caughtUp = new UnitLag("u-de", Region.of("cn"), 0, java.time.Instant.parse("2026-11-30T14:00:00Z"));
+        List<List<UnitLag>> answers = new CopyOnWriteArrayList<>(List.of(List.of(caughtUp)));
+        UnitLagSource source = () -> {
+            if (answers.isEmpty()) {
+                throw new IllegalStateException("store unavailable");
+            }
+            return answers.get(0);
+        };
+        String yaml = "region: eu\ndefaults: {interval: 100ms, timeout: 500ms}\nchecks:\n"
+                      + "  - {name: a, kind: tcp, target: '127.0.0.1:" + open.getLocalPort() + "'}\n";
+        DefaultHealthAgent agent = new DefaultHealthAgent(HealthConfig.parse("health.yaml", yaml), Clock.systemUTC(),
+                                                          source);
+        List<HealthReport> published = new CopyOnWriteArrayList<>();
+        try (agent) {
+            agent.subscribe(published::add);
+            agent.start();
+
+            assertThat(agent.current().unitLags()).containsExactly(caughtUp);
+            HealthReport changed = Eventually.within(Duration.ofSeconds(10), r -> r != null,
+                    () -> published.size() > 1 ? published.get(published.size() - 1) : null);
+            assertThat(changed.unitLags()).containsExactly(caughtUp);
+
+            HealthMetrics metrics = new HealthMetrics(agent);
+            assertThat(metrics.scrape(agent.current()))
+                    .contains("unitas_unit_replication_lag_seconds{region=\"eu\",to=\"cn\",unit=\"u-de\"} 0.0");
+
+            answers.clear();
+            assertThat(agent.current().unitLags()).isEmpty();
+            assertThat(metrics.scrape(agent.current()))
+                    .contains("unitas_unit_replication_lag_seconds{region=\"eu\",to=\"cn\",unit=\"u-de\"} NaN");
         }
     }
 }

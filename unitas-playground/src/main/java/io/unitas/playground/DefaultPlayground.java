@@ -192,7 +192,8 @@ final class DefaultPlayground implements Playground {
                               .start());
             }
             HealthServer health = HealthServer.start(HealthConfig.read(write("health-" + region.id() + ".yaml",
-                                                                             healthYaml(region))), clock);
+                    healthYaml(region))), clock, new UnitLagMeter(stores.get(region), layout.regions(), replicator,
+                                                                  rules, clock));
             try {
                 Gateway gateway = Gateway.start(GatewayConfig.read(write("gateway-" + region.id() + ".yaml",
                                                                          gatewayYaml(region))));

@@ -156,7 +156,9 @@
     const failed = sw.phase === 'rolled_back' || sw.phase === 'aborted';
     const phases = failed ? sw.steps.map((s) => s.phase) : PHASES;
     box.append(el('p', {},
-      el('b', { text: sw.id }), ' ' + sw.units.join(', ') + ' → ' + sw.target + ' (max lag ' + sw.max_lag_ms + ' ms, by ' + sw.requested_by + ') ',
+      el('b', { text: sw.id }), ' ' + sw.units.join(', ') + ' → ' + sw.target + (sw.rpo_ms
+        ? ' (promotion, RPO ' + Object.entries(sw.rpo_ms).map(([u, ms]) => u + ' ' + (ms < 0 ? 'unknown' : ms + ' ms')).join(', ')
+        : ' (max lag of the moving units ' + sw.max_lag_ms + ' ms') + ', by ' + sw.requested_by + ') ',
       el('span', { id: 'switchover-phase', class: sw.phase === 'completed' ? 'outcome-ok' : failed ? 'outcome-bad' : '', text: sw.phase })));
     box.append(el('ol', {}, phases.map((p) => {
       const step = reached.get(p);

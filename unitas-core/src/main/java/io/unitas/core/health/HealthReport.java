@@ -2,29 +2,35 @@ package io.unitas.core.health;
 
 import java.time.Instant;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 
 import io.unitas.core.Region;
 import io.unitas.core.RegionHealth;
 
 /**
  * One region's health as a health agent publishes it: the {@link RegionHealth} the router reads, when it was
- * observed, a sequence number that grows with every report of the agent, and every check's state. This is the
- * document pushed to the control plane and served at {@code /healthz}.
+ * observed, a sequence number that grows with every report of the agent, every check's state, and the replication
+ * lag of each unit whose data the region ships. This is the document pushed to the control plane and served at
+ * {@code /healthz}.
  *
  * @param region           the region the checks describe
  * @param sequence         grows by one with every report the agent publishes; restarts at 1 with the agent
  * @param observedAt       when the checks were rolled up
  * @param health           the region's health
  * @param checks           every check by name, in configuration order
+ * @param unitLags         per unit and other region, how far the data this region ships is behind there; a pair
+ *                         that is absent is unknown
  */
 public record HealthReport(Region region, long sequence, Instant observedAt, RegionHealth health,
-                           Map<String, CheckReport> checks) {
+                           Map<String, CheckReport> checks, List<UnitLag> unitLags) {
 
-    /** Validates and freezes {@code checks}, keeping its order. */
+    /** Validates and freezes {@code checks}, keeping its order, and {@code unitLags}, one entry per pair. */
     public HealthReport {
         Objects.requireNonNull(region, "region");
         Objects.requireNonNull(observedAt, "observedAt");
@@ -33,6 +39,39 @@ public record HealthReport(Region region, long sequence, Instant observedAt, Reg
             throw new IllegalArgumentException("sequence: " + sequence + " (expected: >= 0)");
         }
         checks = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(checks, "checks")));
+        unitLags = List.copyOf(Objects.requireNonNull(unitLags, "unitLags"));
+        Set<String> pairs = new HashSet<>();
+        for (UnitLag lag : unitLags) {
+            if (lag.to().equals(region)) {
+                throw new IllegalArgumentException("unit_lag." + lag.unit() + "." + lag.to() + ": the reporting "
+                                                   + "region itself (expected: another region)");
+            }
+            if (!pairs.add(lag.unit() + "\u0000" + lag.to().id())) {
+                throw new IllegalArgumentException("unit_lag." + lag.unit() + "." + lag.to()
+                                                   + ": given twice (expected: one entry per unit and region)");
+            }
+        }
+    }
+
+    /** A report without per-unit lag (every unit's lag unknown). */
+    public HealthReport(Region region, long sequence, Instant observedAt, RegionHealth health,
+                        Map<String, CheckReport> checks) {
+        this(region, sequence, observedAt, health, checks, List.of());
+    }
+
+    /** The lag of {@code unit}'s data shipped from this region to {@code to}; empty when not reported. */
+    public Optional<UnitLag> unitLag(String unit, Region to) {
+        for (UnitLag lag : unitLags) {
+            if (lag.unit().equals(unit) && lag.to().equals(to)) {
+                return Optional.of(lag);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** This report with {@code lags} as its per-unit lag. */
+    public HealthReport withUnitLags(List<UnitLag> lags) {
+        return new HealthReport(region, sequence, observedAt, health, checks, lags);
     }
 
     /** Whether the router may send this region's users here. */
@@ -47,7 +86,7 @@ public record HealthReport(Region region, long sequence, Instant observedAt, Reg
 
     /** This report with another sequence number. */
     public HealthReport withSequence(long sequence) {
-        return new HealthReport(region, sequence, observedAt, health, checks);
+        return new HealthReport(region, sequence, observedAt, health, checks, unitLags);
     }
 
     /**

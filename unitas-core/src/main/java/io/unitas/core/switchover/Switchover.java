@@ -14,13 +14,15 @@ import io.unitas.core.RegionHealth;
 /**
  * One move of units to a target region, as a value: what moves, the limits it runs under, the phase it is in
  * and every step so far. {@link #advance} is the whole state machine: plan → fence → catch up → flip → unfence,
- * or roll back when the deadline passes first. Unlike a fixed sleep, it flips only on measured lag.
+ * or roll back when the deadline passes first. Unlike a fixed sleep, it flips only on measured lag: the moving
+ * units' lag from their homes to the target ({@link MovingLag}). A <em>promotion</em> moves units whose home cannot
+ * ship without waiting, and records what may be lost: each unit's last known lag (its RPO).
  *
  * @param id          a unique id ({@code sw-3})
  * @param units       the moving units, in request order
  * @param target      the region that becomes their home
  * @param origins     each moving unit's home before the switchover
- * @param maxLagMs    the target's replication lag, in milliseconds, at or below which the flip may happen
+ * @param maxLagMs    the moving units' replication lag, in milliseconds, at or below which the flip may happen
  * @param deadline    past this instant, a switchover that has not flipped rolls back
  * @param forced      whether an overload refusal of the plan was overridden
  * @param requestedBy who asked for it (a token's name)
@@ -28,10 +30,12 @@ import io.unitas.core.RegionHealth;
  * @param phase       where it stands
  * @param steps       every phase entered so far, with its time
  * @param outcome     why it ended, empty while it runs
+ * @param rpoMs       for a promotion, each unit's last known lag in milliseconds when it moved (what may not have
+ *                    shipped; {@link RegionHealth#UNKNOWN_LAG} when never measured); empty for a switchover
  */
 public record Switchover(String id, List<String> units, Region target, Map<String, Region> origins, long maxLagMs,
                          Instant deadline, boolean forced, String requestedBy, String reason,
-                         SwitchoverPhase phase, List<SwitchoverStep> steps, String outcome) {
+                         SwitchoverPhase phase, List<SwitchoverStep> steps, String outcome, Map<String, Long> rpoMs) {
 
     /** Validates limits and freezes the collections. */
     public Switchover {
@@ -51,6 +55,42 @@ public record Switchover(String id, List<String> units, Region target, Map<Strin
         units = List.copyOf(units);
         origins = Collections.unmodifiableMap(new LinkedHashMap<>(origins));
         steps = List.copyOf(steps);
+        rpoMs = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(rpoMs, "rpoMs")));
+    }
+
+    /** A switchover that waits on lag (no RPO). */
+    public Switchover(String id, List<String> units, Region target, Map<String, Region> origins, long maxLagMs,
+                      Instant deadline, boolean forced, String requestedBy, String reason, SwitchoverPhase phase,
+                      List<SwitchoverStep> steps, String outcome) {
+        this(id, units, target, origins, maxLagMs, deadline, forced, requestedBy, reason, phase, steps, outcome,
+             Map.of());
+    }
+
+    /**
+     * A new promotion in {@link SwitchoverPhase#FENCING}: it fences, then flips without waiting on lag (the old home
+     * cannot ship), recording {@code rpoMs}, each unit's last known lag to the target.
+     */
+    public static Switchover promote(String id, List<String> units, Region target, Map<String, Region> origins,
+                                     Map<String, Long> rpoMs, Instant deadline, boolean forced, String requestedBy,
+                                     String reason, Instant now) {
+        Map<String, Long> rpo = new LinkedHashMap<>();
+        units.forEach(u -> rpo.put(u, rpoMs.getOrDefault(u, RegionHealth.UNKNOWN_LAG)));
+        SwitchoverStep first = new SwitchoverStep(SwitchoverPhase.FENCING, now, "promoting "
+                + String.join(", ", units) + " to " + target + " without waiting on lag (RPO " + rpoText(rpo) + ")");
+        return new Switchover(id, units, target, origins, 0, deadline, forced, requestedBy, reason,
+                              SwitchoverPhase.FENCING, List.of(first), "", rpo);
+    }
+
+    /** Whether this moves units without waiting on their lag. */
+    public boolean promotion() {
+        return !rpoMs.isEmpty();
+    }
+
+    /** {@code u-cn 1200 ms, u-sh unknown}. */
+    static String rpoText(Map<String, Long> rpo) {
+        List<String> parts = new ArrayList<>();
+        rpo.forEach((u, ms) -> parts.add(u + " " + (ms == RegionHealth.UNKNOWN_LAG ? "unknown" : ms + " ms")));
+        return String.join(", ", parts);
     }
 
     /** A new switchover in {@link SwitchoverPhase#FENCING}, its first step recorded at {@code now}. */
@@ -65,25 +105,40 @@ public record Switchover(String id, List<String> units, Region target, Map<Strin
     }
 
     /**
-     * The next state given the time and the target's measured replication lag ({@link RegionHealth#UNKNOWN_LAG}
-     * when there is no fresh measurement), or {@code this} when nothing changes. Fencing always happens first;
-     * catching up flips once the lag is at most {@link #maxLagMs()}, or rolls back once {@code now} is past the
-     * deadline; a flipped switchover always completes (the mapping has already changed, so it is never undone).
+     * The next state given the time and a lag measured as one number ({@link RegionHealth#UNKNOWN_LAG} when there is
+     * no fresh measurement): {@link #advance(Instant, MovingLag)} with the target named in the detail.
      */
     public Switchover advance(Instant now, long targetLagMs) {
+        return advance(now, targetLagMs == RegionHealth.UNKNOWN_LAG
+                ? MovingLag.unknown("target " + target + " lag unknown (no fresh measurement)")
+                : new MovingLag(targetLagMs, "target " + target + " lag " + targetLagMs + " ms"));
+    }
+
+    /**
+     * The next state given the time and the moving units' measured lag, or {@code this} when nothing changes.
+     * Fencing always happens first; catching up flips once the lag is known and at most {@link #maxLagMs()}, or
+     * rolls back once {@code now} is past the deadline; a promotion flips without waiting; a flipped switchover
+     * always completes (the mapping has already changed, so it is never undone).
+     */
+    public Switchover advance(Instant now, MovingLag lag) {
         return switch (phase) {
-            case FENCING -> now.isAfter(deadline)
+            case FENCING -> now.isAfter(deadline) && !promotion()
                     ? end(SwitchoverPhase.ROLLED_BACK, now, "deadline " + deadline + " passed before fencing")
                     : enter(SwitchoverPhase.CATCHING_UP, now, "fenced writes of " + String.join(", ", units));
             case CATCHING_UP -> {
-                if (targetLagMs != RegionHealth.UNKNOWN_LAG && targetLagMs <= maxLagMs) {
-                    yield enter(SwitchoverPhase.FLIPPED, now, "target " + target + " lag " + targetLagMs
-                            + " ms <= max_lag " + maxLagMs + " ms; home of " + String.join(", ", units)
+                if (promotion()) {
+                    yield enter(SwitchoverPhase.FLIPPED, now, "promoted without waiting on lag (RPO "
+                            + rpoText(rpoMs) + "); home of " + String.join(", ", units) + " is now " + target);
+                }
+                if (lag.known() && lag.lagMs() <= maxLagMs) {
+                    yield enter(SwitchoverPhase.FLIPPED, now, lag.detail() + " (lag " + lag.lagMs()
+                            + " ms <= max_lag " + maxLagMs + " ms); home of " + String.join(", ", units)
                             + " is now " + target);
                 }
                 if (now.isAfter(deadline)) {
-                    yield end(SwitchoverPhase.ROLLED_BACK, now, "deadline " + deadline + " passed: " + lagText(
-                            targetLagMs) + "; fences lifted, mapping unchanged");
+                    yield end(SwitchoverPhase.ROLLED_BACK, now, "deadline " + deadline + " passed: " + lag.detail()
+                            + (lag.known() ? " > max_lag " + maxLagMs + " ms" : "")
+                            + "; fences lifted, mapping unchanged");
                 }
                 yield this;
             }
@@ -115,22 +170,16 @@ public record Switchover(String id, List<String> units, Region target, Map<Strin
         return steps.get(steps.size() - 1).at();
     }
 
-    private String lagText(long lagMs) {
-        return lagMs == RegionHealth.UNKNOWN_LAG
-                ? "target " + target + " lag unknown (no fresh measurement)"
-                : "target " + target + " lag " + lagMs + " ms > max_lag " + maxLagMs + " ms";
-    }
-
     private Switchover enter(SwitchoverPhase next, Instant now, String detail) {
         List<SwitchoverStep> more = new ArrayList<>(steps);
         more.add(new SwitchoverStep(next, now, detail));
         return new Switchover(id, units, target, origins, maxLagMs, deadline, forced, requestedBy, reason, next,
-                              more, outcome);
+                              more, outcome, rpoMs);
     }
 
     private Switchover end(SwitchoverPhase last, Instant now, String detail) {
         Switchover ended = enter(last, now, detail);
         return new Switchover(id, units, target, origins, maxLagMs, deadline, forced, requestedBy, reason, last,
-                              ended.steps, detail);
+                              ended.steps, detail, rpoMs);
     }
 }

@@ -121,4 +121,27 @@ class HealthReportTest {
     void differsFrom_noReportYet() {
         assertThat(BASE.differsFrom(null)).isTrue();
     }
+
+    @Test
+    void unitLags_areLookedUpByUnitAndRegion_absentIsUnknown_andSurviveANewSequence() {
+        Region eu = Region.of("eu");
+        HealthReport r = BASE.withUnitLags(List.of(new UnitLag("u-sh", eu, 80, AT))).withSequence(9);
+
+        assertThat(r.unitLag("u-sh", eu)).contains(new UnitLag("u-sh", eu, 80, AT));
+        assertThat(r.unitLag("u-sh", Region.of("us"))).isEmpty();
+        assertThat(r.unitLag("u-bj", eu)).isEmpty();
+        assertThat(BASE.unitLags()).isEmpty();
+    }
+
+    @Test
+    void unitLags_refuseTheReportingRegionItself_aPairGivenTwice_andANegativeLag() {
+        Region eu = Region.of("eu");
+        assertThatThrownBy(() -> BASE.withUnitLags(List.of(new UnitLag("u-sh", CN, 0, AT))))
+                .hasMessage("unit_lag.u-sh.cn: the reporting region itself (expected: another region)");
+        assertThatThrownBy(() -> BASE.withUnitLags(List.of(new UnitLag("u-sh", eu, 0, AT),
+                                                           new UnitLag("u-sh", eu, 5, AT))))
+                .hasMessage("unit_lag.u-sh.eu: given twice (expected: one entry per unit and region)");
+        assertThatThrownBy(() -> new UnitLag("u-sh", eu, -1, AT))
+                .hasMessage("unit_lag.u-sh.eu.lag_ms: -1 (expected: >= 0; leave the entry out when unknown)");
+    }
 }

@@ -92,4 +92,58 @@ class SwitchoverTest {
         assertThatThrownBy(() -> Switchover.start("sw-1", List.of("u"), EU, Map.of(), -1, T0, false, "", "", T0))
                 .hasMessage("max_lag_ms: -1 (expected: >= 0)");
     }
+
+    @Test
+    void waitsOnTheMovingUnitsLag_unknownNeverFlips_zeroFlipsAtMaxLagZero() {
+        Switchover s = Switchover.start("sw-1", List.of("u-sh"), EU, Map.of("u-sh", CN), 0, T0.plusSeconds(30), false,
+                                        "ops", "drill", T0).advance(T0, MovingLag.unknown("u-sh lag unknown"));
+        assertThat(s.phase()).isEqualTo(SwitchoverPhase.CATCHING_UP);
+
+        assertThat(s.advance(T0.plusSeconds(1), MovingLag.unknown("u-sh lag unknown"))).isSameAs(s);
+        assertThat(s.advance(T0.plusSeconds(1), new MovingLag(1, "u-sh lag 1 ms from cn to eu"))).isSameAs(s);
+
+        Switchover flipped = s.advance(T0.plusSeconds(2), new MovingLag(0, "u-sh caught up in eu"));
+        assertThat(flipped.phase()).isEqualTo(SwitchoverPhase.FLIPPED);
+        assertThat(flipped.updatedAt()).isEqualTo(T0.plusSeconds(2));
+        assertThat(flipped.steps().get(2).detail())
+                .isEqualTo("u-sh caught up in eu (lag 0 ms <= max_lag 0 ms); home of u-sh is now eu");
+    }
+
+    @Test
+    void rollsBack_whenTheMovingUnitsLagStaysUnknownPastTheDeadline() {
+        Switchover s = started().advance(T0, MovingLag.unknown("u-sh lag unknown: cn reports no lag of it to eu"));
+
+        Switchover rolledBack = s.advance(T0.plusSeconds(31), MovingLag.unknown("u-sh lag unknown: cn reports no "
+                                                                                + "lag of it to eu"));
+
+        assertThat(rolledBack.phase()).isEqualTo(SwitchoverPhase.ROLLED_BACK);
+        assertThat(rolledBack.outcome()).isEqualTo("deadline 2026-11-30T14:00:30Z passed: u-sh lag unknown: cn "
+                                                   + "reports no lag of it to eu; fences lifted, mapping unchanged");
+    }
+
+    @Test
+    void aPromotion_fencesThenFlipsWithoutWaiting_andRecordsItsRpo() {
+        Switchover p = Switchover.promote("sw-2", List.of("u-sh", "u-bj"), EU, Map.of("u-sh", CN, "u-bj", CN),
+                                          Map.of("u-sh", 1_200L), T0.plusSeconds(1), false, "ops", "cn is gone", T0);
+        assertThat(p.promotion()).isTrue();
+        assertThat(p.rpoMs()).containsExactly(Map.entry("u-sh", 1_200L), Map.entry("u-bj", -1L));
+        assertThat(p.steps().get(0).detail()).isEqualTo("promoting u-sh, u-bj to eu without waiting on lag "
+                                                        + "(RPO u-sh 1200 ms, u-bj unknown)");
+
+        MovingLag unknown = MovingLag.unknown("no fresh health report from its home cn");
+        Switchover fenced = p.advance(T0.plusSeconds(5), unknown);
+        assertThat(fenced.phase()).isEqualTo(SwitchoverPhase.CATCHING_UP);
+        Switchover flipped = fenced.advance(T0.plusSeconds(6), unknown);
+        assertThat(flipped.phase()).isEqualTo(SwitchoverPhase.FLIPPED);
+        assertThat(flipped.steps().get(2).detail()).startsWith("promoted without waiting on lag (RPO u-sh 1200 ms");
+        Switchover done = flipped.advance(T0.plusSeconds(7), unknown);
+        assertThat(done.phase()).isEqualTo(SwitchoverPhase.COMPLETED);
+        assertThat(done.rpoMs()).isEqualTo(p.rpoMs());
+    }
+
+    @Test
+    void aSwitchover_isNoPromotion() {
+        assertThat(started().promotion()).isFalse();
+        assertThat(started().rpoMs()).isEmpty();
+    }
 }
