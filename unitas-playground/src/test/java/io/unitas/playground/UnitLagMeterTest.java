@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.unitas.core.Region;
 import io.unitas.core.health.UnitLag;
-import io.unitas.data.replication.Replicator;
-import io.unitas.data.store.Account;
-import io.unitas.data.store.RegionalStore;
-import io.unitas.data.store.Session;
-import io.unitas.data.store.StoreMode;
+import io.unitas.playground.replication.Replicator;
+import io.unitas.playground.store.Account;
+import io.unitas.playground.store.RegionalStore;
+import io.unitas.playground.store.Session;
+import io.unitas.playground.store.StoreMode;
 import io.unitas.testkit.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
