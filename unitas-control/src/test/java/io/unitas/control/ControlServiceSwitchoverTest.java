@@ -83,8 +83,11 @@ class ControlServiceSwitchoverTest {
     }
 
     private String lastAuditDetail() {
-        List<AuditEntry> entries = service.audit(0, 1_000);
-        return entries.get(entries.size() - 1).detail();
+        return last(service.audit(0, 1_000)).detail();
+    }
+
+    private static AuditEntry last(List<AuditEntry> entries) {
+        return entries.get(entries.size() - 1);
     }
 
     // ---- resolving a request
@@ -132,9 +135,8 @@ class ControlServiceSwitchoverTest {
         assertThat(r.problems()).containsExactly(
                 new Problem("drain", "given with units (expected: one of units or drain)"),
                 new Problem("max_lag_ms", "-1 (expected: >= 0)"));
-        List<AuditEntry> audit = service.audit(0, 1_000);
-        assertThat(audit.get(audit.size() - 1).action()).isEqualTo("switchover.start");
-        assertThat(audit.get(audit.size() - 1).outcome()).isEqualTo("invalid-document");
+        assertThat(last(service.audit(0, 1_000)).action()).isEqualTo("switchover.start");
+        assertThat(last(service.audit(0, 1_000)).outcome()).isEqualTo("invalid-document");
     }
 
     @Test
@@ -214,6 +216,9 @@ class ControlServiceSwitchoverTest {
         assertThat(store.current().fences().get("u-bj").switchover()).isEqualTo("sw-1");
         assertThat(store.current().fences().get("u-bj").reason()).isEqualTo("switchover sw-1 to eu");
         assertThat(lastAuditDetail()).isEqualTo("sw-1 catching_up: fenced writes of u-sh, u-bj");
+        AuditEntry step = last(service.audit(0, 1_000));
+        assertThat(step.action()).isEqualTo("switchover.step");
+        assertThat(step.target()).isEqualTo("sw-1");
         Refusal lift = refusal(service.liftFence("ops", "u-bj", ""));
         assertThat(lift.kind()).isEqualTo(Refusal.Kind.CONFLICT);
         assertThat(lift.detail()).isEqualTo("unit 'u-bj': fenced by running switchover sw-1 (abort it instead)");
@@ -315,5 +320,34 @@ class ControlServiceSwitchoverTest {
         assertThat(r.problems()).isEqualTo(r.plan().refusals());
         assertThat(r.detail()).isEqualTo(String.join("; ", r.problems().stream().map(Problem::toString).toList()));
         assertThat(store.current().switchover()).isNull();
+    }
+
+    @Test
+    void aRefusedDryRun_isAuditedAsAPlan_andARefusedStartAsAStart() {
+        List<String> overloading = List.of("u-sh", "u-bj", "u-ny");
+
+        refusal(service.startSwitchover("ops", new ControlService.SwitchoverRequest(overloading, "", "eu", 500, null,
+                                                                                     null, true, false, "")));
+        AuditEntry plan = last(service.audit(0, 1_000));
+        refusal(service.startSwitchover("ops", move(overloading, "eu")));
+        AuditEntry start = last(service.audit(0, 1_000));
+
+        assertThat(plan.action()).isEqualTo("switchover.plan");
+        assertThat(start.action()).isEqualTo("switchover.start");
+        assertThat(List.of(plan, start)).allSatisfy(e -> {
+            assertThat(e.outcome()).isEqualTo("switchover-refused");
+            assertThat(e.target()).isEqualTo("units u-sh,u-bj,u-ny -> eu");
+        });
+    }
+
+    @Test
+    void theLeadersTick_marksAReportOlderThanItsTtlStale_beforeItAdvancesTheSwitchover() {
+        clock.advance(Duration.ofSeconds(31));
+
+        service.tick();
+
+        assertThat(store.current().health().values()).extracting(HealthEntry::freshness)
+                                                     .containsOnly(HealthEntry.Freshness.STALE);
+        assertThat(last(service.audit(0, 1_000)).action()).isEqualTo("health.freshness");
     }
 }

@@ -210,11 +210,11 @@ class DispatcherTest {
                                              ReadOnlyPolicy.FENCE), clock);
         Request r = Request.of("GET", "/a", "x-user-id", "1500", "X-Unitas-Anything", "1", "N-D-Region", "eu",
                                "n-d-unit", "u-eu", "n-d-origin", "eu", "n-d-hops", "1", "n-d-regio", "kept",
-                               "x-route", "kept");
+                               "n-d-hopz", "kept", "x-route", "kept");
 
         Decision decision = decide(d, state(up("cn", "eu"), WriteFences.none()), r, false);
 
-        assertThat(r.headers().names()).containsExactlyInAnyOrder("x-user-id", "n-d-regio", "x-route");
+        assertThat(r.headers().names()).containsExactlyInAnyOrder("x-user-id", "n-d-regio", "n-d-hopz", "x-route");
         assertThat(decision.route()).isEqualTo("home");
         assertThat(decision.target()).isEqualTo(CN);
     }
@@ -468,7 +468,9 @@ class DispatcherTest {
                                             ticker, clock.millis(), HOLD_DOWN);
 
         assertThat(decide(eu, back, r, false).target()).isEqualTo(EU);
-        clock.advance(HOLD_DOWN);
+        clock.advance(HOLD_DOWN.minusMillis(1));
+        assertThat(decide(eu, back, r, false).target()).isEqualTo(EU);
+        clock.advance(Duration.ofMillis(1));
         assertThat(decide(eu, back, r, false).target().id() + "," + decide(eu, back, r, false).route())
                 .isEqualTo("us,spillover");
     }
