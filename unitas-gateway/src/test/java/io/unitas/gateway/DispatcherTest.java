@@ -201,6 +201,17 @@ class DispatcherTest {
         assertThat(write).isEqualTo(new Decision("u-cn", CN, EU, "write_failover", null, 0, null));
     }
 
+    @Test
+    void aUnitsOwnReadOnlyPolicy_overridesTheGatewaysDefault() {
+        GatewayConfig c = config("cn", GatewayConfig.Headers.DEFAULTS, ReadOnlyPolicy.FENCE);
+        Dispatcher d = new Dispatcher(c.withRouting(new GatewayConfig.Routing(
+                HOLD_DOWN, ReadOnlyPolicy.FENCE, Map.of("u-cn", ReadOnlyPolicy.FAILOVER), List.of())), clock);
+        RoutingState s = state(readOnly(CN), WriteFences.none());
+
+        assertThat(decide(d, s, Request.of("POST", "/orders", "x-user-id", "1500"), false).target()).isEqualTo(EU);
+        assertThat(decide(cn, s, Request.of("POST", "/orders", "x-user-id", "1500"), false).forwards()).isFalse();
+    }
+
     // ---- stamps
 
     @Test
