@@ -17,6 +17,7 @@ import io.unitas.core.Region;
 import io.unitas.core.switchover.Switchover;
 import io.unitas.core.switchover.SwitchoverCooldown;
 import io.unitas.core.switchover.SwitchoverPhase;
+import io.unitas.testkit.MutableClock;
 
 /**
  * Switchover commands on the control plane's service, the leader's ticks driven by the test on a controlled clock:
@@ -30,7 +31,7 @@ class ControlServiceSwitchoverTest {
     @TempDir
     Path dir;
 
-    private final io.unitas.testkit.MutableClock clock = new io.unitas.testkit.MutableClock(T0);
+    private final MutableClock clock = new MutableClock(T0);
     private EmbeddedStore store;
     private ControlService service;
     private long sequence = 1;
