@@ -26,6 +26,16 @@ class ProblemDetailTest {
         assertThat(FENCED.extensions()).isEmpty();
     }
 
+    @Test
+    void of_withARetryAfter_keepsIt_andTitlesTheTypeInWordsAsWell() {
+        ProblemDetail p = ProblemDetail.of(503, "write-fenced", "unit u-sh is moving to eu", Duration.ofSeconds(7));
+
+        assertThat(p.title()).isEqualTo("write fenced");
+        assertThat(p.retryAfter()).isEqualTo(Duration.ofSeconds(7));
+        assertThat(p.status()).isEqualTo(503);
+        assertThat(p.detail()).isEqualTo("unit u-sh is moving to eu");
+    }
+
     @ParameterizedTest(name = "status {0} is allowed: {1}")
     @CsvSource({"99, false", "100, true", "599, true", "600, false"})
     void theStatusIsAnHttpStatus(int status, boolean allowed) {

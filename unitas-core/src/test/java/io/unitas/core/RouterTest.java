@@ -1,6 +1,7 @@
 package io.unitas.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.HashMap;
 import java.util.List;
@@ -70,6 +71,32 @@ class RouterTest {
         RouteDecision empty = ROUTER.route("eu", HealthSnapshot.empty());
         assertThat(empty.outcome()).isEqualTo(RouteDecision.Outcome.NO_HEALTHY_REGION);
         assertThat(empty.message()).contains("eu");
+    }
+
+    @Test
+    void aWriteWithNoHealthyRegion_hasNoTarget_underEitherReadOnlyPolicy() {
+        for (ReadOnlyPolicy policy : ReadOnlyPolicy.values()) {
+            RouteDecision d = ROUTER.routeWrite("cn", flags("cn", false, "eu", false, "us", false), 0, policy);
+            assertThat(d).isEqualTo(RouteDecision.noHealthyRegion(Region.of("cn")));
+        }
+    }
+
+    @Test
+    void aRouterTellsTheTopologyAndHoldDownItRoutesBy() {
+        Router router = Router.of(TOPOLOGY, java.time.Duration.ofSeconds(5));
+
+        assertThat(router.topology()).isEqualTo(TOPOLOGY);
+        assertThat(router.holdDown()).isEqualTo(java.time.Duration.ofSeconds(5));
+    }
+
+    @Test
+    void readOnlyPolicies_areNamedInFilesByTheirLowercaseNames_andReadBack() {
+        assertThat(ReadOnlyPolicy.values()).extracting(ReadOnlyPolicy::jsonName).containsExactly("fence", "failover");
+        for (ReadOnlyPolicy p : ReadOnlyPolicy.values()) {
+            assertThat(ReadOnlyPolicy.fromJson(p.jsonName())).isEqualTo(p);
+        }
+        assertThatThrownBy(() -> ReadOnlyPolicy.fromJson("FENCE")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("'FENCE' (expected: fence or failover)");
     }
 
     @Test

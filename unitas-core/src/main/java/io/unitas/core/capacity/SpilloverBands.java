@@ -114,21 +114,17 @@ public final class SpilloverBands {
                     candidates.add(index.get(f.id()));
                 }
             }
-            if (candidates.isEmpty()) {
-                continue;
+            if (candidates.isEmpty() || homeLoad[h] <= 0) {
+                continue; // no bands: every user of the home takes the routed failover, its first admitted region
             }
             homes.put(home.id(), pour(home, regions, candidates, homeLoad[h], room));
         }
         return new SpilloverBands(homes, until);
     }
 
-    /** Pours {@code load} into {@code candidates}' room (taking it from {@code room}) and cuts the bands. */
+    /** Pours {@code load} (> 0) into {@code candidates}' room (taking it from {@code room}) and cuts the bands. */
     private static Home pour(Region home, List<Region> regions, List<Integer> candidates, double load, double[] room) {
         int first = candidates.get(0);
-        if (load <= 0) {
-            return new Home(new long[] {Long.MAX_VALUE},
-                            new RouteDecision[] {RouteDecision.failover(home, regions.get(first))});
-        }
         List<Long> limits = new ArrayList<>();
         List<RouteDecision> decisions = new ArrayList<>();
         double left = load;

@@ -106,6 +106,34 @@ class SpilloverBandsTest {
     }
 
     @Test
+    void aDownHomeOfNoLoad_sendsEveryUserToItsFirstAdmittedRegion() {
+        Topology t = Topology.builder().region("cn").region("eu", 1.0).region("us").build();
+        HealthSnapshot h = up("eu", "us");
+        SpilloverBands bands = SpilloverBands.of(t, loads("cn", 0, "eu", 1), h);
+
+        for (long position : new long[] {0, at(0.5), Long.MAX_VALUE}) {
+            assertThat(bands.decide(Router.of(t).route("cn", h), position)).isEqualTo(RouteDecision.failover(CN, EU));
+        }
+    }
+
+    @Test
+    void aSecondDownHome_findsTheRoomTheFirstOverflowedIntoTaken_andOverflowsWhole() {
+        // cn pours 10 of its 15 into us's room and overflows 5 more there; eu then finds no room left in us.
+        Topology t = Topology.builder().region("cn").region("eu").region("us", 10.0).build();
+        HealthSnapshot h = up("us");
+        SpilloverBands bands = SpilloverBands.of(t, loads("cn", 15, "eu", 5), h);
+        Router router = Router.of(t);
+
+        assertThat(bands.decide(router.route("cn", h), 0)).isEqualTo(RouteDecision.failover(CN, US));
+        assertThat(bands.decide(router.route("cn", h), Long.MAX_VALUE))
+                .isEqualTo(new RouteDecision(RouteDecision.Outcome.OVERFLOW, "cn", US));
+        for (long position : new long[] {0, at(0.5), Long.MAX_VALUE}) {
+            assertThat(bands.decide(router.route("eu", h), position))
+                    .isEqualTo(new RouteDecision(RouteDecision.Outcome.OVERFLOW, "eu", US));
+        }
+    }
+
+    @Test
     void decisionsOtherThanFailover_passUnchanged() {
         Topology t = Topology.builder().region("cn").region("eu", 1.0).region("us").build();
         SpilloverBands bands = SpilloverBands.of(t, loads("cn", 10), up("eu", "us"));

@@ -9,6 +9,7 @@ import java.util.Random;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -139,5 +140,14 @@ class OrSetTest {
         merged.entries().values().forEach(dots -> dots.forEach(
                 dot -> assertThat(merged.context().contains(dot)).isTrue()));
         assertThat(OrSet.of(merged.entries(), merged.context())).isEqualTo(merged);
+    }
+
+    @Example
+    void contains_isTrueOnlyForAnElementAddedAndNotRemoved() {
+        OrSet<String> set = OrSet.<String>empty().add("cn", "apple").add("cn", "book").remove("book");
+
+        assertThat(set.contains("apple")).isTrue();
+        assertThat(set.contains("book")).isFalse();
+        assertThat(set.contains("cup")).isFalse();
     }
 }

@@ -47,6 +47,23 @@ class VersionVectorTest {
                 .hasMessage("counter of cn: -1 (expected: >= 0)");
     }
 
+    @Test
+    void theEmptyVector_hasSeenNoWrite_andZeroCountersAreDropped() {
+        assertThat(VersionVector.empty().get("cn")).isZero();
+        assertThat(VersionVector.empty().contains(new Dot("cn", 1))).isFalse();
+        assertThat(VersionVector.of(Map.of("cn", 0L))).isEqualTo(VersionVector.empty());
+        assertThat(VersionVector.of(Map.of("cn", 0L, "eu", 2L)).counters()).containsOnlyKeys("eu");
+    }
+
+    @Test
+    void with_addsAWriteNotSeen_andKeepsAVectorThatHasSeenIt() {
+        VersionVector v = parse("cn=2");
+
+        assertThat(v.with(new Dot("eu", 3))).isEqualTo(parse("cn=2,eu=3"));
+        assertThat(v.with(new Dot("cn", 5))).isEqualTo(parse("cn=5"));
+        assertThat(v.with(new Dot("cn", 1))).isSameAs(v);
+    }
+
     static VersionVector parse(String text) {
         Map<String, Long> counters = new java.util.HashMap<>();
         if (text != null && !text.isBlank()) {

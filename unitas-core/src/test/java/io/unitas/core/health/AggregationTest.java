@@ -29,6 +29,8 @@ class AggregationTest {
             "at-least-2, 2, 3, true",
             "at-least-2, 1, 3, false",
             "at-least-3, 3, 3, true",
+            "at-least-1, 1, 3, true",
+            "at-least-1, 0, 3, false",
     })
     void aggregationDecidesFromHowManyChildrenAreUp(String aggregation, int up, int total, boolean expected) {
         assertThat(named(aggregation).unmet(up, total).isEmpty()).isEqualTo(expected);

@@ -27,6 +27,13 @@ class HealthRollupTest {
     }
 
     @Test
+    void aCheckWithoutAMaxLag_reportsItsLag_butDoesNotLowerTheScore() {
+        RegionHealth health = HealthRollup.rollUp(List.of(up("pg", Gate.HEALTHY, 800, 0)));
+
+        assertThat(health).isEqualTo(new RegionHealth(true, true, 800, 1.0, List.of()));
+    }
+
+    @Test
     void theSeedIncident_aReadOnlyPrimaryMakesTheRegionUnhealthyAndSaysWhy() {
         RegionHealth health = HealthRollup.rollUp(List.of(
                 down("pg-primary", Gate.HEALTHY, "read-only (transaction_read_only=on)"),

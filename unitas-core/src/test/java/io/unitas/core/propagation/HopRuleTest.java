@@ -24,7 +24,8 @@ class HopRuleTest {
 
     @ParameterizedTest(name = "''{0}'' → {1}")
     @CsvSource({"'', 0", "2, 2", "17, 17", "x, 0", "-1, 0", "99999, 0", "9999, 9999", "0, 0", "9, 9", "/, 0", ":, 0",
-                "1:, 0"})
+                "1:, 0",
+                "10, 10", "1000, 1000"})
     void hopCountsParseLeniently(String value, int hops) {
         assertThat(HopRule.parseHops(value)).isEqualTo(hops);
     }

@@ -66,6 +66,16 @@ class SwitchoverPlanTest {
     }
 
     @Test
+    void aRegionAlreadyOverloaded_thatTheMoveDoesNotAddTo_isNoReasonToRefuse() {
+        // eu serves 300 of its 250 before and after: the move is between cn and us.
+        SwitchoverPlan plan = SwitchoverPlan.of(topology, healthy(), homes, u -> u.equals("u-de") ? 300 : 100,
+                                                List.of("u-sh"), "us", false);
+
+        assertThat(plan.accepted()).isTrue();
+        assertThat(plan.refusals()).isEmpty();
+    }
+
+    @Test
     void refusesAnOverloadedTarget_unlessForced() {
         SwitchoverPlan refused = SwitchoverPlan.of(topology, healthy(), homes, u -> 100,
                                                    List.of("u-sh", "u-bj"), "eu", false);

@@ -25,6 +25,22 @@ class SwitchoverTest {
     }
 
     @Test
+    void aMaxLagOfZero_flipsOnlyOnceTheTargetHasCaughtUpFully() {
+        Switchover s = Switchover.start("sw-1", List.of("u-sh"), EU, Map.of("u-sh", CN), 0, T0.plusSeconds(30), false,
+                                        "ops", "drill", T0).advance(T0.plusMillis(10), 5_000);
+
+        assertThat(s.advance(T0.plusSeconds(1), 1)).isSameAs(s);
+        assertThat(s.advance(T0.plusSeconds(1), 0).phase()).isEqualTo(SwitchoverPhase.FLIPPED);
+    }
+
+    @Test
+    void updatedAt_isWhenTheLastStepHappened() {
+        Switchover s = started();
+        assertThat(s.updatedAt()).isEqualTo(T0);
+        assertThat(s.advance(T0.plusSeconds(2), 5_000).updatedAt()).isEqualTo(T0.plusSeconds(2));
+    }
+
+    @Test
     void fencesFirst_thenWaitsWhileLagIsAboveMax_thenFlips_thenUnfences() {
         Switchover s = started().advance(T0.plusMillis(10), 5_000);
         assertThat(s.phase()).isEqualTo(SwitchoverPhase.CATCHING_UP);
