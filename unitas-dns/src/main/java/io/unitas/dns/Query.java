@@ -14,10 +14,11 @@ import io.netty.handler.codec.dns.DnsRecordType;
  * @param id       the query's id
  * @param flags    the query's header flags
  * @param question its question
+ * @param wire     its question as sent, echoed as is (a name Netty could not write back is still echoed)
  * @param edns     its OPT record's fields, or {@code null} without EDNS
  * @param ecs      its client subnet, or {@code null}
  */
-record Query(int id, int flags, DnsQuestion question, Edns edns, Ecs ecs) {
+record Query(int id, int flags, DnsQuestion question, byte[] wire, Edns edns, Ecs ecs) {
 
     /**
      * The OPT record's fields.
@@ -74,6 +75,8 @@ record Query(int id, int flags, DnsQuestion question, Edns edns, Ecs ecs) {
         ByteBuf body = in.duplicate().readerIndex(start + 12);
         try {
             DnsQuestion question = DnsRecordDecoder.DEFAULT.decodeQuestion(body);
+            byte[] wire = new byte[body.readerIndex() - start - 12];
+            body.getBytes(start + 12, wire);
             for (int i = 0; i < an + ns; i++) {
                 release(record(body));
             }
@@ -98,7 +101,7 @@ record Query(int id, int flags, DnsQuestion question, Edns edns, Ecs ecs) {
             if (body.isReadable()) {
                 throw new Malformed(body.readableBytes() + " bytes after the last record");
             }
-            return new Query(id, flags, question, edns, ecs);
+            return new Query(id, flags, question, wire, edns, ecs);
         } catch (Malformed e) {
             throw e;
         } catch (Exception e) { // Netty's decoder: CorruptedFrameException, IndexOutOfBoundsException…

@@ -261,7 +261,7 @@ final class Responder {
         List<DnsRecord> authority = truncated ? List.of() : a.authority;
         ByteBuf out = header(alloc, q.id(), flags, 1, answers.size(), authority.size(), q.edns() == null ? 0 : 1);
         try {
-            ENCODER.encodeQuestion(q.question(), out);
+            out.writeBytes(q.wire());
             for (DnsRecord r : answers) {
                 ENCODER.encodeRecord(r, out);
             }

@@ -109,6 +109,17 @@ class DnsServerTest {
     }
 
     @Test
+    void aBadHealthFileNeverChangesTheAnswers_andALaterGoodOneIsTaken() {
+        byte[] cnClient = RawDns.query(15, "www.shop.example.", A, 1232, "10.1.0.0", 16);
+        byte[] usClient = RawDns.query(16, "www.shop.example.", A, 0, null, 0);
+        ZoneFiles.health(dir, "{cn: false, eu: true, us: true, mars: true}"); // mars: not in the topology
+        ZoneFiles.health(dir, "{cn: true, eu: true, us: false}");
+        Await.until("the good change taken: us falls to cn", Duration.ofSeconds(5),
+                    () -> addresses(raw.udp(usClient)).equals("10.0.1.1 10.0.1.2"));
+        assertThat(addresses(raw.udp(cnClient))).isEqualTo("10.0.1.1 10.0.1.2"); // never moved by the bad file
+    }
+
+    @Test
     void aLowerScoreShortensTheTtl() {
         ZoneFiles.health(dir, "{cn: true, eu: true, us: {healthy: true, writable: true, score: 0.6}}");
         Await.until("us's TTL follows its score", Duration.ofSeconds(5), () -> raw.udp(
@@ -237,7 +248,7 @@ class DnsServerTest {
                 assertThat(r.isAuthoritativeAnswer()).isTrue();
                 assertThat(r.count(DnsSection.ANSWER)).isEqualTo(4); // eu at 10, cn (two) at 20, us at 30
                 DnsRawRecord first = r.recordAt(DnsSection.ANSWER, 0);
-                assertThat(first.content().getUnsignedShort(0)).isEqualTo(10);
+                assertThat(first.content().getUnsignedShort(first.content().readerIndex())).isEqualTo(10);
                 assertThat(first.timeToLive()).isEqualTo(300);
             } finally {
                 srv.release();
