@@ -6,6 +6,7 @@ import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -86,7 +87,8 @@ final class DnsConfigReader extends DocumentReader {
         List<String> nameservers = nameservers(root.get("nameservers"));
         String hostmaster = name(text(root.get("hostmaster"), "hostmaster", "hostmaster"), "hostmaster", false);
         throwIfProblems();
-        return new DnsConfig(zone, listen, metrics, baseTtl, minTtl, holdDown, geo, records, services,
+        return new DnsConfig(zone, listen, metrics, baseTtl, minTtl, holdDown, List.copyOf(geo),
+                             Collections.unmodifiableMap(records), Collections.unmodifiableMap(services),
                              nameservers, hostmaster, source);
     }
 

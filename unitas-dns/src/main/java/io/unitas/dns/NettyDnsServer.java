@@ -7,6 +7,8 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -28,6 +30,11 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollChannelOption;
+import io.netty.channel.epoll.EpollDatagramChannel;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.channel.socket.nio.NioDatagramChannel;
@@ -41,8 +48,9 @@ import io.unitas.control.client.state.StateFeed;
 import io.unitas.control.client.state.StateHolder;
 
 /**
- * The server behind {@link DnsServer}: one UDP channel and one TCP listener on the same port, both answered by one
- * {@link Responder}; a TCP connection carries any number of length-prefixed queries (RFC 7766) and is closed after
+ * The server behind {@link DnsServer}: UDP and a TCP listener on the same port, all answered by one {@link Responder}.
+ * With Linux epoll every event loop has a UDP socket of its own on the port (SO_REUSEPORT, as Knot and gdnsd run a
+ * socket per thread), so UDP is answered on every core; elsewhere one NIO channel answers UDP. A TCP connection carries any number of length-prefixed queries (RFC 7766) and is closed after
  * {@link #TCP_IDLE} without one. {@code /metrics} is served by the JDK's HTTP server.
  */
 final class NettyDnsServer implements DnsServer {
@@ -52,7 +60,7 @@ final class NettyDnsServer implements DnsServer {
     /** How long a TCP connection may stay silent before it is closed (RFC 7766 §6.2.3 suggests seconds). */
     static final Duration TCP_IDLE = Duration.ofSeconds(10);
 
-    private final Channel udp;
+    private final List<Channel> udp;
     private final Channel tcp;
     private final EventLoopGroup loops;
     private final HttpServer http;
@@ -60,7 +68,7 @@ final class NettyDnsServer implements DnsServer {
     private final StateFeed feed;
     private final CountDownLatch closed = new CountDownLatch(1);
 
-    private NettyDnsServer(Channel udp, Channel tcp, EventLoopGroup loops, HttpServer http, StateHolder holder,
+    private NettyDnsServer(List<Channel> udp, Channel tcp, EventLoopGroup loops, HttpServer http, StateHolder holder,
                            StateFeed feed) {
         this.udp = udp;
         this.tcp = tcp;
@@ -74,9 +82,10 @@ final class NettyDnsServer implements DnsServer {
     static NettyDnsServer start(DnsConfig config, StateFeed feed, Clock clock) {
         StateHolder holder = new StateHolder(System::nanoTime, clock, config.holdDown());
         feed.start(holder); // first, so that bad state files stop the start before anything is opened
-        EventLoopGroup loops = new MultiThreadIoEventLoopGroup(
-                Math.max(2, Runtime.getRuntime().availableProcessors()), new DefaultThreadFactory("unitas-dns", true),
-                NioIoHandler.newFactory());
+        int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
+        boolean epoll = Epoll.isAvailable();
+        EventLoopGroup loops = new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory("unitas-dns", true),
+                epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
         HttpServer http = null;
         try {
             DnsMetrics metrics = new DnsMetrics();
@@ -88,9 +97,9 @@ final class NettyDnsServer implements DnsServer {
                 return s == null ? -1L : s.revision();
             });
             Responder responder = new Responder(config, holder, clock, metrics);
-            Channel[] bound = bind(config.listen(), loops, responder);
+            List<Channel> bound = bind(config.listen(), loops, epoll ? threads : 1, epoll, responder);
             http = config.metrics() == null ? null : metricsServer(config.metrics(), metrics);
-            return new NettyDnsServer(bound[0], bound[1], loops, http, holder, feed);
+            return new NettyDnsServer(bound.subList(1, bound.size()), bound.get(0), loops, http, holder, feed);
         } catch (RuntimeException e) {
             if (http != null) {
                 http.stop(0);
@@ -101,18 +110,29 @@ final class NettyDnsServer implements DnsServer {
         }
     }
 
-    /** UDP then TCP on the same port; with port 0, the port UDP got (tried again if TCP has it taken). */
-    private static Channel[] bind(InetSocketAddress at, EventLoopGroup loops, Responder responder) {
+    /**
+     * The TCP listener then {@code sockets} UDP channels, all on one port; with port 0, the port the first UDP
+     * channel got (tried again if TCP has it taken).
+     */
+    private static List<Channel> bind(InetSocketAddress at, EventLoopGroup loops, int sockets, boolean epoll,
+                                      Responder responder) {
         String failure = null;
+        UdpHandler handler = new UdpHandler(responder);
+        Bootstrap datagrams = new Bootstrap().group(loops).handler(handler);
+        if (epoll) {
+            datagrams.channel(EpollDatagramChannel.class).option(EpollChannelOption.SO_REUSEPORT, true);
+        } else {
+            datagrams.channel(NioDatagramChannel.class);
+        }
         for (int attempt = 0; attempt < (at.getPort() == 0 ? 5 : 1); attempt++) {
-            ChannelFuture udp = new Bootstrap().group(loops).channel(NioDatagramChannel.class)
-                    .handler(new UdpHandler(responder)).bind(at).awaitUninterruptibly();
+            ChannelFuture udp = datagrams.bind(at).awaitUninterruptibly();
             if (!udp.isSuccess()) {
                 failure = "udp: " + udp.cause().getMessage();
                 continue;
             }
             int port = ((InetSocketAddress) udp.channel().localAddress()).getPort();
-            ChannelFuture tcp = new ServerBootstrap().group(loops).channel(NioServerSocketChannel.class)
+            ChannelFuture tcp = new ServerBootstrap().group(loops)
+                    .channel(epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class)
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childHandler(new ChannelInitializer<>() {
@@ -125,7 +145,20 @@ final class NettyDnsServer implements DnsServer {
                     })
                     .bind(new InetSocketAddress(at.getAddress(), port)).awaitUninterruptibly();
             if (tcp.isSuccess()) {
-                return new Channel[] {udp.channel(), tcp.channel()};
+                List<Channel> out = new ArrayList<>();
+                out.add(tcp.channel());
+                out.add(udp.channel());
+                InetSocketAddress same = new InetSocketAddress(at.getAddress(), port);
+                for (int i = 1; i < sockets; i++) {
+                    ChannelFuture more = datagrams.bind(same).awaitUninterruptibly();
+                    if (!more.isSuccess()) {
+                        out.forEach(c -> c.close().awaitUninterruptibly());
+                        throw new IllegalStateException("cannot listen on " + at.getHostString() + ":" + port
+                                                        + ": udp: " + more.cause().getMessage());
+                    }
+                    out.add(more.channel());
+                }
+                return out;
             }
             failure = "tcp: " + tcp.cause().getMessage();
             udp.channel().close().awaitUninterruptibly();
@@ -211,7 +244,7 @@ final class NettyDnsServer implements DnsServer {
 
     @Override
     public int port() {
-        return ((InetSocketAddress) udp.localAddress()).getPort();
+        return ((InetSocketAddress) tcp.localAddress()).getPort();
     }
 
     @Override
@@ -233,7 +266,7 @@ final class NettyDnsServer implements DnsServer {
     @Override
     public void close() {
         feed.close();
-        udp.close().awaitUninterruptibly();
+        udp.forEach(c -> c.close().awaitUninterruptibly());
         tcp.close().awaitUninterruptibly();
         if (http != null) {
             http.stop(0);
