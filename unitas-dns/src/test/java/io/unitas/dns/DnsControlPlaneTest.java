@@ -27,9 +27,6 @@ class DnsControlPlaneTest {
     private static final ControlToken ADMIN = ControlToken.generate("root", Role.ADMIN);
     private static final ControlToken DNS = ControlToken.generate("dns", Role.VIEWER);
     private static final String TOPOLOGY = "{\"regions\":[{\"id\":\"cn\"},{\"id\":\"eu\"},{\"id\":\"us\"}]}";
-    private static final String RULES = """
-            {"units":[{"id":"u-cn","region":"cn"}],"key":{"sources":[{"header":"x-user-id"}]},
-             "ranges":[{"range":"0~9999","unit":"u-cn"}]}""";
 
     @TempDir
     Path dir;
@@ -54,7 +51,7 @@ class DnsControlPlaneTest {
                                .healthFreshness(Duration.ofHours(1), Duration.ofHours(1)).start();
         ControlClient admin = ControlClient.of(URI.create("http://127.0.0.1:" + control.port()), ADMIN.secret());
         ok(admin.put("/api/v1/topology", TOPOLOGY, admin.get("/api/v1/state").revision()));
-        ok(admin.put("/api/v1/rules", RULES, admin.get("/api/v1/state").revision()));
+        // no unit rules: DNS routes regions, not users
         for (String region : new String[] {"cn", "eu", "us"}) {
             report(admin, region, true);
         }

@@ -32,11 +32,14 @@ final class ControlPlaneFeed implements StateFeed {
 
     private final StateSource.ControlPlane cp;
     private final Writes writes;
+    private final boolean unitRules;
     private volatile long revision = -1;
     private StateHolder holder;
     private volatile ControlClient.Watch watch;
 
-    ControlPlaneFeed(StateSource.ControlPlane cp, Writes writes) {
+    /** With {@code unitRules} false the state's rules are not read (a follower that routes regions only). */
+    ControlPlaneFeed(StateSource.ControlPlane cp, Writes writes, boolean unitRules) {
+        this.unitRules = unitRules;
         this.cp = cp;
         this.writes = writes;
     }
@@ -83,11 +86,11 @@ final class ControlPlaneFeed implements StateFeed {
         }
         Topology topology = StateParts.topology(ConfigDocument.parse("control-plane-state.topology.json",
                                                                      root.get("topology").toString()));
-        UnitRules rules = StateParts.rules(ConfigDocument.parse("control-plane-state.rules.json",
+        UnitRules rules = !unitRules ? null : StateParts.rules(ConfigDocument.parse("control-plane-state.rules.json",
                                                                 root.path("rules").toString()), topology);
         HealthSnapshot health = StateParts.health(root.get("health"), topology);
         WriteFences fences = StateParts.fences(doc, root.get("fences"), "fences", writes);
-        holder.publish(rev, rules, health, fences);
+        holder.publish(rev, topology, rules, health, fences);
         revision = rev;
         if (persist) {
             keep(json);

@@ -15,8 +15,16 @@ public sealed interface StateSource permits StateSource.ControlPlane, StateSourc
 
     /** The feed that publishes this source's state; {@code writes} says which requests a fence refuses. */
     default StateFeed feed(Writes writes) {
+        return feed(writes, true);
+    }
+
+    /**
+     * As {@link #feed(Writes)}; with {@code unitRules} false no unit rules are read, from the control plane's state
+     * or from files, and the published states have none (a follower that routes regions, not users: DNS).
+     */
+    default StateFeed feed(Writes writes, boolean unitRules) {
         if (this instanceof ControlPlane cp) {
-            return new ControlPlaneFeed(cp, writes);
+            return new ControlPlaneFeed(cp, writes, unitRules);
         }
         return new StaticFilesFeed((StaticFiles) this, writes);
     }
