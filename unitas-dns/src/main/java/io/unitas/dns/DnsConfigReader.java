@@ -76,10 +76,11 @@ final class DnsConfigReader extends DocumentReader {
             }
         }
         StateSource source = source();
-        List<DnsConfig.Geo> geo = geo(root.get("geo"));
+        Set<Region> topology = topologyRegions(root);
+        List<DnsConfig.Geo> geo = geo(root.get("geo"), topology);
         Set<Region> regions = new LinkedHashSet<>();
         geo.forEach(g -> regions.add(g.region()));
-        regions.addAll(topologyRegions(root));
+        regions.addAll(topology);
         Map<String, Map<Region, List<InetAddress>>> records = records(root.get("records"), regions);
         Map<String, Map<Region, List<DnsConfig.SrvTarget>>> services = services(root.get("services"), regions);
         records.keySet().stream().filter(services::containsKey)
@@ -159,7 +160,8 @@ final class DnsConfigReader extends DocumentReader {
         return Set.of();
     }
 
-    private List<DnsConfig.Geo> geo(JsonNode node) {
+    /** The {@code geo} list; with a static topology, its regions must be the topology's. */
+    private List<DnsConfig.Geo> geo(JsonNode node, Set<Region> topology) {
         List<DnsConfig.Geo> out = new ArrayList<>();
         if (node == null || !node.isArray() || node.isEmpty()) {
             problem("geo", "expected a non-empty list of {cidr, region}");
@@ -170,6 +172,10 @@ final class DnsConfigReader extends DocumentReader {
             JsonNode e = object(node.get(i), path, List.of("cidr", "region"));
             String cidr = text(e.get("cidr"), path + ".cidr", null);
             Region region = region(e.get("region"), path + ".region");
+            if (region != null && !topology.isEmpty() && !topology.contains(region)) {
+                problem(path + ".region", "'" + region + "' is not in the topology (expected one of: "
+                                          + ids(topology) + ")");
+            }
             if (cidr == null) {
                 problem(path + ".cidr", "missing (expected: a network such as 10.1.0.0/16)");
                 continue;

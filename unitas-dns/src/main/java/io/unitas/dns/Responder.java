@@ -190,8 +190,9 @@ final class Responder {
                                                 : geo.locate(source.getAddress(), source.getAddress().length * 8);
         a.scope = where.scope();
         Region client = where.region();
-        if (client == null && s != null && !s.router().topology().regions().isEmpty()) {
-            client = s.router().topology().regions().get(0); // no network holds it: the first region
+        if (s != null && !s.router().topology().regions().isEmpty()
+            && (client == null || !s.router().topology().contains(client))) {
+            client = s.router().topology().regions().get(0); // no network holds it, or not a region of the topology
         }
         a.client = client;
     }

@@ -106,6 +106,15 @@ class DnsConfigTest {
     }
 
     @Test
+    void aGeoRegionNotInTheTopology_isAProblem() {
+        String yaml = ZoneFiles.DNS_YAML.replace("  - {cidr: 10.2.0.0/16, region: eu}",
+                                                 "  - {cidr: 10.2.0.0/16, region: eu}\n"
+                                                 + "  - {cidr: 10.3.0.0/16, region: mars}");
+        assertThatThrownBy(() -> DnsConfig.read(ZoneFiles.write(dir, yaml)))
+                .hasMessageContaining("geo[2].region: 'mars' is not in the topology (expected one of: cn, eu, us)");
+    }
+
+    @Test
     void aRecordNameOutsideTheZone_isAProblem() {
         String yaml = ZoneFiles.DNS_YAML.replace("  gw1.cn: {", "  gw1.example.org.: {");
         assertThatThrownBy(() -> DnsConfig.read(ZoneFiles.write(dir, yaml)))
