@@ -209,6 +209,17 @@ class DnsServerTest {
     }
 
     @Test
+    void aTcpClientThatStopsMidFrame_stallsNobodyElse() throws Exception {
+        try (java.net.Socket stalled = new java.net.Socket(InetAddress.getLoopbackAddress(), server.port())) {
+            stalled.getOutputStream().write(new byte[] {0, 100, 0, 1, 2}); // 100 bytes announced, 3 sent
+            stalled.getOutputStream().flush();
+            byte[] good = RawDns.query(44, "www.shop.example.", A, 0, null, 0);
+            assertThat(raw.udp(good).rcode()).isZero();
+            assertThat(raw.tcp(good).get(0).id()).isEqualTo(44);
+        }
+    }
+
+    @Test
     void anAnswerTooLargeForUdp_isTruncated_andWholeOverTcp() {
         RawDns.Answer udp = raw.udp(RawDns.query(40, "many.shop.example.", AAAA, 0, null, 0));
         assertThat(udp.truncated()).isTrue();
