@@ -33,6 +33,7 @@ import picocli.CommandLine.Command;
                  ControlCommand.class,
                  CtlCommand.class,
                  GatewayCommand.class,
+                 DnsCommand.class,
                  UpCommand.class,
                  DrillCommand.class,
                  DemoCommand.class,

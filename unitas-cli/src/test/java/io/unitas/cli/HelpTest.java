@@ -53,6 +53,6 @@ class HelpTest {
     @Test
     void theWalkFindsEveryTopLevelCommandAndTheNestedOnes() {
         assertThat(commands().map(p -> String.join(" ", p)))
-                .contains("", "gateway", "up", "drill", "demo", "ctl", "ctl switch", "rules lookup", "health serve");
+                .contains("", "gateway", "dns", "up", "drill", "demo", "ctl", "ctl switch", "rules lookup", "health serve");
     }
 }

@@ -34,7 +34,7 @@ class LoggingTest {
     @Test
     void json_isOneObjectPerLine_withTheMessageItsLoggerAndTheError() throws Exception {
         Handler handler = Logging.to(out, Logging.Format.JSON, Level.INFO);
-        org.slf4j.Logger log = LoggerFactory.getLogger("io.unitas.gateway.ControlPlaneFeed");
+        org.slf4j.Logger log = LoggerFactory.getLogger("io.unitas.control.client.state.ControlPlaneFeed");
 
         log.warn("state {} refused, still serving revision {}: \"{}\"", 7, 6, "rules.yaml:3: bad\nsecond line");
         log.error("cannot keep the last good state", new IllegalStateException("disk full"));
@@ -45,7 +45,7 @@ class LoggingTest {
         ObjectMapper json = new ObjectMapper();
         JsonNode first = json.readTree(lines.get(0));
         assertThat(first.path("level").asText()).isEqualTo("WARNING");
-        assertThat(first.path("logger").asText()).isEqualTo("io.unitas.gateway.ControlPlaneFeed");
+        assertThat(first.path("logger").asText()).isEqualTo("io.unitas.control.client.state.ControlPlaneFeed");
         assertThat(first.path("message").asText())
                 .isEqualTo("state 7 refused, still serving revision 6: \"rules.yaml:3: bad\nsecond line\"");
         assertThat(first.path("thread").asText()).isEqualTo(Thread.currentThread().getName());

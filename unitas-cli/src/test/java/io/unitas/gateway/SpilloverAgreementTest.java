@@ -26,6 +26,7 @@ import io.unitas.config.ConfigDocument;
 import io.unitas.config.HealthFile;
 import io.unitas.config.TopologyFile;
 import io.unitas.config.UnitRulesFile;
+import io.unitas.control.client.state.RoutingState;
 import io.unitas.core.HealthSnapshot;
 import io.unitas.core.Topology;
 import io.unitas.core.fence.WriteFences;

@@ -31,6 +31,11 @@ public abstract class DocumentReader {
         problems.add(doc.describe(path, message));
     }
 
+    /** Records the problems of another reader of the same document (already described with their lines). */
+    protected final void problems(ConfigException other) {
+        problems.addAll(other.problems());
+    }
+
     /** Whether any problem was recorded. */
     protected final boolean hasProblems() {
         return !problems.isEmpty();

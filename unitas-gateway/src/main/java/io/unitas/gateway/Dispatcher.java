@@ -9,6 +9,8 @@ import java.util.Map;
 
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.util.AsciiString;
+import io.unitas.control.client.state.RoutingState;
+import io.unitas.control.client.state.StateParts;
 import io.unitas.core.ProblemDetail;
 import io.unitas.core.ReadOnlyPolicy;
 import io.unitas.core.Region;

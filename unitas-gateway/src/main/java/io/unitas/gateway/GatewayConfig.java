@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import io.unitas.control.client.state.StateSource;
 import io.unitas.core.ReadOnlyPolicy;
 import io.unitas.core.Region;
 import io.unitas.core.fence.Writes;
@@ -182,39 +183,6 @@ public record GatewayConfig(Region region, InetSocketAddress listen, Certificate
         public boolean http2() {
             return this != HTTP1;
         }
-    }
-
-    /** Where the gateway's routing state comes from. */
-    public sealed interface StateSource permits ControlPlane, StaticFiles {
-    }
-
-    /**
-     * Rules, health and fences arrive over a control plane's watch stream; the last good state is kept in
-     * {@code stateFile} and served from while the control plane is away.
-     *
-     * @param url           the control plane's base URL
-     * @param token         the bearer token, or empty
-     * @param tokenFile     a file holding the bearer token, followed (re-read when it changes), or {@code null}
-     * @param stateFile     where the last good state is kept
-     * @param ca            a PEM file of the certificate authorities to trust for {@code https://}, or {@code null}
-     *                      for the JDK's
-     * @param allowInsecure whether {@code http://} to a host other than loopback is allowed
-     */
-    public record ControlPlane(String url, String token, Path tokenFile, Path stateFile, Path ca,
-                               boolean allowInsecure) implements StateSource {
-    }
-
-    /**
-     * Rules, health and fences come from files, reloaded when they change.
-     *
-     * @param topology       the topology file
-     * @param rules          the unit rules file
-     * @param health         the region health file
-     * @param fences         the write fences file, or {@code null} for none
-     * @param reloadInterval how often the files are checked for changes
-     */
-    public record StaticFiles(Path topology, Path rules, Path health, Path fences, Duration reloadInterval)
-            implements StateSource {
     }
 
     /**

@@ -19,6 +19,8 @@ import io.unitas.config.ConfigDocument;
 import io.unitas.config.ConfigException;
 import io.unitas.config.DocumentReader;
 import io.unitas.config.DurationFormat;
+import io.unitas.control.client.state.StateSource;
+import io.unitas.control.client.state.StateSourceReader;
 import io.unitas.core.ReadOnlyPolicy;
 import io.unitas.core.Region;
 import io.unitas.core.fence.Writes;
@@ -60,7 +62,7 @@ final class GatewayConfigReader extends DocumentReader {
         GatewayConfig.Certificate tls = certificate(root.get("tls"));
         int workers = workers(root.get("workers"));
         Map<Region, GatewayConfig.Upstream> upstreams = upstreams(root.get("upstreams"), region);
-        GatewayConfig.StateSource source = source(root);
+        StateSource source = source();
         Headers headers = headers(root.get("headers"));
         int hopLimit = wholeNumber(root.get("hop_limit"), "hop_limit", HopRule.DEFAULT_LIMIT, 1);
         Writes writes = writes(root.get("write_methods"), root.get("read_paths"));
@@ -311,73 +313,13 @@ final class GatewayConfigReader extends DocumentReader {
         return out;
     }
 
-    private GatewayConfig.StateSource source(JsonNode root) {
-        JsonNode cp = root.get("control_plane");
-        JsonNode st = root.get("static");
-        if ((cp == null) == (st == null)) {
-            problem("", "expected exactly one of control_plane and static");
-            return new GatewayConfig.StaticFiles(null, null, null, null, Duration.ofSeconds(1));
-        }
-        if (cp != null) {
-            unknownKeys(cp, "control_plane", Set.of("url", "token", "token_file", "state_file", "ca",
-                                                    "allow_insecure"));
-            String url = text(cp.get("url"), "control_plane.url", null);
-            if (url == null || !(url.startsWith("http://") || url.startsWith("https://"))) {
-                problem("control_plane.url", "'" + url + "' (expected: http://host:port)");
-            }
-            String token = text(cp.get("token"), "control_plane.token", "");
-            String tokenFile = text(cp.get("token_file"), "control_plane.token_file", null);
-            if (tokenFile != null) {
-                try {
-                    java.nio.file.Files.readString(file(tokenFile)); // read at once; followed while running
-                } catch (java.io.IOException e) {
-                    problem("control_plane.token_file", "cannot read " + tokenFile + ": " + e.getMessage());
-                }
-            }
-            String state = text(cp.get("state_file"), "control_plane.state_file", null);
-            if (state == null) {
-                problem("control_plane.state_file", "missing (expected: where the last good state is kept)");
-            }
-            String ca = text(cp.get("ca"), "control_plane.ca", null);
-            JsonNode insecure = cp.get("allow_insecure");
-            if (insecure != null && !insecure.isBoolean()) {
-                problem("control_plane.allow_insecure", insecure + " (expected: true or false)");
-            }
-            GatewayConfig.ControlPlane source = new GatewayConfig.ControlPlane(url, token,
-                    tokenFile == null ? null : file(tokenFile), state == null ? null : file(state),
-                    ca == null ? null : file(ca), insecure != null && insecure.asBoolean());
-            if (url != null && (url.startsWith("http://") || url.startsWith("https://"))) {
-                try {
-                    // refuses cleartext to another host and a CA file that is not one (the token file is checked above)
-                    ControlPlaneFeed.client(new GatewayConfig.ControlPlane(url, "", null, null, source.ca(),
-                                                                           source.allowInsecure()));
-                } catch (IllegalArgumentException e) {
-                    String message = e.getMessage();
-                    if (message.startsWith("ca: ")) {
-                        problem("control_plane.ca", message.substring(4));
-                    } else {
-                        problem("control_plane.url", message.replaceFirst("^control plane url: ", ""));
-                    }
-                }
-            }
-            return source;
-        }
-        unknownKeys(st, "static", Set.of("topology", "rules", "health", "fences", "reload_interval"));
-        Path topology = requiredFile(st, "topology");
-        Path rules = requiredFile(st, "rules");
-        Path health = requiredFile(st, "health");
-        String fences = text(st.get("fences"), "static.fences", null);
-        Duration reload = duration(st.get("reload_interval"), "static.reload_interval", Duration.ofSeconds(1));
-        return new GatewayConfig.StaticFiles(topology, rules, health, fences == null ? null : file(fences), reload);
-    }
-
-    private Path requiredFile(JsonNode st, String key) {
-        String name = text(st.get(key), "static." + key, null);
-        if (name == null) {
-            problem("static." + key, "missing (expected: a file path)");
+    private StateSource source() {
+        try {
+            return StateSourceReader.read(doc, base, true);
+        } catch (ConfigException e) {
+            problems(e);
             return null;
         }
-        return file(name);
     }
 
     private Path file(String name) {

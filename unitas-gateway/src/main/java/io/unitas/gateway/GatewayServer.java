@@ -38,6 +38,9 @@ import io.netty.handler.ssl.ApplicationProtocolNegotiationHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.AsciiString;
 import io.netty.util.concurrent.GlobalEventExecutor;
+import io.unitas.control.client.state.RoutingState;
+import io.unitas.control.client.state.StateFeed;
+import io.unitas.control.client.state.StateHolder;
 
 /**
  * The gateway's server on Netty: HTTP/1.1 and h2c (prior knowledge or upgrade) on one port, one event loop per core,
@@ -76,10 +79,7 @@ final class GatewayServer implements Gateway {
     }
 
     static StateFeed feedFor(GatewayConfig config) {
-        if (config.source() instanceof GatewayConfig.ControlPlane cp) {
-            return new ControlPlaneFeed(cp, config.writes());
-        }
-        return new StaticFilesFeed((GatewayConfig.StaticFiles) config.source(), config.writes());
+        return config.source().feed(config.writes());
     }
 
     static Gateway start(GatewayConfig config, StateFeed feed) {

@@ -18,6 +18,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http2.HttpConversionUtil;
 import io.netty.util.AsciiString;
+import io.unitas.control.client.state.RoutingState;
 
 /**
  * What every {@link ProxyHandler} of one gateway shares: the dispatcher and the state it reads, the upstreams and

@@ -1,5 +1,7 @@
 package io.unitas.gateway;
 
+import io.unitas.control.client.state.StateFeed;
+import io.unitas.control.client.state.StateHolder;
 import io.unitas.core.HealthSnapshot;
 import io.unitas.core.fence.WriteFences;
 import io.unitas.core.rules.UnitRules;

@@ -20,6 +20,7 @@ import com.linecorp.armeria.common.HttpMethod;
 import com.linecorp.armeria.common.RequestHeaders;
 
 import io.unitas.config.ConfigException;
+import io.unitas.control.client.state.StateSource;
 import io.unitas.core.ReadOnlyPolicy;
 import io.unitas.core.Region;
 import io.unitas.core.fence.Writes;
@@ -58,7 +59,7 @@ class GatewayConfigTest {
         assertThat(c.upstreams().get(Region.of("us")).healthCheck()).isEqualTo(GatewayConfig.Upstream.GRPC_HEALTH);
         assertThat(c.upstreams().get(Region.of("eu-tls")).tls()).isEqualTo(new GatewayConfig.Tls(null, "gw.eu.example"));
         assertThat(c.upstreams().get(Region.of("eu")).tls()).isNull();
-        assertThat(c.source()).isEqualTo(new GatewayConfig.StaticFiles(
+        assertThat(c.source()).isEqualTo(new StateSource.StaticFiles(
                 dir.resolve("topology.yaml"), dir.resolve("rules.yaml"), dir.resolve("health.yaml"), null,
                 Duration.ofSeconds(1)));
         assertThat(c.headers()).isEqualTo(GatewayConfig.Headers.DEFAULTS);
@@ -164,7 +165,7 @@ class GatewayConfigTest {
         assertThat(c.headers().unit()).isEqualTo("x-unitas-unit");
         assertThat(c.writes().methods()).containsExactlyInAnyOrder("POST", "DELETE");
         assertThat(c.writes().readPaths()).containsExactly("/acme.orders.v1.Orders/Get*", "/graphql/query");
-        assertThat(c.source()).isEqualTo(new GatewayConfig.ControlPlane("http://127.0.0.1:7000", "", null,
+        assertThat(c.source()).isEqualTo(new StateSource.ControlPlane("http://127.0.0.1:7000", "", null,
                                                                         dir.resolve("state.json"), null, false));
     }
 
@@ -228,7 +229,7 @@ class GatewayConfigTest {
                 upstreams: {cn: {endpoints: [127.0.0.1:9000]}}
                 control_plane: {url: 'http://control.internal:7070', allow_insecure: true, state_file: s.json}
                 """);
-        assertThat(((GatewayConfig.ControlPlane) c.source()).allowInsecure()).isTrue();
+        assertThat(((StateSource.ControlPlane) c.source()).allowInsecure()).isTrue();
     }
 
     @Test

@@ -28,6 +28,7 @@ import com.linecorp.armeria.common.MediaType;
 import com.linecorp.armeria.common.RequestHeaders;
 import com.linecorp.armeria.common.SessionProtocol;
 
+import io.unitas.control.client.state.StateSource;
 import io.unitas.core.HealthSnapshot;
 import io.unitas.core.ReadOnlyPolicy;
 import io.unitas.core.Region;
@@ -116,7 +117,7 @@ class GatewayEndToEndTest {
     static GatewayConfig config(String region, int port, GatewayConfig.Certificate tls, int workers,
                                 Map<Region, GatewayConfig.Upstream> upstreams, GatewayConfig.Resilience resilience) {
         return new GatewayConfig(Region.of(region), new InetSocketAddress("127.0.0.1", port), tls, workers, upstreams,
-                                 new GatewayConfig.StaticFiles(null, null, null, null, Duration.ofSeconds(1)),
+                                 new StateSource.StaticFiles(null, null, null, null, Duration.ofSeconds(1)),
                                  GatewayConfig.Headers.DEFAULTS, 3, Writes.DEFAULT, resilience, "off", ROUTING,
                                  GatewayConfig.Limits.DEFAULTS);
     }

@@ -44,6 +44,24 @@ class DynamicTtlTest {
         assertThat(DynamicTtl.seconds(base, low)).isLessThanOrEqualTo(DynamicTtl.seconds(base, high));
     }
 
+    @ParameterizedTest(name = "base {0}, min {1}, score {2} -> {3}s")
+    @CsvSource({
+            "300, 5,  0.0, 90",
+            "300, 120, 0.0, 120",
+            "20,  5,  1.0, 20",
+            "300, 30, 0.6, 216",
+    })
+    void theFloorIsConfigurable(long base, long min, double score, long expected) {
+        assertThat(DynamicTtl.seconds(base, min, score)).isEqualTo(expected);
+    }
+
+    @Property
+    void withAFloorTheTtlStaysBetweenFloorAndBase(@ForAll @LongRange(max = 86_400) long base,
+                                                  @ForAll @LongRange(max = 3_600) long min,
+                                                  @ForAll @DoubleRange(max = 1.0) double score) {
+        assertThat(DynamicTtl.seconds(base, min, score)).isBetween(min, Math.max(min, base));
+    }
+
     @Test
     void rejectsAScoreOutsideZeroToOne() {
         assertThatThrownBy(() -> DynamicTtl.seconds(300, 1.5))

@@ -1,7 +1,6 @@
-package io.unitas.gateway;
+package io.unitas.control.client.state;
 
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -24,20 +23,23 @@ import io.unitas.core.rules.UnitRules;
 /**
  * Routing state from a control plane's watch stream (the control plane's own client, {@link ControlClient#watch}:
  * server-sent events whose data is the whole state, resumed after the last revision on reconnect). Every state that
- * reads and validates is published and written to the state file, so the gateway keeps serving it while the
+ * reads and validates is published and written to the state file, so the follower keeps serving it while the
  * control plane is away and starts from it after a restart.
  */
 final class ControlPlaneFeed implements StateFeed {
 
     private static final Logger log = LoggerFactory.getLogger(ControlPlaneFeed.class);
 
-    private final GatewayConfig.ControlPlane cp;
+    private final StateSource.ControlPlane cp;
     private final Writes writes;
+    private final boolean unitRules;
     private volatile long revision = -1;
     private StateHolder holder;
     private volatile ControlClient.Watch watch;
 
-    ControlPlaneFeed(GatewayConfig.ControlPlane cp, Writes writes) {
+    /** With {@code unitRules} false the state's rules are not read (a follower that routes regions only). */
+    ControlPlaneFeed(StateSource.ControlPlane cp, Writes writes, boolean unitRules) {
+        this.unitRules = unitRules;
         this.cp = cp;
         this.writes = writes;
     }
@@ -52,7 +54,7 @@ final class ControlPlaneFeed implements StateFeed {
                 log.warn("cannot use the last good state in {}: {}", cp.stateFile(), e.getMessage());
             }
         }
-        watch = client(cp).watch(revision, EnumSet.allOf(ControlClient.Part.class), event -> {
+        watch = cp.client().watch(revision, EnumSet.allOf(ControlClient.Part.class), event -> {
             try {
                 apply(event.json(), true);
             } catch (RuntimeException e) {
@@ -60,21 +62,6 @@ final class ControlPlaneFeed implements StateFeed {
                          e.getMessage());
             }
         });
-    }
-
-    /**
-     * The control plane's client for {@code cp}: its token (the file's, followed, when there is one), its CA and
-     * whether cleartext to another host is allowed; refuses what may not be used, naming it.
-     */
-    static ControlClient client(GatewayConfig.ControlPlane cp) {
-        ControlClient.Builder b = ControlClient.builder(URI.create(cp.url())).ca(cp.ca())
-                                               .allowInsecure(cp.allowInsecure());
-        if (cp.tokenFile() != null) {
-            b.token(new FollowedToken(cp.tokenFile()));
-        } else {
-            b.token(cp.token());
-        }
-        return b.build();
     }
 
     @Override
@@ -99,11 +86,11 @@ final class ControlPlaneFeed implements StateFeed {
         }
         Topology topology = StateParts.topology(ConfigDocument.parse("control-plane-state.topology.json",
                                                                      root.get("topology").toString()));
-        UnitRules rules = StateParts.rules(ConfigDocument.parse("control-plane-state.rules.json",
+        UnitRules rules = !unitRules ? null : StateParts.rules(ConfigDocument.parse("control-plane-state.rules.json",
                                                                 root.path("rules").toString()), topology);
         HealthSnapshot health = StateParts.health(root.get("health"), topology);
         WriteFences fences = StateParts.fences(doc, root.get("fences"), "fences", writes);
-        holder.publish(rev, rules, health, fences);
+        holder.publish(rev, topology, rules, health, fences);
         revision = rev;
         if (persist) {
             keep(json);

@@ -1,4 +1,4 @@
-package io.unitas.gateway;
+package io.unitas.control.client.state;
 
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -16,25 +16,25 @@ import io.unitas.core.fence.Writes;
 import io.unitas.core.rules.UnitRules;
 
 /**
- * Routing state from files: topology, rules, health and (optionally) fences, checked for changes every reload
- * interval. A change that does not read or validate is refused with one line on stderr and the gateway keeps
+ * Routing state from files: topology, rules (optionally), health and (optionally) fences, checked for changes every reload
+ * interval. A change that does not read or validate is refused with one line on stderr and the follower keeps
  * serving the state it had; the files must be good at start.
  */
 final class StaticFilesFeed implements StateFeed {
 
     private static final Logger LOG = LoggerFactory.getLogger(StaticFilesFeed.class);
 
-    private final GatewayConfig.StaticFiles files;
+    private final StateSource.StaticFiles files;
     private final Writes writes;
     private final ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "unitas-gateway-reload");
+        Thread t = new Thread(r, "unitas-state-reload");
         t.setDaemon(true);
         return t;
     });
     private FileStamp seen;
     private long revision;
 
-    StaticFilesFeed(GatewayConfig.StaticFiles files, Writes writes) {
+    StaticFilesFeed(StateSource.StaticFiles files, Writes writes) {
         this.files = files;
         this.writes = writes;
     }
@@ -62,7 +62,8 @@ final class StaticFilesFeed implements StateFeed {
 
     private void load(StateHolder holder) {
         Topology topology = StateParts.topology(ConfigDocument.read(files.topology()));
-        UnitRules rules = StateParts.rules(ConfigDocument.read(files.rules()), topology);
+        UnitRules rules = files.rules() == null ? null
+                          : StateParts.rules(ConfigDocument.read(files.rules()), topology);
         HealthSnapshot health = StateParts.health(ConfigDocument.read(files.health()), topology);
         WriteFences fences = WriteFences.of(java.util.Map.of(), writes);
         if (files.fences() != null) {
@@ -70,7 +71,7 @@ final class StaticFilesFeed implements StateFeed {
             fences = StateParts.fences(fencesDoc, fencesDoc.root(), "", writes);
         }
         revision++;
-        holder.publish(revision, rules, health, fences);
+        holder.publish(revision, topology, rules, health, fences);
     }
 
     private FileStamp stamp() {

@@ -1,4 +1,4 @@
-package io.unitas.gateway;
+package io.unitas.control.client.state;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.unitas.config.ConfigDocument;
 import io.unitas.config.ConfigException;
+import io.unitas.config.DurationFormat;
 import io.unitas.config.HealthFile;
 import io.unitas.config.TopologyFile;
 import io.unitas.config.UnitRulesFile;
@@ -29,10 +30,10 @@ import io.unitas.core.rules.UnitRules;
  * state document: topology, unit rules, health ({@code region: {healthy, writable, replication_lag_ms, score,
  * reasons}}) and fences ({@code unit: {mode: reject|throttle, writes_per_second, burst, retry_after}}).
  */
-final class StateParts {
+public final class StateParts {
 
     /** What a refused write is told to wait when the fence does not say. */
-    static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(5);
+    public static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(5);
 
     private StateParts() {
     }
@@ -84,7 +85,7 @@ final class StateParts {
             JsonNode f = e.getValue();
             try {
                 Duration retryAfter = f.has("retry_after")
-                        ? GatewayConfigReader.parseDuration(f.get("retry_after").asText()) : DEFAULT_RETRY_AFTER;
+                        ? DurationFormat.parsePositive(f.get("retry_after").asText()) : DEFAULT_RETRY_AFTER;
                 String mode = f.path("mode").asText("reject");
                 out.put(e.getKey(), switch (mode) {
                     case "reject" -> FencePolicy.reject(retryAfter);

@@ -1,4 +1,4 @@
-package io.unitas.gateway;
+package io.unitas.control.client.state;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
 import io.unitas.config.FileStamp;
 
 /**
- * The gateway's control-plane token file, followed: looked at before every request and connection of the watch (a
+ * A control-plane token file, followed: looked at before every request and connection of the watch (a
  * file's stamp, no read while it is unchanged) and read again when it changed, so a rotated token is used without a
  * restart. A change that leaves the file unreadable or empty is refused with a log line, and the token before it
  * stays in use.

@@ -1,4 +1,4 @@
-package io.unitas.gateway;
+package io.unitas.control.client.state;
 
 import java.time.Duration;
 import java.util.HashMap;
@@ -24,14 +24,15 @@ import io.unitas.core.rules.UnitRules;
  * buckets metering throttled units (carried over from the previous snapshot while a unit's fence is unchanged).
  *
  * @param revision  where the snapshot came from: the control plane's revision, or a reload counter
- * @param rules     unit rules and the topology they were validated against
- * @param router    routes over {@code rules.topology()}
+ * @param rules     unit rules and the topology they were validated against, or {@code null} for a follower that
+ *                  routes regions and not users (the DNS server)
+ * @param router    routes over the topology
  * @param health    region health
  * @param fences    write fences and the write methods
  * @param throttles the token bucket of every unit under a throttle fence
  * @param spill     where the users of a down home spill over, from the topology's capacities and the units' loads
  */
-record RoutingState(long revision, UnitRules rules, Router router, HealthSnapshot health, WriteFences fences,
+public record RoutingState(long revision, UnitRules rules, Router router, HealthSnapshot health, WriteFences fences,
                     Map<String, TokenBucket> throttles, Spill spill) {
 
     /**
@@ -39,8 +40,15 @@ record RoutingState(long revision, UnitRules rules, Router router, HealthSnapsho
      * whose health knows since when each region is healthy: from its source, or from {@code previous} and
      * {@code nowMs} ({@link HealthSnapshot#since}), so the router's {@code holdDown} can hold a recovered region back.
      */
-    static RoutingState of(long revision, UnitRules rules, HealthSnapshot health, WriteFences fences,
+    public static RoutingState of(long revision, UnitRules rules, HealthSnapshot health, WriteFences fences,
                            RoutingState previous, LongSupplier ticker, long nowMs, Duration holdDown) {
+        return of(revision, rules.topology(), rules, health, fences, previous, ticker, nowMs, holdDown);
+    }
+
+    /** As the other {@code of}, over {@code topology}, with {@code rules} {@code null} when there are none. */
+    public static RoutingState of(long revision, Topology topology, UnitRules rules, HealthSnapshot health,
+                                  WriteFences fences, RoutingState previous, LongSupplier ticker, long nowMs,
+                                  Duration holdDown) {
         Map<String, TokenBucket> buckets = new HashMap<>();
         fences.fences().forEach((unit, fence) -> {
             if (fence.mode() == FencePolicy.Mode.THROTTLE) {
@@ -50,8 +58,8 @@ record RoutingState(long revision, UnitRules rules, Router router, HealthSnapsho
             }
         });
         HealthSnapshot tracked = health.since(previous == null ? null : previous.health, nowMs);
-        return new RoutingState(revision, rules, Router.of(rules.topology(), holdDown), tracked, fences,
-                                Map.copyOf(buckets), new Spill(rules, tracked, nowMs, holdDown));
+        return new RoutingState(revision, rules, Router.of(topology, holdDown), tracked, fences,
+                                Map.copyOf(buckets), new Spill(topology, rules, tracked, nowMs, holdDown));
     }
 
     /**
@@ -60,7 +68,7 @@ record RoutingState(long revision, UnitRules rules, Router router, HealthSnapsho
      * the router's decisions are), so a decision allocates nothing. Without a capacity in the topology or a load in
      * the rules there is nothing to spill: every failover goes to the first admitted region, as routed.
      */
-    static final class Spill {
+    public static final class Spill {
 
         private final Topology topology;
         private final Map<String, Double> loadByHome;
@@ -70,12 +78,12 @@ record RoutingState(long revision, UnitRules rules, Router router, HealthSnapsho
         // An immutable value swapped whole; a stale one is only rebuilt, never wrong for its window.
         private volatile Memo memo;
 
-        Spill(UnitRules rules, HealthSnapshot health, long nowMs, Duration holdDown) {
-            this.topology = rules.topology();
+        Spill(Topology topology, UnitRules rules, HealthSnapshot health, long nowMs, Duration holdDown) {
+            this.topology = topology;
             this.health = health;
             this.holdDown = holdDown;
             Map<String, Double> loads = new LinkedHashMap<>();
-            for (Unit unit : rules.units()) {
+            for (Unit unit : rules == null ? java.util.List.<Unit>of() : rules.units()) {
                 rules.load(unit.id()).ifPresent(load -> loads.merge(unit.home().id(), load, Double::sum));
             }
             this.loadByHome = Map.copyOf(loads);
@@ -95,7 +103,7 @@ record RoutingState(long revision, UnitRules rules, Router router, HealthSnapsho
          * {@code routed}, or where a failover of it spills over for the user whose routing key is {@code key}
          * ({@code null}: no key, no spillover) at {@code nowMs}.
          */
-        RouteDecision decide(RouteDecision routed, String key, long nowMs) {
+        public RouteDecision decide(RouteDecision routed, String key, long nowMs) {
             if (!active || key == null || routed.outcome() != RouteDecision.Outcome.FAILOVER) {
                 return routed;
             }

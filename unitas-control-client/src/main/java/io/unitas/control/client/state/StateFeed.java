@@ -1,7 +1,7 @@
-package io.unitas.gateway;
+package io.unitas.control.client.state;
 
-/** Where routing state comes from: it publishes every good snapshot into the holder until closed. */
-interface StateFeed extends AutoCloseable {
+/** Where routing state comes from (see {@link StateSource#feed}): it publishes every good snapshot into the holder until closed. */
+public interface StateFeed extends AutoCloseable {
 
     /** Publishes the first snapshot it can (if any) before returning, then keeps publishing in the background. */
     void start(StateHolder holder);

@@ -1,0 +1,62 @@
+package io.unitas.dns;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import io.unitas.control.client.state.StateSource;
+import io.unitas.core.Region;
+
+/**
+ * What {@code unitas dns} is told ({@code dns.yaml}): the zone it is authoritative for, where it listens, the TTL
+ * formula's base and floor, where clients are ({@code geo}), each name's addresses and SRV targets per region, and
+ * where the routing state comes from (as the gateway's). Read it with {@link #read(Path)}.
+ *
+ * @param zone        the zone, lower case with its final dot ({@code shop.example.})
+ * @param listen      the UDP and TCP address (port 0: any free one)
+ * @param metrics     the HTTP address of {@code /metrics}, or {@code null} for none
+ * @param baseTtl     seconds: the TTL of a region of score 1
+ * @param minTtl      seconds: the floor of the formula, the TTL of failover and negative answers
+ * @param holdDown    how long a recovered region waits before it answers again (the router's hold-down)
+ * @param geo         networks and their regions; the most specific holding a client's address wins
+ * @param records     absolute name → region → its A and AAAA addresses
+ * @param services    absolute SRV owner name ({@code _api._tcp.shop.example.}) → region → targets
+ * @param nameservers the zone's NS names, absolute; the first is the SOA's primary
+ * @param hostmaster  the SOA's mailbox as a name ({@code hostmaster.shop.example.})
+ * @param source      where region health and topology come from
+ */
+public record DnsConfig(String zone, InetSocketAddress listen, InetSocketAddress metrics, long baseTtl, long minTtl,
+                        Duration holdDown, List<Geo> geo, Map<String, Map<Region, List<InetAddress>>> records,
+                        Map<String, Map<Region, List<SrvTarget>>> services, List<String> nameservers,
+                        String hostmaster, StateSource source) {
+
+    /** The hold-down when the file gives none: the gateway's. */
+    public static final Duration DEFAULT_HOLD_DOWN = Duration.ofSeconds(5);
+
+    /** Reads and checks {@code file}, naming every problem with its line ({@link io.unitas.config.ConfigException}). */
+    public static DnsConfig read(Path file) {
+        return DnsConfigReader.read(file);
+    }
+
+    /**
+     * One {@code geo} entry: clients whose address is in {@code cidr} are in {@code region}.
+     *
+     * @param cidr   the network
+     * @param region its clients' region
+     */
+    public record Geo(Cidr cidr, Region region) {
+    }
+
+    /**
+     * One SRV target (RFC 2782).
+     *
+     * @param target the host, an absolute name
+     * @param port   its port
+     * @param weight its share among the targets of the same priority, 0 to 65535
+     */
+    public record SrvTarget(String target, int port, int weight) {
+    }
+}

@@ -1,0 +1,100 @@
+package io.unitas.dns;
+
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+
+import io.unitas.control.client.WatchStatus;
+import io.unitas.core.Region;
+
+/**
+ * {@code unitas_dns_queries_total} by query type, rcode, answering region and client region;
+ * {@code unitas_dns_no_healthy_region_answers_total} by client region (answers sent while no region was healthy);
+ * truncated and dropped packets; the control plane's watch when there is one. Meters are made once per combination.
+ */
+final class DnsMetrics {
+
+    /** The label of a region that is not known or not relevant (a REFUSED query has no answering region). */
+    static final String NONE = "none";
+
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final ConcurrentHashMap<Key, Counter> queries = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Counter> noHealthy = new ConcurrentHashMap<>();
+    private final Counter truncated = Counter.builder("unitas_dns_truncated")
+            .description("UDP answers sent truncated (TC) because they exceeded the client's payload size")
+            .register(registry);
+    private final Counter dropped = Counter.builder("unitas_dns_dropped")
+            .description("Packets not answered: shorter than a DNS header, or responses rather than queries")
+            .register(registry);
+
+    private record Key(String qtype, int rcode, String region, String client) {
+    }
+
+    void query(String qtype, int rcode, Region answering, Region client) {
+        Key key = new Key(qtype, rcode, answering == null ? NONE : answering.id(), client == null ? NONE : client.id());
+        queries.computeIfAbsent(key, k -> Counter.builder("unitas_dns_queries")
+                .description("Queries answered, by query type, rcode, answering region and client region")
+                .tags("qtype", k.qtype, "rcode", rcodeName(k.rcode), "region", k.region, "client_region", k.client)
+                .register(registry)).increment();
+    }
+
+    void noHealthyRegion(Region client) {
+        String id = client == null ? NONE : client.id();
+        noHealthy.computeIfAbsent(id, c -> Counter.builder("unitas_dns_no_healthy_region_answers")
+                .description("Answers sent while no region was healthy (the last healthy region, minimum TTL)")
+                .tag("client_region", c).register(registry)).increment();
+    }
+
+    void truncated() {
+        truncated.increment();
+    }
+
+    void dropped() {
+        dropped.increment();
+    }
+
+    /** Follows the control plane's watch: connected, revision and reconnects, read at each scrape. */
+    void watch(Supplier<WatchStatus> status) {
+        Gauge.builder("unitas_dns_control_watch_connected", () -> {
+            WatchStatus s = status.get();
+            return s != null && s.connected() ? 1 : 0;
+        }).description("1 while the control plane's watch is connected").register(registry);
+        Gauge.builder("unitas_dns_control_watch_revision", () -> {
+            WatchStatus s = status.get();
+            return s == null ? -1 : s.lastRevision();
+        }).description("The last control-plane revision the watch delivered").register(registry);
+        FunctionCounter.builder("unitas_dns_control_watch_reconnects", status, st -> {
+            WatchStatus s = st.get();
+            return s == null ? 0 : s.reconnects();
+        }).description("Times the watch connected again").register(registry);
+    }
+
+    /** Keeps {@code revision} visible as {@code unitas_dns_state_revision}. */
+    void revision(Supplier<Long> revision) {
+        Gauge.builder("unitas_dns_state_revision", () -> revision.get())
+             .description("The revision of the routing state answers are made from (-1: none yet)")
+             .register(registry);
+    }
+
+    String scrape() {
+        return registry.scrape();
+    }
+
+    static String rcodeName(int rcode) {
+        return switch (rcode) {
+            case 0 -> "NOERROR";
+            case 1 -> "FORMERR";
+            case 2 -> "SERVFAIL";
+            case 3 -> "NXDOMAIN";
+            case 4 -> "NOTIMP";
+            case 5 -> "REFUSED";
+            case 16 -> "BADVERS";
+            default -> String.valueOf(rcode);
+        };
+    }
+}

@@ -1,0 +1,277 @@
+package io.unitas.dns;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import com.sun.net.httpserver.HttpServer;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollChannelOption;
+import io.netty.channel.epoll.EpollDatagramChannel;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.DatagramPacket;
+import io.netty.channel.socket.nio.NioDatagramChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.handler.codec.LengthFieldPrepender;
+import io.netty.handler.timeout.ReadTimeoutHandler;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.unitas.control.client.state.RoutingState;
+import io.unitas.control.client.state.StateFeed;
+import io.unitas.control.client.state.StateHolder;
+
+/**
+ * The server behind {@link DnsServer}: UDP and a TCP listener on the same port, all answered by one {@link Responder}.
+ * With Linux epoll every event loop has a UDP socket of its own on the port (SO_REUSEPORT, as Knot and gdnsd run a
+ * socket per thread), so UDP is answered on every core; elsewhere one NIO channel answers UDP. A TCP connection carries any number of length-prefixed queries (RFC 7766) and is closed after
+ * {@link #TCP_IDLE} without one. {@code /metrics} is served by the JDK's HTTP server.
+ */
+final class NettyDnsServer implements DnsServer {
+
+    private static final Logger log = LoggerFactory.getLogger(NettyDnsServer.class);
+
+    /** How long a TCP connection may stay silent before it is closed (RFC 7766 §6.2.3 suggests seconds). */
+    static final Duration TCP_IDLE = Duration.ofSeconds(10);
+
+    private final List<Channel> udp;
+    private final Channel tcp;
+    private final EventLoopGroup loops;
+    private final HttpServer http;
+    private final StateHolder holder;
+    private final StateFeed feed;
+    private final CountDownLatch closed = new CountDownLatch(1);
+
+    private NettyDnsServer(List<Channel> udp, Channel tcp, EventLoopGroup loops, HttpServer http, StateHolder holder,
+                           StateFeed feed) {
+        this.udp = udp;
+        this.tcp = tcp;
+        this.loops = loops;
+        this.http = http;
+        this.holder = holder;
+        this.feed = feed;
+    }
+
+    /** Starts a server whose health transitions and hold-downs are told by {@code clock}. */
+    static NettyDnsServer start(DnsConfig config, StateFeed feed, Clock clock) {
+        StateHolder holder = new StateHolder(System::nanoTime, clock, config.holdDown());
+        feed.start(holder); // first, so that bad state files stop the start before anything is opened
+        int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
+        boolean epoll = Epoll.isAvailable();
+        EventLoopGroup loops = new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory("unitas-dns", true),
+                epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+        HttpServer http = null;
+        try {
+            DnsMetrics metrics = new DnsMetrics();
+            if (feed.watchStatus() != null) {
+                metrics.watch(feed::watchStatus);
+            }
+            metrics.revision(() -> {
+                RoutingState s = holder.get();
+                return s == null ? -1L : s.revision();
+            });
+            Responder responder = new Responder(config, holder, clock, metrics);
+            List<Channel> bound = bind(config.listen(), loops, epoll ? threads : 1, epoll, responder);
+            http = config.metrics() == null ? null : metricsServer(config.metrics(), metrics);
+            return new NettyDnsServer(bound.subList(1, bound.size()), bound.get(0), loops, http, holder, feed);
+        } catch (RuntimeException e) {
+            if (http != null) {
+                http.stop(0);
+            }
+            loops.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            feed.close();
+            throw e;
+        }
+    }
+
+    /**
+     * The TCP listener then {@code sockets} UDP channels, all on one port; with port 0, the port the first UDP
+     * channel got (tried again if TCP has it taken).
+     */
+    private static List<Channel> bind(InetSocketAddress at, EventLoopGroup loops, int sockets, boolean epoll,
+                                      Responder responder) {
+        String failure = null;
+        UdpHandler handler = new UdpHandler(responder);
+        Bootstrap datagrams = new Bootstrap().group(loops).handler(handler);
+        if (epoll) {
+            datagrams.channel(EpollDatagramChannel.class).option(EpollChannelOption.SO_REUSEPORT, true);
+        } else {
+            datagrams.channel(NioDatagramChannel.class);
+        }
+        for (int attempt = 0; attempt < (at.getPort() == 0 ? 5 : 1); attempt++) {
+            ChannelFuture udp = datagrams.bind(at).awaitUninterruptibly();
+            if (!udp.isSuccess()) {
+                failure = "udp: " + udp.cause().getMessage();
+                continue;
+            }
+            int port = ((InetSocketAddress) udp.channel().localAddress()).getPort();
+            ChannelFuture tcp = new ServerBootstrap().group(loops)
+                    .channel(epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class)
+                    .option(ChannelOption.SO_BACKLOG, 1024)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childHandler(new ChannelInitializer<>() {
+                        @Override
+                        protected void initChannel(Channel ch) {
+                            ch.pipeline().addLast(new ReadTimeoutHandler(TCP_IDLE.toSeconds(), TimeUnit.SECONDS),
+                                                  new LengthFieldBasedFrameDecoder(65_535, 0, 2, 0, 2),
+                                                  new LengthFieldPrepender(2), new TcpHandler(responder));
+                        }
+                    })
+                    .bind(new InetSocketAddress(at.getAddress(), port)).awaitUninterruptibly();
+            if (tcp.isSuccess()) {
+                List<Channel> out = new ArrayList<>();
+                out.add(tcp.channel());
+                out.add(udp.channel());
+                InetSocketAddress same = new InetSocketAddress(at.getAddress(), port);
+                for (int i = 1; i < sockets; i++) {
+                    ChannelFuture more = datagrams.bind(same).awaitUninterruptibly();
+                    if (!more.isSuccess()) {
+                        out.forEach(c -> c.close().awaitUninterruptibly());
+                        throw new IllegalStateException("cannot listen on " + at.getHostString() + ":" + port
+                                                        + ": udp: " + more.cause().getMessage());
+                    }
+                    out.add(more.channel());
+                }
+                return out;
+            }
+            failure = "tcp: " + tcp.cause().getMessage();
+            udp.channel().close().awaitUninterruptibly();
+        }
+        throw new IllegalStateException("cannot listen on " + at.getHostString() + ":" + at.getPort() + ": "
+                                        + failure);
+    }
+
+    private static HttpServer metricsServer(InetSocketAddress at, DnsMetrics metrics) {
+        try {
+            HttpServer server = HttpServer.create(at, 16);
+            server.createContext("/metrics", exchange -> {
+                byte[] body = metrics.scrape().getBytes(StandardCharsets.UTF_8);
+                exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+                exchange.sendResponseHeaders(200, body.length);
+                try (OutputStream out = exchange.getResponseBody()) {
+                    out.write(body);
+                }
+            });
+            server.setExecutor(Executors.newSingleThreadExecutor(new DefaultThreadFactory("unitas-dns-metrics",
+                                                                                          true)));
+            server.start();
+            return server;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot serve metrics on " + at.getHostString() + ":" + at.getPort()
+                                           + ": " + e.getMessage(), e);
+        }
+    }
+
+    @ChannelHandler.Sharable
+    private static final class UdpHandler extends SimpleChannelInboundHandler<DatagramPacket> {
+        private final Responder responder;
+
+        UdpHandler(Responder responder) {
+            this.responder = responder;
+        }
+
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
+            ByteBuf answer = answer(responder, packet.content(), packet.sender(), true, ctx);
+            if (answer != null) {
+                ctx.writeAndFlush(new DatagramPacket(answer, packet.sender()));
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            log.warn("udp: {}", cause.toString()); // e.g. ICMP port unreachable; the channel stays open
+        }
+    }
+
+    private static final class TcpHandler extends SimpleChannelInboundHandler<ByteBuf> {
+        private final Responder responder;
+
+        TcpHandler(Responder responder) {
+            this.responder = responder;
+        }
+
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
+            ByteBuf answer = answer(responder, frame, (InetSocketAddress) ctx.channel().remoteAddress(), false, ctx);
+            if (answer != null) {
+                ctx.writeAndFlush(answer);
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close(); // a read timeout, a frame too long, a reset: this connection only
+        }
+    }
+
+    /** The responder's answer; a failure of its own is logged and the query goes unanswered, the server stays up. */
+    private static ByteBuf answer(Responder responder, ByteBuf query, InetSocketAddress from, boolean udp,
+                                  ChannelHandlerContext ctx) {
+        try {
+            return responder.respond(query, from.getAddress(), udp, ctx.alloc());
+        } catch (RuntimeException e) {
+            log.warn("cannot answer a query from {}: {}", from, e.toString());
+            return null;
+        }
+    }
+
+    @Override
+    public int port() {
+        return ((InetSocketAddress) tcp.localAddress()).getPort();
+    }
+
+    @Override
+    public int metricsPort() {
+        return http == null ? -1 : http.getAddress().getPort();
+    }
+
+    @Override
+    public long revision() {
+        RoutingState s = holder.get();
+        return s == null ? -1 : s.revision();
+    }
+
+    @Override
+    public void awaitClose() throws InterruptedException {
+        closed.await();
+    }
+
+    @Override
+    public void close() {
+        feed.close();
+        udp.forEach(c -> c.close().awaitUninterruptibly());
+        tcp.close().awaitUninterruptibly();
+        if (http != null) {
+            http.stop(0);
+        }
+        loops.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
+        closed.countDown();
+    }
+}

@@ -1,0 +1,90 @@
+package io.unitas.dns;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.lifecycle.AfterContainer;
+import net.jqwik.api.lifecycle.BeforeContainer;
+
+import io.unitas.control.client.state.StateHolder;
+import io.unitas.core.HealthSnapshot;
+import io.unitas.core.Region;
+import io.unitas.core.Topology;
+import io.unitas.core.fence.WriteFences;
+
+/** The responder alone, on arbitrary bytes: it never throws, and what it sends is a reply to what it was sent. */
+class ResponderTest {
+
+    private static Path dir;
+    private static Responder responder;
+
+    @BeforeContainer
+    static void zone() throws Exception {
+        dir = Files.createTempDirectory("unitas-dns-responder");
+        DnsConfig config = DnsConfig.read(ZoneFiles.write(dir));
+        StateHolder holder = new StateHolder(System::nanoTime, Clock.systemUTC(), Duration.ZERO);
+        holder.publish(1, Topology.of("cn", "eu", "us"), null,
+                       HealthSnapshot.ofFlags(Map.of(Region.of("cn"), true, Region.of("eu"), false,
+                                                     Region.of("us"), true)), WriteFences.none());
+        responder = new Responder(config, holder, Clock.systemUTC(), new DnsMetrics());
+    }
+
+    @AfterContainer
+    static void clean() throws Exception {
+        try (var files = Files.list(dir)) {
+            for (Path p : files.toList()) {
+                Files.delete(p);
+            }
+        }
+        Files.delete(dir);
+    }
+
+    @Property(tries = 2_000)
+    void arbitraryBytesNeverThrow_andAnyAnswerCarriesTheQuerysId(@ForAll("packets") byte[] packet) {
+        ByteBuf answer = responder.respond(Unpooled.wrappedBuffer(packet), InetAddress.getLoopbackAddress(), true,
+                                           ByteBufAllocator.DEFAULT);
+        if (answer != null) {
+            try {
+                assertThat(answer.readableBytes()).isBetween(12, 512);
+                assertThat(answer.getUnsignedShort(0)).isEqualTo((packet[0] & 0xff) << 8 | packet[1] & 0xff);
+                assertThat(answer.getUnsignedShort(2) & 0x8000).isNotZero(); // QR: a response
+            } finally {
+                answer.release();
+            }
+        }
+    }
+
+    /** Valid queries with bytes flipped, cut or appended, and pure noise. */
+    @Provide
+    Arbitrary<byte[]> packets() {
+        byte[] www = RawDns.query(1, "www.shop.example.", 1, 1232, "10.1.0.0", 16);
+        byte[] srv = RawDns.query(2, "_api._tcp.shop.example.", 33, 0, null, 0);
+        Arbitrary<byte[]> mutated = Arbitraries.of(www, srv).flatMap(base -> Arbitraries.integers()
+                .between(0, base.length - 1).list().ofMaxSize(4).flatMap(at -> Arbitraries.bytes().list()
+                        .ofSize(at.size()).map(values -> {
+                            byte[] p = base.clone();
+                            for (int i = 0; i < at.size(); i++) {
+                                p[at.get(i)] = values.get(i);
+                            }
+                            return p;
+                        })));
+        Arbitrary<byte[]> cut = Arbitraries.of(www, srv).flatMap(base -> Arbitraries.integers()
+                .between(0, base.length).map(n -> java.util.Arrays.copyOf(base, n)));
+        Arbitrary<byte[]> noise = Arbitraries.bytes().array(byte[].class).ofMaxSize(600);
+        return Arbitraries.oneOf(mutated, cut, noise);
+    }
+}
