@@ -325,7 +325,7 @@ final class DefaultResolver implements UnitasResolver {
                 if (probe != null && !t.probing && now >= t.nextProbeAt) {
                     t.probing = true;
                     t.nextProbeAt = now + probeIntervalNanos;
-                    long start = now;
+                    long start = now();
                     InetSocketAddress address = me.getKey();
                     CompletableFuture<?> p;
                     try {
