@@ -34,12 +34,12 @@ import io.unitas.testkit.Ports;
  * A small authoritative DNS server on Netty's DNS codec, over UDP on a free loopback port: it answers the SRV and
  * A records it is given, and can be told to answer NXDOMAIN or SERVFAIL, or not to answer at all.
  */
-final class DnsResponder implements AutoCloseable {
+public final class DnsResponder implements AutoCloseable {
 
     /** How the responder answers. */
-    enum Mode { ANSWER, NXDOMAIN, SERVFAIL, SILENT }
+    public enum Mode { ANSWER, NXDOMAIN, SERVFAIL, SILENT }
 
-    record Srv(int priority, int weight, int port, String target) {}
+    public record Srv(int priority, int weight, int port, String target) {}
 
     private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     private final Channel channel;
@@ -51,7 +51,7 @@ final class DnsResponder implements AutoCloseable {
     private volatile long ttl = 30;
     private volatile boolean glue;
 
-    DnsResponder() throws InterruptedException {
+    public DnsResponder() throws InterruptedException {
         int port = Ports.free();
         channel = new Bootstrap().group(group).channel(NioDatagramChannel.class)
                 .handler(new ChannelInitializer<NioDatagramChannel>() {
@@ -64,26 +64,26 @@ final class DnsResponder implements AutoCloseable {
                 .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port)).sync().channel();
     }
 
-    InetSocketAddress address() {
+    public InetSocketAddress address() {
         return (InetSocketAddress) channel.localAddress();
     }
 
-    DnsResponder srv(String name, Srv... records) {
+    public DnsResponder srv(String name, Srv... records) {
         srv.put(name + ".", List.of(records));
         return this;
     }
 
-    DnsResponder a(String name, InetAddress... addresses) {
+    public DnsResponder a(String name, InetAddress... addresses) {
         a.put(name + ".", List.of(addresses));
         return this;
     }
 
-    DnsResponder mode(Mode m) {
+    public DnsResponder mode(Mode m) {
         this.mode = m;
         return this;
     }
 
-    DnsResponder ttl(long seconds) {
+    public DnsResponder ttl(long seconds) {
         this.ttl = seconds;
         return this;
     }
@@ -94,7 +94,7 @@ final class DnsResponder implements AutoCloseable {
         return this;
     }
 
-    int queries() {
+    public int queries() {
         return queries.get();
     }
 
