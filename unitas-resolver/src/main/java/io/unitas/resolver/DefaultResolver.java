@@ -118,8 +118,8 @@ final class DefaultResolver implements UnitasResolver {
             long now = now();
             View v = e.view;
             if (e.onPool) {
-                if (e.inflight == null && now - e.lastAttempt >= triggers.retryEvery().toNanos()) {
-                    query(e, now);
+                if (now - e.lastAttempt >= triggers.retryEvery().toNanos()) {
+                    query(e, now); // a query left unanswered is abandoned; its answer still counts if it comes
                 }
                 return CompletableFuture.completedFuture(v.resolution());
             }
@@ -309,7 +309,7 @@ final class DefaultResolver implements UnitasResolver {
                 }
                 boolean due = e.onPool ? now - e.lastAttempt >= triggers.retryEvery().toNanos()
                         : e.haveAnswer && now >= e.expiresAt && !e.listeners.isEmpty();
-                if (due && e.inflight == null) {
+                if (due && (e.inflight == null || e.onPool)) {
                     query(e, now);
                 }
             }

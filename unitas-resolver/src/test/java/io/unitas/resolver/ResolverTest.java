@@ -173,6 +173,32 @@ class ResolverTest {
     }
 
     @Test
+    void dnsDown_clientsKeepTheirCachedAnswer_thenThePool_thenDnsAgain() throws Exception {
+        Path pool = dir.resolve("pool.txt");
+        Files.writeString(pool, "10.9.0.1\n");
+        resolver(UnitasResolver.builder().fallbackPool(pool).queryTimeout(Duration.ofMinutes(1)));
+        dns.ttl(30);
+        InetSocketAddress cached = resolver.pick(WWW, "user-1").join();
+        dns.mode(Mode.SILENT);
+        clock.advance(Duration.ofSeconds(31));
+        Resolution stale = resolver.resolve(WWW).join();
+        assertThat(stale.source()).isEqualTo(Source.STALE);
+        assertThat(resolver.pick(WWW, "user-1").join()).isEqualTo(cached);
+        clock.advance(Duration.ofMillis(800));
+        resolver.tick();
+        assertThat(resolver.resolve(WWW).join().source()).isEqualTo(Source.POOL);
+        assertThat(resolver.pick(WWW, "user-1").join()).isEqualTo(new InetSocketAddress(ip("10.9.0.1"), 8080));
+
+        Await.until("the stale-time query reached the server", Duration.ofSeconds(10), () -> dns.queries() == 4);
+        dns.mode(Mode.ANSWER);
+        clock.advance(Duration.ofSeconds(1));
+        resolver.tick(); // on the pool, DNS is asked again every second; the silent query is abandoned
+        Await.until("DNS answers again", Duration.ofSeconds(10), () -> resolver.resolve(WWW).join().source() == Source.DNS);
+        assertThat(dns.queries()).isEqualTo(6);
+        assertThat(meters.counter("unitas.resolver.resolutions", "outcome", "answer").count()).isEqualTo(2);
+    }
+
+    @Test
     void aKeySticksToOnePoolAddress_byCrc32() throws Exception {
         Path pool = dir.resolve("pool.txt");
         Files.writeString(pool, "10.9.0.1\n10.9.0.2\n10.9.0.3\n10.9.0.4\n10.9.0.5\n");
