@@ -100,6 +100,7 @@ class ProberTest {
         assertThat(meters.get("unitas.resolver.endpoints").tag("state", "evicted").gauge().value()).isEqualTo(1);
 
         try (ServerSocket back = new ServerSocket(downPort, 50, ip("127.0.0.1"))) {
+            assertThat(back.isBound()).isTrue();
             round(2);
             assertThat(state(downPort)).isEqualTo(EndpointState.HEALTHY);
         }

@@ -8,6 +8,7 @@ import io.grpc.Attributes;
 import io.grpc.EquivalentAddressGroup;
 import io.grpc.NameResolver;
 import io.grpc.Status;
+import io.grpc.StatusOr;
 import io.grpc.SynchronizationContext;
 import io.unitas.resolver.ResolvedEndpoint;
 import io.unitas.resolver.Resolution;
@@ -70,7 +71,8 @@ final class UnitasNameResolver extends NameResolver {
             groups.add(new EquivalentAddressGroup(e.address(), Attributes.newBuilder()
                     .set(UnitasLoadBalancer.ENDPOINT, e).build()));
         }
-        listener.onResult2(ResolutionResult.newBuilder().setAddresses(groups).setServiceConfig(serviceConfig).build());
+        listener.onResult2(ResolutionResult.newBuilder().setAddressesOrError(StatusOr.fromValue(groups))
+                .setServiceConfig(serviceConfig).build());
     }
 
     @Override
