@@ -128,6 +128,25 @@ class ResolverTest {
         assertThat(dns.queries()).isEqualTo(asked + 2); // A and AAAA once more
     }
 
+    @Test
+    void aSubscriberHearsOfTheNewAnswer_whenTheTtlRunsOut_withoutAskingItself() throws Exception {
+        dns.ttl(30);
+        resolver();
+        List<Resolution> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (AutoCloseable sub = resolver.subscribe(WWW, heard::add)) {
+            Await.until("the first answer", Duration.ofSeconds(10), () -> !heard.isEmpty());
+            dns.a("www.shop.example", ip("127.0.0.9"));
+            clock.advance(Duration.ofSeconds(29));
+            resolver.tick();
+            assertThat(dns.queries()).isEqualTo(2);
+            clock.advance(Duration.ofSeconds(1));
+            resolver.tick();
+            Await.until("the new answer", Duration.ofSeconds(10), () -> heard.get(heard.size() - 1).endpoints()
+                    .stream().anyMatch(e -> e.address().getAddress().equals(ip("127.0.0.9"))));
+            assertThat(heard.get(heard.size() - 1).endpoints()).hasSize(1);
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(value = Mode.class, names = {"NXDOMAIN", "SERVFAIL"})
     void threeFailuresInARow_switchToThePool_andAnAnswerSwitchesBack(Mode failure) throws Exception {
