@@ -113,6 +113,10 @@ final class DefaultResolver implements UnitasResolver {
 
     @Override
     public CompletableFuture<Resolution> resolve(ServiceName service) {
+        Entry fresh = entries.get(service);
+        if (fresh != null && now() < fresh.view.freshUntil()) { // the common case, without the lock
+            return CompletableFuture.completedFuture(fresh.view.resolution());
+        }
         synchronized (lock) {
             Entry e = entry(service);
             long now = now();
@@ -144,11 +148,19 @@ final class DefaultResolver implements UnitasResolver {
 
     @Override
     public CompletableFuture<InetSocketAddress> pick(ServiceName service) {
-        return resolve(service).thenApply(r -> choose(service, null));
+        return pick(service, null);
     }
 
     @Override
     public CompletableFuture<InetSocketAddress> pick(ServiceName service, CharSequence key) {
+        Entry fresh = entries.get(service);
+        if (fresh != null && now() < fresh.view.freshUntil()) {
+            try {
+                return CompletableFuture.completedFuture(choose(service, key));
+            } catch (NoEndpointException ex) {
+                return CompletableFuture.failedFuture(ex);
+            }
+        }
         return resolve(service).thenApply(r -> choose(service, key));
     }
 
@@ -389,7 +401,7 @@ final class DefaultResolver implements UnitasResolver {
     private Entry entry(ServiceName service) {
         return entries.computeIfAbsent(service, s -> {
             Entry e = new Entry(s);
-            e.view = new View(new Resolution(s, List.of(), Source.DNS), EndpointPicker.of(List.of()));
+            e.view = new View(new Resolution(s, List.of(), Source.DNS), EndpointPicker.of(List.of()), Long.MIN_VALUE);
             return e;
         });
     }
@@ -428,7 +440,7 @@ final class DefaultResolver implements UnitasResolver {
         }
         Resolution res = new Resolution(e.service, endpoints, e.onPool ? Source.POOL : Source.DNS);
         Resolution old = e.view.resolution();
-        e.view = new View(res, EndpointPicker.of(candidates));
+        e.view = new View(res, EndpointPicker.of(candidates), e.onPool ? Long.MIN_VALUE : e.expiresAt);
         if (!res.equals(old)) {
             for (Consumer<Resolution> l : e.listeners) {
                 tickThread.execute(() -> l.accept(res));
@@ -449,8 +461,8 @@ final class DefaultResolver implements UnitasResolver {
         return i.getEpochSecond() * 1_000_000_000L + i.getNano();
     }
 
-    /** What picks read: one resolution and its picker, replaced together. */
-    private record View(Resolution resolution, EndpointPicker picker) {}
+    /** What picks read: one resolution, its picker, and until when it may be served without asking (DNS only). */
+    private record View(Resolution resolution, EndpointPicker picker, long freshUntil) {}
 
     /** One service's state; guarded by the lock except {@code view}. */
     private static final class Entry {
