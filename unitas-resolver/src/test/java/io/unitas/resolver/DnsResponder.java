@@ -9,6 +9,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -18,12 +19,19 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioDatagramChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.dns.DatagramDnsQuery;
 import io.netty.handler.codec.dns.DatagramDnsQueryDecoder;
 import io.netty.handler.codec.dns.DatagramDnsResponse;
 import io.netty.handler.codec.dns.DatagramDnsResponseEncoder;
 import io.netty.handler.codec.dns.DefaultDnsRawRecord;
+import io.netty.handler.codec.dns.DefaultDnsResponse;
+import io.netty.handler.codec.dns.DnsQuery;
+import io.netty.handler.codec.dns.DnsResponse;
+import io.netty.handler.codec.dns.TcpDnsQueryDecoder;
+import io.netty.handler.codec.dns.TcpDnsResponseEncoder;
 import io.netty.handler.codec.dns.DnsQuestion;
 import io.netty.handler.codec.dns.DnsRecordType;
 import io.netty.handler.codec.dns.DnsResponseCode;
@@ -31,7 +39,7 @@ import io.netty.handler.codec.dns.DnsSection;
 import io.unitas.testkit.Ports;
 
 /**
- * A small authoritative DNS server on Netty's DNS codec, over UDP on a free loopback port: it answers the SRV and
+ * A small authoritative DNS server on Netty's DNS codec, over UDP and TCP on a free loopback port: it answers the SRV and
  * A records it is given, and can be told to answer NXDOMAIN or SERVFAIL, or not to answer at all.
  */
 public final class DnsResponder implements AutoCloseable {
@@ -43,6 +51,9 @@ public final class DnsResponder implements AutoCloseable {
 
     private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     private final Channel channel;
+    private final Channel tcp;
+    private final AtomicInteger tcpQueries = new AtomicInteger();
+    private volatile boolean truncateUdp;
     private final Map<String, List<Srv>> srv = new ConcurrentHashMap<>();
     private final Map<String, List<InetAddress>> a = new ConcurrentHashMap<>();
     private final List<String> asked = new CopyOnWriteArrayList<>();
@@ -62,6 +73,24 @@ public final class DnsResponder implements AutoCloseable {
                     }
                 })
                 .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port)).sync().channel();
+        tcp = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline().addLast(new TcpDnsQueryDecoder(), new TcpDnsResponseEncoder(), new Handler());
+                    }
+                })
+                .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port)).sync().channel();
+    }
+
+    /** Whether UDP answers come back empty with TC set, so that the client asks again over TCP. */
+    public DnsResponder truncateUdp(boolean on) {
+        this.truncateUdp = on;
+        return this;
+    }
+
+    public int tcpQueries() {
+        return tcpQueries.get();
     }
 
     public InetSocketAddress address() {
@@ -105,22 +134,34 @@ public final class DnsResponder implements AutoCloseable {
     @Override
     public void close() {
         channel.close().syncUninterruptibly();
+        tcp.close().syncUninterruptibly();
         group.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS);
     }
 
-    private final class Handler extends SimpleChannelInboundHandler<DatagramDnsQuery> {
+    private final class Handler extends SimpleChannelInboundHandler<DnsQuery> {
         @Override
-        protected void channelRead0(ChannelHandlerContext ctx, DatagramDnsQuery q) {
+        protected void channelRead0(ChannelHandlerContext ctx, DnsQuery q) {
             queries.incrementAndGet();
+            boolean udp = q instanceof DatagramDnsQuery;
+            if (!udp) {
+                tcpQueries.incrementAndGet();
+            }
             DnsQuestion question = q.recordAt(DnsSection.QUESTION);
             asked.add(question.type().name() + " " + question.name());
             Mode m = mode;
             if (m == Mode.SILENT) {
                 return;
             }
-            DatagramDnsResponse r = new DatagramDnsResponse(q.recipient(), q.sender(), q.id());
+            DnsResponse r = udp ? new DatagramDnsResponse(((DatagramDnsQuery) q).recipient(),
+                    ((DatagramDnsQuery) q).sender(), q.id()) : new DefaultDnsResponse(q.id());
             r.setAuthoritativeAnswer(true);
+            r.setRecursionDesired(q.isRecursionDesired());
             r.addRecord(DnsSection.QUESTION, question);
+            if (udp && truncateUdp) {
+                r.setTruncated(true);
+                ctx.writeAndFlush(r);
+                return;
+            }
             String name = question.name().toLowerCase();
             if (m == Mode.SERVFAIL) {
                 r.setCode(DnsResponseCode.SERVFAIL);

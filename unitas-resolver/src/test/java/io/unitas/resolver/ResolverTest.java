@@ -107,6 +107,13 @@ class ResolverTest {
     }
 
     @Test
+    void aTruncatedUdpAnswer_isAskedAgainOverTcp() {
+        dns.truncateUdp(true);
+        assertThat(resolver().resolve(API).join().endpoints()).hasSize(3);
+        assertThat(dns.tcpQueries()).isGreaterThanOrEqualTo(4); // SRV, then A and AAAA of three targets
+    }
+
+    @Test
     void host_resolvesAAndAaaa() {
         Resolution r = resolver().resolve(WWW).join();
         assertThat(r.endpoints()).extracting(ResolvedEndpoint::address)
