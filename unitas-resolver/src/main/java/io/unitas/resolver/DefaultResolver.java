@@ -177,6 +177,11 @@ final class DefaultResolver implements UnitasResolver {
 
     @Override
     public void report(InetSocketAddress address, boolean success) {
+        Tracked known = tracked.get(address);
+        if (known == null || success && known.health.state() == EndpointState.HEALTHY
+                && known.health.consecutiveFailures() == 0) {
+            return; // nothing to change: the common case of a call to a healthy endpoint takes no lock
+        }
         synchronized (lock) {
             Tracked t = tracked.get(address);
             if (t == null) {
@@ -199,8 +204,7 @@ final class DefaultResolver implements UnitasResolver {
             e = entry(service);
             e.listeners.add(listener);
             if (e.haveAnswer || e.onPool) {
-                Resolution r = e.view.resolution();
-                tickThread.execute(() -> listener.accept(r));
+                notify(listener, e.view.resolution());
             }
         }
         resolve(service).exceptionally(t -> null);
@@ -443,8 +447,17 @@ final class DefaultResolver implements UnitasResolver {
         e.view = new View(res, EndpointPicker.of(candidates), e.onPool ? Long.MIN_VALUE : e.expiresAt);
         if (!res.equals(old)) {
             for (Consumer<Resolution> l : e.listeners) {
-                tickThread.execute(() -> l.accept(res));
+                notify(l, res);
             }
+        }
+    }
+
+    /** Calls a listener on the tick thread, outside the lock; after close, nobody is told anything. */
+    private void notify(Consumer<Resolution> listener, Resolution r) {
+        try {
+            tickThread.execute(() -> listener.accept(r));
+        } catch (java.util.concurrent.RejectedExecutionException closed) {
+            // the resolver was closed: a late DNS answer changes nothing anyone listens to
         }
     }
 
