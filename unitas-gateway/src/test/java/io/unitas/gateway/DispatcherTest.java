@@ -18,6 +18,9 @@ import io.netty.handler.codec.http.DefaultHttpRequest;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpVersion;
+import io.unitas.control.client.state.RoutingState;
+import io.unitas.control.client.state.StateParts;
+import io.unitas.control.client.state.StateSource;
 import io.unitas.core.HealthSnapshot;
 import io.unitas.core.ReadOnlyPolicy;
 import io.unitas.core.Region;
@@ -61,7 +64,7 @@ class DispatcherTest {
 
     static GatewayConfig config(String region, GatewayConfig.Headers headers, ReadOnlyPolicy onReadOnly) {
         return new GatewayConfig(Region.of(region), new InetSocketAddress("127.0.0.1", 8080), null, 0, Map.of(),
-                                 new GatewayConfig.StaticFiles(null, null, null, null, Duration.ofSeconds(1)),
+                                 new StateSource.StaticFiles(null, null, null, null, Duration.ofSeconds(1)),
                                  headers, 3, Writes.DEFAULT, GatewayConfig.Resilience.DEFAULTS, "off",
                                  new GatewayConfig.Routing(HOLD_DOWN, onReadOnly, Map.of(), List.of()),
                                  GatewayConfig.Limits.DEFAULTS);
@@ -101,7 +104,7 @@ class DispatcherTest {
             for (int i = 0; i < headers.length; i += 2) {
                 h.add(headers[i], headers[i + 1]);
             }
-            return new Request(method, path, h, new HttpRequestView(
+            return new Request(method, path, h, new HttpRequestView().of(
                     new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.valueOf(method), path, h)));
         }
     }
