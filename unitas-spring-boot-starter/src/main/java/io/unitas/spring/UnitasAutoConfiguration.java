@@ -8,6 +8,7 @@ import io.unitas.client.InstanceSelector;
 import io.unitas.client.RoutingContextAccessor;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -129,6 +130,16 @@ public class UnitasAutoConfiguration {
         @Bean
         WebClientCustomizer unitasWebClientCustomizer(UnitasProperties properties) {
             return builder -> builder.filter(OutboundRouting.exchangeFilter(properties.routingHeaders()));
+        }
+    }
+
+    /** This instance's region, unit and version in the metadata of its registration (Eureka, Consul, Nacos…). */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.cloud.client.serviceregistry.Registration")
+    static class Registry {
+        @Bean
+        static BeanPostProcessor unitasRegistrationMetadata(ObjectProvider<UnitasProperties> properties) {
+            return new RegistrationMetadata(properties);
         }
     }
 

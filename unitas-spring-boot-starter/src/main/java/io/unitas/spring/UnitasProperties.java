@@ -27,6 +27,7 @@ public class UnitasProperties implements Validator {
     private final Headers headers = new Headers();
     private final Map<String, Service> services = new LinkedHashMap<>();
     private final Fence fence = new Fence();
+    private final Instance instance = new Instance();
 
     /** Whether the starter does anything at all. */
     public boolean isEnabled() {
@@ -101,6 +102,11 @@ public class UnitasProperties implements Validator {
     /** The write fence in the service. */
     public Fence getFence() {
         return fence;
+    }
+
+    /** This instance's own unit and gray version, registered as metadata beside its region. */
+    public Instance getInstance() {
+        return instance;
     }
 
     /** The kind of the service {@code serviceId}: as configured, else {@link ServiceKind#CORE}. */
@@ -240,6 +246,32 @@ public class UnitasProperties implements Validator {
         /** Turns the fence filter on or off. */
         public void setEnabled(boolean enabled) {
             this.enabled = enabled;
+        }
+    }
+
+    /** This instance as the registry shows it. */
+    public static class Instance {
+        private String unit;
+        private String version;
+
+        /** The one unit this instance serves, or {@code null} for every unit. */
+        public String getUnit() {
+            return unit;
+        }
+
+        /** Sets the one unit this instance serves. */
+        public void setUnit(String unit) {
+            this.unit = unit;
+        }
+
+        /** This instance's gray version, or {@code null}. */
+        public String getVersion() {
+            return version;
+        }
+
+        /** Sets this instance's gray version. */
+        public void setVersion(String version) {
+            this.version = version;
         }
     }
 }

@@ -41,6 +41,7 @@ import org.springframework.util.LinkedMultiValueMap;
  */
 class EurekaInstanceSelectionTest {
 
+    private static String eurekaUrl;
     private static ConfigurableApplicationContext registry;
     private static ConfigurableApplicationContext caller;
     private static LoadBalancerClient loadBalancer;
@@ -56,6 +57,7 @@ class EurekaInstanceSelectionTest {
                      "--spring.application.name=registry");
         int port = ((WebServerApplicationContext) registry).getWebServer().getPort();
         String eureka = "http://localhost:" + port + "/eureka/";
+        eurekaUrl = eureka;
         register(eureka, "INVENTORY", "inventory-cn-1", 9001, Map.of("unitas.region", "cn"));
         register(eureka, "INVENTORY", "inventory-cn-2", 9002, Map.of("unitas.region", "cn"));
         register(eureka, "INVENTORY", "inventory-eu-1", 9003, Map.of("unitas.region", "eu"));
@@ -65,9 +67,9 @@ class EurekaInstanceSelectionTest {
         register(eureka, "ACCOUNTS", "accounts-eu-1", 9007, Map.of("unitas.region", "eu"));
         caller = new SpringApplicationBuilder(CallerApp.class)
                 .run("--spring.main.web-application-type=none", "--spring.application.name=orders",
-                     "--eureka.client.enabled=true", "--eureka.client.register-with-eureka=false",
+                     "--eureka.client.enabled=true", "--unitas.instance.version=v3",
+                     "--eureka.client.initial-instance-info-replication-interval-seconds=1",
                      "--eureka.client.registry-fetch-interval-seconds=1", "--eureka.client.jersey.enabled=false",
-                     "--spring.cloud.service-registry.auto-registration.enabled=false",
                      "--eureka.client.service-url.defaultZone=" + eureka);
         DiscoveryClient discovery = caller.getBean(DiscoveryClient.class);
         await("five inventory instances in the caller's copy of the registry").atMost(Duration.ofSeconds(60))
@@ -167,5 +169,17 @@ class EurekaInstanceSelectionTest {
     void aGlobalService_isCalledInTheCenter_whateverTheUsersUnit() {
         assertThat(chosen("accounts", new RoutingContext("u-eu", "eu", null, 0, null)))
                 .containsExactly("accounts-cn-1");
+    }
+
+    @Test
+    void theCallerRegistersItself_withItsRegionAndVersionInTheRegistrysMetadata() {
+        HttpClient http = HttpClient.newHttpClient();
+        HttpRequest get = HttpRequest.newBuilder(URI.create(eurekaUrl + "apps/ORDERS"))
+                .header("Accept", "application/json").build();
+        await("the caller's own registration").atMost(Duration.ofSeconds(60)).until(() -> {
+            HttpResponse<String> r = http.send(get, HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() == 200 && r.body().contains("\"unitas.region\":\"eu\"")
+                   && r.body().contains("\"unitas.version\":\"v3\"");
+        });
     }
 }
