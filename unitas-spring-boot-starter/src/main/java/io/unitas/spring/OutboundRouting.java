@@ -16,7 +16,7 @@ import reactor.core.publisher.Mono;
 
 /**
  * Writes the current routing context on every outgoing call: an interceptor for {@code RestClient} and
- * {@code RestTemplate}, and an exchange filter for {@code WebClient} that reads the Reactor context first (a reactive
+ * {@code RestTemplate}, one for OpenFeign, and an exchange filter for {@code WebClient} that reads the Reactor context first (a reactive
  * chain's context) and the current thread's otherwise (a blocking caller).
  */
 final class OutboundRouting {
@@ -39,6 +39,14 @@ final class OutboundRouting {
             ClientRequest.Builder stamped = ClientRequest.from(request);
             stamped.headers(h -> headers.write(context, h::set));
             return next.exchange(stamped.build());
+        });
+    }
+
+    /** The interceptor for OpenFeign clients; the class is loaded only when OpenFeign is on the class path. */
+    static feign.RequestInterceptor feignInterceptor(RoutingHeaders headers) {
+        return template -> headers.write(RoutingContextHolder.current(), (name, value) -> {
+            template.removeHeader(name);
+            template.header(name, value);
         });
     }
 

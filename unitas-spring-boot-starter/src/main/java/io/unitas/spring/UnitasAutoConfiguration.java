@@ -133,6 +133,16 @@ public class UnitasAutoConfiguration {
         }
     }
 
+    /** The context written on OpenFeign calls: every {@code @FeignClient} picks up request interceptor beans. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "feign.RequestInterceptor")
+    static class Feign {
+        @Bean
+        feign.RequestInterceptor unitasFeignRequestInterceptor(UnitasProperties properties) {
+            return OutboundRouting.feignInterceptor(properties.routingHeaders());
+        }
+    }
+
     /** This instance's region, unit and version in the metadata of its registration (Eureka, Consul, Nacos…). */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = "org.springframework.cloud.client.serviceregistry.Registration")

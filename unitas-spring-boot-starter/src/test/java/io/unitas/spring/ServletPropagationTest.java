@@ -52,7 +52,7 @@ class ServletPropagationTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"restclient", "resttemplate", "webclient", "webclient-elastic", "reactor", "async", "pool",
+    @ValueSource(strings = {"restclient", "resttemplate", "feign", "webclient", "webclient-elastic", "reactor", "async", "pool",
                             "nested-pool", "completable"})
     void theGatewaysStamp_travelsOnTheNextCall(String via) throws Exception {
         HttpResponse<String> r = send("GET", "/call/" + via, "x-unitas-unit", "u-cn", "x-unitas-region", "cn",

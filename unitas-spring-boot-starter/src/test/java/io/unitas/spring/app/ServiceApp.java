@@ -10,8 +10,11 @@ import jakarta.servlet.http.HttpServletRequest;
 
 import io.unitas.client.RoutingContext;
 import io.unitas.client.RoutingContextHolder;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.web.client.RestTemplateBuilder;
+import org.springframework.cloud.openfeign.EnableFeignClients;
+import org.springframework.cloud.openfeign.FeignClient;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.core.task.TaskDecorator;
@@ -38,7 +41,19 @@ import reactor.core.scheduler.Schedulers;
  */
 @SpringBootApplication
 @EnableAsync
+@EnableFeignClients(clients = ServiceApp.EchoClient.class)
 public class ServiceApp {
+
+    /**
+     * {@code /echo} over OpenFeign. The port is known only once the server runs, so the client is resolved lazily
+     * ({@code spring.cloud.openfeign.lazy-attributes-resolution}) and looked up at the first call.
+     */
+    @FeignClient(name = "echo", url = "http://localhost:${local.server.port}")
+    public interface EchoClient {
+        @GetMapping("/echo")
+        Map<String, String> echo();
+    }
+
 
     static final ParameterizedTypeReference<Map<String, String>> MAP = new ParameterizedTypeReference<>() {};
 
@@ -106,9 +121,11 @@ public class ServiceApp {
         private final RestTemplate restTemplate;
         private final WebClient webClient;
         private final ExecutorService appPool;
+        private final ObjectProvider<EchoClient> feign;
 
         Endpoints(Calls calls, RestTemplateBuilder restTemplates, WebClient.Builder webClients,
-                  ExecutorService appPool) {
+                  ExecutorService appPool, ObjectProvider<EchoClient> feign) {
+            this.feign = feign;
             this.calls = calls;
             this.restTemplate = restTemplates.build();
             this.webClient = webClients.build();
@@ -143,6 +160,7 @@ public class ServiceApp {
                 case "reactor" -> Mono.fromCallable(() -> calls.echo(base))
                         .subscribeOn(Schedulers.boundedElastic()).publishOn(Schedulers.parallel())
                         .map(m -> m).block();
+                case "feign" -> feign.getObject().echo();
                 case "async" -> calls.echoAsync(base).get();
                 case "pool" -> appPool.submit(() -> calls.echo(base)).get();
                 case "nested-pool" -> appPool.submit(() -> calls.echoAsync(base).get()).get();
