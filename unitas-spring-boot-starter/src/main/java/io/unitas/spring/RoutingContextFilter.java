@@ -21,6 +21,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
  */
 final class RoutingContextFilter extends OncePerRequestFilter {
 
+    /** The request attribute (and WebFlux exchange attribute) holding the request's routing context. */
+    static final String ATTRIBUTE = RoutingContext.class.getName();
+
     private final InboundContext inbound;
 
     RoutingContextFilter(InboundContext inbound) {
@@ -42,6 +45,7 @@ final class RoutingContextFilter extends OncePerRequestFilter {
             response.getOutputStream().write(InboundContext.body(fenced));
             return;
         }
+        request.setAttribute(ATTRIBUTE, context);
         try (RoutingContextHolder.Scope ignored = RoutingContextHolder.open(context)) {
             chain.doFilter(request, response);
         }

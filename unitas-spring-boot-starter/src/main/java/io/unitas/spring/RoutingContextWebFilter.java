@@ -49,6 +49,7 @@ final class RoutingContextWebFilter implements WebFilter {
             DataBuffer body = response.bufferFactory().wrap(InboundContext.body(fenced));
             return response.writeWith(Mono.just(body));
         }
+        exchange.getAttributes().put(RoutingContextFilter.ATTRIBUTE, context);
         return chain.filter(exchange).contextWrite(c -> c.put(RoutingContextAccessor.KEY, context));
     }
 

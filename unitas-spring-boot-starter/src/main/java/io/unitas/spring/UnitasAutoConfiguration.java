@@ -133,6 +133,16 @@ public class UnitasAutoConfiguration {
         }
     }
 
+    /** {@code unitas.unit} on the service's own HTTP server metrics. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "io.micrometer.observation.ObservationFilter")
+    static class Observability {
+        @Bean
+        io.micrometer.observation.ObservationFilter unitasUnitTags() {
+            return new UnitTags();
+        }
+    }
+
     /** The context written on OpenFeign calls: every {@code @FeignClient} picks up request interceptor beans. */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = "feign.RequestInterceptor")

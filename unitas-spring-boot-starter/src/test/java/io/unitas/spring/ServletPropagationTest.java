@@ -1,6 +1,7 @@
 package io.unitas.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.net.URI;
@@ -9,6 +10,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.unitas.core.fence.FencePolicy;
 import io.unitas.spring.app.MutableRoutingState;
 import io.unitas.spring.app.ServiceApp;
@@ -35,6 +37,9 @@ class ServletPropagationTest {
 
     @Autowired
     MutableRoutingState state;
+
+    @Autowired
+    MeterRegistry meters;
 
     @AfterEach
     void lift() {
@@ -101,5 +106,14 @@ class ServletPropagationTest {
         HttpResponse<String> other = send("POST", "/orders", "x-user-id", "5");
         assertThat(other.statusCode()).isEqualTo(200);
         assertThat(other.body()).isEqualTo("{\"unit\":\"u-cn\"}");
+    }
+
+    @Test
+    void theServicesOwnHttpMetrics_areTaggedWithTheUnit() throws Exception {
+        send("GET", "/echo", "x-unitas-unit", "u-eu", "x-unitas-region", "eu");
+        send("GET", "/echo");
+        await("http.server.requests of /echo by unit").atMost(Duration.ofSeconds(30)).until(() ->
+                meters.find("http.server.requests").tag("uri", "/echo").tag("unitas.unit", "u-eu").timer() != null
+                && meters.find("http.server.requests").tag("uri", "/echo").tag("unitas.unit", "none").timer() != null);
     }
 }

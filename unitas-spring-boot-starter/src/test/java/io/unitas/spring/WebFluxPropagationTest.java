@@ -1,6 +1,7 @@
 package io.unitas.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -8,6 +9,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.unitas.core.fence.FencePolicy;
 import io.unitas.spring.app.MutableRoutingState;
 import io.unitas.spring.reactive.ReactiveApp;
@@ -29,6 +31,9 @@ class WebFluxPropagationTest {
 
     @Autowired
     MutableRoutingState state;
+
+    @Autowired
+    MeterRegistry meters;
 
     @AfterEach
     void lift() {
@@ -70,5 +75,12 @@ class WebFluxPropagationTest {
         assertThat(refused.headers().firstValue("retry-after")).hasValue("3");
         assertThat(refused.body()).contains("urn:unitas:problem:write-fenced");
         assertThat(send("POST", "/orders", "x-user-id", "40").body()).isEqualTo("u-eu");
+    }
+
+    @Test
+    void theServicesOwnHttpMetrics_areTaggedWithTheUnit() throws Exception {
+        send("GET", "/echo", "x-user-id", "80");
+        await("http.server.requests of /echo for u-us").atMost(Duration.ofSeconds(30)).until(() ->
+                meters.find("http.server.requests").tag("uri", "/echo").tag("unitas.unit", "u-us").timer() != null);
     }
 }
