@@ -58,8 +58,9 @@ final class UnitAwareServiceInstanceListSupplier extends DelegatingServiceInstan
             if (!sent.isEmpty()) {
                 context = sent;
             }
-            write = client.getHttpMethod() != null && Writes.DEFAULT.isWrite(client.getHttpMethod().name(),
-                                                                               client.getUrl().getPath());
+            String path = client.getUrl() == null || client.getUrl().getPath() == null ? "/"
+                    : client.getUrl().getPath();
+            write = client.getHttpMethod() != null && Writes.DEFAULT.isWrite(client.getHttpMethod().name(), path);
         }
         RoutingContext chosen = context;
         boolean isWrite = write;

@@ -143,6 +143,17 @@ public class UnitasAutoConfiguration {
         }
     }
 
+    /** {@code /actuator/unitas}: the routing state the service sees. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")
+    static class Actuator {
+        @Bean
+        @ConditionalOnMissingBean
+        RoutingStateEndpoint unitasRoutingStateEndpoint(UnitasProperties properties, UnitasRoutingState state) {
+            return new RoutingStateEndpoint(properties, state);
+        }
+    }
+
     /** The context written on OpenFeign calls: every {@code @FeignClient} picks up request interceptor beans. */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = "feign.RequestInterceptor")

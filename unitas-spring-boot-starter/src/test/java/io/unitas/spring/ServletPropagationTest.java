@@ -116,4 +116,13 @@ class ServletPropagationTest {
                 meters.find("http.server.requests").tag("uri", "/echo").tag("unitas.unit", "u-eu").timer() != null
                 && meters.find("http.server.requests").tag("uri", "/echo").tag("unitas.unit", "none").timer() != null);
     }
+
+    @Test
+    void theActuatorEndpoint_showsTheRoutingStateTheServiceSees() throws Exception {
+        state.fence("u-cn", FencePolicy.reject(Duration.ofSeconds(5)));
+        HttpResponse<String> r = send("GET", "/actuator/unitas");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        assertThat(r.body()).contains("\"region\":\"eu\"", "\"units\":{\"u-cn\":\"cn\",\"u-eu\":\"eu\",\"u-us\":\"us\"}",
+                                      "\"healthy\":{\"cn\":true,\"eu\":true,\"us\":true}", "\"fenced\":[\"u-cn\"]");
+    }
 }
