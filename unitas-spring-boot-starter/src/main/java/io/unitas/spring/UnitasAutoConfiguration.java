@@ -129,7 +129,7 @@ public class UnitasAutoConfiguration {
     static class ReactiveClients {
         @Bean
         WebClientCustomizer unitasWebClientCustomizer(UnitasProperties properties) {
-            return builder -> builder.filter(OutboundRouting.exchangeFilter(properties.routingHeaders()));
+            return builder -> builder.filter(WebClientRouting.exchangeFilter(properties.routingHeaders()));
         }
     }
 
@@ -160,7 +160,7 @@ public class UnitasAutoConfiguration {
     static class Feign {
         @Bean
         feign.RequestInterceptor unitasFeignRequestInterceptor(UnitasProperties properties) {
-            return OutboundRouting.feignInterceptor(properties.routingHeaders());
+            return FeignRouting.feignInterceptor(properties.routingHeaders());
         }
     }
 

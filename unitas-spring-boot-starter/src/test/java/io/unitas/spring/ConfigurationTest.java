@@ -17,7 +17,10 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.web.client.RestClientCustomizer;
+import org.springframework.boot.web.reactive.function.client.WebClientCustomizer;
 
 /**
  * {@code unitas.*} in application.yaml: what a valid configuration builds, and how each mistake stops the start with
@@ -94,6 +97,16 @@ class ConfigurationTest {
             assertThat(analysed(context.getStartupFailure())).contains("classpath:unitas/bad-rules.yaml:2:",
                                                                         "units[0].region");
         });
+    }
+
+    @Test
+    void aServletServiceWithoutWebFluxOrFeign_getsTheBlockingClientsOnly() {
+        runner.withClassLoader(new FilteredClassLoader("org.springframework.web.reactive.", "feign."))
+              .run(context -> {
+                  assertThat(context).hasNotFailed().hasSingleBean(RestClientCustomizer.class)
+                          .doesNotHaveBean(WebClientCustomizer.class)
+                          .doesNotHaveBean("unitasFeignRequestInterceptor");
+              });
     }
 
     @Test
