@@ -1,0 +1,81 @@
+package io.unitas.spring;
+
+import java.net.InetSocketAddress;
+import java.util.List;
+
+import io.unitas.client.RoutingContext;
+import io.unitas.client.RoutingContextAccessor;
+import io.unitas.client.RoutingSnapshot;
+import io.unitas.config.ProblemJson;
+import io.unitas.core.ProblemDetail;
+import io.unitas.core.rules.RequestView;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.http.HttpCookie;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebFilterChain;
+import reactor.core.publisher.Mono;
+
+/**
+ * Per WebFlux request: reads the routing context, refuses a write of a fenced unit with the gateway's problem, and
+ * puts the context in the Reactor context under {@link RoutingContextAccessor#KEY}, from where context-propagation
+ * restores it as the current context in handlers and operators. Nothing is left on any thread.
+ */
+final class RoutingContextWebFilter implements WebFilter {
+
+    private final InboundContext inbound;
+
+    RoutingContextWebFilter(InboundContext inbound) {
+        this.inbound = inbound;
+    }
+
+    @Override
+    public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+        ServerHttpRequest request = exchange.getRequest();
+        RoutingSnapshot snapshot = inbound.state().current();
+        RoutingContext context = inbound.read(new View(request), snapshot);
+        ProblemDetail fenced = inbound.fenced(context, snapshot, request.getMethod().name(), request.getPath().value());
+        if (fenced != null) {
+            ServerHttpResponse response = exchange.getResponse();
+            response.setStatusCode(HttpStatusCode.valueOf(fenced.status()));
+            response.getHeaders().setContentType(MediaType.parseMediaType(ProblemJson.MEDIA_TYPE));
+            if (fenced.retryAfterSeconds() > 0) {
+                response.getHeaders().set("Retry-After", Long.toString(fenced.retryAfterSeconds()));
+            }
+            DataBuffer body = response.bufferFactory().wrap(InboundContext.body(fenced));
+            return response.writeWith(Mono.just(body));
+        }
+        exchange.getAttributes().put(RoutingContextFilter.ATTRIBUTE, context);
+        return chain.filter(exchange).contextWrite(c -> c.put(RoutingContextAccessor.KEY, context));
+    }
+
+    /** The unit rules' view of a reactive request. */
+    private record View(ServerHttpRequest request) implements RequestView {
+        @Override
+        public String header(String name) {
+            return request.getHeaders().getFirst(name);
+        }
+
+        @Override
+        public String cookie(String name) {
+            List<HttpCookie> cookies = request.getCookies().get(name);
+            return cookies == null || cookies.isEmpty() ? null : cookies.get(0).getValue();
+        }
+
+        @Override
+        public String query(String name) {
+            return request.getQueryParams().getFirst(name);
+        }
+
+        @Override
+        public String host() {
+            String host = request.getHeaders().getFirst("Host");
+            InetSocketAddress address = request.getHeaders().getHost();
+            return host != null ? host : address == null ? null : address.getHostString();
+        }
+    }
+}

@@ -1,0 +1,183 @@
+package io.unitas.spring;
+
+import java.time.Clock;
+
+import jakarta.servlet.Filter;
+
+import io.unitas.client.InstanceSelector;
+import io.unitas.client.RoutingContextAccessor;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.client.RestTemplateCustomizer;
+import org.springframework.boot.web.reactive.function.client.WebClientCustomizer;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.cloud.loadbalancer.annotation.LoadBalancerClients;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.io.ResourceLoader;
+import org.springframework.core.task.TaskDecorator;
+import org.springframework.core.task.support.ContextPropagatingTaskDecorator;
+import org.springframework.boot.web.client.RestClientCustomizer;
+import org.springframework.web.server.WebFilter;
+import reactor.core.publisher.Hooks;
+
+/**
+ * Makes a Spring Boot service unit-aware: the routing context read per request (Servlet or WebFlux) and cleared after,
+ * written on every {@code RestClient}, {@code RestTemplate} and {@code WebClient} call, carried into {@code @Async}
+ * methods and the Boot-managed executor, unit-aware instance selection for Spring Cloud LoadBalancer, and the write
+ * fence in the service. Every part is switched on by the class path and {@code unitas.enabled}.
+ */
+@AutoConfiguration(before = TaskExecutionAutoConfiguration.class)
+@ConditionalOnProperty(prefix = "unitas", name = "enabled", matchIfMissing = true)
+@EnableConfigurationProperties(UnitasProperties.class)
+public class UnitasAutoConfiguration {
+
+    /** Routing state from the files {@code unitas.*} names, unless the application brings its own. */
+    @Bean
+    @ConditionalOnMissingBean
+    UnitasRoutingState unitasRoutingState(UnitasProperties properties, ResourceLoader loader) {
+        return new StaticFilesRoutingState(properties, loader);
+    }
+
+    /** Unit-aware instance selection over the current routing state. */
+    @Bean
+    @ConditionalOnMissingBean
+    InstanceSelector unitasInstanceSelector(UnitasProperties properties, UnitasRoutingState state,
+                                            ObjectProvider<Clock> clock) {
+        return InstanceSelector.of(properties.getRegion(), state::current, clock.getIfAvailable(Clock::systemUTC));
+    }
+
+    /**
+     * Carries the routing context (and every other registered thread-local) into {@code @Async} methods and tasks of
+     * the executor Boot configures, through context-propagation's {@link RoutingContextAccessor}.
+     */
+    @Bean
+    @ConditionalOnMissingBean(TaskDecorator.class)
+    TaskDecorator unitasTaskDecorator() {
+        return new ContextPropagatingTaskDecorator();
+    }
+
+    /** The Servlet filter, first in the chain so everything after sees the context. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+    @ConditionalOnClass(Filter.class)
+    static class Servlet {
+        @Bean
+        FilterRegistrationBean<RoutingContextFilter> unitasRoutingContextFilter(UnitasProperties properties,
+                                                                                UnitasRoutingState state) {
+            FilterRegistrationBean<RoutingContextFilter> registration = new FilterRegistrationBean<>(
+                    new RoutingContextFilter(new InboundContext(properties.routingHeaders(), state,
+                                                                properties.getFence().isEnabled())));
+            registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
+            return registration;
+        }
+    }
+
+    /**
+     * Reactor's automatic context propagation (what Boot's {@code spring.reactor.context-propagation=auto} does), so
+     * operators on other schedulers, and {@code block()} from a request thread, see the routing context.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "reactor.core.publisher.Hooks")
+    @ConditionalOnProperty(prefix = "unitas", name = "reactor-context-propagation", matchIfMissing = true)
+    static class ReactorPropagation {
+        @Bean
+        static SmartInitializingSingleton unitasReactorContextPropagation() {
+            return Hooks::enableAutomaticContextPropagation;
+        }
+    }
+
+    /** The WebFlux filter: the context travels in the Reactor context of each request. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+    static class Reactive {
+        @Bean
+        WebFilter unitasRoutingContextWebFilter(UnitasProperties properties, UnitasRoutingState state) {
+            return new RoutingContextWebFilter(new InboundContext(properties.routingHeaders(), state,
+                                                                  properties.getFence().isEnabled()));
+        }
+    }
+
+    /** The context written on {@code RestClient} and {@code RestTemplate} calls. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.web.client.RestClient")
+    static class BlockingClients {
+        @Bean
+        RestClientCustomizer unitasRestClientCustomizer(UnitasProperties properties) {
+            return builder -> builder.requestInterceptor(OutboundRouting.interceptor(properties.routingHeaders()));
+        }
+
+        @Bean
+        RestTemplateCustomizer unitasRestTemplateCustomizer(UnitasProperties properties) {
+            return template -> template.getInterceptors().add(0,
+                    OutboundRouting.interceptor(properties.routingHeaders()));
+        }
+    }
+
+    /** The context written on {@code WebClient} calls. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.web.reactive.function.client.WebClient")
+    static class ReactiveClients {
+        @Bean
+        WebClientCustomizer unitasWebClientCustomizer(UnitasProperties properties) {
+            return builder -> builder.filter(WebClientRouting.exchangeFilter(properties.routingHeaders()));
+        }
+    }
+
+    /** {@code unitas.unit} on the service's own HTTP server metrics. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "io.micrometer.observation.ObservationFilter")
+    static class Observability {
+        @Bean
+        io.micrometer.observation.ObservationFilter unitasUnitTags() {
+            return new UnitTags();
+        }
+    }
+
+    /** {@code /actuator/unitas}: the routing state the service sees. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")
+    static class Actuator {
+        @Bean
+        @ConditionalOnMissingBean
+        RoutingStateEndpoint unitasRoutingStateEndpoint(UnitasProperties properties, UnitasRoutingState state) {
+            return new RoutingStateEndpoint(properties, state);
+        }
+    }
+
+    /** The context written on OpenFeign calls: every {@code @FeignClient} picks up request interceptor beans. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "feign.RequestInterceptor")
+    static class Feign {
+        @Bean
+        feign.RequestInterceptor unitasFeignRequestInterceptor(UnitasProperties properties) {
+            return FeignRouting.feignInterceptor(properties.routingHeaders());
+        }
+    }
+
+    /** This instance's region, unit and version in the metadata of its registration (Eureka, Consul, Nacos…). */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.cloud.client.serviceregistry.Registration")
+    static class Registry {
+        @Bean
+        static BeanPostProcessor unitasRegistrationMetadata(ObjectProvider<UnitasProperties> properties) {
+            return new RegistrationMetadata(properties);
+        }
+    }
+
+    /** Unit-aware instance selection as every load-balanced client's default. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.cloud.loadbalancer.core.ServiceInstanceListSupplier")
+    @LoadBalancerClients(defaultConfiguration = UnitasLoadBalancerConfiguration.class)
+    static class LoadBalancer {
+    }
+}

@@ -1,0 +1,277 @@
+package io.unitas.spring;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.unitas.client.RoutingHeaders;
+import io.unitas.core.ServiceKind;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.Errors;
+import org.springframework.validation.Validator;
+
+/**
+ * The {@code unitas.*} settings of a unit-aware service. Validated when bound (it is its own {@link Validator}, which
+ * Spring Boot's {@code @ConfigurationProperties} binding calls): a missing region or rules file, a malformed header
+ * name or an unknown service kind stops the start with every problem named ({@link UnitasFailureAnalyzer}).
+ */
+@ConfigurationProperties("unitas")
+public class UnitasProperties implements Validator {
+
+    private boolean enabled = true;
+    private boolean reactorContextPropagation = true;
+    private String region;
+    private String topology;
+    private String rules;
+    private String health;
+    private final Headers headers = new Headers();
+    private final Map<String, Service> services = new LinkedHashMap<>();
+    private final Fence fence = new Fence();
+    private final Instance instance = new Instance();
+
+    /** Whether the starter does anything at all. */
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    /** Turns the starter on or off. */
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    /** Whether Reactor's automatic context propagation is switched on, so operators see the routing context. */
+    public boolean isReactorContextPropagation() {
+        return reactorContextPropagation;
+    }
+
+    /** Turns Reactor's automatic context propagation on or off. */
+    public void setReactorContextPropagation(boolean reactorContextPropagation) {
+        this.reactorContextPropagation = reactorContextPropagation;
+    }
+
+    /** The region this service instance runs in (one of the topology's). */
+    public String getRegion() {
+        return region;
+    }
+
+    /** Sets the region this instance runs in. */
+    public void setRegion(String region) {
+        this.region = region;
+    }
+
+    /** Where the topology file is ({@code classpath:} or {@code file:} location). */
+    public String getTopology() {
+        return topology;
+    }
+
+    /** Sets the topology file's location. */
+    public void setTopology(String topology) {
+        this.topology = topology;
+    }
+
+    /** Where the unit rules file is. */
+    public String getRules() {
+        return rules;
+    }
+
+    /** Sets the unit rules file's location. */
+    public void setRules(String rules) {
+        this.rules = rules;
+    }
+
+    /** Where the region health file is; without one every region counts as healthy. */
+    public String getHealth() {
+        return health;
+    }
+
+    /** Sets the health file's location. */
+    public void setHealth(String health) {
+        this.health = health;
+    }
+
+    /** The header names, the same as the gateway's. */
+    public Headers getHeaders() {
+        return headers;
+    }
+
+    /** Downstream services by service id: their kind. */
+    public Map<String, Service> getServices() {
+        return services;
+    }
+
+    /** The write fence in the service. */
+    public Fence getFence() {
+        return fence;
+    }
+
+    /** This instance's own unit and gray version, registered as metadata beside its region. */
+    public Instance getInstance() {
+        return instance;
+    }
+
+    /** The kind of the service {@code serviceId}: as configured, else {@link ServiceKind#CORE}. */
+    public ServiceKind kindOf(String serviceId) {
+        Service s = serviceId == null ? null : services.get(serviceId);
+        ServiceKind kind = s == null ? null : ServiceKind.ofLabel(s.getKind());
+        return kind == null ? ServiceKind.CORE : kind;
+    }
+
+    /** The header names as the client library takes them. */
+    public RoutingHeaders routingHeaders() {
+        return new RoutingHeaders(headers.unit, headers.region, headers.origin, headers.hops, headers.version);
+    }
+
+    @Override
+    public boolean supports(Class<?> type) {
+        return UnitasProperties.class.isAssignableFrom(type);
+    }
+
+    @Override
+    public void validate(Object target, Errors errors) {
+        if (!enabled) {
+            return;
+        }
+        if (region == null || region.isBlank()) {
+            errors.rejectValue("region", "required", "expected: the region this service runs in, e.g. eu");
+        }
+        if (topology == null || topology.isBlank()) {
+            errors.rejectValue("topology", "required",
+                               "expected: the topology file, e.g. classpath:unitas/topology.yaml");
+        }
+        if (rules == null || rules.isBlank()) {
+            errors.rejectValue("rules", "required", "expected: the unit rules file, e.g. classpath:unitas/rules.yaml");
+        }
+        String[] parts = {"unit", "region", "origin", "hops", "version"};
+        String[] names = {headers.unit, headers.region, headers.origin, headers.hops, headers.version};
+        for (int i = 0; i < parts.length; i++) {
+            String problem = RoutingHeaders.nameProblem(names[i]);
+            if (problem != null) {
+                errors.rejectValue("headers." + parts[i], "malformed", "'" + names[i] + "' (" + problem + ")");
+            }
+        }
+        if (List.of(names).stream().distinct().count() != names.length) {
+            errors.rejectValue("headers", "duplicate", List.of(names) + " (expected: five different names)");
+        }
+        services.forEach((id, service) -> {
+            if (ServiceKind.ofLabel(service.getKind()) == null) {
+                errors.rejectValue("services[" + id + "].kind", "unknown",
+                                   "'" + service.getKind() + "' (expected: core, global or shared)");
+            }
+        });
+    }
+
+    /** Header names; the defaults are the gateway's ({@code x-unitas-*}). */
+    public static class Headers {
+        private String unit = RoutingHeaders.DEFAULTS.unit();
+        private String region = RoutingHeaders.DEFAULTS.region();
+        private String origin = RoutingHeaders.DEFAULTS.origin();
+        private String hops = RoutingHeaders.DEFAULTS.hops();
+        private String version = RoutingHeaders.DEFAULTS.version();
+
+        /** The unit's header. */
+        public String getUnit() {
+            return unit;
+        }
+
+        /** Sets the unit's header. */
+        public void setUnit(String unit) {
+            this.unit = unit;
+        }
+
+        /** The routed region's header ({@code n-d-region} interoperates with Nepxion Discovery). */
+        public String getRegion() {
+            return region;
+        }
+
+        /** Sets the routed region's header. */
+        public void setRegion(String region) {
+            this.region = region;
+        }
+
+        /** The origin region's header. */
+        public String getOrigin() {
+            return origin;
+        }
+
+        /** Sets the origin region's header. */
+        public void setOrigin(String origin) {
+            this.origin = origin;
+        }
+
+        /** The hop count's header. */
+        public String getHops() {
+            return hops;
+        }
+
+        /** Sets the hop count's header. */
+        public void setHops(String hops) {
+            this.hops = hops;
+        }
+
+        /** The gray version's header. */
+        public String getVersion() {
+            return version;
+        }
+
+        /** Sets the gray version's header. */
+        public void setVersion(String version) {
+            this.version = version;
+        }
+    }
+
+    /** One downstream service. */
+    public static class Service {
+        private String kind = ServiceKind.CORE.label();
+
+        /** {@code core} (default), {@code global} or {@code shared}. */
+        public String getKind() {
+            return kind;
+        }
+
+        /** Sets the service's kind. */
+        public void setKind(String kind) {
+            this.kind = kind;
+        }
+    }
+
+    /** The write fence in the service. */
+    public static class Fence {
+        private boolean enabled = true;
+
+        /** Whether writes of fenced units are refused here too (default on). */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /** Turns the fence filter on or off. */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+    }
+
+    /** This instance as the registry shows it. */
+    public static class Instance {
+        private String unit;
+        private String version;
+
+        /** The one unit this instance serves, or {@code null} for every unit. */
+        public String getUnit() {
+            return unit;
+        }
+
+        /** Sets the one unit this instance serves. */
+        public void setUnit(String unit) {
+            this.unit = unit;
+        }
+
+        /** This instance's gray version, or {@code null}. */
+        public String getVersion() {
+            return version;
+        }
+
+        /** Sets this instance's gray version. */
+        public void setVersion(String version) {
+            this.version = version;
+        }
+    }
+}

@@ -1,0 +1,135 @@
+package io.unitas.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.unitas.client.InstanceSelector;
+import io.unitas.client.RoutingSnapshot;
+import io.unitas.core.RegionHealth;
+import io.unitas.core.Region;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.web.client.RestClientCustomizer;
+import org.springframework.boot.web.reactive.function.client.WebClientCustomizer;
+
+/**
+ * {@code unitas.*} in application.yaml: what a valid configuration builds, and how each mistake stops the start with
+ * the property (or file line) named and what was expected.
+ */
+class ConfigurationTest {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(UnitasAutoConfiguration.class))
+            .withPropertyValues("unitas.region=eu", "unitas.topology=classpath:unitas/topology.yaml",
+                                "unitas.rules=classpath:unitas/rules.yaml");
+
+    private static String analysed(Throwable failure) {
+        FailureAnalysis analysis = new UnitasFailureAnalyzer().analyze(failure);
+        assertThat(analysis).as("analysis of %s", failure).isNotNull();
+        return analysis.getDescription();
+    }
+
+    @Test
+    void staticFiles_buildTheRoutingState_everyRegionHealthyWithoutAHealthFile() {
+        runner.run(context -> {
+            assertThat(context).hasNotFailed().hasSingleBean(InstanceSelector.class);
+            RoutingSnapshot s = context.getBean(UnitasRoutingState.class).current();
+            assertThat(s.rules().units()).hasSize(3);
+            assertThat(s.health().regions().values()).containsOnly(RegionHealth.up());
+            assertThat(context.getBean(InstanceSelector.class).self()).isEqualTo("eu");
+        });
+    }
+
+    @Test
+    void aHealthFile_isRead() {
+        runner.withPropertyValues("unitas.health=classpath:unitas/health.json").run(context -> {
+            RoutingSnapshot s = context.getBean(UnitasRoutingState.class).current();
+            assertThat(s.health().isHealthy(Region.of("cn"))).isTrue();
+        });
+    }
+
+    @Test
+    void everyMistakeInTheProperties_isNamedAtOnce_withWhatWasExpected() {
+        runner.withPropertyValues("unitas.region=", "unitas.headers.unit=x unit", "unitas.services.accounts.kind=central")
+              .run(context -> {
+                  assertThat(context).hasFailed();
+                  assertThat(analysed(context.getStartupFailure())).contains(
+                          "unitas.region: expected: the region this service runs in, e.g. eu",
+                          "unitas.headers.unit: 'x unit' (expected: letters, digits and !#$%&'*+-.^_`|~ only)",
+                          "unitas.services[accounts].kind: 'central' (expected: core, global or shared)");
+              });
+    }
+
+    @Test
+    void anUnknownRegion_isNamedWithTheTopologysRegions() {
+        runner.withPropertyValues("unitas.region=mars").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(analysed(context.getStartupFailure())).contains(
+                    "unitas.region: 'mars' (expected: one of [cn, eu, us], the regions of "
+                    + "classpath:unitas/topology.yaml)");
+        });
+    }
+
+    @Test
+    void aMissingFile_isNamedByItsProperty() {
+        runner.withPropertyValues("unitas.rules=classpath:unitas/nope.yaml").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(analysed(context.getStartupFailure())).contains(
+                    "unitas.rules: 'classpath:unitas/nope.yaml' (expected: an existing file, as a classpath: or "
+                    + "file: location)");
+        });
+    }
+
+    @Test
+    void aWrongRulesFile_isNamedByFileLineAndPath() {
+        runner.withPropertyValues("unitas.rules=classpath:unitas/bad-rules.yaml").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(analysed(context.getStartupFailure())).contains("classpath:unitas/bad-rules.yaml:2:",
+                                                                        "units[0].region");
+        });
+    }
+
+    @Test
+    void aServletServiceWithoutWebFluxOrFeign_getsTheBlockingClientsOnly() {
+        runner.withClassLoader(new FilteredClassLoader("org.springframework.web.reactive.", "feign."))
+              .run(context -> {
+                  assertThat(context).hasNotFailed().hasSingleBean(RestClientCustomizer.class)
+                          .doesNotHaveBean(WebClientCustomizer.class)
+                          .doesNotHaveBean("unitasFeignRequestInterceptor");
+              });
+    }
+
+    @Test
+    void disabled_startsNothing() {
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(UnitasAutoConfiguration.class))
+                .withPropertyValues("unitas.enabled=false")
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(UnitasRoutingState.class));
+    }
+
+    @Test
+    @ExtendWith(OutputCaptureExtension.class)
+    void aRealStart_reportsTheProblemsInsteadOfAStackTraceWall(CapturedOutput output) {
+        SpringApplication app = new SpringApplication(Minimal.class);
+        app.setWebApplicationType(WebApplicationType.NONE);
+        assertThatThrownBy(() -> app.run("--unitas.region=mars")).isInstanceOf(RuntimeException.class);
+        assertThat(output).contains("APPLICATION FAILED TO START", "The unitas settings are wrong:",
+                                    "    unitas.region: 'mars' (expected: one of [cn, eu, us]",
+                                    "Fix the unitas.* settings in application.yaml");
+    }
+
+    /** An application with nothing but auto-configuration and the test's application.yaml. */
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    static class Minimal {
+    }
+}

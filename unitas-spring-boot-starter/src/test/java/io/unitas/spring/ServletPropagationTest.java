@@ -1,0 +1,128 @@
+package io.unitas.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.unitas.core.fence.FencePolicy;
+import io.unitas.spring.app.MutableRoutingState;
+import io.unitas.spring.app.ServiceApp;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/**
+ * A Servlet service with only the starter: the gateway's stamp travels on every outgoing call, whichever client
+ * makes it and whichever thread it is made from; a pooled thread forgets each request's unit; fenced writes are
+ * refused with the gateway's problem.
+ */
+@SpringBootTest(classes = ServiceApp.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class ServletPropagationTest {
+
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    MutableRoutingState state;
+
+    @Autowired
+    MeterRegistry meters;
+
+    @AfterEach
+    void lift() {
+        state.fence(null, null);
+    }
+
+    private HttpResponse<String> send(String method, String path, String... headers) throws IOException,
+            InterruptedException {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                .method(method, HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(30));
+        if (headers.length > 0) {
+            b.headers(headers);
+        }
+        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"restclient", "resttemplate", "feign", "webclient", "webclient-elastic", "reactor", "async", "pool",
+                            "nested-pool", "completable"})
+    void theGatewaysStamp_travelsOnTheNextCall(String via) throws Exception {
+        HttpResponse<String> r = send("GET", "/call/" + via, "x-unitas-unit", "u-cn", "x-unitas-region", "cn",
+                                      "x-unitas-origin", "us", "x-unitas-hops", "1");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        assertThat(r.body()).contains("\"x-unitas-unit\":\"u-cn\"", "\"x-unitas-region\":\"cn\"",
+                                      "\"x-unitas-origin\":\"us\"", "\"x-unitas-hops\":\"1\"",
+                                      "\"context.unit\":\"u-cn\"");
+    }
+
+    @Test
+    void noStamp_butARoutingKey_placesTheRequestByTheGatewaysRules() throws Exception {
+        HttpResponse<String> r = send("GET", "/call/restclient", "x-user-id", "1070");
+        assertThat(r.body()).contains("\"x-unitas-unit\":\"u-us\"", "\"x-unitas-region\":\"us\"");
+    }
+
+    @Test
+    void noStampNoKey_nothingIsWritten() throws Exception {
+        HttpResponse<String> r = send("GET", "/call/restclient");
+        assertThat(r.body()).isEqualTo("{\"context.unit\":\"null\"}");
+    }
+
+    @Test
+    void leak_aPooledThreadDoesNotCarryOneRequestsUnitIntoTheNext() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            assertThat(send("GET", "/async-unit", "x-unitas-unit", "u-cn", "x-unitas-region", "cn").body())
+                    .isEqualTo("u-cn");
+            assertThat(send("GET", "/async-unit").body()).isEqualTo("null");
+            assertThat(send("GET", "/echo").body()).isEqualTo("{\"context.unit\":\"null\"}");
+        }
+    }
+
+    @Test
+    void aFencedUnitsWrite_isRefusedWithTheGatewaysProblem_readsAndOtherUnitsPass() throws Exception {
+        state.fence("u-us", FencePolicy.reject(Duration.ofSeconds(7)));
+        HttpResponse<String> refused = send("POST", "/orders", "x-user-id", "70");
+        assertThat(refused.statusCode()).isEqualTo(503);
+        assertThat(refused.headers().firstValue("content-type")).hasValue("application/problem+json");
+        assertThat(refused.headers().firstValue("retry-after")).hasValue("7");
+        assertThat(refused.body()).contains("\"type\":\"urn:unitas:problem:write-fenced\"",
+                                           "writes of unit u-us are fenced");
+        // a stamped call that bypassed nothing but carries no key is fenced by its stamped unit
+        assertThat(send("POST", "/orders", "x-unitas-unit", "u-us", "x-unitas-region", "us").statusCode())
+                .isEqualTo(503);
+        assertThat(send("GET", "/echo", "x-user-id", "70").statusCode()).isEqualTo(200);
+        HttpResponse<String> other = send("POST", "/orders", "x-user-id", "5");
+        assertThat(other.statusCode()).isEqualTo(200);
+        assertThat(other.body()).isEqualTo("{\"unit\":\"u-cn\"}");
+    }
+
+    @Test
+    void theServicesOwnHttpMetrics_areTaggedWithTheUnit() throws Exception {
+        send("GET", "/echo", "x-unitas-unit", "u-eu", "x-unitas-region", "eu");
+        send("GET", "/echo");
+        await("http.server.requests of /echo by unit").atMost(Duration.ofSeconds(30)).until(() ->
+                meters.find("http.server.requests").tag("uri", "/echo").tag("unitas.unit", "u-eu").timer() != null
+                && meters.find("http.server.requests").tag("uri", "/echo").tag("unitas.unit", "none").timer() != null);
+    }
+
+    @Test
+    void theActuatorEndpoint_showsTheRoutingStateTheServiceSees() throws Exception {
+        state.fence("u-cn", FencePolicy.reject(Duration.ofSeconds(5)));
+        HttpResponse<String> r = send("GET", "/actuator/unitas");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        assertThat(r.body()).contains("\"region\":\"eu\"", "\"units\":{\"u-cn\":\"cn\",\"u-eu\":\"eu\",\"u-us\":\"us\"}",
+                                      "\"healthy\":{\"cn\":true,\"eu\":true,\"us\":true}", "\"fenced\":[\"u-cn\"]");
+    }
+}
