@@ -1,0 +1,143 @@
+package io.unitas.data.remote;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletionStage;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Metrics;
+
+import io.unitas.core.Region;
+
+/**
+ * A region's end of home reads: reads an entity from its unit's home region over HTTP/2, within a total deadline.
+ * Reads are idempotent, so a second attempt is safe: one hedge is sent when the first has not answered after
+ * {@link Builder#hedgeAfter}, or at once when the first fails without an answer. Whatever the network does, the
+ * stage completes with a {@link HomeRead} by the deadline — never exceptionally, and never "not found" unless the
+ * home said so.
+ *
+ * <p>Metrics: {@code unitas.data.home.reads} (by home and outcome), {@code unitas.data.home.read.duration} (by
+ * home) and {@code unitas.data.home.read.second.attempts} (by home and reason: {@code hedge} or {@code retry}).
+ */
+public interface HomeReadClient extends AutoCloseable {
+
+    /** A builder; {@link Builder#token} and at least one {@link Builder#endpoint} are required. */
+    static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Reads {@code key} of {@code entityType} in {@code unit} from the region {@code home}. Completes, on a network
+     * thread, by the deadline: run blocking work in an {@code …Async} stage with an executor of your own.
+     */
+    CompletionStage<HomeRead> read(Region home, String unit, String entityType, String key);
+
+    /** Closes the connections; reads in flight complete as {@link HomeRead.Outcome#UNREACHABLE}. */
+    @Override
+    void close();
+
+    /** Collects the settings of a {@link HomeReadClient}. */
+    final class Builder {
+        final Map<Region, URI> endpoints = new LinkedHashMap<>();
+        String token;
+        Path trustedCa;
+        Duration deadline = Duration.ofMillis(250);
+        Duration hedgeAfter = Duration.ofMillis(100);
+        Duration retryAfter = Duration.ofSeconds(1);
+        MeterRegistry meters = Metrics.globalRegistry;
+
+        private Builder() {}
+
+        /**
+         * Where {@code home}'s {@link HomeReadServer} listens: {@code http://host:port} (HTTP/2 in cleartext, h2c)
+         * or {@code https://host:port}.
+         */
+        public Builder endpoint(Region home, URI uri) {
+            Objects.requireNonNull(home, "home");
+            String scheme = uri.getScheme();
+            if (!"http".equals(scheme) && !"https".equals(scheme) || uri.getHost() == null || uri.getPort() < 0) {
+                throw new IllegalArgumentException("endpoint of " + home + ": '" + uri
+                                                   + "' (expected: http://host:port or https://host:port)");
+            }
+            endpoints.put(home, uri);
+            return this;
+        }
+
+        /** The bearer token the homes accept. */
+        public Builder token(String secret) {
+            if (secret == null || secret.isBlank()) {
+                throw new IllegalArgumentException("token: empty (expected: a bearer token)");
+            }
+            this.token = secret;
+            return this;
+        }
+
+        /** Trusts the PEM CA certificates in {@code caFile} for {@code https} endpoints (default: the JDK's). */
+        public Builder trustedCa(Path caFile) {
+            this.trustedCa = Objects.requireNonNull(caFile, "caFile");
+            return this;
+        }
+
+        /** The most a read may take, both attempts and connecting included (default: 250 ms). */
+        public Builder deadline(Duration deadline) {
+            if (deadline.isNegative() || deadline.isZero()) {
+                throw new IllegalArgumentException("deadline: " + deadline + " (expected: > 0)");
+            }
+            this.deadline = deadline;
+            return this;
+        }
+
+        /** Sends the one second attempt when the first has not answered after {@code delay} (default: 100 ms). */
+        public Builder hedgeAfter(Duration delay) {
+            if (delay.isNegative() || delay.isZero()) {
+                throw new IllegalArgumentException("hedge_after: " + delay + " (expected: > 0)");
+            }
+            this.hedgeAfter = delay;
+            return this;
+        }
+
+        /** Never hedges a slow first attempt (a failed one is still retried once). */
+        public Builder withoutHedging() {
+            this.hedgeAfter = null;
+            return this;
+        }
+
+        /** The wait suggested with {@code data-not-ready} (default: 1 s). */
+        public Builder retryAfter(Duration wait) {
+            if (wait.isNegative() || wait.isZero()) {
+                throw new IllegalArgumentException("retry_after: " + wait + " (expected: > 0)");
+            }
+            this.retryAfter = wait;
+            return this;
+        }
+
+        /** Where the client's meters are registered (default: Micrometer's global registry). */
+        public Builder meterRegistry(MeterRegistry registry) {
+            this.meters = Objects.requireNonNull(registry, "registry");
+            return this;
+        }
+
+        /** Builds it; connections are opened on first use. */
+        public HomeReadClient build() {
+            return build(Timers.system());
+        }
+
+        HomeReadClient build(Timers timers) {
+            if (token == null) {
+                throw new IllegalStateException("token: not set (expected: the bearer token the homes accept)");
+            }
+            if (endpoints.isEmpty()) {
+                throw new IllegalStateException("endpoints: none (expected: endpoint(home, uri) at least once)");
+            }
+            if (hedgeAfter != null && hedgeAfter.compareTo(deadline) >= 0) {
+                throw new IllegalStateException("hedge_after: " + hedgeAfter + " (expected: < deadline " + deadline
+                                                + ", or withoutHedging())");
+            }
+            return new ArmeriaHomeReadClient(this, timers);
+        }
+    }
+}

@@ -1,0 +1,177 @@
+package io.unitas.data.remote;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Predicate;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Metrics;
+
+import io.unitas.core.Region;
+
+/**
+ * The home region's end of home reads: an HTTP/2 endpoint (h2c, or TLS) that reads an entity from this region's
+ * store for another region. It answers only for units this region owns now, only to callers with an accepted bearer
+ * token, and only for the entity types the service registered.
+ */
+public interface HomeReadServer extends AutoCloseable {
+
+    /** A builder; {@link Builder#region}, {@link Builder#owns}, a token and at least one reader are required. */
+    static Builder builder() {
+        return new Builder();
+    }
+
+    /** The region this server reads for. */
+    Region region();
+
+    /** The port it listens on. */
+    int port();
+
+    /** Its address for {@link HomeReadClient.Builder#endpoint}: {@code http://127.0.0.1:port} or {@code https://…}. */
+    URI uri();
+
+    /** Stops at once: open connections are closed, reads in flight are cut (their callers see the home unreachable). */
+    @Override
+    void close();
+
+    /** Collects the settings of a {@link HomeReadServer}. */
+    final class Builder {
+        Region region;
+        Predicate<String> owns;
+        Predicate<String> authenticator;
+        final Map<String, EntityReader> readers = new LinkedHashMap<>();
+        String host = "127.0.0.1";
+        int port;
+        Path tlsCert;
+        Path tlsKey;
+        boolean allowPlaintext;
+        Duration requestTimeout = Duration.ofSeconds(2);
+        int blockingThreads = 8;
+        MeterRegistry meters = Metrics.globalRegistry;
+        java.util.function.LongSupplier ticker = System::nanoTime;
+
+        private Builder() {}
+
+        /** The region whose store this server reads. */
+        public Builder region(Region region) {
+            this.region = Objects.requireNonNull(region, "region");
+            return this;
+        }
+
+        /**
+         * Whether this region owns a unit now, asked for every request before and after the read (from the latest
+         * topology and unit rules): a read for a unit it does not own is refused with 421 {@code not-home-region},
+         * as its store may hold a stale copy.
+         */
+        public Builder owns(Predicate<String> unitOwnedHere) {
+            this.owns = Objects.requireNonNull(unitOwnedHere, "owns");
+            return this;
+        }
+
+        /** Accepts the bearer token {@code secret} (compared in constant time). */
+        public Builder token(String secret) {
+            if (secret == null || secret.isBlank()) {
+                throw new IllegalArgumentException("token: empty (expected: a bearer token)");
+            }
+            byte[] expected = secret.getBytes(StandardCharsets.UTF_8);
+            return authenticator(given -> MessageDigest.isEqual(expected, given.getBytes(StandardCharsets.UTF_8)));
+        }
+
+        /** Accepts a bearer token when {@code accepts} says so (a token table, a rotation of two tokens…). */
+        public Builder authenticator(Predicate<String> accepts) {
+            this.authenticator = Objects.requireNonNull(accepts, "authenticator");
+            return this;
+        }
+
+        /** Lets other regions read {@code entityType} ({@code [a-z0-9._-]}, at most 64) through {@code reader}. */
+        public Builder reader(String entityType, EntityReader reader) {
+            if (entityType == null || !entityType.matches("[a-z0-9][a-z0-9._-]{0,63}")) {
+                throw new IllegalArgumentException("entity type: '" + entityType
+                        + "' (expected: lowercase letters, digits, '.', '_' or '-', at most 64)");
+            }
+            if (readers.putIfAbsent(entityType, Objects.requireNonNull(reader, "reader")) != null) {
+                throw new IllegalArgumentException("entity type: '" + entityType + "' has a reader already");
+            }
+            return this;
+        }
+
+        /** Where to listen (default: 127.0.0.1, any free port). */
+        public Builder listen(String host, int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port: " + port + " (expected: 0 to 65535)");
+            }
+            this.host = Objects.requireNonNull(host, "host");
+            this.port = port;
+            return this;
+        }
+
+        /** Serves TLS with this PEM certificate chain and key (HTTP/2 agreed by ALPN). */
+        public Builder tls(Path certChain, Path key) {
+            this.tlsCert = Objects.requireNonNull(certChain, "certChain");
+            this.tlsKey = Objects.requireNonNull(key, "key");
+            return this;
+        }
+
+        /** Allows cleartext on an address other than loopback (behind a proxy or a mesh that adds TLS). */
+        public Builder allowPlaintext() {
+            this.allowPlaintext = true;
+            return this;
+        }
+
+        /** How long one read may take before the home answers 503 (default: 2 s). */
+        public Builder requestTimeout(Duration timeout) {
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("request_timeout: " + timeout + " (expected: > 0)");
+            }
+            this.requestTimeout = timeout;
+            return this;
+        }
+
+        /** Threads that run the readers, which may block (default: 8). */
+        public Builder blockingThreads(int threads) {
+            if (threads < 1) {
+                throw new IllegalArgumentException("blocking_threads: " + threads + " (expected: >= 1)");
+            }
+            this.blockingThreads = threads;
+            return this;
+        }
+
+        /**
+         * Where {@code unitas.data.home.read.served} (reads served by entity type and outcome) is registered
+         * (default: Micrometer's global registry).
+         */
+        public Builder meterRegistry(MeterRegistry registry) {
+            this.meters = Objects.requireNonNull(registry, "registry");
+            return this;
+        }
+
+        /** The ticker that ages queued reads against their callers' time left (tests move it by hand). */
+        Builder ticker(java.util.function.LongSupplier nanoTime) {
+            this.ticker = Objects.requireNonNull(nanoTime, "ticker");
+            return this;
+        }
+
+        /** Starts serving; an address or TLS files that cannot be used are named in the error. */
+        public HomeReadServer start() {
+            if (region == null) {
+                throw new IllegalStateException("region: not set (expected: the region this server reads for)");
+            }
+            if (owns == null) {
+                throw new IllegalStateException("owns: not set (expected: whether " + region + " owns a unit now)");
+            }
+            if (authenticator == null) {
+                throw new IllegalStateException("token: not set (expected: token(secret) or authenticator(…))");
+            }
+            if (readers.isEmpty()) {
+                throw new IllegalStateException("readers: none (expected: reader(entityType, reader) at least once)");
+            }
+            return ArmeriaHomeReadServer.start(this);
+        }
+    }
+}

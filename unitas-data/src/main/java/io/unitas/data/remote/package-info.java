@@ -1,0 +1,9 @@
+/**
+ * Home reads over the network (回源): a region reads an entity from its unit's home region through an HTTP/2 hop
+ * instead of a shared object. The home region serves {@link io.unitas.data.remote.HomeReadServer} over its own
+ * store and refuses units it does not own; the other regions call it with
+ * {@link io.unitas.data.remote.HomeReadClient}, which answers within a total deadline with a
+ * {@link io.unitas.data.remote.HomeRead}: found, not found (only when the home said so), or a retryable
+ * {@code data-not-ready} when the home cannot be read.
+ */
+package io.unitas.data.remote;
