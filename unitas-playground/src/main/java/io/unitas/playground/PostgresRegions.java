@@ -4,6 +4,7 @@ import io.unitas.core.Region;
 import io.unitas.playground.store.RegionalStore;
 import io.unitas.testkit.PostgresServer;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,8 @@ final class PostgresRegions implements AutoCloseable {
 
     /** Connections per region's pool: the shops, the home-read server, the health checks and the replicator. */
     private static final int POOL = 20;
+    /** How long a configuration reload may take to reach new sessions. */
+    private static final Duration RELOAD_TIMEOUT = Duration.ofSeconds(10);
 
     private final Map<Region, PostgresServer> servers = new LinkedHashMap<>();
     private final Map<Region, JdbcConnectionPool> pools = new LinkedHashMap<>();
@@ -70,6 +73,27 @@ final class PostgresRegions implements AutoCloseable {
                                readOnly ? "ALTER SYSTEM SET default_transaction_read_only = on"
                                         : "ALTER SYSTEM RESET default_transaction_read_only",
                                "SELECT pg_reload_conf()");
+        awaitReloaded(server(region), readOnly ? "on" : "off");
+    }
+
+    /**
+     * Waits until a new session sees the setting: the postmaster has re-read its configuration then, and has already
+     * signalled every open session, each of which applies it before its next statement.
+     */
+    private static void awaitReloaded(PostgresServer server, String expected) {
+        long deadline = System.nanoTime() + RELOAD_TIMEOUT.toNanos();
+        while (!expected.equals(server.queryOne("SHOW default_transaction_read_only"))) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException(server.uri() + ": default_transaction_read_only not " + expected
+                                                + " after a reload and " + RELOAD_TIMEOUT.toMillis() + " ms");
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(server.uri() + ": interrupted while reloading", e);
+            }
+        }
     }
 
     /** Stops {@code region}'s server as a crash does: every connection cut. */
