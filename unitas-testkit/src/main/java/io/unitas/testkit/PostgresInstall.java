@@ -23,11 +23,15 @@ final class PostgresInstall {
      * under {@code /usr/lib/postgresql} (Debian's layout); {@link IllegalStateException} with {@link #MISSING}.
      */
     static Path binDir() {
-        return onPath().or(PostgresInstall::debian).orElseThrow(() -> new IllegalStateException(MISSING));
+        return binDir(System.getenv().getOrDefault("PATH", ""), Path.of("/usr/lib/postgresql"));
     }
 
-    private static Optional<Path> onPath() {
-        String path = System.getenv().getOrDefault("PATH", "");
+    /** {@link #binDir()} with the search path and Debian's root given. */
+    static Path binDir(String path, Path debianRoot) {
+        return onPath(path).or(() -> debian(debianRoot)).orElseThrow(() -> new IllegalStateException(MISSING));
+    }
+
+    private static Optional<Path> onPath(String path) {
         for (String entry : path.split(File.pathSeparator)) {
             if (entry.isEmpty()) {
                 continue;
@@ -46,8 +50,7 @@ final class PostgresInstall {
         return Optional.empty();
     }
 
-    private static Optional<Path> debian() {
-        Path root = Path.of("/usr/lib/postgresql");
+    private static Optional<Path> debian(Path root) {
         if (!Files.isDirectory(root)) {
             return Optional.empty();
         }
