@@ -44,7 +44,7 @@ public interface Playground extends AutoCloseable {
     /** A region's health agent ({@code /livez}, {@code /readyz}, {@code /healthz}, {@code /metrics}). */
     URI health(Region region);
 
-    /** A region's store, to switch read-only or to inspect. */
+    /** A region's store, to inspect (faults go through {@link #databaseMode}). */
     RegionalStore store(Region region);
 
     /** Which database the regions' stores are kept in. */
