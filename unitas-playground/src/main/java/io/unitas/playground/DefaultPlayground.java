@@ -222,7 +222,7 @@ final class DefaultPlayground implements Playground {
     private RegionProcesses launch(Region region) {
         List<AutoCloseable> opened = new ArrayList<>();
         try {
-            HomeReadServer homeReads = ShopData.serve(HomeReadServer.builder(), stores.get(region))
+            HomeReadServer homeReads = ShopData.serve(HomeReadServer.builder(), stores.get(region), clock)
                     .region(region).owns(unit -> ownedBy(unit, region)).token(homeReadToken)
                     .listen("127.0.0.1", layout.homeReadPort(region)).start();
             opened.add(homeReads);

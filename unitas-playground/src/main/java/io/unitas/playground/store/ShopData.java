@@ -79,12 +79,14 @@ public record ShopData(DataReadiness<String, Account> accounts, DataReadiness<Se
     }
 
     /**
-     * Lets other regions read the shop's accounts, sessions and carts from {@code store} through {@code server}
+     * Lets other regions read the shop's accounts, sessions and carts from {@code store} through {@code server}, on
+     * {@code clock}
      * (the home's end of {@link #of(Region, StoreDirectory, HomeResolver, HomeReadClient, Clock)}). A store that
      * cannot answer fails the read, which the caller sees as {@code data-not-ready}, never as "not found".
      */
-    public static HomeReadServer.Builder serve(HomeReadServer.Builder server, RegionalStore store) {
-        Clock now = Clock.systemUTC();
+    public static HomeReadServer.Builder serve(HomeReadServer.Builder server, RegionalStore store, Clock clock) {
+        // Sessions and carts carry no time of their acknowledgement: they are vouched for as of the read.
+        Clock now = Objects.requireNonNull(clock, "clock");
         return server.reader(ACCOUNT, (unit, user) -> found(store.account(user), ChangeCodec::account,
                                                             Account::registeredAt))
                      .reader(SESSION, (unit, token) -> found(store.session(token), ChangeCodec::session,
