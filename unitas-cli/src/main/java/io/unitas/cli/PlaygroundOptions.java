@@ -2,10 +2,11 @@ package io.unitas.cli;
 
 import io.unitas.core.Region;
 import io.unitas.playground.Playground;
+import io.unitas.playground.StoreKind;
 import java.util.List;
 import picocli.CommandLine.Option;
 
-/** The options {@code up}, {@code drill} and {@code demo} share: which regions, and from which port. */
+/** The options {@code up}, {@code drill} and {@code demo} share: which regions, from which port, which store. */
 final class PlaygroundOptions {
 
     @Option(names = "--regions", split = ",", defaultValue = "cn,eu,us",
@@ -17,10 +18,26 @@ final class PlaygroundOptions {
                           + "(default: ${DEFAULT-VALUE}).")
     int portsFrom;
 
-    /** A playground builder with these options applied; {@link IllegalArgumentException} for a bad region id. */
+    @Option(names = "--store", defaultValue = "embedded", paramLabel = "embedded|postgres",
+            description = "Where each region keeps its store: embedded (in-memory H2, the default) or postgres (one "
+                          + "PostgreSQL server per region on the region's seventh port; needs the PostgreSQL server "
+                          + "installed: initdb and pg_ctl on the PATH or under /usr/lib/postgresql/*/bin).")
+    String store;
+
+    /**
+     * A playground builder with these options applied; {@link IllegalArgumentException} for a bad region id or
+     * store.
+     */
     Playground.Builder builder() {
+        StoreKind kind;
         try {
-            return Playground.builder().regions(regions.stream().map(Region::of).toList()).portsFrom(portsFrom);
+            kind = StoreKind.of(store);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--store: '" + store + "' (expected: embedded or postgres)", e);
+        }
+        try {
+            return Playground.builder().regions(regions.stream().map(Region::of).toList()).portsFrom(portsFrom)
+                             .store(kind);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--regions: " + e.getMessage(), e);
         }

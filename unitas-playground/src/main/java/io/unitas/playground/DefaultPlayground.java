@@ -6,15 +6,20 @@ import io.unitas.control.ControlServer;
 import io.unitas.control.ControlToken;
 import io.unitas.control.Role;
 import io.unitas.core.Region;
+import io.unitas.core.rules.Unit;
 import io.unitas.core.rules.UnitRules;
+import io.unitas.data.remote.HomeReadClient;
+import io.unitas.data.remote.HomeReadServer;
 import io.unitas.playground.replication.Replicator;
 import io.unitas.playground.store.RegionalStore;
+import io.unitas.playground.store.ShopData;
 import io.unitas.playground.store.StoreDirectory;
 import io.unitas.playground.store.StoreMode;
 import io.unitas.gateway.Gateway;
 import io.unitas.gateway.GatewayConfig;
 import io.unitas.health.HealthConfig;
 import io.unitas.health.HealthServer;
+import io.unitas.testkit.PostgresServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -53,6 +58,12 @@ final class DefaultPlayground implements Playground {
      * measured: 4.2 s for db-readonly at a load average of 50 on 2 cores).
      */
     private static final Duration REACTION = Duration.ofSeconds(3);
+    /**
+     * A read from another region's home gives up after this (data-not-ready, retried by the client): room for a
+     * loaded machine, well inside the shop's own request timeout; the hedge goes out when the first attempt is slow.
+     */
+    private static final Duration HOME_READ_DEADLINE = Duration.ofSeconds(1);
+    private static final Duration HOME_READ_HEDGE = Duration.ofMillis(300);
 
     private final Layout layout;
     private final ShopMode mode;
@@ -62,22 +73,29 @@ final class DefaultPlayground implements Playground {
     private final ControlToken admin = ControlToken.generate("admin", Role.ADMIN);
     private final ControlToken reporter = ControlToken.generate("health-agents", Role.REPORTER);
     private final ControlToken viewer = ControlToken.generate("gateways", Role.VIEWER);
+    /** The bearer token every region's home-read server accepts from the others. */
+    private final String homeReadToken = ControlToken.generate("home-reads", Role.VIEWER).secret();
     private final Map<Region, RegionalStore> stores = new LinkedHashMap<>();
     private final Map<Region, RegionProcesses> running = new LinkedHashMap<>();
     private final StoreDirectory directory;
     private final UnitRules rules;
     private final Replicator replicator;
+    private final StoreKind storeKind;
+    /** The regions' PostgreSQL servers with {@code --store postgres}, else null. */
+    private final PostgresRegions postgres;
     private ControlServer control;
 
     /** What one region runs besides its store. */
-    private record RegionProcesses(List<Shop> shops, HealthServer health, Gateway gateway) {
+    private record RegionProcesses(List<Shop> shops, HealthServer health, Gateway gateway, HomeReadServer homeReads,
+                                   HomeReadClient homeReadClient) {
         /**
          * Closes every piece at the same moment, as a region that dies does: the health agent's last push is sent
          * when the gateway stops answering, not after the gateway has drained (which made a dead region look
          * healthy to the control plane for as long as the drain took).
          */
         void close() {
-            Stream<AutoCloseable> all = Stream.concat(Stream.of(health, gateway), shops.stream());
+            Stream<AutoCloseable> all = Stream.concat(Stream.of(health, gateway, homeReads, homeReadClient),
+                                                      shops.stream());
             CompletableFuture.allOf(all.map(c -> CompletableFuture.runAsync(() -> closeQuietly(c)))
                                        .toArray(CompletableFuture[]::new)).join();
         }
@@ -93,8 +111,18 @@ final class DefaultPlayground implements Playground {
                                                                   viewer.fileLine()) + "\n");
         Files.writeString(workDir.resolve("reporter.token"), reporter.secret());
         Files.writeString(workDir.resolve("viewer.token"), viewer.secret());
-        for (Region r : layout.regions()) {
-            stores.put(r, RegionalStore.embedded(r, clock));
+        this.storeKind = b.store;
+        this.postgres = storeKind == StoreKind.POSTGRES ? PostgresRegions.start(layout) : null;
+        try {
+            for (Region r : layout.regions()) {
+                stores.put(r, postgres == null ? RegionalStore.embedded(r, clock) : postgres.store(r, clock));
+            }
+        } catch (RuntimeException e) {
+            stores.values().forEach(RegionalStore::close);
+            if (postgres != null) {
+                postgres.close();
+            }
+            throw e;
         }
         this.directory = StoreDirectory.of(stores.values().toArray(RegionalStore[]::new));
         this.rules = layout.rules();
@@ -103,6 +131,9 @@ final class DefaultPlayground implements Playground {
     }
 
     static Playground start(Playground.Builder b, Layout layout) {
+        if (b.store == StoreKind.POSTGRES && !PostgresServer.missing().isEmpty()) {
+            throw new IllegalStateException(PostgresServer.missing());
+        }
         DefaultPlayground p;
         try {
             p = new DefaultPlayground(b, layout);
@@ -163,6 +194,9 @@ final class DefaultPlayground implements Playground {
     private synchronized void startRegions(List<Region> regions) {
         List<Region> toStart = regions.stream().filter(r -> !running.containsKey(r)).toList();
         toStart.forEach(r -> stores.get(r).mode(StoreMode.READ_WRITE));
+        if (postgres != null) {
+            toStart.forEach(postgres::restart);
+        }
         Map<Region, CompletableFuture<RegionProcesses>> started = new LinkedHashMap<>();
         toStart.forEach(r -> started.put(r, CompletableFuture.supplyAsync(() -> launch(r))));
         RuntimeException failure = null;
@@ -181,31 +215,49 @@ final class DefaultPlayground implements Playground {
         }
     }
 
-    /** Starts a region's shops, health agent and gateway. */
+    /**
+     * Starts a region's home-read server, shops, health agent and gateway. The shops read what is not yet in their
+     * region from its home region's home-read server, over HTTP/2 on loopback.
+     */
     private RegionProcesses launch(Region region) {
-        List<Shop> shops = new ArrayList<>();
+        List<AutoCloseable> opened = new ArrayList<>();
         try {
+            HomeReadServer homeReads = ShopData.serve(HomeReadServer.builder(), stores.get(region), clock)
+                    .region(region).owns(unit -> ownedBy(unit, region)).token(homeReadToken)
+                    .listen("127.0.0.1", layout.homeReadPort(region)).start();
+            opened.add(homeReads);
+            HomeReadClient.Builder client = HomeReadClient.builder().token(homeReadToken)
+                    .deadline(HOME_READ_DEADLINE).hedgeAfter(HOME_READ_HEDGE);
+            layout.regions().stream().filter(r -> !r.equals(region))
+                  .forEach(r -> client.endpoint(r, URI.create("http://127.0.0.1:" + layout.homeReadPort(r))));
+            HomeReadClient homeReadClient = client.build();
+            opened.add(homeReadClient);
+            List<Shop> shops = new ArrayList<>();
             List<Integer> ports = layout.shopPorts(region);
             for (int i = 0; i < ports.size(); i++) {
-                shops.add(Shop.builder().region(region).stores(directory).rules(rules).mode(mode)
-                              .instance(region.id() + "-" + (char) ('a' + i)).port(ports.get(i)).clock(clock)
-                              .start());
+                Shop shop = Shop.builder().region(region).stores(directory).rules(rules).mode(mode)
+                                .homeReads(homeReadClient).instance(region.id() + "-" + (char) ('a' + i))
+                                .port(ports.get(i)).clock(clock).start();
+                shops.add(shop);
+                opened.add(shop);
             }
             HealthServer health = HealthServer.start(HealthConfig.read(write("health-" + region.id() + ".yaml",
                     healthYaml(region))), clock, new UnitLagMeter(stores.get(region), layout.regions(), replicator,
                                                                   rules, clock));
-            try {
-                Gateway gateway = Gateway.start(GatewayConfig.read(write("gateway-" + region.id() + ".yaml",
-                                                                         gatewayYaml(region))));
-                return new RegionProcesses(shops, health, gateway);
-            } catch (RuntimeException e) {
-                health.close();
-                throw e;
-            }
+            opened.add(health);
+            Gateway gateway = Gateway.start(GatewayConfig.read(write("gateway-" + region.id() + ".yaml",
+                                                                     gatewayYaml(region))));
+            return new RegionProcesses(shops, health, gateway, homeReads, homeReadClient);
         } catch (RuntimeException e) {
-            shops.forEach(Shop::close);
+            opened.forEach(DefaultPlayground::closeQuietly);
             throw e;
         }
+    }
+
+    /** Whether {@code region} is home to {@code unit} in the playground's unit rules. */
+    private boolean ownedBy(String unit, Region region) {
+        Unit u = rules.unit(unit);
+        return u != null && u.home().equals(region);
     }
 
     @Override
@@ -214,7 +266,27 @@ final class DefaultPlayground implements Playground {
         if (p != null) {
             p.close();
         }
-        stores.get(region).mode(StoreMode.UNAVAILABLE);
+        if (postgres != null) {
+            postgres.kill(region);
+        } else {
+            stores.get(region).mode(StoreMode.UNAVAILABLE);
+        }
+    }
+
+    @Override
+    public StoreKind storeKind() {
+        return storeKind;
+    }
+
+    @Override
+    public void databaseMode(Region region, StoreMode mode) {
+        RegionalStore store = store(region);
+        if (postgres == null || mode == StoreMode.UNAVAILABLE) {
+            store.mode(mode);
+            return;
+        }
+        postgres.readOnly(region, mode == StoreMode.READ_ONLY);
+        store.mode(StoreMode.READ_WRITE);
     }
 
     /** The region's health: its store must take writes (a check through each shop; one answering is enough). */
@@ -403,6 +475,9 @@ final class DefaultPlayground implements Playground {
         s.append(String.format("  curl -si -X POST -H 'x-user-id: %s' -H 'authorization: Bearer TOKEN' "
                                + "-H 'idempotency-key: k-1' -d '{\"items\":{\"book\":1}}' %s/checkout%n", user,
                                gateway(layout.regions().get(1))));
+        if (postgres != null) {
+            s.append(String.format("%nPostgreSQL per region: %s%n", String.join(" · ", postgres.describe())));
+        }
         s.append(String.format("%nconfiguration files: %s%n", workDir));
         return s.toString();
     }
@@ -415,6 +490,9 @@ final class DefaultPlayground implements Playground {
         stopControlPlane();
         replicator.close();
         stores.values().forEach(RegionalStore::close);
+        if (postgres != null) {
+            postgres.close();
+        }
         if (ownWorkDir) {
             deleteQuietly(workDir);
         }

@@ -14,7 +14,7 @@ import java.util.stream.Collectors;
  * The playground's model and ports, all derived from the region list and the first port: region {@code i} owns
  * unit {@code u-<region>} and user ids whose value mod {@code 1000 × regions} lies in {@code [1000 i, 1000 i +
  * 999]}; the control plane listens on the first port, region {@code i}'s processes on {@code first + 10 (i + 1)}
- * onwards (gateway, health HTTP, health gRPC, shop a, shop b).
+ * onwards (gateway, health HTTP, health gRPC, shop a, shop b, home reads, database).
  */
 record Layout(List<Region> regions, int portsFrom) {
 
@@ -28,10 +28,10 @@ record Layout(List<Region> regions, int portsFrom) {
         if (regions.stream().distinct().count() != regions.size()) {
             throw new IllegalArgumentException("regions: " + regions + " (expected: each once)");
         }
-        int last = portsFrom + 10 * regions.size() + 4;
+        int last = portsFrom + 10 * regions.size() + 6;
         if (portsFrom < 1024 || last > 65_535) {
             throw new IllegalArgumentException("ports-from: " + portsFrom + " (expected: 1024.." + (65_535 - 10
-                    * regions.size() - 4) + " for " + regions.size() + " regions)");
+                    * regions.size() - 6) + " for " + regions.size() + " regions)");
         }
     }
 
@@ -53,6 +53,16 @@ record Layout(List<Region> regions, int portsFrom) {
 
     List<Integer> shopPorts(Region r) {
         return List.of(base(r) + 3, base(r) + 4);
+    }
+
+    /** Where the region serves home reads of its store to the other regions. */
+    int homeReadPort(Region r) {
+        return base(r) + 5;
+    }
+
+    /** Where the region's own database listens, when it runs one ({@code --store postgres}). */
+    int databasePort(Region r) {
+        return base(r) + 6;
     }
 
     private int base(Region r) {

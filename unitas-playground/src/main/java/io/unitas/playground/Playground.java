@@ -3,6 +3,7 @@ package io.unitas.playground;
 import io.unitas.core.Region;
 import io.unitas.playground.replication.Replicator;
 import io.unitas.playground.store.RegionalStore;
+import io.unitas.playground.store.StoreMode;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,8 +14,9 @@ import java.util.Objects;
 /**
  * Several regions of the demo shop in one process, on loopback ports derived from one number: the control plane
  * with its console; per region a gateway, a health agent whose checks ask the region's store whether it takes
- * writes, two shop instances and an embedded store; replication between every pair of stores with an injectable
- * delay. The fault handles ({@link #storeMode}, {@link #replicator()}, {@link #stopRegion},
+ * writes, two shop instances, an embedded store and a home-read server through which the other regions' shops read
+ * what has not reached them yet (HTTP/2, token-authenticated); replication between every pair of stores with an injectable
+ * delay. The fault handles ({@link #databaseMode}, {@link #replicator()}, {@link #stopRegion},
  * {@link #stopControlPlane}) are what the drills use.
  */
 public interface Playground extends AutoCloseable {
@@ -42,8 +44,20 @@ public interface Playground extends AutoCloseable {
     /** A region's health agent ({@code /livez}, {@code /readyz}, {@code /healthz}, {@code /metrics}). */
     URI health(Region region);
 
-    /** A region's store, to switch read-only or to inspect. */
+    /** A region's store, to inspect (faults go through {@link #databaseMode}). */
     RegionalStore store(Region region);
+
+    /** Which database the regions' stores are kept in. */
+    StoreKind storeKind();
+
+    /**
+     * Switches what a region's database accepts, the way a database fails. On the embedded store it is the store's
+     * {@link RegionalStore#mode(StoreMode) mode}. On PostgreSQL, read-only is the server's own
+     * {@code default_transaction_read_only} (set with {@code ALTER SYSTEM} and a reload, as in the seed's incident,
+     * so open sessions refuse writes too), and {@link StoreMode#READ_WRITE} resets it; unavailable is the store's
+     * switch (a stopped region stops its server instead).
+     */
+    void databaseMode(Region region, StoreMode mode);
 
     /** The replication between the stores: pause, resume, delay, lag. */
     Replicator replicator();
@@ -54,10 +68,13 @@ public interface Playground extends AutoCloseable {
     /** Which shop each instance runs. */
     ShopMode mode();
 
-    /** Stops a region's gateway, health agent and shops and makes its store unavailable: the region is gone. */
+    /**
+     * Stops a region's gateway, health agent, home-read server and shops and makes its store unavailable (on
+     * PostgreSQL: stops its server as a crash would): the region is gone.
+     */
     void stopRegion(Region region);
 
-    /** Brings a stopped region back on the same ports, its store as it was. */
+    /** Brings a stopped region back on the same ports, its store as it was (on PostgreSQL: its server restarted). */
     void startRegion(Region region);
 
     /** Stops the control plane; gateways keep serving with the last state they have. */
@@ -94,6 +111,7 @@ public interface Playground extends AutoCloseable {
         ShopMode mode = ShopMode.UNITAS;
         Duration replicationDelay = Duration.ofMillis(200);
         Path workDir;
+        StoreKind store = StoreKind.EMBEDDED;
 
         private Builder() {}
 
@@ -121,6 +139,15 @@ public interface Playground extends AutoCloseable {
                 throw new IllegalArgumentException("replication delay: " + delay + " (expected: >= 0)");
             }
             this.replicationDelay = delay;
+            return this;
+        }
+
+        /**
+         * Where the regions keep their stores: {@link StoreKind#EMBEDDED} (the default) or {@link StoreKind#POSTGRES},
+         * one PostgreSQL server per region on the region's seventh port, which needs a PostgreSQL server installed.
+         */
+        public Builder store(StoreKind store) {
+            this.store = Objects.requireNonNull(store, "store");
             return this;
         }
 

@@ -84,12 +84,12 @@ public enum Scenario {
 
     /** Injects the fault; a store fault switches the faulted region's store to its mode. */
     void inject(Playground p, Region faulted) {
-        p.store(faulted).mode(storeFault);
+        p.databaseMode(faulted, storeFault);
     }
 
     /** Undoes the fault; after a store fault the store takes writes again and its replication resumes. */
     void recover(Playground p, Region faulted) {
-        p.store(faulted).mode(StoreMode.READ_WRITE);
+        p.databaseMode(faulted, StoreMode.READ_WRITE);
         resumeOutgoing(p, faulted);
     }
 

@@ -2,6 +2,7 @@ package io.unitas.playground;
 
 import io.unitas.core.Region;
 import io.unitas.core.rules.UnitRules;
+import io.unitas.data.remote.HomeReadClient;
 import io.unitas.playground.store.StoreDirectory;
 import java.time.Clock;
 import java.util.Objects;
@@ -9,7 +10,7 @@ import java.util.Objects;
 /**
  * One instance of the demo shop: register, log in, cart, checkout with an {@code Idempotency-Key}, orders, all
  * over HTTP/JSON on one port. It serves in one region, writes to that region's store and reaches the other
- * regions' stores through a {@link StoreDirectory}. The user is named by the {@code x-user-id} header.
+ * regions through a {@link HomeReadClient} (or, in tests, their stores through a {@link StoreDirectory}). The user is named by the {@code x-user-id} header.
  */
 public interface Shop extends AutoCloseable {
 
@@ -34,8 +35,19 @@ public interface Shop extends AutoCloseable {
         String instance = "";
         int port;
         Clock clock = Clock.systemUTC();
+        HomeReadClient homeReads;
 
         private Builder() {}
+
+        /**
+         * Reads entities not yet in this region from their home region over the network (each region serving its
+         * store with {@link io.unitas.playground.store.ShopData#serve}). Without it, the homes' stores are read in
+         * this process through {@link #stores}, as tests do.
+         */
+        public Builder homeReads(HomeReadClient client) {
+            this.homeReads = Objects.requireNonNull(client, "client");
+            return this;
+        }
 
         /** The region this instance serves in; its store must be in {@link #stores}. */
         public Builder region(Region region) {

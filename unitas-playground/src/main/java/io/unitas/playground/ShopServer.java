@@ -76,9 +76,11 @@ final class ShopServer implements Shop {
         this.regions = b.rules.topology().regions();
         this.stores = b.stores;
         // Naive: the directory holds only the local store and every user's "home" is here.
-        this.data = mode == ShopMode.UNITAS
-                    ? ShopData.of(region, b.stores, HomeResolver.rules(() -> rules, USER_KEY), clock)
-                    : ShopData.of(region, StoreDirectory.of(local), HomeResolver.always(region), clock);
+        HomeResolver homes = HomeResolver.rules(() -> rules, USER_KEY);
+        this.data = mode == ShopMode.NAIVE
+                    ? ShopData.of(region, StoreDirectory.of(local), HomeResolver.always(region), clock)
+                    : b.homeReads != null ? ShopData.of(region, b.stores, homes, b.homeReads, clock)
+                    : ShopData.of(region, b.stores, homes, clock);
     }
 
     static Shop start(Shop.Builder b) {

@@ -6,14 +6,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Properties;
-import java.util.stream.Stream;
 
 /**
  * A PostgreSQL primary with a streaming hot standby, each its own cluster on a free port, started with the
- * installed server's {@code initdb}, {@code pg_ctl} and {@code pg_basebackup} (as user {@code postgres} when
+ * installed server's {@code initdb}, {@code pg_ctl} and {@code pg_basebackup}, found on the PATH or under
+ * {@code /usr/lib/postgresql/*}{@code /bin} (as user {@code postgres} when
  * running as root). Trust authentication for {@code postgres}; the role {@link #PASSWORD_USER} must give the
  * password {@link #PASSWORD}, so tests can see a wrong one refused.
  */
@@ -33,7 +32,7 @@ public final class PostgresCluster implements AutoCloseable {
     private final Node standby;
 
     private PostgresCluster() {
-        this.bin = binDir();
+        this.bin = PostgresInstall.binDir();
         this.base = ServerProcesses.tempDir("unitas-pg-", "postgres");
         this.primary = new Node(base.resolve("primary"), Ports.free());
         this.standby = new Node(base.resolve("standby"), Ports.free());
@@ -107,19 +106,6 @@ public final class PostgresCluster implements AutoCloseable {
             Files.writeString(file, text, StandardOpenOption.APPEND);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    private static Path binDir() {
-        try (Stream<Path> versions = Files.list(Path.of("/usr/lib/postgresql"))) {
-            return versions.map(v -> v.resolve("bin"))
-                    .filter(b -> Files.isExecutable(b.resolve("initdb")))
-                    .max(Comparator.comparingInt(b -> Integer.parseInt(b.getParent().getFileName().toString())))
-                    .orElseThrow(() -> new IllegalStateException(
-                            "no PostgreSQL server under /usr/lib/postgresql (expected: Debian's postgresql package)"));
-        } catch (IOException e) {
-            throw new IllegalStateException("no PostgreSQL server under /usr/lib/postgresql "
-                                            + "(expected: Debian's postgresql package)", e);
         }
     }
 

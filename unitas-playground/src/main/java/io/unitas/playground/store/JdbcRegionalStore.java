@@ -110,7 +110,18 @@ final class JdbcRegionalStore implements RegionalStore {
 
     @Override
     public StoreMode mode() {
-        return mode;
+        if (mode != StoreMode.READ_WRITE) {
+            return mode;
+        }
+        // What the database itself accepts (a server made read-only, one that stopped): a read-only database refuses
+        // even a write that changes no row.
+        StoreResult<Integer> probe = transact(c -> StoreResult.ok(
+                update(c, "UPDATE unitas_meta SET text_value = text_value WHERE name IS NULL")));
+        return switch (probe.status()) {
+            case OK -> StoreMode.READ_WRITE;
+            case READ_ONLY -> StoreMode.READ_ONLY;
+            default -> StoreMode.UNAVAILABLE;
+        };
     }
 
     @Override

@@ -51,7 +51,10 @@ public interface RegionalStore extends IdempotencyStore, AutoCloseable {
      */
     String replicaId();
 
-    /** What the store accepts right now. */
+    /**
+     * What the store accepts right now: the mode switched by {@link #mode(StoreMode)}, else what its database
+     * accepts (asked with a write that changes nothing: a server turned read-only or stopped shows here).
+     */
     StoreMode mode();
 
     /** Switches what the store accepts: the read-only and outage faults of a drill. */

@@ -1,0 +1,80 @@
+package io.unitas.playground;
+
+import static io.unitas.playground.EmbeddedRegions.CN;
+import static io.unitas.playground.EmbeddedRegions.EU;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.unitas.data.Home;
+import io.unitas.data.ReadinessResult;
+import io.unitas.data.remote.HomeReadClient;
+import io.unitas.data.remote.HomeReadServer;
+import io.unitas.playground.store.Account;
+import io.unitas.playground.store.Session;
+import io.unitas.playground.store.SessionRef;
+import io.unitas.playground.store.ShopData;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The shop's entities read from their home over a real HTTP/2 hop: eu reads cn's account, session and cart through
+ * cn's home-read server ({@link ShopData#serve}) as cn stores them, a true absence as "not found", and a stopped
+ * home as not ready.
+ */
+class ShopDataHomeReadTest {
+
+    @RegisterExtension
+    final EmbeddedRegions regions = new EmbeddedRegions();
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    private final HomeReadServer cnServes = ShopData.serve(HomeReadServer.builder(), regions.cn, regions.clock)
+            .region(CN).owns(unit -> unit.equals("u-cn")).token("secret").meterRegistry(meters).start();
+    private final HomeReadClient euReads = HomeReadClient.builder().endpoint(CN, cnServes.uri()).token("secret")
+            .deadline(Duration.ofSeconds(5)).hedgeAfter(Duration.ofSeconds(2)).meterRegistry(meters).build();
+    // Every key of this test is at home in cn, in unit u-cn.
+    private final ShopData eu = ShopData.of(EU, regions.stores, key -> Home.of(key, "u-cn", CN),
+                                            euReads, regions.clock);
+
+    @AfterEach
+    void close() {
+        euReads.close();
+        cnServes.close();
+    }
+
+    @Test
+    void eu_reads_cns_account_session_and_cart_as_cn_stores_them() {
+        Account ann = new Account("ann", "u-cn", CN, "Ann", regions.clock.instant());
+        Session session = new Session("t-1", "ann", regions.clock.instant().plus(Duration.ofHours(1)));
+        regions.cn.putAccount(ann);
+        regions.cn.putSession(session);
+        regions.cn.updateCart("ann", (cart, replica) -> cart.add(replica, "book", 2));
+
+        ReadinessResult<Account> account = eu.accounts().read("ann");
+        ReadinessResult<Session> readSession = eu.sessions().read(new SessionRef("ann", "t-1"));
+
+        assertThat(account.outcome()).isEqualTo(ReadinessResult.Outcome.HOME);
+        assertThat(account.value()).isEqualTo(ann);
+        assertThat(readSession.outcome()).isEqualTo(ReadinessResult.Outcome.HOME);
+        assertThat(readSession.value()).isEqualTo(session);
+        assertThat(eu.carts().read("ann").value().items()).isEqualTo(Map.of("book", 2));
+    }
+
+    @Test
+    void an_account_cn_does_not_have_is_not_found_because_cn_says_so() {
+        assertThat(eu.accounts().read("nobody").outcome()).isEqualTo(ReadinessResult.Outcome.NOT_FOUND);
+    }
+
+    @Test
+    void with_cns_server_stopped_the_account_is_not_ready_never_not_found() {
+        regions.cn.putAccount(new Account("ann", "u-cn", CN, "Ann", regions.clock.instant()));
+        cnServes.close();
+
+        ReadinessResult<Account> account = eu.accounts().read("ann");
+
+        assertThat(account.outcome()).isEqualTo(ReadinessResult.Outcome.NOT_READY);
+        assertThat(account.problem().detail()).contains("cn");
+    }
+}
