@@ -31,23 +31,23 @@ final class JdbcRegionalStore implements RegionalStore {
     private static final AtomicLong EMBEDDED_DATABASES = new AtomicLong();
 
     private static final List<String> SCHEMA = List.of(
-            "CREATE TABLE IF NOT EXISTS unitas_accounts (user_id VARCHAR(200) PRIMARY KEY,"
+            "CREATE TABLE IF NOT EXISTS shop_accounts (user_id VARCHAR(200) PRIMARY KEY,"
             + " unit_id VARCHAR(200) NOT NULL, home_region VARCHAR(63) NOT NULL, display_name VARCHAR(400) NOT NULL,"
             + " registered_at BIGINT NOT NULL)",
-            "CREATE TABLE IF NOT EXISTS unitas_sessions (token VARCHAR(200) PRIMARY KEY,"
+            "CREATE TABLE IF NOT EXISTS shop_sessions (token VARCHAR(200) PRIMARY KEY,"
             + " user_id VARCHAR(200) NOT NULL, expires_at BIGINT NOT NULL)",
-            "CREATE TABLE IF NOT EXISTS unitas_idempotency (idem_key VARCHAR(300) PRIMARY KEY,"
+            "CREATE TABLE IF NOT EXISTS shop_idempotency (idem_key VARCHAR(300) PRIMARY KEY,"
             + " user_id VARCHAR(200) NOT NULL, payload_hash VARCHAR(200) NOT NULL, response_status INTEGER,"
             + " response_body VARCHAR, created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL)",
-            "CREATE TABLE IF NOT EXISTS unitas_orders (order_id VARCHAR(200) PRIMARY KEY,"
+            "CREATE TABLE IF NOT EXISTS shop_orders (order_id VARCHAR(200) PRIMARY KEY,"
             + " user_id VARCHAR(200) NOT NULL, idem_key VARCHAR(300) NOT NULL, payload VARCHAR NOT NULL,"
             + " created_at BIGINT NOT NULL)",
-            "CREATE INDEX IF NOT EXISTS unitas_orders_by_user ON unitas_orders (user_id, created_at)",
-            "CREATE TABLE IF NOT EXISTS unitas_carts (user_id VARCHAR(200) PRIMARY KEY, state VARCHAR NOT NULL)",
-            "CREATE TABLE IF NOT EXISTS unitas_changes (seq BIGINT PRIMARY KEY, kind VARCHAR(20) NOT NULL,"
+            "CREATE INDEX IF NOT EXISTS unitas_orders_by_user ON shop_orders (user_id, created_at)",
+            "CREATE TABLE IF NOT EXISTS shop_carts (user_id VARCHAR(200) PRIMARY KEY, state VARCHAR NOT NULL)",
+            "CREATE TABLE IF NOT EXISTS shop_changes (seq BIGINT PRIMARY KEY, kind VARCHAR(20) NOT NULL,"
             + " entity_key VARCHAR(300) NOT NULL, payload VARCHAR NOT NULL, written_at BIGINT NOT NULL)",
-            "CREATE TABLE IF NOT EXISTS unitas_applied (origin_replica VARCHAR(100) PRIMARY KEY, seq BIGINT NOT NULL)",
-            "CREATE TABLE IF NOT EXISTS unitas_meta (name VARCHAR(63) PRIMARY KEY, text_value VARCHAR(200) NOT NULL)");
+            "CREATE TABLE IF NOT EXISTS shop_applied (origin_replica VARCHAR(100) PRIMARY KEY, seq BIGINT NOT NULL)",
+            "CREATE TABLE IF NOT EXISTS shop_meta (name VARCHAR(63) PRIMARY KEY, text_value VARCHAR(200) NOT NULL)");
 
     /** SQLSTATE of a write refused by a read-only transaction or server (PostgreSQL; SQL standard class 25). */
     private static final String READ_ONLY_SQL_TRANSACTION = "25006";
@@ -72,7 +72,7 @@ final class JdbcRegionalStore implements RegionalStore {
             for (String ddl : SCHEMA) {
                 s.execute(ddl);
             }
-            try (ResultSet rs = s.executeQuery("SELECT COALESCE(MAX(seq), 0) FROM unitas_changes")) {
+            try (ResultSet rs = s.executeQuery("SELECT COALESCE(MAX(seq), 0) FROM shop_changes")) {
                 rs.next();
                 lastSeq = rs.getLong(1);
             }
@@ -116,7 +116,7 @@ final class JdbcRegionalStore implements RegionalStore {
         // What the database itself accepts (a server made read-only, one that stopped): a read-only database refuses
         // even a write that changes no row.
         StoreResult<Integer> probe = transact(c -> StoreResult.ok(
-                update(c, "UPDATE unitas_meta SET text_value = text_value WHERE name IS NULL")));
+                update(c, "UPDATE shop_meta SET text_value = text_value WHERE name IS NULL")));
         return switch (probe.status()) {
             case OK -> StoreMode.READ_WRITE;
             case READ_ONLY -> StoreMode.READ_ONLY;
@@ -132,7 +132,7 @@ final class JdbcRegionalStore implements RegionalStore {
     @Override
     public StoreResult<Account> account(String userId) {
         return read(c -> one(c, "SELECT user_id, unit_id, home_region, display_name, registered_at"
-                                + " FROM unitas_accounts WHERE user_id = ?", "account", userId,
+                                + " FROM shop_accounts WHERE user_id = ?", "account", userId,
                              rs -> new Account(rs.getString(1), rs.getString(2), Region.of(rs.getString(3)),
                                                rs.getString(4), Instant.ofEpochMilli(rs.getLong(5)))));
     }
@@ -148,7 +148,7 @@ final class JdbcRegionalStore implements RegionalStore {
 
     @Override
     public StoreResult<Session> session(String token) {
-        StoreResult<Session> found = read(c -> one(c, "SELECT token, user_id, expires_at FROM unitas_sessions"
+        StoreResult<Session> found = read(c -> one(c, "SELECT token, user_id, expires_at FROM shop_sessions"
                                                       + " WHERE token = ?", "session", token,
                                                    rs -> new Session(rs.getString(1), rs.getString(2),
                                                                      Instant.ofEpochMilli(rs.getLong(3)))));
@@ -205,7 +205,7 @@ final class JdbcRegionalStore implements RegionalStore {
     @Override
     public StoreResult<String> release(String key) {
         return write(c -> {
-            update(c, "DELETE FROM unitas_idempotency WHERE idem_key = ?", key);
+            update(c, "DELETE FROM shop_idempotency WHERE idem_key = ?", key);
             log(c, Change.Kind.IDEMPOTENCY, key, "");
             return StoreResult.ok(key);
         });
@@ -228,7 +228,7 @@ final class JdbcRegionalStore implements RegionalStore {
     public StoreResult<List<Order>> orders(String userId) {
         return read(c -> {
             try (PreparedStatement ps = prepare(c, "SELECT order_id, user_id, idem_key, payload, created_at"
-                                                   + " FROM unitas_orders WHERE user_id = ?"
+                                                   + " FROM shop_orders WHERE user_id = ?"
                                                    + " ORDER BY created_at, order_id", userId);
                  ResultSet rs = ps.executeQuery()) {
                 List<Order> orders = new ArrayList<>();
@@ -260,7 +260,7 @@ final class JdbcRegionalStore implements RegionalStore {
     public StoreResult<List<Change>> changesSince(long afterSeq, int limit) {
         return read(c -> {
             try (PreparedStatement ps = prepare(c, "SELECT seq, kind, entity_key, payload, written_at"
-                                                   + " FROM unitas_changes WHERE seq > ? ORDER BY seq LIMIT ?",
+                                                   + " FROM shop_changes WHERE seq > ? ORDER BY seq LIMIT ?",
                                                 afterSeq, limit);
                  ResultSet rs = ps.executeQuery()) {
                 List<Change> changes = new ArrayList<>();
@@ -289,9 +289,9 @@ final class JdbcRegionalStore implements RegionalStore {
                                                    + change.originReplica() + "#" + (applied + 1) + ")");
             }
             applyEntity(c, change);
-            if (update(c, "UPDATE unitas_applied SET seq = ? WHERE origin_replica = ?", change.seq(),
+            if (update(c, "UPDATE shop_applied SET seq = ? WHERE origin_replica = ?", change.seq(),
                        change.originReplica()) == 0) {
-                update(c, "INSERT INTO unitas_applied (origin_replica, seq) VALUES (?, ?)", change.originReplica(),
+                update(c, "INSERT INTO shop_applied (origin_replica, seq) VALUES (?, ?)", change.originReplica(),
                        change.seq());
             }
             return StoreResult.ok(true);
@@ -319,14 +319,14 @@ final class JdbcRegionalStore implements RegionalStore {
      * already saw.
      */
     private static String replicaId(Connection c, Region region) throws SQLException {
-        try (PreparedStatement ps = prepare(c, "SELECT text_value FROM unitas_meta WHERE name = ?", "replica_id");
+        try (PreparedStatement ps = prepare(c, "SELECT text_value FROM shop_meta WHERE name = ?", "replica_id");
              ResultSet rs = ps.executeQuery()) {
             if (rs.next()) {
                 return rs.getString(1);
             }
         }
         String minted = region.id() + "." + UUID.randomUUID().toString().substring(0, 8);
-        update(c, "INSERT INTO unitas_meta (name, text_value) VALUES (?, ?)", "replica_id", minted);
+        update(c, "INSERT INTO shop_meta (name, text_value) VALUES (?, ?)", "replica_id", minted);
         return minted;
     }
 
@@ -336,7 +336,7 @@ final class JdbcRegionalStore implements RegionalStore {
             case SESSION -> upsertSession(c, ChangeCodec.session(change.payload()));
             case IDEMPOTENCY -> {
                 if (change.payload().isEmpty()) {
-                    update(c, "DELETE FROM unitas_idempotency WHERE idem_key = ?", change.key());
+                    update(c, "DELETE FROM shop_idempotency WHERE idem_key = ?", change.key());
                 } else {
                     upsertIdempotency(c, ChangeCodec.idempotency(change.payload()));
                 }
@@ -353,49 +353,49 @@ final class JdbcRegionalStore implements RegionalStore {
     }
 
     private void log(Connection c, Change.Kind kind, String key, String payload) throws SQLException {
-        update(c, "INSERT INTO unitas_changes (seq, kind, entity_key, payload, written_at) VALUES (?, ?, ?, ?, ?)",
+        update(c, "INSERT INTO shop_changes (seq, kind, entity_key, payload, written_at) VALUES (?, ?, ?, ?, ?)",
                lastSeq + 1, kind.name(), key, payload, clock.millis());
         lastSeq++;
     }
 
     private static void upsertAccount(Connection c, Account a) throws SQLException {
-        upsert(c, "UPDATE unitas_accounts SET unit_id = ?, home_region = ?, display_name = ?, registered_at = ?"
+        upsert(c, "UPDATE shop_accounts SET unit_id = ?, home_region = ?, display_name = ?, registered_at = ?"
                   + " WHERE user_id = ?",
-               "INSERT INTO unitas_accounts (unit_id, home_region, display_name, registered_at, user_id)"
+               "INSERT INTO shop_accounts (unit_id, home_region, display_name, registered_at, user_id)"
                + " VALUES (?, ?, ?, ?, ?)",
                a.unit(), a.home().id(), a.name(), a.registeredAt().toEpochMilli(), a.userId());
     }
 
     private static void upsertSession(Connection c, Session s) throws SQLException {
-        upsert(c, "UPDATE unitas_sessions SET user_id = ?, expires_at = ? WHERE token = ?",
-               "INSERT INTO unitas_sessions (user_id, expires_at, token) VALUES (?, ?, ?)",
+        upsert(c, "UPDATE shop_sessions SET user_id = ?, expires_at = ? WHERE token = ?",
+               "INSERT INTO shop_sessions (user_id, expires_at, token) VALUES (?, ?, ?)",
                s.userId(), s.expiresAt().toEpochMilli(), s.token());
     }
 
     private static void upsertIdempotency(Connection c, IdempotencyRecord r) throws SQLException {
         Object status = r.inFlight() ? new TypedNull(Types.INTEGER) : r.response().status();
         Object body = r.inFlight() ? new TypedNull(Types.VARCHAR) : r.response().body();
-        upsert(c, "UPDATE unitas_idempotency SET user_id = ?, payload_hash = ?, response_status = ?,"
+        upsert(c, "UPDATE shop_idempotency SET user_id = ?, payload_hash = ?, response_status = ?,"
                   + " response_body = ?, created_at = ?, expires_at = ? WHERE idem_key = ?",
-               "INSERT INTO unitas_idempotency (user_id, payload_hash, response_status, response_body, created_at,"
+               "INSERT INTO shop_idempotency (user_id, payload_hash, response_status, response_body, created_at,"
                + " expires_at, idem_key) VALUES (?, ?, ?, ?, ?, ?, ?)",
                r.userId(), r.payloadHash(), status, body, r.createdAt().toEpochMilli(), r.expiresAt().toEpochMilli(),
                r.key());
     }
 
     private static void upsertCart(Connection c, String userId, String state) throws SQLException {
-        upsert(c, "UPDATE unitas_carts SET state = ? WHERE user_id = ?",
-               "INSERT INTO unitas_carts (state, user_id) VALUES (?, ?)", state, userId);
+        upsert(c, "UPDATE shop_carts SET state = ? WHERE user_id = ?",
+               "INSERT INTO shop_carts (state, user_id) VALUES (?, ?)", state, userId);
     }
 
     private static void insertOrder(Connection c, Order o) throws SQLException {
-        update(c, "INSERT INTO unitas_orders (order_id, user_id, idem_key, payload, created_at) VALUES (?, ?, ?, ?, ?)",
+        update(c, "INSERT INTO shop_orders (order_id, user_id, idem_key, payload, created_at) VALUES (?, ?, ?, ?, ?)",
                o.orderId(), o.userId(), o.idempotencyKey(), o.payload(), o.createdAt().toEpochMilli());
     }
 
     private StoreResult<IdempotencyRecord> idempotency(Connection c, String key) throws SQLException {
         return one(c, "SELECT idem_key, user_id, payload_hash, response_status, response_body, created_at, expires_at"
-                      + " FROM unitas_idempotency WHERE idem_key = ?", "idempotency record", key,
+                      + " FROM shop_idempotency WHERE idem_key = ?", "idempotency record", key,
                    rs -> {
                        int status = rs.getInt(4);
                        StoredResponse response = rs.wasNull() ? null : new StoredResponse(status, rs.getString(5));
@@ -406,7 +406,7 @@ final class JdbcRegionalStore implements RegionalStore {
     }
 
     private StoreResult<Order> order(Connection c, String orderId) throws SQLException {
-        return one(c, "SELECT order_id, user_id, idem_key, payload, created_at FROM unitas_orders WHERE order_id = ?",
+        return one(c, "SELECT order_id, user_id, idem_key, payload, created_at FROM shop_orders WHERE order_id = ?",
                    "order", orderId, JdbcRegionalStore::orderOf);
     }
 
@@ -416,13 +416,13 @@ final class JdbcRegionalStore implements RegionalStore {
     }
 
     private Cart storedCart(Connection c, String userId) throws SQLException {
-        StoreResult<String> state = one(c, "SELECT state FROM unitas_carts WHERE user_id = ?", "cart", userId,
+        StoreResult<String> state = one(c, "SELECT state FROM shop_carts WHERE user_id = ?", "cart", userId,
                                         rs -> rs.getString(1));
         return state.isOk() ? ChangeCodec.cart(state.value()) : Cart.empty();
     }
 
     private static long appliedSeq(Connection c, String originReplica) throws SQLException {
-        try (PreparedStatement ps = prepare(c, "SELECT seq FROM unitas_applied WHERE origin_replica = ?",
+        try (PreparedStatement ps = prepare(c, "SELECT seq FROM shop_applied WHERE origin_replica = ?",
                                             originReplica);
              ResultSet rs = ps.executeQuery()) {
             return rs.next() ? rs.getLong(1) : 0;
@@ -433,9 +433,9 @@ final class JdbcRegionalStore implements RegionalStore {
     public StoreResult<Integer> trim(long shippedThroughSeq) {
         long now = clock.millis();
         return transact(c -> StoreResult.ok(
-                update(c, "DELETE FROM unitas_changes WHERE seq <= ? AND seq < ?", shippedThroughSeq, lastSeq)
-                + update(c, "DELETE FROM unitas_sessions WHERE expires_at <= ?", now)
-                + update(c, "DELETE FROM unitas_idempotency WHERE expires_at <= ?", now)));
+                update(c, "DELETE FROM shop_changes WHERE seq <= ? AND seq < ?", shippedThroughSeq, lastSeq)
+                + update(c, "DELETE FROM shop_sessions WHERE expires_at <= ?", now)
+                + update(c, "DELETE FROM shop_idempotency WHERE expires_at <= ?", now)));
     }
 
     /** Reads with one connection; a failing database reads as unavailable. */

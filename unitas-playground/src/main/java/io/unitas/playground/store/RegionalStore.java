@@ -36,7 +36,7 @@ public interface RegionalStore extends IdempotencyStore, AutoCloseable {
 
     /**
      * A store over any JDBC database that speaks the store's portable SQL (H2, PostgreSQL). Creates its tables
-     * ({@code unitas_*}) when absent, in the connection's default schema.
+     * ({@code shop_*}) when absent, in the connection's default schema.
      */
     static RegionalStore jdbc(Region region, DataSource dataSource, Clock clock) {
         return new JdbcRegionalStore(region, dataSource, clock, () -> { });

@@ -141,7 +141,7 @@ class EmbeddedReplicatorTest {
         database.setURL("jdbc:h2:mem:corrupt-cn;DB_CLOSE_DELAY=-1");
         try (RegionalStore corrupt = RegionalStore.jdbc(CN, database, clock);
              Connection c = database.getConnection(); Statement s = c.createStatement()) {
-            s.execute("INSERT INTO unitas_changes VALUES (1, 'ACCOUNT', 'alice', 'name=Alice', 0)");
+            s.execute("INSERT INTO shop_changes VALUES (1, 'ACCOUNT', 'alice', 'name=Alice', 0)");
             Replicator replicator = Replicator.builder().stores(corrupt, eu).clock(clock).build();
             eu.putAccount(user("bruno", EU));
             replicator.replicateDue();
