@@ -61,6 +61,13 @@ class ControlServiceSwitchoverTest {
                 .isInstanceOf(ChangeResult.Applied.class);
     }
 
+    /** cn, the moving units' home, reports how far their data is behind in {@code to}. */
+    private void shipped(String to, long lagMs, String... units) {
+        assertThat(service.reportHealth("agent", "cn", new ControlService.Document("health.json",
+                Fixtures.reportWithUnitLag("cn", sequence++, clock.instant(), to, lagMs, clock.instant(), units))))
+                .isInstanceOf(ChangeResult.Applied.class);
+    }
+
     private static ControlService.SwitchoverRequest move(List<String> units, String target) {
         return new ControlService.SwitchoverRequest(units, "", target, 500, null, null, false, false, "drill");
     }
@@ -225,8 +232,11 @@ class ControlServiceSwitchoverTest {
         assertThat(lift.detail()).isEqualTo("unit 'u-bj': fenced by running switchover sw-1 (abort it instead)");
 
         service.tick();
-        assertThat(current().phase()).isEqualTo(SwitchoverPhase.CATCHING_UP); // eu's lag is 5,000 ms > 500 ms
-        report("eu", true, 100);
+        assertThat(current().phase()).isEqualTo(SwitchoverPhase.CATCHING_UP); // their lag to eu is unknown yet
+        shipped("eu", 800, "u-sh", "u-bj");
+        service.tick();
+        assertThat(current().phase()).isEqualTo(SwitchoverPhase.CATCHING_UP); // 800 ms > max_lag 500 ms
+        shipped("eu", 100, "u-sh", "u-bj");
         service.tick();
         assertThat(current().phase()).isEqualTo(SwitchoverPhase.FLIPPED);
         assertThat(store.current().homes()).containsEntry("u-sh", Region.of("eu")).containsEntry("u-bj",
@@ -281,7 +291,7 @@ class ControlServiceSwitchoverTest {
 
     @Test
     void aFlippedSwitchover_cannotBeAborted() {
-        report("eu", true, 0);
+        shipped("eu", 0, "u-sh");
         started(service.startSwitchover("ops", move(List.of("u-sh"), "eu")));
         service.tick();
         service.tick();
@@ -295,7 +305,7 @@ class ControlServiceSwitchoverTest {
 
     @Test
     void aUnitThatJustMoved_mayNotMoveAgainWithinTheCooldown_evenWhenThePlanIsFine() {
-        report("eu", true, 0);
+        shipped("eu", 0, "u-sh");
         started(service.startSwitchover("ops", move(List.of("u-sh"), "eu")));
         service.tick();
         service.tick();
