@@ -1,0 +1,97 @@
+package io.unitas.spring.boot4;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+import jakarta.servlet.http.HttpServletRequest;
+
+import io.unitas.client.RoutingContextHolder;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.ParameterizedTypeReference;
+import org.springframework.http.HttpHeaders;
+import org.springframework.scheduling.annotation.Async;
+import org.springframework.scheduling.annotation.EnableAsync;
+import org.springframework.stereotype.Service;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.client.RestClient;
+
+/**
+ * A Spring Boot 4 Servlet service with only the starter and application.yaml: {@code /echo} shows the routing headers
+ * it received and the context it sees; {@code /call/{via}} calls {@code /echo} over {@code RestClient}, directly or
+ * from an {@code @Async} method, and answers what the callee saw.
+ */
+@SpringBootApplication
+@EnableAsync
+public class Boot4App {
+
+    static final ParameterizedTypeReference<Map<String, String>> MAP = new ParameterizedTypeReference<>() {};
+
+    @Bean
+    MutableRoutingState routingState() {
+        return new MutableRoutingState();
+    }
+
+    @Service
+    public static class Calls {
+        private final RestClient restClient;
+
+        Calls(RestClient.Builder builder) {
+            this.restClient = builder.build();
+        }
+
+        /** What the callee saw, and the thread the call left from. */
+        Map<String, String> echo(String base) {
+            Map<String, String> seen = new LinkedHashMap<>(restClient.get().uri(base + "/echo").retrieve().body(MAP));
+            seen.put("sent.from", Thread.currentThread().getName());
+            return seen;
+        }
+
+        @Async
+        public CompletableFuture<Map<String, String>> echoAsync(String base) {
+            return CompletableFuture.completedFuture(echo(base));
+        }
+    }
+
+    @RestController
+    static class Endpoints {
+        private final Calls calls;
+
+        Endpoints(Calls calls) {
+            this.calls = calls;
+        }
+
+        /** The routing headers received and the current context's unit. */
+        @GetMapping("/echo")
+        Map<String, String> echo(@RequestHeader HttpHeaders headers) {
+            Map<String, String> m = new LinkedHashMap<>();
+            headers.forEach((name, values) -> {
+                if (name.toLowerCase().startsWith("x-unitas-")) {
+                    m.put(name.toLowerCase(), values.get(0));
+                }
+            });
+            m.put("context.unit", String.valueOf(RoutingContextHolder.current().unit()));
+            return m;
+        }
+
+        @PostMapping("/orders")
+        Map<String, String> order() {
+            return Map.of("unit", String.valueOf(RoutingContextHolder.current().unit()));
+        }
+
+        @GetMapping("/call/{via}")
+        Map<String, String> call(@PathVariable String via, HttpServletRequest request) throws Exception {
+            String base = "http://localhost:" + request.getLocalPort();
+            return switch (via) {
+                case "restclient" -> calls.echo(base);
+                case "async" -> calls.echoAsync(base).get();
+                default -> throw new IllegalArgumentException("via: " + via);
+            };
+        }
+    }
+}
