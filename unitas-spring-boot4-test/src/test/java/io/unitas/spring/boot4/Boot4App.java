@@ -8,9 +8,11 @@ import jakarta.servlet.http.HttpServletRequest;
 
 import io.unitas.client.RoutingContextHolder;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.restclient.RestTemplateBuilder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
 import org.springframework.scheduling.annotation.Async;
 import org.springframework.scheduling.annotation.EnableAsync;
 import org.springframework.stereotype.Service;
@@ -20,11 +22,13 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.client.RestClient;
+import org.springframework.web.client.RestTemplate;
+import org.springframework.web.reactive.function.client.WebClient;
 
 /**
  * A Spring Boot 4 Servlet service with only the starter and application.yaml: {@code /echo} shows the routing headers
- * it received and the context it sees; {@code /call/{via}} calls {@code /echo} over {@code RestClient}, directly or
- * from an {@code @Async} method, and answers what the callee saw.
+ * it received and the context it sees; {@code /call/{via}} calls {@code /echo} over {@code RestClient} (directly or
+ * from an {@code @Async} method), {@code RestTemplate} or {@code WebClient}, and answers what the callee saw.
  */
 @SpringBootApplication
 @EnableAsync
@@ -61,9 +65,13 @@ public class Boot4App {
     @RestController
     static class Endpoints {
         private final Calls calls;
+        private final RestTemplate restTemplate;
+        private final WebClient webClient;
 
-        Endpoints(Calls calls) {
+        Endpoints(Calls calls, RestTemplateBuilder restTemplates, WebClient.Builder webClients) {
             this.calls = calls;
+            this.restTemplate = restTemplates.build();
+            this.webClient = webClients.build();
         }
 
         /** The routing headers received and the current context's unit. */
@@ -90,6 +98,8 @@ public class Boot4App {
             return switch (via) {
                 case "restclient" -> calls.echo(base);
                 case "async" -> calls.echoAsync(base).get();
+                case "resttemplate" -> restTemplate.exchange(base + "/echo", HttpMethod.GET, null, MAP).getBody();
+                case "webclient" -> webClient.get().uri(base + "/echo").retrieve().bodyToMono(MAP).block();
                 default -> throw new IllegalArgumentException("via: " + via);
             };
         }

@@ -1,6 +1,7 @@
 package io.unitas.spring.boot4;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.net.URI;
@@ -11,11 +12,14 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.unitas.client.RoutingContext;
 import io.unitas.client.RoutingContextHolder;
 import io.unitas.core.fence.FencePolicy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringBootVersion;
@@ -25,8 +29,9 @@ import org.springframework.cloud.client.loadbalancer.LoadBalancerClient;
 
 /**
  * The same starter jar the Spring Boot 3.5 tests use, in a Spring Boot 4.0 / Spring Cloud 2025.1 Servlet service: the
- * gateway's stamp is read, written on the next {@code RestClient} call, carried into {@code @Async} methods; fenced
- * writes are refused; Spring Cloud LoadBalancer picks instances of the unit's region.
+ * gateway's stamp is read, written on the next {@code RestClient}, {@code RestTemplate} and {@code WebClient} call,
+ * carried into {@code @Async} methods; fenced writes are refused; the service's metrics carry the unit and
+ * {@code /actuator/unitas} shows the state; Spring Cloud LoadBalancer picks instances of the unit's region.
  */
 @SpringBootTest(classes = Boot4App.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class Boot4StarterTest {
@@ -41,6 +46,9 @@ class Boot4StarterTest {
 
     @Autowired
     LoadBalancerClient loadBalancer;
+
+    @Autowired
+    MeterRegistry meters;
 
     @AfterEach
     void reset() {
@@ -81,6 +89,15 @@ class Boot4StarterTest {
                                       "\"context.unit\":\"u-cn\"");
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"resttemplate", "webclient"})
+    void theStamp_isWrittenOnTheOtherClients(String via) throws Exception {
+        HttpResponse<String> r = send("GET", "/call/" + via, "x-unitas-unit", "u-cn", "x-unitas-region", "cn");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        assertThat(r.body()).contains("\"x-unitas-unit\":\"u-cn\"", "\"x-unitas-region\":\"cn\"",
+                                      "\"context.unit\":\"u-cn\"");
+    }
+
     @Test
     void noStamp_butARoutingKey_placesTheRequestByTheRules() throws Exception {
         assertThat(send("GET", "/call/restclient", "x-user-id", "1070").body())
@@ -109,6 +126,24 @@ class Boot4StarterTest {
         HttpResponse<String> other = send("POST", "/orders", "x-user-id", "5");
         assertThat(other.statusCode()).isEqualTo(200);
         assertThat(other.body()).isEqualTo("{\"unit\":\"u-cn\"}");
+    }
+
+    @Test
+    void theServicesOwnHttpMetrics_areTaggedWithTheUnit() throws Exception {
+        send("GET", "/echo", "x-unitas-unit", "u-eu", "x-unitas-region", "eu");
+        send("GET", "/echo");
+        await("http.server.requests of /echo by unit").atMost(Duration.ofSeconds(30)).until(() ->
+                meters.find("http.server.requests").tag("uri", "/echo").tag("unitas.unit", "u-eu").timer() != null
+                && meters.find("http.server.requests").tag("uri", "/echo").tag("unitas.unit", "none").timer() != null);
+    }
+
+    @Test
+    void theActuatorEndpoint_showsTheRoutingStateTheServiceSees() throws Exception {
+        state.fence("u-cn", FencePolicy.reject(Duration.ofSeconds(5)));
+        HttpResponse<String> r = send("GET", "/actuator/unitas");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        assertThat(r.body()).contains("\"region\":\"eu\"", "\"units\":{\"u-cn\":\"cn\",\"u-eu\":\"eu\",\"u-us\":\"us\"}",
+                                      "\"fenced\":[\"u-cn\"]");
     }
 
     /** The instance ids chosen over enough calls to see every instance the selection lets through. */
