@@ -3,18 +3,25 @@ package io.unitas.spring.boot4;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 import jakarta.servlet.http.HttpServletRequest;
 
 import io.unitas.client.RoutingContextHolder;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.restclient.RestTemplateBuilder;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.cloud.openfeign.EnableFeignClients;
+import org.springframework.cloud.openfeign.FeignClient;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.scheduling.annotation.Async;
 import org.springframework.scheduling.annotation.EnableAsync;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
+import org.springframework.core.task.TaskDecorator;
 import org.springframework.stereotype.Service;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -28,17 +35,43 @@ import org.springframework.web.reactive.function.client.WebClient;
 /**
  * A Spring Boot 4 Servlet service with only the starter and application.yaml: {@code /echo} shows the routing headers
  * it received and the context it sees; {@code /call/{via}} calls {@code /echo} over {@code RestClient} (directly or
- * from an {@code @Async} method), {@code RestTemplate} or {@code WebClient}, and answers what the callee saw.
+ * from an {@code @Async} method), {@code RestTemplate}, {@code WebClient}, OpenFeign, or from
+ * the application's own pool, and answers what the callee saw.
  */
 @SpringBootApplication
 @EnableAsync
+@EnableFeignClients(clients = Boot4App.EchoClient.class)
 public class Boot4App {
+
+    /** {@code /echo} over OpenFeign; the port is known once the server runs, so the client resolves lazily. */
+    @FeignClient(name = "echo", url = "http://localhost:${local.server.port}")
+    public interface EchoClient {
+        @GetMapping("/echo")
+        Map<String, String> echo();
+    }
 
     static final ParameterizedTypeReference<Map<String, String>> MAP = new ParameterizedTypeReference<>() {};
 
     @Bean
     MutableRoutingState routingState() {
         return new MutableRoutingState();
+    }
+
+    /** A pool the application makes itself, wrapped as docs/spring.md says. */
+    @Bean(destroyMethod = "shutdownNow")
+    ExecutorService appPool() {
+        return RoutingContextHolder.wrap(Executors.newFixedThreadPool(2));
+    }
+
+    /** One thread, so consecutive tasks of different requests certainly share it (the leak test). */
+    @Bean
+    ThreadPoolTaskExecutor single(TaskDecorator decorator) {
+        ThreadPoolTaskExecutor e = new ThreadPoolTaskExecutor();
+        e.setCorePoolSize(1);
+        e.setMaxPoolSize(1);
+        e.setTaskDecorator(decorator);
+        e.setThreadNamePrefix("single-");
+        return e;
     }
 
     @Service
@@ -60,6 +93,11 @@ public class Boot4App {
         public CompletableFuture<Map<String, String>> echoAsync(String base) {
             return CompletableFuture.completedFuture(echo(base));
         }
+
+        @Async("single")
+        public CompletableFuture<String> unitOnSingleThread() {
+            return CompletableFuture.completedFuture(String.valueOf(RoutingContextHolder.current().unit()));
+        }
     }
 
     @RestController
@@ -67,9 +105,14 @@ public class Boot4App {
         private final Calls calls;
         private final RestTemplate restTemplate;
         private final WebClient webClient;
+        private final ExecutorService appPool;
+        private final ObjectProvider<EchoClient> feign;
 
-        Endpoints(Calls calls, RestTemplateBuilder restTemplates, WebClient.Builder webClients) {
+        Endpoints(Calls calls, RestTemplateBuilder restTemplates, WebClient.Builder webClients,
+                  ExecutorService appPool, ObjectProvider<EchoClient> feign) {
             this.calls = calls;
+            this.appPool = appPool;
+            this.feign = feign;
             this.restTemplate = restTemplates.build();
             this.webClient = webClients.build();
         }
@@ -92,6 +135,11 @@ public class Boot4App {
             return Map.of("unit", String.valueOf(RoutingContextHolder.current().unit()));
         }
 
+        @GetMapping("/async-unit")
+        String asyncUnit() throws Exception {
+            return calls.unitOnSingleThread().get();
+        }
+
         @GetMapping("/call/{via}")
         Map<String, String> call(@PathVariable String via, HttpServletRequest request) throws Exception {
             String base = "http://localhost:" + request.getLocalPort();
@@ -100,6 +148,9 @@ public class Boot4App {
                 case "async" -> calls.echoAsync(base).get();
                 case "resttemplate" -> restTemplate.exchange(base + "/echo", HttpMethod.GET, null, MAP).getBody();
                 case "webclient" -> webClient.get().uri(base + "/echo").retrieve().bodyToMono(MAP).block();
+                case "feign" -> feign.getObject().echo();
+                case "pool" -> appPool.submit(() -> calls.echo(base)).get();
+                case "nested-pool" -> appPool.submit(() -> calls.echoAsync(base).get()).get();
                 default -> throw new IllegalArgumentException("via: " + via);
             };
         }

@@ -29,8 +29,8 @@ import org.springframework.cloud.client.loadbalancer.LoadBalancerClient;
 
 /**
  * The same starter jar the Spring Boot 3.5 tests use, in a Spring Boot 4.0 / Spring Cloud 2025.1 Servlet service: the
- * gateway's stamp is read, written on the next {@code RestClient}, {@code RestTemplate} and {@code WebClient} call,
- * carried into {@code @Async} methods; fenced writes are refused; the service's metrics carry the unit and
+ * gateway's stamp is read, written on the next {@code RestClient}, {@code RestTemplate}, {@code WebClient} and OpenFeign
+ * call, carried into {@code @Async} methods and the application's own pools without leaking into the next request; fenced writes are refused; the service's metrics carry the unit and
  * {@code /actuator/unitas} shows the state; Spring Cloud LoadBalancer picks instances of the unit's region.
  */
 @SpringBootTest(classes = Boot4App.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
@@ -90,7 +90,7 @@ class Boot4StarterTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"resttemplate", "webclient"})
+    @ValueSource(strings = {"resttemplate", "webclient", "feign", "pool", "nested-pool"})
     void theStamp_isWrittenOnTheOtherClients(String via) throws Exception {
         HttpResponse<String> r = send("GET", "/call/" + via, "x-unitas-unit", "u-cn", "x-unitas-region", "cn");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
@@ -110,8 +110,17 @@ class Boot4StarterTest {
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         assertThat(r.body()).contains("\"x-unitas-unit\":\"u-cn\"", "\"x-unitas-region\":\"cn\"",
                                       "\"context.unit\":\"u-cn\"");
-        // the call left from a thread of the executor Boot configures, not from the request's
-        assertThat(r.body()).contains("\"sent.from\":\"task-");
+        // the call left from the application's executor (its only one, so @Async's), not the request's thread
+        assertThat(r.body()).contains("\"sent.from\":\"single-");
+    }
+
+    @Test
+    void leak_aPooledThreadDoesNotCarryOneRequestsUnitIntoTheNext() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            assertThat(send("GET", "/async-unit", "x-unitas-unit", "u-cn", "x-unitas-region", "cn").body())
+                    .isEqualTo("u-cn");
+            assertThat(send("GET", "/async-unit").body()).isEqualTo("null");
+        }
     }
 
     @Test
