@@ -8,6 +8,7 @@ import org.springframework.http.HttpRequest;
 import org.springframework.http.client.ClientHttpRequestExecution;
 import org.springframework.http.client.ClientHttpRequestInterceptor;
 import org.springframework.http.client.ClientHttpResponse;
+import org.springframework.web.client.RestTemplate;
 
 /**
  * Writes the current routing context on every outgoing {@code RestClient} and {@code RestTemplate} call. The
@@ -21,6 +22,11 @@ final class OutboundRouting {
     /** The interceptor for {@code RestClient} and {@code RestTemplate}. */
     static ClientHttpRequestInterceptor interceptor(RoutingHeaders headers) {
         return new Interceptor(headers);
+    }
+
+    /** Puts the interceptor first on {@code template}, so the headers are set before any other interceptor runs. */
+    static void addTo(RestTemplate template, RoutingHeaders headers) {
+        template.getInterceptors().add(0, interceptor(headers));
     }
 
     /** Sets the headers from the current thread's context. */

@@ -107,9 +107,13 @@ public class UnitasAutoConfiguration {
         }
     }
 
-    /** The context written on {@code RestClient} and {@code RestTemplate} calls. */
+    /**
+     * The context written on {@code RestClient} and {@code RestTemplate} calls, through Spring Boot 3's customizers
+     * ({@code org.springframework.boot.web.client}).
+     */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = "org.springframework.web.client.RestClient")
+    @ConditionalOnClass(name = {"org.springframework.web.client.RestClient",
+                                "org.springframework.boot.web.client.RestClientCustomizer"})
     static class BlockingClients {
         @Bean
         RestClientCustomizer unitasRestClientCustomizer(UnitasProperties properties) {
@@ -118,17 +122,47 @@ public class UnitasAutoConfiguration {
 
         @Bean
         RestTemplateCustomizer unitasRestTemplateCustomizer(UnitasProperties properties) {
-            return template -> template.getInterceptors().add(0,
-                    OutboundRouting.interceptor(properties.routingHeaders()));
+            return template -> OutboundRouting.addTo(template, properties.routingHeaders());
         }
     }
 
-    /** The context written on {@code WebClient} calls. */
+    /** The same through Spring Boot 4's customizers, which moved to {@code org.springframework.boot.restclient}. */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = "org.springframework.web.reactive.function.client.WebClient")
+    @ConditionalOnClass(name = {"org.springframework.web.client.RestClient",
+                                "org.springframework.boot.restclient.RestClientCustomizer"})
+    static class BlockingClientsBoot4 {
+        @Bean
+        org.springframework.boot.restclient.RestClientCustomizer unitasRestClientCustomizer(
+                UnitasProperties properties) {
+            return builder -> builder.requestInterceptor(OutboundRouting.interceptor(properties.routingHeaders()));
+        }
+
+        @Bean
+        org.springframework.boot.restclient.RestTemplateCustomizer unitasRestTemplateCustomizer(
+                UnitasProperties properties) {
+            return template -> OutboundRouting.addTo(template, properties.routingHeaders());
+        }
+    }
+
+    /** The context written on {@code WebClient} calls, through Spring Boot 3's customizer. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = {"org.springframework.web.reactive.function.client.WebClient",
+                                "org.springframework.boot.web.reactive.function.client.WebClientCustomizer"})
     static class ReactiveClients {
         @Bean
         WebClientCustomizer unitasWebClientCustomizer(UnitasProperties properties) {
+            return builder -> builder.filter(WebClientRouting.exchangeFilter(properties.routingHeaders()));
+        }
+    }
+
+    /** The same through Spring Boot 4's customizer, which moved to {@code org.springframework.boot.webclient}. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = {"org.springframework.web.reactive.function.client.WebClient",
+                                "org.springframework.boot.webclient.WebClientCustomizer"})
+    static class ReactiveClientsBoot4 {
+        @Bean
+        org.springframework.boot.webclient.WebClientCustomizer unitasWebClientCustomizer(
+                UnitasProperties properties) {
             return builder -> builder.filter(WebClientRouting.exchangeFilter(properties.routingHeaders()));
         }
     }
