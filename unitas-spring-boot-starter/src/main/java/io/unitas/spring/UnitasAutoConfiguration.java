@@ -1,11 +1,13 @@
 package io.unitas.spring;
 
 import java.time.Clock;
+import java.util.List;
 
 import jakarta.servlet.Filter;
 
 import io.unitas.client.InstanceSelector;
 import io.unitas.client.RoutingContextAccessor;
+import io.unitas.control.client.state.StateSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanPostProcessor;
@@ -41,11 +43,21 @@ import reactor.core.publisher.Hooks;
 @EnableConfigurationProperties(UnitasProperties.class)
 public class UnitasAutoConfiguration {
 
-    /** Routing state from the files {@code unitas.*} names, unless the application brings its own. */
+    /**
+     * Routing state from the files {@code unitas.*} names, followed as the control plane's watch (when
+     * {@code unitas.control-plane.url} is set) or the {@code file:} files change; unless the application brings its own.
+     */
     @Bean
     @ConditionalOnMissingBean
     UnitasRoutingState unitasRoutingState(UnitasProperties properties, ResourceLoader loader) {
-        return new StaticFilesRoutingState(properties, loader);
+        StaticFilesRoutingState files = new StaticFilesRoutingState(properties, loader);
+        StateSource source = FollowedRoutingState.source(properties, loader);
+        if (source == null && properties.getFences() != null) {
+            throw new UnitasConfigurationException(List.of(
+                    "unitas.fences: '" + properties.getFences() + "' (expected: a file: location, with unitas.topology,"
+                    + " unitas.rules and unitas.health file: locations too, so that all of them are followed)"));
+        }
+        return source == null ? files : FollowedRoutingState.follow(files.current(), source);
     }
 
     /** Unit-aware instance selection over the current routing state. */

@@ -81,6 +81,24 @@ class ConfigurationTest {
     }
 
     @Test
+    void aFencesFileBesideClasspathStateFiles_andAControlPlaneURLThatIsNoURL_areNamed() {
+        runner.withPropertyValues("unitas.fences=file:/etc/unitas/fences.json").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(analysed(context.getStartupFailure())).contains(
+                    "unitas.fences: 'file:/etc/unitas/fences.json' (expected: a file: location, with unitas.topology,"
+                    + " unitas.rules and unitas.health file: locations too, so that all of them are followed)");
+        });
+        runner.withPropertyValues("unitas.control-plane.url=control:7400", "unitas.reload-interval=0s")
+              .run(context -> {
+                  assertThat(context).hasFailed();
+                  assertThat(analysed(context.getStartupFailure())).contains(
+                          "unitas.controlPlane.url: 'control:7400' (expected: the control plane's http:// or https://"
+                          + " base URL)",
+                          "unitas.reloadInterval: 'PT0S' (expected: a positive duration, e.g. 1s)");
+              });
+    }
+
+    @Test
     void aMissingFile_isNamedByItsProperty() {
         runner.withPropertyValues("unitas.rules=classpath:unitas/nope.yaml").run(context -> {
             assertThat(context).hasFailed();
