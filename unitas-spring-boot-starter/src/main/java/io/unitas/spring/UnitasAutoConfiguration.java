@@ -45,7 +45,8 @@ public class UnitasAutoConfiguration {
 
     /**
      * Routing state from the files {@code unitas.*} names, followed as the control plane's watch (when
-     * {@code unitas.control-plane.url} is set) or the {@code file:} files change; unless the application brings its own.
+     * {@code unitas.control-plane.url} is set) or the {@code file:} files change; unless the application brings its
+     * own.
      */
     @Bean
     @ConditionalOnMissingBean
@@ -91,6 +92,31 @@ public class UnitasAutoConfiguration {
                                                                 properties.getFence().isEnabled())));
             registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
             return registration;
+        }
+    }
+
+    /** {@link Idempotent} methods and paths, when {@code unitas.idempotency.enabled} and the data layer is present. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+    @ConditionalOnClass(name = {"io.unitas.data.Idempotency", "jakarta.servlet.Filter"})
+    @ConditionalOnProperty(prefix = "unitas.idempotency", name = "enabled", havingValue = "true")
+    static class DataIdempotency {
+        @Bean
+        @ConditionalOnMissingBean
+        io.unitas.data.Idempotency unitasIdempotency(UnitasProperties properties, UnitasRoutingState state,
+                                                     org.springframework.beans.factory.BeanFactory beans,
+                                                     ObjectProvider<javax.sql.DataSource> own,
+                                                     ObjectProvider<Clock> clock) {
+            return IdempotencyConfiguration.idempotency(properties, state, beans, own,
+                                                        clock.getIfAvailable(Clock::systemUTC));
+        }
+
+        @Bean
+        FilterRegistrationBean<IdempotencyFilter> unitasIdempotencyFilter(
+                UnitasProperties properties, io.unitas.data.Idempotency idempotency,
+                ObjectProvider<org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping>
+                        mappings) {
+            return IdempotencyConfiguration.filter(properties, idempotency, mappings);
         }
     }
 

@@ -30,6 +30,7 @@ public class UnitasProperties implements Validator {
     private final Fence fence = new Fence();
     private final Instance instance = new Instance();
     private final ControlPlane controlPlane = new ControlPlane();
+    private final Idempotency idempotency = new Idempotency();
     private String fences;
     private Duration reloadInterval = Duration.ofSeconds(1);
 
@@ -118,6 +119,11 @@ public class UnitasProperties implements Validator {
         return controlPlane;
     }
 
+    /** {@link Idempotent} requests: where their records are kept. */
+    public Idempotency getIdempotency() {
+        return idempotency;
+    }
+
     /** The header names, the same as the gateway's. */
     public Headers getHeaders() {
         return headers;
@@ -178,6 +184,20 @@ public class UnitasProperties implements Validator {
             && !controlPlane.url.startsWith("http://") && !controlPlane.url.startsWith("https://")) {
             errors.rejectValue("controlPlane.url", "malformed", "'" + controlPlane.url
                                + "' (expected: the control plane's http:// or https:// base URL)");
+        }
+        if (idempotency.enabled) {
+            if (idempotency.ttl == null || idempotency.ttl.isNegative() || idempotency.ttl.isZero()) {
+                errors.rejectValue("idempotency.ttl", "invalid",
+                                   "'" + idempotency.ttl + "' (expected: a positive duration, e.g. 24h)");
+            }
+            if (idempotency.retryAfter == null || idempotency.retryAfter.isNegative()) {
+                errors.rejectValue("idempotency.retryAfter", "invalid",
+                                   "'" + idempotency.retryAfter + "' (expected: a duration >= 0, e.g. 1s)");
+            }
+            String problem = RoutingHeaders.nameProblem(idempotency.header);
+            if (problem != null) {
+                errors.rejectValue("idempotency.header", "malformed", "'" + idempotency.header + "' (" + problem + ")");
+            }
         }
         String[] parts = {"unit", "region", "origin", "hops", "version"};
         String[] names = {headers.unit, headers.region, headers.origin, headers.hops, headers.version};
@@ -383,6 +403,87 @@ public class UnitasProperties implements Validator {
         /** Allows cleartext to a host other than loopback. */
         public void setAllowInsecure(boolean allowInsecure) {
             this.allowInsecure = allowInsecure;
+        }
+    }
+
+    /**
+     * {@link Idempotent} requests and {@code paths}: each region's idempotency store is a {@code DataSource} bean of
+     * the application, named per region; this instance's own region takes the application's only
+     * {@code DataSource} when it names none. A region without a store is one whose records cannot be reached: its
+     * users' new keys are answered 503 here.
+     */
+    public static class Idempotency {
+        private boolean enabled;
+        private String header = "Idempotency-Key";
+        private List<String> paths = List.of();
+        private Duration ttl = Duration.ofHours(24);
+        private Duration retryAfter = Duration.ofSeconds(1);
+        private boolean migrate = true;
+        private final Map<String, String> stores = new LinkedHashMap<>();
+
+        /** Whether idempotency is on (default off). */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /** Turns idempotency on or off. */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /** The request header carrying the key (default {@code Idempotency-Key}). */
+        public String getHeader() {
+            return header;
+        }
+
+        /** Sets the key's header. */
+        public void setHeader(String header) {
+            this.header = header;
+        }
+
+        /** Path patterns ({@code /orders/**}) whose writes are idempotent without the annotation. */
+        public List<String> getPaths() {
+            return paths;
+        }
+
+        /** Sets the idempotent path patterns. */
+        public void setPaths(List<String> paths) {
+            this.paths = paths == null ? List.of() : paths;
+        }
+
+        /** How long a record counts (default 24h). */
+        public Duration getTtl() {
+            return ttl;
+        }
+
+        /** Sets how long a record counts. */
+        public void setTtl(Duration ttl) {
+            this.ttl = ttl;
+        }
+
+        /** The wait suggested with 409 and 503 answers (default 1s). */
+        public Duration getRetryAfter() {
+            return retryAfter;
+        }
+
+        /** Sets the suggested wait. */
+        public void setRetryAfter(Duration retryAfter) {
+            this.retryAfter = retryAfter;
+        }
+
+        /** Whether this region's store gets the unitas schema at start (default on). */
+        public boolean isMigrate() {
+            return migrate;
+        }
+
+        /** Turns the schema migration at start on or off. */
+        public void setMigrate(boolean migrate) {
+            this.migrate = migrate;
+        }
+
+        /** Region id to the name of the {@code DataSource} bean holding that region's records. */
+        public Map<String, String> getStores() {
+            return stores;
         }
     }
 }
