@@ -69,6 +69,11 @@ public class UnitasAutoConfiguration {
         return InstanceSelector.of(properties.getRegion(), state::current, clock.getIfAvailable(Clock::systemUTC));
     }
 
+    static InboundContext inbound(UnitasProperties properties, UnitasRoutingState state, ObjectProvider<Clock> clock) {
+        return new InboundContext(properties.routingHeaders(), state, properties.getFence().isEnabled(),
+                                  properties.getRegion(), clock.getIfAvailable(Clock::systemUTC));
+    }
+
     /**
      * Carries the routing context (and every other registered thread-local) into {@code @Async} methods and tasks of
      * the executor Boot configures, through context-propagation's {@link RoutingContextAccessor}.
@@ -86,10 +91,10 @@ public class UnitasAutoConfiguration {
     static class Servlet {
         @Bean
         FilterRegistrationBean<RoutingContextFilter> unitasRoutingContextFilter(UnitasProperties properties,
-                                                                                UnitasRoutingState state) {
+                                                                                UnitasRoutingState state,
+                                                                                ObjectProvider<Clock> clock) {
             FilterRegistrationBean<RoutingContextFilter> registration = new FilterRegistrationBean<>(
-                    new RoutingContextFilter(new InboundContext(properties.routingHeaders(), state,
-                                                                properties.getFence().isEnabled())));
+                    new RoutingContextFilter(inbound(properties, state, clock)));
             registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
             return registration;
         }
@@ -139,9 +144,9 @@ public class UnitasAutoConfiguration {
     @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
     static class Reactive {
         @Bean
-        WebFilter unitasRoutingContextWebFilter(UnitasProperties properties, UnitasRoutingState state) {
-            return new RoutingContextWebFilter(new InboundContext(properties.routingHeaders(), state,
-                                                                  properties.getFence().isEnabled()));
+        WebFilter unitasRoutingContextWebFilter(UnitasProperties properties, UnitasRoutingState state,
+                                                ObjectProvider<Clock> clock) {
+            return new RoutingContextWebFilter(inbound(properties, state, clock));
         }
     }
 
@@ -171,7 +176,7 @@ public class UnitasAutoConfiguration {
         }
     }
 
-    /** {@code unitas.unit} on the service's own HTTP server metrics. */
+    /** {@code unitas.unit} and {@code unitas.route} on the service's own HTTP server metrics. */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = "io.micrometer.observation.ObservationFilter")
     static class Observability {
