@@ -19,6 +19,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.boot.web.client.RestClientCustomizer;
 import org.springframework.boot.web.reactive.function.client.WebClientCustomizer;
 
@@ -96,6 +97,23 @@ class ConfigurationTest {
                           + " base URL)",
                           "unitas.reloadInterval: 'PT0S' (expected: a positive duration, e.g. 1s)");
               });
+    }
+
+    @Test
+    void idempotencyStoresThatNameNoRegionOrNoDataSource_areNamedAtOnce() {
+        new WebApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(UnitasAutoConfiguration.class))
+                .withPropertyValues("unitas.region=eu", "unitas.topology=classpath:unitas/topology.yaml",
+                                    "unitas.rules=classpath:unitas/rules.yaml", "unitas.idempotency.enabled=true",
+                                    "unitas.idempotency.stores.cn=nope", "unitas.idempotency.stores.mars=marsDb")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(analysed(context.getStartupFailure())).contains(
+                            "unitas.idempotency.stores.cn: 'nope' (expected: the name of a DataSource bean)",
+                            "unitas.idempotency.stores.mars: unknown region (expected: one of the topology's)",
+                            "unitas.idempotency.stores.eu: missing (expected: the name of the DataSource bean holding"
+                            + " this region's records, or exactly one DataSource in the application)");
+                });
     }
 
     @Test
