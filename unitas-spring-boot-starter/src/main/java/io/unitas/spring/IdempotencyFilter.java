@@ -4,7 +4,6 @@ import java.io.ByteArrayInputStream;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -83,16 +82,17 @@ final class IdempotencyFilter extends OncePerRequestFilter {
             result = idempotency.execute(key, context.unit(), fingerprint, () -> {
                 try {
                     chain.doFilter(buffered, captured);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                } catch (ServletException e) {
-                    throw new IllegalStateException(e);
+                } catch (IOException | ServletException e) {
+                    throw new Checked(e);
                 }
                 return new StoredResponse(captured.getStatus(),
                                           new String(captured.getContentAsByteArray(), StandardCharsets.UTF_8));
             });
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
+        } catch (Checked e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            throw (ServletException) e.getCause();
         }
         switch (result.outcome()) {
             case EXECUTED -> captured.copyBodyToResponse();
@@ -142,6 +142,13 @@ final class IdempotencyFilter extends OncePerRequestFilter {
             response.setHeader("Retry-After", Long.toString(problem.retryAfterSeconds()));
         }
         response.getOutputStream().write(ProblemJson.encode(problem));
+    }
+
+    /** Carries the chain's checked exception out of the data layer's action, which may throw unchecked only. */
+    private static final class Checked extends RuntimeException {
+        Checked(Exception cause) {
+            super(cause);
+        }
     }
 
     /** The request with its body read once, for the fingerprint, and served again to the handler. */
