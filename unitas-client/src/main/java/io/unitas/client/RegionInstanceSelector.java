@@ -33,7 +33,7 @@ final class RegionInstanceSelector implements InstanceSelector {
     @Override
     public <T> InstanceSelection<T> select(List<T> instances, Function<? super T, Map<String, String>> metadata,
                                            RoutingContext context, ServiceKind kind, boolean write) {
-        if (instances.stream().noneMatch(i -> metadata.apply(i).get(REGION) != null)) {
+        if (!anyCarriesRegion(instances, metadata)) {
             return new InstanceSelection<>(instances, null, "no instance carries " + REGION + ": not unit-aware");
         }
         RoutingSnapshot s = state.get();
@@ -58,6 +58,15 @@ final class RegionInstanceSelector implements InstanceSelector {
         return new InstanceSelection<>(List.of(), null, placement.allowed()
                 ? "no instance in " + placement.regions() + " (" + placement.message() + ")"
                 : placement.message());
+    }
+
+    private static <T> boolean anyCarriesRegion(List<T> instances, Function<? super T, Map<String, String>> metadata) {
+        for (T instance : instances) {
+            if (metadata.apply(instance).get(REGION) != null) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

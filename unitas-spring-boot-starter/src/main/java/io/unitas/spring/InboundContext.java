@@ -1,11 +1,15 @@
 package io.unitas.spring;
 
+import java.time.Clock;
+
 import io.unitas.client.RoutingContext;
 import io.unitas.client.RoutingHeaders;
 import io.unitas.client.RoutingSnapshot;
 import io.unitas.config.ProblemJson;
 import io.unitas.core.ProblemDetail;
+import io.unitas.core.RouteDecision;
 import io.unitas.core.rules.RequestView;
+import io.unitas.core.rules.Unit;
 import io.unitas.core.rules.UnitLookup;
 
 /**
@@ -15,14 +19,39 @@ import io.unitas.core.rules.UnitLookup;
  */
 final class InboundContext {
 
+    /** The request attribute holding the request's {@link #route}. */
+    static final String ROUTE_ATTRIBUTE = InboundContext.class.getName() + ".route";
+    static final String NONE = "none";
+    static final String OFF_ROUTE = "off_route";
+
     private final RoutingHeaders headers;
     private final UnitasRoutingState state;
     private final boolean fence;
+    private final String region;
+    private final Clock clock;
 
-    InboundContext(RoutingHeaders headers, UnitasRoutingState state, boolean fence) {
+    InboundContext(RoutingHeaders headers, UnitasRoutingState state, boolean fence, String region, Clock clock) {
         this.headers = headers;
         this.state = state;
         this.fence = fence;
+        this.region = region;
+        this.clock = clock;
+    }
+
+    /**
+     * How this request reached this region, for the {@code unitas.route} tag: the core's route outcome for its unit
+     * ({@code home}, {@code failover}, {@code spillover}, ...) when that decision picks this region, {@code off_route}
+     * when it picks another (a call that bypassed the gateway, or state not yet seen here), {@code none} without a
+     * unit the rules know.
+     */
+    String route(RoutingContext context, RoutingSnapshot snapshot) {
+        Unit unit = context.unit() == null ? null : snapshot.rules().unit(context.unit());
+        if (unit == null) {
+            return NONE;
+        }
+        RouteDecision decision = snapshot.router().route(unit.home().id(), snapshot.health(), clock.millis());
+        return decision.hasTarget() && decision.target().id().equals(region) ? decision.outcome().reason()
+                                                                              : OFF_ROUTE;
     }
 
     /**

@@ -50,6 +50,7 @@ final class RoutingContextWebFilter implements WebFilter {
             return response.writeWith(Mono.just(body));
         }
         exchange.getAttributes().put(RoutingContextFilter.ATTRIBUTE, context);
+        exchange.getAttributes().put(InboundContext.ROUTE_ATTRIBUTE, inbound.route(context, snapshot));
         return chain.filter(exchange).contextWrite(c -> c.put(RoutingContextAccessor.KEY, context));
     }
 

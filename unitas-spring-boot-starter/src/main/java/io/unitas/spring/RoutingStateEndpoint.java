@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import io.unitas.client.RoutingSnapshot;
+import io.unitas.control.client.WatchStatus;
 import io.unitas.core.rules.Unit;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -29,6 +30,13 @@ final class RoutingStateEndpoint {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("region", properties.getRegion());
         out.put("health_revision", s.health().revision());
+        if (state instanceof FollowedRoutingState followed) {
+            out.put("revision", followed.revision());
+            WatchStatus watch = followed.watchStatus();
+            out.put("source", watch == null ? "files" : "control plane: " + watch.describe());
+        } else {
+            out.put("source", "files read at start");
+        }
         Map<String, String> units = new LinkedHashMap<>();
         for (Unit u : s.rules().units()) {
             units.put(u.id(), u.home().id());

@@ -1,11 +1,13 @@
 package io.unitas.spring;
 
 import java.time.Clock;
+import java.util.List;
 
 import jakarta.servlet.Filter;
 
 import io.unitas.client.InstanceSelector;
 import io.unitas.client.RoutingContextAccessor;
+import io.unitas.control.client.state.StateSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanPostProcessor;
@@ -41,11 +43,22 @@ import reactor.core.publisher.Hooks;
 @EnableConfigurationProperties(UnitasProperties.class)
 public class UnitasAutoConfiguration {
 
-    /** Routing state from the files {@code unitas.*} names, unless the application brings its own. */
+    /**
+     * Routing state from the files {@code unitas.*} names, followed as the control plane's watch (when
+     * {@code unitas.control-plane.url} is set) or the {@code file:} files change; unless the application brings its
+     * own.
+     */
     @Bean
     @ConditionalOnMissingBean
     UnitasRoutingState unitasRoutingState(UnitasProperties properties, ResourceLoader loader) {
-        return new StaticFilesRoutingState(properties, loader);
+        StaticFilesRoutingState files = new StaticFilesRoutingState(properties, loader);
+        StateSource source = FollowedRoutingState.source(properties, loader);
+        if (source == null && properties.getFences() != null) {
+            throw new UnitasConfigurationException(List.of(
+                    "unitas.fences: '" + properties.getFences() + "' (expected: a file: location, with unitas.topology,"
+                    + " unitas.rules and unitas.health file: locations too, so that all of them are followed)"));
+        }
+        return source == null ? files : FollowedRoutingState.follow(files.current(), source);
     }
 
     /** Unit-aware instance selection over the current routing state. */
@@ -54,6 +67,11 @@ public class UnitasAutoConfiguration {
     InstanceSelector unitasInstanceSelector(UnitasProperties properties, UnitasRoutingState state,
                                             ObjectProvider<Clock> clock) {
         return InstanceSelector.of(properties.getRegion(), state::current, clock.getIfAvailable(Clock::systemUTC));
+    }
+
+    static InboundContext inbound(UnitasProperties properties, UnitasRoutingState state, ObjectProvider<Clock> clock) {
+        return new InboundContext(properties.routingHeaders(), state, properties.getFence().isEnabled(),
+                                  properties.getRegion(), clock.getIfAvailable(Clock::systemUTC));
     }
 
     /**
@@ -73,12 +91,37 @@ public class UnitasAutoConfiguration {
     static class Servlet {
         @Bean
         FilterRegistrationBean<RoutingContextFilter> unitasRoutingContextFilter(UnitasProperties properties,
-                                                                                UnitasRoutingState state) {
+                                                                                UnitasRoutingState state,
+                                                                                ObjectProvider<Clock> clock) {
             FilterRegistrationBean<RoutingContextFilter> registration = new FilterRegistrationBean<>(
-                    new RoutingContextFilter(new InboundContext(properties.routingHeaders(), state,
-                                                                properties.getFence().isEnabled())));
+                    new RoutingContextFilter(inbound(properties, state, clock)));
             registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
             return registration;
+        }
+    }
+
+    /** {@link Idempotent} methods and paths, when {@code unitas.idempotency.enabled} and the data layer is present. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+    @ConditionalOnClass(name = {"io.unitas.data.Idempotency", "jakarta.servlet.Filter"})
+    @ConditionalOnProperty(prefix = "unitas.idempotency", name = "enabled", havingValue = "true")
+    static class DataIdempotency {
+        @Bean
+        @ConditionalOnMissingBean
+        io.unitas.data.Idempotency unitasIdempotency(UnitasProperties properties, UnitasRoutingState state,
+                                                     org.springframework.beans.factory.BeanFactory beans,
+                                                     ObjectProvider<javax.sql.DataSource> own,
+                                                     ObjectProvider<Clock> clock) {
+            return IdempotencyConfiguration.idempotency(properties, state, beans, own,
+                                                        clock.getIfAvailable(Clock::systemUTC));
+        }
+
+        @Bean
+        FilterRegistrationBean<IdempotencyFilter> unitasIdempotencyFilter(
+                UnitasProperties properties, io.unitas.data.Idempotency idempotency,
+                ObjectProvider<org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping>
+                        mappings) {
+            return IdempotencyConfiguration.filter(properties, idempotency, mappings);
         }
     }
 
@@ -101,9 +144,9 @@ public class UnitasAutoConfiguration {
     @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
     static class Reactive {
         @Bean
-        WebFilter unitasRoutingContextWebFilter(UnitasProperties properties, UnitasRoutingState state) {
-            return new RoutingContextWebFilter(new InboundContext(properties.routingHeaders(), state,
-                                                                  properties.getFence().isEnabled()));
+        WebFilter unitasRoutingContextWebFilter(UnitasProperties properties, UnitasRoutingState state,
+                                                ObjectProvider<Clock> clock) {
+            return new RoutingContextWebFilter(inbound(properties, state, clock));
         }
     }
 
@@ -167,7 +210,7 @@ public class UnitasAutoConfiguration {
         }
     }
 
-    /** {@code unitas.unit} on the service's own HTTP server metrics. */
+    /** {@code unitas.unit} and {@code unitas.route} on the service's own HTTP server metrics. */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = "io.micrometer.observation.ObservationFilter")
     static class Observability {

@@ -1,5 +1,6 @@
 package io.unitas.spring;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +29,10 @@ public class UnitasProperties implements Validator {
     private final Map<String, Service> services = new LinkedHashMap<>();
     private final Fence fence = new Fence();
     private final Instance instance = new Instance();
+    private final ControlPlane controlPlane = new ControlPlane();
+    private final Idempotency idempotency = new Idempotency();
+    private String fences;
+    private Duration reloadInterval = Duration.ofSeconds(1);
 
     /** Whether the starter does anything at all. */
     public boolean isEnabled() {
@@ -89,6 +94,36 @@ public class UnitasProperties implements Validator {
         this.health = health;
     }
 
+    /** Where the write fences file is, or {@code null} for none (fences then come from a control plane only). */
+    public String getFences() {
+        return fences;
+    }
+
+    /** Sets the write fences file's location. */
+    public void setFences(String fences) {
+        this.fences = fences;
+    }
+
+    /** How often {@code file:} state files are checked for changes (default 1s). */
+    public Duration getReloadInterval() {
+        return reloadInterval;
+    }
+
+    /** Sets how often {@code file:} state files are checked for changes. */
+    public void setReloadInterval(Duration reloadInterval) {
+        this.reloadInterval = reloadInterval;
+    }
+
+    /** The control plane whose watch the service follows, when {@code url} is set. */
+    public ControlPlane getControlPlane() {
+        return controlPlane;
+    }
+
+    /** {@link Idempotent} requests: where their records are kept. */
+    public Idempotency getIdempotency() {
+        return idempotency;
+    }
+
     /** The header names, the same as the gateway's. */
     public Headers getHeaders() {
         return headers;
@@ -140,6 +175,29 @@ public class UnitasProperties implements Validator {
         }
         if (rules == null || rules.isBlank()) {
             errors.rejectValue("rules", "required", "expected: the unit rules file, e.g. classpath:unitas/rules.yaml");
+        }
+        if (reloadInterval == null || reloadInterval.isNegative() || reloadInterval.isZero()) {
+            errors.rejectValue("reloadInterval", "invalid",
+                               "'" + reloadInterval + "' (expected: a positive duration, e.g. 1s)");
+        }
+        if (controlPlane.url != null && !controlPlane.url.isBlank()
+            && !controlPlane.url.startsWith("http://") && !controlPlane.url.startsWith("https://")) {
+            errors.rejectValue("controlPlane.url", "malformed", "'" + controlPlane.url
+                               + "' (expected: the control plane's http:// or https:// base URL)");
+        }
+        if (idempotency.enabled) {
+            if (idempotency.ttl == null || idempotency.ttl.isNegative() || idempotency.ttl.isZero()) {
+                errors.rejectValue("idempotency.ttl", "invalid",
+                                   "'" + idempotency.ttl + "' (expected: a positive duration, e.g. 24h)");
+            }
+            if (idempotency.retryAfter == null || idempotency.retryAfter.isNegative()) {
+                errors.rejectValue("idempotency.retryAfter", "invalid",
+                                   "'" + idempotency.retryAfter + "' (expected: a duration >= 0, e.g. 1s)");
+            }
+            String problem = RoutingHeaders.nameProblem(idempotency.header);
+            if (problem != null) {
+                errors.rejectValue("idempotency.header", "malformed", "'" + idempotency.header + "' (" + problem + ")");
+            }
         }
         String[] parts = {"unit", "region", "origin", "hops", "version"};
         String[] names = {headers.unit, headers.region, headers.origin, headers.hops, headers.version};
@@ -272,6 +330,160 @@ public class UnitasProperties implements Validator {
         /** Sets this instance's gray version. */
         public void setVersion(String version) {
             this.version = version;
+        }
+    }
+
+    /**
+     * The control plane whose watch the service follows (the gateway's {@code control_plane:} section): rules, health
+     * and fences as they change; the static files are served until its first state arrives.
+     */
+    public static class ControlPlane {
+        private String url;
+        private String token;
+        private String tokenFile;
+        private String stateFile = "unitas-state/last-good.json";
+        private String ca;
+        private boolean allowInsecure;
+
+        /** The control plane's base URL; unset, the service reads static files only. */
+        public String getUrl() {
+            return url;
+        }
+
+        /** Sets the control plane's base URL. */
+        public void setUrl(String url) {
+            this.url = url;
+        }
+
+        /** The bearer token (a viewer's is enough), or {@code null}. */
+        public String getToken() {
+            return token;
+        }
+
+        /** Sets the bearer token. */
+        public void setToken(String token) {
+            this.token = token;
+        }
+
+        /** A file holding the bearer token, re-read when it changes, or {@code null}. */
+        public String getTokenFile() {
+            return tokenFile;
+        }
+
+        /** Sets the token file. */
+        public void setTokenFile(String tokenFile) {
+            this.tokenFile = tokenFile;
+        }
+
+        /** Where the last good state is kept, served from while the control plane is away and after a restart. */
+        public String getStateFile() {
+            return stateFile;
+        }
+
+        /** Sets where the last good state is kept. */
+        public void setStateFile(String stateFile) {
+            this.stateFile = stateFile;
+        }
+
+        /** A PEM file of the certificate authorities to trust for {@code https://}, or {@code null} for the JDK's. */
+        public String getCa() {
+            return ca;
+        }
+
+        /** Sets the CA file. */
+        public void setCa(String ca) {
+            this.ca = ca;
+        }
+
+        /** Whether {@code http://} to a host other than loopback is allowed. */
+        public boolean isAllowInsecure() {
+            return allowInsecure;
+        }
+
+        /** Allows cleartext to a host other than loopback. */
+        public void setAllowInsecure(boolean allowInsecure) {
+            this.allowInsecure = allowInsecure;
+        }
+    }
+
+    /**
+     * {@link Idempotent} requests and {@code paths}: each region's idempotency store is a {@code DataSource} bean of
+     * the application, named per region; this instance's own region takes the application's only
+     * {@code DataSource} when it names none. A region without a store is one whose records cannot be reached: its
+     * users' new keys are answered 503 here.
+     */
+    public static class Idempotency {
+        private boolean enabled;
+        private String header = "Idempotency-Key";
+        private List<String> paths = List.of();
+        private Duration ttl = Duration.ofHours(24);
+        private Duration retryAfter = Duration.ofSeconds(1);
+        private boolean migrate = true;
+        private final Map<String, String> stores = new LinkedHashMap<>();
+
+        /** Whether idempotency is on (default off). */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /** Turns idempotency on or off. */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /** The request header carrying the key (default {@code Idempotency-Key}). */
+        public String getHeader() {
+            return header;
+        }
+
+        /** Sets the key's header. */
+        public void setHeader(String header) {
+            this.header = header;
+        }
+
+        /** Path patterns ({@code /orders/**}) whose writes are idempotent without the annotation. */
+        public List<String> getPaths() {
+            return paths;
+        }
+
+        /** Sets the idempotent path patterns. */
+        public void setPaths(List<String> paths) {
+            this.paths = paths == null ? List.of() : paths;
+        }
+
+        /** How long a record counts (default 24h). */
+        public Duration getTtl() {
+            return ttl;
+        }
+
+        /** Sets how long a record counts. */
+        public void setTtl(Duration ttl) {
+            this.ttl = ttl;
+        }
+
+        /** The wait suggested with 409 and 503 answers (default 1s). */
+        public Duration getRetryAfter() {
+            return retryAfter;
+        }
+
+        /** Sets the suggested wait. */
+        public void setRetryAfter(Duration retryAfter) {
+            this.retryAfter = retryAfter;
+        }
+
+        /** Whether this region's store gets the unitas schema at start (default on). */
+        public boolean isMigrate() {
+            return migrate;
+        }
+
+        /** Turns the schema migration at start on or off. */
+        public void setMigrate(boolean migrate) {
+            this.migrate = migrate;
+        }
+
+        /** Region id to the name of the {@code DataSource} bean holding that region's records. */
+        public Map<String, String> getStores() {
+            return stores;
         }
     }
 }

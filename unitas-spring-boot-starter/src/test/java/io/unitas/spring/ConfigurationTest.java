@@ -19,6 +19,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.boot.web.client.RestClientCustomizer;
 import org.springframework.boot.web.reactive.function.client.WebClientCustomizer;
 
@@ -78,6 +79,41 @@ class ConfigurationTest {
                     "unitas.region: 'mars' (expected: one of [cn, eu, us], the regions of "
                     + "classpath:unitas/topology.yaml)");
         });
+    }
+
+    @Test
+    void aFencesFileBesideClasspathStateFiles_andAControlPlaneURLThatIsNoURL_areNamed() {
+        runner.withPropertyValues("unitas.fences=file:/etc/unitas/fences.json").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(analysed(context.getStartupFailure())).contains(
+                    "unitas.fences: 'file:/etc/unitas/fences.json' (expected: a file: location, with unitas.topology,"
+                    + " unitas.rules and unitas.health file: locations too, so that all of them are followed)");
+        });
+        runner.withPropertyValues("unitas.control-plane.url=control:7400", "unitas.reload-interval=0s")
+              .run(context -> {
+                  assertThat(context).hasFailed();
+                  assertThat(analysed(context.getStartupFailure())).contains(
+                          "unitas.controlPlane.url: 'control:7400' (expected: the control plane's http:// or https://"
+                          + " base URL)",
+                          "unitas.reloadInterval: 'PT0S' (expected: a positive duration, e.g. 1s)");
+              });
+    }
+
+    @Test
+    void idempotencyStoresThatNameNoRegionOrNoDataSource_areNamedAtOnce() {
+        new WebApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(UnitasAutoConfiguration.class))
+                .withPropertyValues("unitas.region=eu", "unitas.topology=classpath:unitas/topology.yaml",
+                                    "unitas.rules=classpath:unitas/rules.yaml", "unitas.idempotency.enabled=true",
+                                    "unitas.idempotency.stores.cn=nope", "unitas.idempotency.stores.mars=marsDb")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(analysed(context.getStartupFailure())).contains(
+                            "unitas.idempotency.stores.cn: 'nope' (expected: the name of a DataSource bean)",
+                            "unitas.idempotency.stores.mars: unknown region (expected: one of the topology's)",
+                            "unitas.idempotency.stores.eu: missing (expected: the name of the DataSource bean holding"
+                            + " this region's records, or exactly one DataSource in the application)");
+                });
     }
 
     @Test

@@ -44,6 +44,7 @@ class ServletPropagationTest {
     @AfterEach
     void lift() {
         state.fence(null, null);
+        state.down(null);
     }
 
     private HttpResponse<String> send(String method, String path, String... headers) throws IOException,
@@ -109,12 +110,20 @@ class ServletPropagationTest {
     }
 
     @Test
-    void theServicesOwnHttpMetrics_areTaggedWithTheUnit() throws Exception {
+    void theServicesOwnHttpMetrics_areTaggedWithTheUnitAndTheRoute() throws Exception {
         send("GET", "/echo", "x-unitas-unit", "u-eu", "x-unitas-region", "eu");
         send("GET", "/echo");
-        await("http.server.requests of /echo by unit").atMost(Duration.ofSeconds(30)).until(() ->
-                meters.find("http.server.requests").tag("uri", "/echo").tag("unitas.unit", "u-eu").timer() != null
-                && meters.find("http.server.requests").tag("uri", "/echo").tag("unitas.unit", "none").timer() != null);
+        send("GET", "/echo", "x-user-id", "80");        // u-us, at home in us: it should not have come to eu
+        state.down("cn");
+        send("GET", "/echo", "x-user-id", "10");        // u-cn, its home down: eu is the first of its fallbacks
+        await("http.server.requests of /echo by unit and route").atMost(Duration.ofSeconds(30)).until(() ->
+                echo("u-eu", "home") && echo("none", "none") && echo("u-us", "off_route")
+                && echo("u-cn", "failover"));
+    }
+
+    private boolean echo(String unit, String route) {
+        return meters.find("http.server.requests").tag("uri", "/echo").tag("unitas.unit", unit)
+                     .tag("unitas.route", route).timer() != null;
     }
 
     @Test

@@ -81,6 +81,7 @@ class WebFluxPropagationTest {
     void theServicesOwnHttpMetrics_areTaggedWithTheUnit() throws Exception {
         send("GET", "/echo", "x-user-id", "80");
         await("http.server.requests of /echo for u-us").atMost(Duration.ofSeconds(30)).until(() ->
-                meters.find("http.server.requests").tag("uri", "/echo").tag("unitas.unit", "u-us").timer() != null);
+                meters.find("http.server.requests").tag("uri", "/echo").tag("unitas.unit", "u-us")
+                      .tag("unitas.route", "off_route").timer() != null);
     }
 }

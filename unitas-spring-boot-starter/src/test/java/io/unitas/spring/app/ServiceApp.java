@@ -2,14 +2,22 @@ package io.unitas.spring.app;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import javax.sql.DataSource;
 
 import jakarta.servlet.http.HttpServletRequest;
 
 import io.unitas.client.RoutingContext;
 import io.unitas.client.RoutingContextHolder;
+import io.unitas.spring.Idempotent;
+import org.h2.jdbcx.JdbcDataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.web.client.RestTemplateBuilder;
@@ -26,6 +34,7 @@ import org.springframework.stereotype.Service;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.client.RestClient;
@@ -60,6 +69,36 @@ public class ServiceApp {
     @Bean
     MutableRoutingState routingState() {
         return new MutableRoutingState();
+    }
+
+    /** The application's own database in eu, which keeps eu's users' idempotency records. */
+    @Bean
+    DataSource ordersDb() {
+        JdbcDataSource h2 = new JdbcDataSource();
+        h2.setURL("jdbc:h2:mem:orders-eu-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+        return h2;
+    }
+
+    /** Payments, each made at most once per Idempotency-Key; a test holds one open to see a duplicate in flight. */
+    @RestController
+    public static class Payments {
+        public final AtomicInteger made = new AtomicInteger();
+        public final AtomicReference<CountDownLatch> hold = new AtomicReference<>(new CountDownLatch(0));
+        public final AtomicInteger entered = new AtomicInteger();
+
+        @Idempotent
+        @PostMapping("/payments")
+        Map<String, Object> pay(@RequestBody Map<String, Object> payment) throws InterruptedException {
+            entered.incrementAndGet();
+            hold.get().await();
+            return Map.of("payment", made.incrementAndGet(), "amount", payment.get("amount"));
+        }
+
+        /** Idempotent by {@code unitas.idempotency.paths}, not by annotation. */
+        @PostMapping("/transfers/{id}")
+        Map<String, Object> transfer(@PathVariable String id) {
+            return Map.of("transfer", id, "payment", made.incrementAndGet());
+        }
     }
 
     /** A pool the application makes itself, wrapped as docs/spring.md says. */
