@@ -358,6 +358,17 @@ final class DefaultResolver implements UnitasResolver {
         }
     }
 
+    /** How many endpoints' probes have not been recorded yet: a round has ended when this is 0. */
+    int probesInFlight() {
+        synchronized (lock) {
+            int running = 0;
+            for (Tracked t : tracked.values()) {
+                running += t.probing ? 1 : 0;
+            }
+            return running;
+        }
+    }
+
     private void onProbe(InetSocketAddress address, Tracked t, long start, Throwable failure) {
         synchronized (lock) {
             long now = now();

@@ -63,12 +63,17 @@ class ProberTest {
         return resolver;
     }
 
-    /** One round of probes: move the clock by the interval, tick, wait until every endpoint's probe came back. */
+    /**
+     * One round of probes: move the clock by the interval, tick, wait until every endpoint's probe came back and the
+     * resolver has recorded it (the counter below moves just before the resolver sees the result: reading state
+     * then, or starting the next round, would race the last probe's bookkeeping).
+     */
     void round(int endpoints) {
         int before = probed.get();
         clock.advance(Duration.ofSeconds(3));
         resolver.tick();
-        Await.until("a round of probes", Duration.ofSeconds(10), () -> probed.get() >= before + endpoints);
+        Await.until("a round of probes", Duration.ofSeconds(10),
+                    () -> probed.get() >= before + endpoints && resolver.probesInFlight() == 0);
     }
 
     EndpointState state(int port) {
