@@ -68,6 +68,7 @@ final class DefaultPlayground implements Playground {
     private final UnitRules rules;
     private final Replicator replicator;
     private ControlServer control;
+    private LiveHomes homes;
 
     /** What one region runs besides its store. */
     private record RegionProcesses(List<Shop> shops, HealthServer health, Gateway gateway) {
@@ -113,6 +114,7 @@ final class DefaultPlayground implements Playground {
             p.replicator.start();
             p.startControlPlane();
             p.seedControlPlane();
+            p.homes = LiveHomes.follow(p.control(), p.viewer.secret());
             p.startRegions(layout.regions());
             return p;
         } catch (RuntimeException e) {
@@ -187,7 +189,7 @@ final class DefaultPlayground implements Playground {
         try {
             List<Integer> ports = layout.shopPorts(region);
             for (int i = 0; i < ports.size(); i++) {
-                shops.add(Shop.builder().region(region).stores(directory).rules(rules).mode(mode)
+                shops.add(Shop.builder().region(region).stores(directory).rules(rules).homes(homes).mode(mode)
                               .instance(region.id() + "-" + (char) ('a' + i)).port(ports.get(i)).clock(clock)
                               .start());
             }
@@ -413,6 +415,9 @@ final class DefaultPlayground implements Playground {
                                        .toArray(CompletableFuture[]::new)).join();
         running.clear();
         stopControlPlane();
+        if (homes != null) {
+            homes.close();
+        }
         replicator.close();
         stores.values().forEach(RegionalStore::close);
         if (ownWorkDir) {

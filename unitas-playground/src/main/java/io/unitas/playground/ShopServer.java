@@ -77,7 +77,7 @@ final class ShopServer implements Shop {
         this.stores = b.stores;
         // Naive: the directory holds only the local store and every user's "home" is here.
         this.data = mode == ShopMode.UNITAS
-                    ? ShopData.of(region, b.stores, HomeResolver.rules(() -> rules, USER_KEY), clock)
+                    ? ShopData.of(region, b.stores, HomeResolver.rules(() -> rules, USER_KEY, b.homes), clock)
                     : ShopData.of(region, StoreDirectory.of(local), HomeResolver.always(region), clock);
     }
 
