@@ -54,6 +54,12 @@ final class DefaultPlayground implements Playground {
      */
     private static final Duration REACTION = Duration.ofSeconds(3);
 
+    /**
+     * A drill's failover policy moves the faulted region's unit, and the drill switches it back a few seconds after
+     * recovery so that the next one starts from the layout's homes; a minute between flips would stall it.
+     */
+    private static final Duration SWITCHOVER_COOLDOWN = Duration.ofSeconds(3);
+
     private final Layout layout;
     private final ShopMode mode;
     private final Path workDir;
@@ -142,7 +148,8 @@ final class DefaultPlayground implements Playground {
         }
         control = ControlServer.builder().port(layout.controlPort()).dataDir(workDir.resolve("control"))
                                .tokens(workDir.resolve("tokens"))
-                               .healthFreshness(HEALTH_TTL, HEALTH_GRACE).start();
+                               .healthFreshness(HEALTH_TTL, HEALTH_GRACE)
+                               .switchoverCooldown(SWITCHOVER_COOLDOWN).start();
     }
 
     @Override

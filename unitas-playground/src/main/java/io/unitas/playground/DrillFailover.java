@@ -61,13 +61,18 @@ final class DrillFailover {
         if (faulted.id().equals(homeOf(units, unit))) {
             return "";
         }
-        ControlResponse started = admin.post("/api/v1/switchovers", "{\"units\":[\"" + unit + "\"],\"target\":\""
-                                             + faulted.id() + "\",\"timeout_ms\":" + timeout.toMillis()
-                                             + ",\"force\":true,\"reason\":\"drill over: back home\"}");
+        long end = System.nanoTime() + timeout.plusSeconds(10).toNanos();
+        ControlResponse started;
+        // A unit that has just moved may not move again until the control plane's cooldown ends: ask again.
+        while ((started = admin.post("/api/v1/switchovers", "{\"units\":[\"" + unit + "\"],\"target\":\""
+                                     + faulted.id() + "\",\"timeout_ms\":" + timeout.toMillis()
+                                     + ",\"force\":true,\"reason\":\"drill over: back home\"}")).status() == 409
+               && started.body().contains("cooldown") && System.nanoTime() < end) {
+            pause();
+        }
         if (started.status() != 202) {
             return "switching " + unit + " back to " + faulted + " was refused: " + started.body();
         }
-        long end = System.nanoTime() + timeout.plusSeconds(10).toNanos();
         while (System.nanoTime() < end) {
             JsonNode s = admin.get("/api/v1/state").json().path("switchover");
             String phase = s.path("phase").asText();

@@ -34,9 +34,9 @@ public record DrillResult(Scenario scenario, boolean naive, long durationMillis,
      *
      * @param served         successful (2xx) requests of every user answered between fault and recovery
      * @param faultedServed  of those, the faulted region's users'
-     * @param writesBackMillis from the fault to the first successful write (registration, cart, checkout) of a
-     *                       faulted-region user sent after it was in place; -1 when none succeeded before recovery
-     *                       or the scenario moves no traffic
+     * @param writesBackMillis from the fault to the first successful checkout (a write kept with the user's home
+     *                       unit) of a faulted-region user sent after it was in place; -1 when none succeeded before
+     *                       recovery or the scenario moves no traffic
      * @param rpoMillis      the RPO the control plane recorded for the faulted region's unit: its lag when it was
      *                       promoted, 0 when a switchover drained it, -1 when it did not move (or a naive run)
      */

@@ -34,8 +34,12 @@ final class DrillRun {
     private static final double LOST_RESPONSE_RATE = 0.3;
     private static final long FIRST_USER = 100;
 
-    /** One HTTP request as a client saw it: sent at {@code sentMillis}, answered at {@code atMillis}. */
-    private record Attempt(long sentMillis, long atMillis, Region home, boolean write, String servedBy, int status) {
+    /**
+     * One HTTP request as a client saw it: sent at {@code sentMillis}, answered at {@code atMillis}; {@code checkout}
+     * for a checkout of a new key.
+     */
+    private record Attempt(long sentMillis, long atMillis, Region home, boolean checkout, String servedBy,
+                           int status) {
         boolean ok() {
             return status >= 200 && status < 300;
         }
@@ -178,7 +182,7 @@ final class DrillRun {
                 continue;
             }
             String item = "item-" + random.nextInt(1000);
-            ShopClient.Reply add = call(user, true, base -> client.addToCart(base, user, token, item, 1));
+            ShopClient.Reply add = call(user, false, base -> client.addToCart(base, user, token, item, 1));
             if (add.ok()) {
                 cartItems.add(user + "|" + item);
             }
@@ -201,7 +205,7 @@ final class DrillRun {
         Region home = random.nextBoolean() ? faulted : regions.get(1 + random.nextInt(regions.size() - 1));
         String user = p.userId(home, nextUser.getAndIncrement());
         homes.put(user, home);
-        ShopClient.Reply r = call(user, true, base -> client.register(base, user));
+        ShopClient.Reply r = call(user, false, base -> client.register(base, user));
         if (!r.ok()) {
             return null;
         }
@@ -241,7 +245,7 @@ final class DrillRun {
             it.remove();
             String token = login(l.user());
             if (token != null) {
-                call(l.user(), true, base -> client.checkout(base, l.user(), token, l.key(), l.payload()));
+                call(l.user(), false, base -> client.checkout(base, l.user(), token, l.key(), l.payload()));
             }
         }
     }
@@ -251,7 +255,7 @@ final class DrillRun {
      * clients enter at their home region's gateway and, when it does not answer at all, at the next region's;
      * naive clients call a shop of the region the DNS answers with.
      */
-    private ShopClient.Reply call(String user, boolean write, Function<URI, ShopClient.Reply> request) {
+    private ShopClient.Reply call(String user, boolean checkout, Function<URI, ShopClient.Reply> request) {
         Region home = homes.get(user);
         int entry = p.regions().indexOf(home);
         ShopClient.Reply r = null;
@@ -265,7 +269,7 @@ final class DrillRun {
             }
             long sent = now();
             r = request.apply(base);
-            attempts.add(new Attempt(sent, now(), home, write, r.servedBy(), r.status()));
+            attempts.add(new Attempt(sent, now(), home, checkout, r.servedBy(), r.status()));
             if (!r.failed() && r.status() != 409) {
                 return r;
             }
@@ -292,9 +296,10 @@ final class DrillRun {
         long servedInFault = attempts.stream().filter(a -> inFault(a) && a.ok()).count();
         long faultedServedInFault = attempts.stream().filter(a -> inFault(a) && a.ok() && a.home().equals(faulted))
                                             .count();
-        // Writes sent once the fault is in place (a write under way while it was injected may still have landed).
+        // New checkouts (not the resent keys of lost responses, which a replica may replay) sent once the fault is
+        // in place (one under way while it was injected may still have landed).
         long writesBack = attempts.stream()
-                                  .filter(a -> a.write() && a.ok() && a.home().equals(faulted))
+                                  .filter(a -> a.checkout() && a.ok() && a.home().equals(faulted))
                                   .filter(a -> a.sentMillis() >= injectedAt && a.atMillis() < recoveryAt)
                                   .mapToLong(a -> a.atMillis() - faultAt).min().orElse(-1);
         return new DrillResult(scenario, naive, durationMillis, faultAt, recoveryAt, requests, accountNotFound.get(),
