@@ -7,8 +7,8 @@ import io.unitas.core.Region;
 import java.time.Duration;
 
 /**
- * The control plane's failover policy as a unitas drill sets it, scaled to the drill's length (for 40 s: after 1 s,
- * each switchover's deadline 2 s, promotion after 4 s): the faulted region's units move to their fallback by
+ * The control plane's failover policy as a unitas drill sets it, scaled to the drill's length (for 40 s: after 0.5 s,
+ * each switchover's deadline 1 s, promotion after 2 s): the faulted region's units move to their fallback by
  * themselves once it stays unable to take writes for {@code after} (a switchover waiting on their measured lag
  * while it still reports), and are promoted with their RPO recorded after {@code promote_after} (it cannot ship, or
  * is gone). After the drill the policy is removed and the units are switched back home, so the next drill on the
@@ -23,9 +23,9 @@ final class DrillFailover {
     private final ControlClient admin;
 
     DrillFailover(Playground p, Region faulted, Duration drill) {
-        this.after = atLeast(Duration.ofMillis(500), drill.dividedBy(40));
-        this.timeout = atLeast(Duration.ofSeconds(1), drill.dividedBy(20));
-        this.promoteAfter = atLeast(Duration.ofSeconds(2), drill.dividedBy(10));
+        this.after = atLeast(Duration.ofMillis(500), drill.dividedBy(80));
+        this.timeout = atLeast(Duration.ofSeconds(1), drill.dividedBy(40));
+        this.promoteAfter = atLeast(Duration.ofSeconds(2), drill.dividedBy(20));
         this.faulted = faulted;
         this.admin = ControlClient.of(p.control(), p.adminToken());
     }
