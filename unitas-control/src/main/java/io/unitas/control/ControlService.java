@@ -530,8 +530,7 @@ final class ControlService {
 
     /**
      * The failover policy's moves due now: an automatic one starts (one switchover at a time, and for one group and
-     * home no sooner than its after, at least {@link #LEAST_RETRY}, after the last attempt of the same kind: a
-     * promotion does not wait on a switchover's attempt); an ask one becomes a
+     * home no sooner than its after, at least {@link #LEAST_RETRY}, after the last attempt); an ask one becomes a
      * pending proposal, and proposals no longer due are withdrawn.
      */
     private void applyFailoverPolicy(Instant now) {
@@ -548,8 +547,7 @@ final class ControlService {
             }
             FailoverPolicy.Group group = current.failover().groups().stream()
                     .filter(g -> g.name().equals(move.group())).findFirst().orElseThrow();
-            // A promotion is not a retry of the switchover that could not drain: it goes when promote_after comes.
-            String key = Proposal.idOf(move.group(), move.from()) + (move.promote() ? "/promote" : "");
+            String key = Proposal.idOf(move.group(), move.from());
             Duration retry = group.after().compareTo(LEAST_RETRY) < 0 ? LEAST_RETRY : group.after();
             Instant last = lastAttempt.get(key);
             if (last != null && now.isBefore(last.plus(retry))) {

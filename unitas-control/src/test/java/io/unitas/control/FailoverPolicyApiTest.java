@@ -130,29 +130,6 @@ class FailoverPolicyApiTest {
     }
 
     @Test
-    void automatic_aSwitchoverThatCannotDrain_isFollowedByThePromotionWhenPromoteAfterComes_notAfterTheRetryPause() {
-        ControlResponse res = admin.send("PUT", "/api/v1/failover", "{\"groups\":[{\"name\":\"cn-users\","
-                + "\"home\":\"cn\",\"mode\":\"automatic\",\"after\":\"30s\",\"promote_after\":\"40s\","
-                + "\"timeout\":\"5s\"}]}", Map.of("If-Match", "\"" + admin.get("/api/v1/state").revision() + "\""));
-        assertThat(res.status()).as(res.body()).isEqualTo(200);
-        reportCnReadOnly(900);
-        awaitFault("cn");
-        Runnable reports = () -> {
-            reportCnReadOnly(900);
-            reportWell("eu", "us");
-        };
-        pass(Duration.ofSeconds(30), reports);
-        Fixtures.awaitEquals("phase", WAIT, this::phase, "catching_up");
-
-        pass(Duration.ofSeconds(6), reports); // its 5 s deadline passes: cn's lag never drained
-        Fixtures.awaitEquals("phase", WAIT, this::phase, "rolled_back");
-        pass(Duration.ofSeconds(4), reports); // promote_after: a promotion, not a retry of the switchover
-
-        Fixtures.awaitEquals("phase", WAIT, this::phase, "completed");
-        assertThat(state().path("switchover").path("rpo_ms").toString()).isEqualTo("{\"u-sh\":900,\"u-bj\":900}");
-    }
-
-    @Test
     void automatic_aHomeThatFallsSilent_hasItsUnitsPromotedAfterPromoteAfter_withTheirLastKnownLagAsRpo() {
         applyPolicy("automatic");
         reportCnReadOnly(700); // its last word: then it is gone
