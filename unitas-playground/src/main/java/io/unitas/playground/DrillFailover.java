@@ -89,6 +89,10 @@ final class DrillFailover {
 
     private void replace(String json) {
         ControlResponse res = admin.put("/api/v1/failover", json, admin.get("/api/v1/state").revision());
+        // Health reports move the revision on all the time: a stale If-Match is read again and retried.
+        for (int attempt = 0; res.status() == 412 && attempt < 20; attempt++) {
+            res = admin.put("/api/v1/failover", json, admin.get("/api/v1/state").revision());
+        }
         if (res.status() != 200) {
             throw new IllegalStateException("control plane refused the drill's failover policy: " + res.body());
         }
