@@ -65,6 +65,12 @@ final class DefaultPlayground implements Playground {
     private static final Duration HOME_READ_DEADLINE = Duration.ofSeconds(1);
     private static final Duration HOME_READ_HEDGE = Duration.ofMillis(300);
 
+    /**
+     * A drill's failover policy moves the faulted region's unit, and the drill switches it back a few seconds after
+     * recovery so that the next one starts from the layout's homes; a minute between flips would stall it.
+     */
+    private static final Duration SWITCHOVER_COOLDOWN = Duration.ofSeconds(3);
+
     private final Layout layout;
     private final ShopMode mode;
     private final Path workDir;
@@ -84,6 +90,7 @@ final class DefaultPlayground implements Playground {
     /** The regions' PostgreSQL servers with {@code --store postgres}, else null. */
     private final PostgresRegions postgres;
     private ControlServer control;
+    private LiveHomes homes;
 
     /** What one region runs besides its store. */
     private record RegionProcesses(List<Shop> shops, HealthServer health, Gateway gateway, HomeReadServer homeReads,
@@ -144,6 +151,7 @@ final class DefaultPlayground implements Playground {
             p.replicator.start();
             p.startControlPlane();
             p.seedControlPlane();
+            p.homes = LiveHomes.follow(p.control(), p.viewer.secret());
             p.startRegions(layout.regions());
             return p;
         } catch (RuntimeException e) {
@@ -171,7 +179,8 @@ final class DefaultPlayground implements Playground {
         }
         control = ControlServer.builder().port(layout.controlPort()).dataDir(workDir.resolve("control"))
                                .tokens(workDir.resolve("tokens"))
-                               .healthFreshness(HEALTH_TTL, HEALTH_GRACE).start();
+                               .healthFreshness(HEALTH_TTL, HEALTH_GRACE)
+                               .switchoverCooldown(SWITCHOVER_COOLDOWN).start();
     }
 
     @Override
@@ -235,7 +244,7 @@ final class DefaultPlayground implements Playground {
             List<Shop> shops = new ArrayList<>();
             List<Integer> ports = layout.shopPorts(region);
             for (int i = 0; i < ports.size(); i++) {
-                Shop shop = Shop.builder().region(region).stores(directory).rules(rules).mode(mode)
+                Shop shop = Shop.builder().region(region).stores(directory).rules(rules).homes(homes).mode(mode)
                                 .homeReads(homeReadClient).instance(region.id() + "-" + (char) ('a' + i))
                                 .port(ports.get(i)).clock(clock).start();
                 shops.add(shop);
@@ -488,6 +497,9 @@ final class DefaultPlayground implements Playground {
                                        .toArray(CompletableFuture[]::new)).join();
         running.clear();
         stopControlPlane();
+        if (homes != null) {
+            homes.close();
+        }
         replicator.close();
         stores.values().forEach(RegionalStore::close);
         if (postgres != null) {

@@ -44,7 +44,10 @@ public final class DrillReport {
         h.append("</table>\n<p>Invariants: acknowledged registrations later answered \"account not found\", ")
          .append("idempotency keys with more than one order, acknowledged cart items lost — each must be 0. ")
          .append("Failover: from the fault to the first success of a faulted-region user served by another ")
-         .append("region.</p>\n<h2>Timelines</h2>\n");
+         .append("region. Ok in fault: successful requests between fault and recovery (faulted users ok: of the faulted ")
+         .append("region's users). Writes back: from the fault to the first successful checkout of a ")
+         .append("faulted-region user. RPO: the faulted unit's lag when the control plane promoted it (0: a switchover drained it).")
+         .append("</p>\n<h2>Timelines</h2>\n");
         results.forEach(r -> h.append(chart(r)));
         return h.append("</body></html>\n").toString();
     }

@@ -21,11 +21,41 @@ import java.util.Map;
  * @param failoverMillis      from the fault to the first success of a faulted-region user served elsewhere; -1
  *                            when that never happened
  * @param timeline            per second: served requests by region, and errors
+ * @param window              what the users could still do between fault and recovery
  */
 public record DrillResult(Scenario scenario, boolean naive, long durationMillis, long faultAtMillis,
                           long recoveryAtMillis, long requests, long accountNotFound, long duplicateOrders,
                           long lostCartItems, long sessionsLost, long failedInFault, long failoverMillis,
-                          List<Second> timeline) {
+                          List<Second> timeline, FaultWindow window) {
+
+    /**
+     * Availability during the fault: the goal is that unitas serves at least as many requests here as the naive
+     * setup, without giving up an invariant.
+     *
+     * @param served         successful (2xx) requests of every user answered between fault and recovery
+     * @param faultedServed  of those, the faulted region's users'
+     * @param writesBackMillis from the fault to the first successful checkout (a write kept with the user's home
+     *                       unit) of a faulted-region user sent after it was in place; -1 when none succeeded before
+     *                       recovery or the scenario moves no traffic
+     * @param rpoMillis      the RPO the control plane recorded for the faulted region's unit: its lag when it was
+     *                       promoted, 0 when a switchover drained it, -1 when it did not move (or a naive run)
+     */
+    public record FaultWindow(long served, long faultedServed, long writesBackMillis, long rpoMillis) {
+        /** Nothing measured. */
+        public static FaultWindow none() {
+            return new FaultWindow(0, 0, -1, -1);
+        }
+    }
+
+    /** A result without fault-window figures ({@link FaultWindow#none()}). */
+    public DrillResult(Scenario scenario, boolean naive, long durationMillis, long faultAtMillis,
+                       long recoveryAtMillis, long requests, long accountNotFound, long duplicateOrders,
+                       long lostCartItems, long sessionsLost, long failedInFault, long failoverMillis,
+                       List<Second> timeline) {
+        this(scenario, naive, durationMillis, faultAtMillis, recoveryAtMillis, requests, accountNotFound,
+             duplicateOrders, lostCartItems, sessionsLost, failedInFault, failoverMillis, timeline,
+             FaultWindow.none());
+    }
 
     /** One second of the timeline: requests answered per serving region, and failed requests. */
     public record Second(long second, Map<String, Long> servedBy, long errors) {
@@ -38,6 +68,7 @@ public record DrillResult(Scenario scenario, boolean naive, long durationMillis,
     /** Freezes the timeline. */
     public DrillResult {
         timeline = List.copyOf(timeline);
+        java.util.Objects.requireNonNull(window, "window");
     }
 
     /** Whether every invariant held. */

@@ -34,8 +34,16 @@ final class DrillRun {
     private static final double LOST_RESPONSE_RATE = 0.3;
     private static final long FIRST_USER = 100;
 
-    /** One HTTP request as a client saw it. */
-    private record Attempt(long atMillis, Region home, String servedBy, int status) {}
+    /**
+     * One HTTP request as a client saw it: sent at {@code sentMillis}, answered at {@code atMillis}; {@code checkout}
+     * for a checkout of a new key.
+     */
+    private record Attempt(long sentMillis, long atMillis, Region home, boolean checkout, String servedBy,
+                           int status) {
+        boolean ok() {
+            return status >= 200 && status < 300;
+        }
+    }
 
     /** A checkout whose response the client lost: it will send the same key again. */
     private record LostResponse(long dueMillis, String user, String key, String payload) {}
@@ -64,6 +72,7 @@ final class DrillRun {
     private final AtomicLong sessionsLost = new AtomicLong();
     private volatile boolean stop;
     private volatile long faultAt = -1;
+    private volatile long injectedAt = -1;
     private volatile long recoveryAt = -1;
 
     private DrillRun(Drill.Builder b, Playground p) {
@@ -94,6 +103,10 @@ final class DrillRun {
             t.setDaemon(true);
             return t;
         });
+        DrillFailover failover = naive || !scenario.movesTraffic() ? null : new DrillFailover(p, faulted, Duration.ofMillis(durationMillis));
+        if (failover != null) {
+            failover.enable();
+        }
         phase(DrillPhase.LOAD);
         for (int i = 0; i < users; i++) {
             pool.execute(this::virtualUser);
@@ -108,7 +121,11 @@ final class DrillRun {
         phase(DrillPhase.REPLICATION);
         say("load stopped; waiting for replication to catch up");
         awaitReplication(Duration.ofSeconds(20));
-        DrillResult result = count();
+        DrillResult result = count(failover == null ? -1 : failover.rpoMillis());
+        if (failover != null) {
+            String problem = failover.restore(Duration.ofSeconds(30));
+            say(problem.isEmpty() ? "failover policy removed; " + faulted + "'s units are home" : problem);
+        }
         phase(DrillPhase.DONE);
         return result;
     }
@@ -128,6 +145,7 @@ final class DrillRun {
         faultAt = now();
         phase(DrillPhase.FAULT);
         scenario.inject(p, faulted);
+        injectedAt = now();
         if (scenario.movesTraffic()) {  // the operator leaves DNS alone when the region's users are fine
             dns.faultAt(faultAt);
         }
@@ -164,7 +182,7 @@ final class DrillRun {
                 continue;
             }
             String item = "item-" + random.nextInt(1000);
-            ShopClient.Reply add = call(user, base -> client.addToCart(base, user, token, item, 1));
+            ShopClient.Reply add = call(user, false, base -> client.addToCart(base, user, token, item, 1));
             if (add.ok()) {
                 cartItems.add(user + "|" + item);
             }
@@ -172,7 +190,7 @@ final class DrillRun {
             String key = UUID.randomUUID().toString();
             String payload = "{\"items\":{\"" + item + "\":1}}";
             orderingUsers.add(user);
-            ShopClient.Reply checkout = call(user, base -> client.checkout(base, user, token, key, payload));
+            ShopClient.Reply checkout = call(user, true, base -> client.checkout(base, user, token, key, payload));
             countLostSession(checkout);
             if (checkout.ok() && random.nextDouble() < LOST_RESPONSE_RATE) {
                 lost.add(new LostResponse(now() + 1000 + random.nextLong(Math.max(1000, durationMillis / 5)), user,
@@ -187,7 +205,7 @@ final class DrillRun {
         Region home = random.nextBoolean() ? faulted : regions.get(1 + random.nextInt(regions.size() - 1));
         String user = p.userId(home, nextUser.getAndIncrement());
         homes.put(user, home);
-        ShopClient.Reply r = call(user, base -> client.register(base, user));
+        ShopClient.Reply r = call(user, false, base -> client.register(base, user));
         if (!r.ok()) {
             return null;
         }
@@ -203,7 +221,7 @@ final class DrillRun {
 
     /** A session token, or null; counts "account not found" answered for an acknowledged registration. */
     private String login(String user) {
-        ShopClient.Reply r = call(user, base -> client.login(base, user));
+        ShopClient.Reply r = call(user, false, base -> client.login(base, user));
         if (r.status() == 404 && r.problem().equals("account-not-found") && registered.contains(user)) {
             accountNotFound.incrementAndGet();
         }
@@ -227,7 +245,7 @@ final class DrillRun {
             it.remove();
             String token = login(l.user());
             if (token != null) {
-                call(l.user(), base -> client.checkout(base, l.user(), token, l.key(), l.payload()));
+                call(l.user(), false, base -> client.checkout(base, l.user(), token, l.key(), l.payload()));
             }
         }
     }
@@ -237,7 +255,7 @@ final class DrillRun {
      * clients enter at their home region's gateway and, when it does not answer at all, at the next region's;
      * naive clients call a shop of the region the DNS answers with.
      */
-    private ShopClient.Reply call(String user, Function<URI, ShopClient.Reply> request) {
+    private ShopClient.Reply call(String user, boolean checkout, Function<URI, ShopClient.Reply> request) {
         Region home = homes.get(user);
         int entry = p.regions().indexOf(home);
         ShopClient.Reply r = null;
@@ -249,8 +267,9 @@ final class DrillRun {
             } else {
                 base = p.gateway(p.regions().get(entry % p.regions().size()));
             }
+            long sent = now();
             r = request.apply(base);
-            attempts.add(new Attempt(now(), home, r.servedBy(), r.status()));
+            attempts.add(new Attempt(sent, now(), home, checkout, r.servedBy(), r.status()));
             if (!r.failed() && r.status() != 409) {
                 return r;
             }
@@ -264,7 +283,7 @@ final class DrillRun {
 
     // ---- counting
 
-    private DrillResult count() {
+    private DrillResult count(long rpoMillis) {
         long requests = attempts.size();
         long failedInFault = attempts.stream()
                                      .filter(a -> a.atMillis() >= faultAt && a.atMillis() < recoveryAt)
@@ -274,9 +293,20 @@ final class DrillRun {
                                 .filter(a -> a.status() >= 200 && a.status() < 300)
                                 .filter(a -> !a.servedBy().isEmpty() && !a.servedBy().equals(faulted.id()))
                                 .mapToLong(a -> a.atMillis() - faultAt).min().orElse(-1);
+        long servedInFault = attempts.stream().filter(a -> inFault(a) && a.ok()).count();
+        long faultedServedInFault = attempts.stream().filter(a -> inFault(a) && a.ok() && a.home().equals(faulted))
+                                            .count();
+        // New checkouts (not the resent keys of lost responses, which a replica may replay) sent once the fault is
+        // in place (one under way while it was injected may still have landed).
+        long writesBack = attempts.stream()
+                                  .filter(a -> a.checkout() && a.ok() && a.home().equals(faulted))
+                                  .filter(a -> a.sentMillis() >= injectedAt && a.atMillis() < recoveryAt)
+                                  .mapToLong(a -> a.atMillis() - faultAt).min().orElse(-1);
         return new DrillResult(scenario, naive, durationMillis, faultAt, recoveryAt, requests, accountNotFound.get(),
                                duplicateOrders(), lostCartItems(), sessionsLost.get(), failedInFault,
-                               scenario.movesTraffic() ? failover : -1, timeline());
+                               scenario.movesTraffic() ? failover : -1, timeline(),
+                               new DrillResult.FaultWindow(servedInFault, faultedServedInFault,
+                                                           scenario.movesTraffic() ? writesBack : -1, rpoMillis));
     }
 
     /** Idempotency keys with more than one order, over every region's store. */
@@ -308,6 +338,10 @@ final class DrillRun {
             }
         }
         return lost;
+    }
+
+    private boolean inFault(Attempt a) {
+        return a.atMillis() >= faultAt && a.atMillis() < recoveryAt;
     }
 
     private List<DrillResult.Second> timeline() {

@@ -9,7 +9,8 @@ public final class DrillTable {
     /** The column titles. */
     static final List<String> COLUMNS = List.of("scenario", "mode", "account not found", "duplicate orders",
                                                 "lost cart items", "sessions lost", "failed in fault",
-                                                "failover", "requests", "invariants");
+                                                "ok in fault", "faulted users ok", "writes back",
+                                                "failover", "rpo", "requests", "invariants");
 
     private DrillTable() {}
 
@@ -18,7 +19,8 @@ public final class DrillTable {
         return results.stream().map(r -> List.of(
                 r.scenario().id(), r.mode(), Long.toString(r.accountNotFound()), Long.toString(r.duplicateOrders()),
                 Long.toString(r.lostCartItems()), Long.toString(r.sessionsLost()), Long.toString(r.failedInFault()),
-                failover(r), Long.toString(r.requests()), r.holds() ? "hold" : "BROKEN")).toList();
+                Long.toString(r.window().served()), Long.toString(r.window().faultedServed()), writesBack(r),
+                failover(r), rpo(r), Long.toString(r.requests()), r.holds() ? "hold" : "BROKEN")).toList();
     }
 
     static String failover(DrillResult r) {
@@ -26,6 +28,19 @@ public final class DrillTable {
             return "n/a";
         }
         return r.failoverMillis() < 0 ? "never" : String.format(Locale.ROOT, "%.1f s", r.failoverMillis() / 1000.0);
+    }
+
+    static String writesBack(DrillResult r) {
+        if (!r.scenario().movesTraffic()) {
+            return "n/a";
+        }
+        long ms = r.window().writesBackMillis();
+        return ms < 0 ? "never" : String.format(Locale.ROOT, "%.1f s", ms / 1000.0);
+    }
+
+    static String rpo(DrillResult r) {
+        long ms = r.window().rpoMillis();
+        return ms < 0 ? "n/a" : ms + " ms";
     }
 
     /** A fixed-width text table with a header line. */
@@ -47,7 +62,7 @@ public final class DrillTable {
     private static void line(StringBuilder out, List<String> cells, int[] width) {
         for (int c = 0; c < cells.size(); c++) {
             String cell = cells.get(c);
-            boolean right = c >= 2 && c <= 8;
+            boolean right = c >= 2 && c < COLUMNS.size() - 1;
             out.append(c == 0 ? "" : "  ")
                .append(right ? " ".repeat(width[c] - cell.length()) + cell
                              : cell + " ".repeat(width[c] - cell.length()));

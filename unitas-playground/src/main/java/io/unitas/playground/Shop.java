@@ -1,11 +1,14 @@
 package io.unitas.playground;
 
 import io.unitas.core.Region;
+import io.unitas.core.rules.Unit;
 import io.unitas.core.rules.UnitRules;
 import io.unitas.data.remote.HomeReadClient;
 import io.unitas.playground.store.StoreDirectory;
 import java.time.Clock;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * One instance of the demo shop: register, log in, cart, checkout with an {@code Idempotency-Key}, orders, all
@@ -31,6 +34,7 @@ public interface Shop extends AutoCloseable {
         Region region;
         StoreDirectory stores;
         UnitRules rules;
+        Function<Unit, Optional<Region>> homes = unit -> Optional.empty();
         ShopMode mode = ShopMode.UNITAS;
         String instance = "";
         int port;
@@ -64,6 +68,15 @@ public interface Shop extends AutoCloseable {
         /** The unit rules that give each user id its unit and home region (key source {@code x-user-id}). */
         public Builder rules(UnitRules rules) {
             this.rules = Objects.requireNonNull(rules, "rules");
+            return this;
+        }
+
+        /**
+         * Where each unit lives now, when it names a region (the control plane's live map, which a switchover or a
+         * promotion changes); else the home in {@link #rules}. Unitas shops only.
+         */
+        public Builder homes(Function<Unit, Optional<Region>> homes) {
+            this.homes = Objects.requireNonNull(homes, "homes");
             return this;
         }
 

@@ -34,6 +34,7 @@ import io.unitas.playground.store.ShopData;
 import io.unitas.playground.store.StoreDirectory;
 import io.unitas.playground.store.StoreMode;
 import io.unitas.data.store.StoreResult;
+import io.unitas.data.store.IdempotencyRecord;
 import io.unitas.data.store.StoredResponse;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -76,7 +77,7 @@ final class ShopServer implements Shop {
         this.regions = b.rules.topology().regions();
         this.stores = b.stores;
         // Naive: the directory holds only the local store and every user's "home" is here.
-        HomeResolver homes = HomeResolver.rules(() -> rules, USER_KEY);
+        HomeResolver homes = HomeResolver.rules(() -> rules, USER_KEY, b.homes);
         this.data = mode == ShopMode.NAIVE
                     ? ShopData.of(region, StoreDirectory.of(local), HomeResolver.always(region), clock)
                     : b.homeReads != null ? ShopData.of(region, b.stores, homes, b.homeReads, clock)
@@ -156,6 +157,10 @@ final class ShopServer implements Shop {
         switch (account.outcome()) {
             case NOT_FOUND -> {
                 if (elsewhere(s -> s.account(user)).isEmpty()) {
+                    if (mode == ShopMode.UNITAS && someStoreUnreadable(user)) {
+                        return problem(503, "data-not-ready", region + ": no account '" + user + "' in the regions"
+                                       + " that answer; one that does not may hold it", Duration.ofSeconds(1));
+                    }
                     return problem(404, "account-not-found", region + ": no account '" + user + "'",
                                    Duration.ZERO);
                 }
@@ -207,6 +212,10 @@ final class ShopServer implements Shop {
                            Duration.ZERO);
         }
         String payload = req.contentUtf8();
+        Optional<StoredResponse> earlier = completedElsewhere(key, user, Idempotency.payloadHash(payload));
+        if (earlier.isPresent()) {
+            return stored(earlier.get(), true);
+        }
         IdempotencyResult result = data.checkouts().execute(key, user, Idempotency.payloadHash(payload),
                                                             () -> placeOrder(user, key, payload));
         return switch (result.outcome()) {
@@ -273,6 +282,30 @@ final class ShopServer implements Shop {
         }
         return regions.stream().map(stores::store).flatMap(Optional::stream).map(read)
                       .filter(StoreResult::isOk).map(StoreResult::value).findFirst();
+    }
+
+    /**
+     * A completed checkout of this key found in a region other than the user's home: after a promotion its old home
+     * may hold the record (and the order) that never shipped to the new one. Replaying it keeps a retry from
+     * ordering twice while the old home can still be read.
+     */
+    private Optional<StoredResponse> completedElsewhere(String key, String user, String fingerprint) {
+        if (mode == ShopMode.NAIVE) {
+            return Optional.empty();
+        }
+        return regions.stream().map(stores::store).flatMap(Optional::stream).map(s -> s.idempotencyRecord(key))
+                      .filter(StoreResult::isOk).map(StoreResult::value)
+                      .filter(r -> !r.inFlight() && r.userId().equals(user) && r.payloadHash().equals(fingerprint))
+                      .map(IdempotencyRecord::response).findFirst();
+    }
+
+    /**
+     * Whether a region's store could not be asked: then a miss everywhere else may still be an account the
+     * unreachable region acknowledged (a promotion moved its unit before it shipped), and "not found" would be a lie.
+     */
+    private boolean someStoreUnreadable(String user) {
+        return regions.stream().anyMatch(r -> stores.store(r).map(s -> s.account(user))
+                .map(res -> !res.isOk() && res.status() != StoreResult.Status.NOT_FOUND).orElse(true));
     }
 
     /** The user of a valid session for {@code x-user-id}, or a 401/503 thrown as a response. */
