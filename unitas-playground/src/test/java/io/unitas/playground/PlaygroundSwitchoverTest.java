@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -40,7 +41,8 @@ class PlaygroundSwitchoverTest {
     private final Map<String, String> userOfKey = new ConcurrentHashMap<>();
     private final AtomicInteger refused = new AtomicInteger();
     private final AtomicInteger answeredDifferently = new AtomicInteger();
-    private volatile boolean stop;
+    /** Counted down when the load should end: writers finish their pending key, and a back-off ends at once. */
+    private final CountDownLatch stopped = new CountDownLatch(1);
 
     @Test
     void aSwitchoverUnderWriteLoad_completesOnMeasuredUnitLag_losingNoAcknowledgedWrite_acceptingNoneTwice()
@@ -68,7 +70,7 @@ class PlaygroundSwitchoverTest {
             int atFlip = acknowledged.size();
             Await.until("checkouts acknowledged in the new home", Duration.ofSeconds(60),
                         () -> acknowledged.size() >= atFlip + 10);
-            stop = true;
+            stopped.countDown();
             writers.shutdown();
             assertThat(writers.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
             Await.until("replication settles", Duration.ofSeconds(60),
@@ -100,7 +102,7 @@ class PlaygroundSwitchoverTest {
     private void write(Playground p, String user) {
         String token = null;
         String key = null;
-        while (!stop || key != null) {
+        while (stopped.getCount() > 0 || key != null) {
             if (token == null) {
                 client.register(p.gateway(CN), user);
                 ShopClient.Reply login = client.login(p.gateway(CN), user);
@@ -131,9 +133,10 @@ class PlaygroundSwitchoverTest {
         }
     }
 
-    private static void pause() {
+    /** A client's back-off before it retries: 50 ms, or less when the load is told to stop. */
+    private void pause() {
         try {
-            Thread.sleep(50); // a client's back-off before retrying, not synchronisation
+            stopped.await(50, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
