@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
-import java.util.Properties;
 
 /**
  * A PostgreSQL primary with a streaming hot standby, each its own cluster on a free port, started with the
@@ -110,7 +109,7 @@ public final class PostgresCluster implements AutoCloseable {
     }
 
     /** One server of the cluster. */
-    private final class Node implements SqlServer {
+    private final class Node implements PostgresAddress {
         private final Path data;
         private final int port;
         private boolean started;
@@ -141,23 +140,6 @@ public final class PostgresCluster implements AutoCloseable {
         @Override
         public int port() {
             return port;
-        }
-
-        @Override
-        public String jdbcUrl() {
-            return "jdbc:postgresql://127.0.0.1:" + port + "/postgres";
-        }
-
-        @Override
-        public Properties admin() {
-            Properties p = new Properties();
-            p.setProperty("user", "postgres");
-            return p;
-        }
-
-        @Override
-        public String uri() {
-            return "postgresql://postgres@127.0.0.1:" + port + "/postgres";
         }
     }
 }

@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.util.Properties;
 
 /**
  * One PostgreSQL server of its own (a fresh cluster in a temporary directory, on a port of the caller's choosing),
@@ -15,7 +14,7 @@ import java.util.Properties;
  * crash stops it and started again on the same data and port, which is how drills take a region's database away.
  * Trust authentication for {@code postgres} on 127.0.0.1; tuned for tests (no fsync).
  */
-public final class PostgresServer implements SqlServer, AutoCloseable {
+public final class PostgresServer implements PostgresAddress, AutoCloseable {
 
     private static final Duration SLOW = Duration.ofSeconds(90);
 
@@ -118,23 +117,6 @@ public final class PostgresServer implements SqlServer, AutoCloseable {
     @Override
     public int port() {
         return port;
-    }
-
-    @Override
-    public String jdbcUrl() {
-        return "jdbc:postgresql://127.0.0.1:" + port + "/postgres";
-    }
-
-    @Override
-    public Properties admin() {
-        Properties p = new Properties();
-        p.setProperty("user", "postgres");
-        return p;
-    }
-
-    @Override
-    public String uri() {
-        return "postgresql://postgres@127.0.0.1:" + port + "/postgres";
     }
 
     @Override
