@@ -151,7 +151,7 @@ final class DefaultPlayground implements Playground {
             p.replicator.start();
             p.startControlPlane();
             p.seedControlPlane();
-            p.homes = LiveHomes.follow(p.control(), p.viewer.secret());
+            p.homes = LiveHomes.follow(p.control(), p.viewer.secret(), p.workDir.resolve("shops-state.json"));
             p.startRegions(layout.regions());
             return p;
         } catch (RuntimeException e) {
