@@ -194,6 +194,11 @@ final class EmbeddedReplicator implements Replicator {
                 appliedSeq = change.seq();
                 lastApplyDelay = clock.millis() - change.writtenAt().toEpochMilli();
             }
+            if (shipped == batchSize) {
+                // A full batch may not be all of the log: the next change is at most as old as the last one shipped.
+                long lastShipped = unapplied.get(shipped - 1).writtenAt().toEpochMilli();
+                return new Measurement(appliedSeq, 1, lastShipped, lastApplyDelay, problem);
+            }
             long oldestPending = shipped < unapplied.size() ? unapplied.get(shipped).writtenAt().toEpochMilli() : -1;
             return new Measurement(appliedSeq, unapplied.size() - shipped, oldestPending, lastApplyDelay, problem);
         }

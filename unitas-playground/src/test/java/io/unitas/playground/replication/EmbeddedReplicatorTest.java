@@ -79,6 +79,27 @@ class EmbeddedReplicatorTest {
     }
 
     @Test
+    void aRoundThatShipsAFullBatch_doesNotReportTheLinkCaughtUp_whileTheLogHoldsMore() {
+        Replicator replicator = Replicator.builder().stores(cn, eu).clock(clock).batchSize(2).build();
+        cn.putAccount(user("alice", CN));
+        cn.putAccount(user("bob", CN));
+        cn.putAccount(user("carol", CN));
+        clock.advance(Duration.ofMillis(50));
+
+        replicator.replicateDue();
+        assertThat(eu.account("carol").status()).as("beyond the first batch").isEqualTo(StoreResult.Status.NOT_FOUND);
+        LinkStatus afterOne = replicator.link(CN, EU);
+        assertThat(afterOne.caughtUp()).as("a full batch may not be all").isFalse();
+        assertThat(afterOne.lagMillis()).isPositive();
+
+        replicator.replicateDue();
+        assertThat(eu.account("carol").isOk()).isTrue();
+        replicator.replicateDue();
+        assertThat(replicator.link(CN, EU).caughtUp()).isTrue();
+        assertThat(replicator.link(CN, EU).lagMillis()).isZero();
+    }
+
+    @Test
     void everyRegion_receivesEveryOtherRegionsWrites() {
         Replicator replicator = Replicator.builder().stores(cn, eu, us).clock(clock).build();
         cn.putAccount(user("alice", CN));
