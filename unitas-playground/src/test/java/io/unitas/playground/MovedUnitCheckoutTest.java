@@ -75,7 +75,9 @@ class MovedUnitCheckoutTest {
             for (Region region : p.regions()) {
                 StoreResult<List<Order>> orders = p.store(region).orders(user);
                 assertThat(orders.isOk()).as(orders.detail()).isTrue();
-                assertThat(orders.value()).as("orders of k-moved in " + region)
+                assertThat(orders.value()).as(() -> "orders of k-moved in " + region + "; every store's: "
+                                                     + p.regions().stream().map(r -> r + "=" + p.store(r).orders(user))
+                                                        .toList() + "; links: " + p.replicator().links())
                         .filteredOn(o -> o.idempotencyKey().equals("k-moved"))
                         .extracting(Order::orderId).containsExactly(order);
             }
