@@ -2,7 +2,6 @@ package io.unitas.playground;
 
 import com.fasterxml.jackson.databind.node.MissingNode;
 import io.unitas.core.Region;
-import io.unitas.playground.replication.LinkStatus;
 import io.unitas.playground.store.Order;
 import io.unitas.data.store.StoreResult;
 import java.net.URI;
@@ -366,7 +365,7 @@ final class DrillRun {
     private void awaitReplication(Duration timeout) {
         long end = now() + timeout.toMillis();
         while (now() < end) {
-            if (p.replicator().links().stream().allMatch(LinkStatus::caughtUp)) {
+            if (p.replicator().caughtUp()) {
                 return;
             }
             pause(50);

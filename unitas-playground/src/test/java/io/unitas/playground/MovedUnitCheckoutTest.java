@@ -71,7 +71,7 @@ class MovedUnitCheckoutTest {
 
             p.store(CN).mode(StoreMode.READ_WRITE);
             Await.until("replication settles", Duration.ofSeconds(60),
-                        () -> p.replicator().links().stream().allMatch(l -> l.caughtUp()));
+                        () -> p.replicator().caughtUp());
             for (Region region : p.regions()) {
                 StoreResult<List<Order>> orders = p.store(region).orders(user);
                 assertThat(orders.isOk()).as(orders.detail()).isTrue();

@@ -74,7 +74,7 @@ class PlaygroundSwitchoverTest {
             writers.shutdown();
             assertThat(writers.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
             Await.until("replication settles", Duration.ofSeconds(60),
-                        () -> p.replicator().links().stream().allMatch(l -> l.caughtUp()));
+                        () -> p.replicator().caughtUp());
 
             for (Region region : p.regions()) {
                 Map<String, List<Order>> byKey = new java.util.HashMap<>();

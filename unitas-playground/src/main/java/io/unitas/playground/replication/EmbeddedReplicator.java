@@ -114,6 +114,12 @@ final class EmbeddedReplicator implements Replicator {
     }
 
     @Override
+    public synchronized boolean caughtUp() {
+        replicateDue();
+        return links.values().stream().allMatch(link -> link.status().caughtUp());
+    }
+
+    @Override
     public void close() {
         ScheduledExecutorService running;
         synchronized (this) {

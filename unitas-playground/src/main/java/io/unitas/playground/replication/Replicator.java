@@ -53,6 +53,12 @@ public interface Replicator extends ReplicationLag, AutoCloseable {
     /** Every link as last measured, by origin then target in the stores' order. */
     List<LinkStatus> links();
 
+    /**
+     * Runs a round now and answers whether every link has applied all its origin had written: unlike {@link #links()},
+     * whose last round may predate the latest writes, this is what a caller waiting for replication to settle needs.
+     */
+    boolean caughtUp();
+
     /** Stops the background rounds, if started. */
     @Override
     void close();

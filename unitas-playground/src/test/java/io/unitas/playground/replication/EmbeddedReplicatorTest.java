@@ -100,6 +100,19 @@ class EmbeddedReplicatorTest {
     }
 
     @Test
+    void caughtUp_measuresNow_notWhatTheLastRoundSaw() {
+        Replicator replicator = Replicator.builder().stores(cn, eu).clock(clock).delay(Duration.ofMillis(200)).build();
+        replicator.replicateDue();
+        cn.putAccount(user("alice", CN));
+        assertThat(replicator.link(CN, EU).caughtUp()).as("the last round predates alice").isTrue();
+
+        assertThat(replicator.caughtUp()).as("alice is not due yet").isFalse();
+        clock.advance(Duration.ofMillis(200));
+        assertThat(replicator.caughtUp()).isTrue();
+        assertThat(eu.account("alice").isOk()).isTrue();
+    }
+
+    @Test
     void everyRegion_receivesEveryOtherRegionsWrites() {
         Replicator replicator = Replicator.builder().stores(cn, eu, us).clock(clock).build();
         cn.putAccount(user("alice", CN));
