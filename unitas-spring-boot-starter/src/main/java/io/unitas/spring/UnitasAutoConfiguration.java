@@ -251,6 +251,40 @@ public class UnitasAutoConfiguration {
         }
     }
 
+    /**
+     * grpc-java: the server interceptor reads each call's context from its metadata (stamp, then routing key) and
+     * keeps it current in the call's callbacks; the client interceptor writes the current context on every call.
+     * The application applies them where it builds its server and channels (or its gRPC integration picks up
+     * {@code ServerInterceptor} and {@code ClientInterceptor} beans).
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = {"io.grpc.ServerInterceptor", "io.grpc.ClientInterceptor"})
+    static class Grpc {
+        @Bean
+        @ConditionalOnMissingBean(name = "unitasGrpcServerInterceptor")
+        io.grpc.ServerInterceptor unitasGrpcServerInterceptor(UnitasProperties properties, UnitasRoutingState state,
+                                                              ObjectProvider<Clock> clock) {
+            return GrpcRouting.serverInterceptor(inbound(properties, state, clock));
+        }
+
+        @Bean
+        @ConditionalOnMissingBean(name = "unitasGrpcClientInterceptor")
+        io.grpc.ClientInterceptor unitasGrpcClientInterceptor(UnitasProperties properties) {
+            return io.unitas.client.grpc.RoutingGrpc.clientInterceptor(properties.routingHeaders());
+        }
+
+        /** The standard gRPC health service, answered from the routing state (grpc-services on the class path). */
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnClass(name = "io.grpc.health.v1.HealthGrpc")
+        static class Health {
+            @Bean
+            @ConditionalOnMissingBean
+            UnitasGrpcHealth unitasGrpcHealth(UnitasProperties properties, UnitasRoutingState state) {
+                return new UnitasGrpcHealth(state, properties.getRegion());
+            }
+        }
+    }
+
     /** Unit-aware instance selection as every load-balanced client's default. */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = "org.springframework.cloud.loadbalancer.core.ServiceInstanceListSupplier")
