@@ -100,10 +100,13 @@ public class UnitasAutoConfiguration {
         }
     }
 
-    /** {@link Idempotent} methods and paths, when {@code unitas.idempotency.enabled} and the data layer is present. */
+    /**
+     * {@link Idempotent} methods and paths, when {@code unitas.idempotency.enabled} and the data layer is present: a
+     * Servlet filter or a WebFlux filter, whichever the application is.
+     */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
-    @ConditionalOnClass(name = {"io.unitas.data.Idempotency", "jakarta.servlet.Filter"})
+    @ConditionalOnWebApplication
+    @ConditionalOnClass(name = "io.unitas.data.Idempotency")
     @ConditionalOnProperty(prefix = "unitas.idempotency", name = "enabled", havingValue = "true")
     static class DataIdempotency {
         @Bean
@@ -116,12 +119,30 @@ public class UnitasAutoConfiguration {
                                                         clock.getIfAvailable(Clock::systemUTC));
         }
 
-        @Bean
-        FilterRegistrationBean<IdempotencyFilter> unitasIdempotencyFilter(
-                UnitasProperties properties, io.unitas.data.Idempotency idempotency,
-                ObjectProvider<org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping>
-                        mappings) {
-            return IdempotencyConfiguration.filter(properties, idempotency, mappings);
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+        @ConditionalOnClass(name = "jakarta.servlet.Filter")
+        static class ServletIdempotency {
+            @Bean
+            FilterRegistrationBean<IdempotencyFilter> unitasIdempotencyFilter(
+                    UnitasProperties properties, io.unitas.data.Idempotency idempotency,
+                    ObjectProvider<org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping>
+                            mappings) {
+                return IdempotencyConfiguration.filter(properties, idempotency, mappings);
+            }
+        }
+
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+        static class ReactiveIdempotency {
+            @Bean
+            WebFilter unitasIdempotencyWebFilter(
+                    UnitasProperties properties, io.unitas.data.Idempotency idempotency,
+                    ObjectProvider<org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping>
+                            mappings) {
+                UnitasProperties.Idempotency settings = properties.getIdempotency();
+                return new IdempotencyWebFilter(idempotency, settings.getHeader(), settings.getPaths(), mappings);
+            }
         }
     }
 
