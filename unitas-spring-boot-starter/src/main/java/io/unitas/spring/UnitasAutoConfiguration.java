@@ -147,6 +147,27 @@ public class UnitasAutoConfiguration {
     }
 
     /**
+     * {@link UnitasReadiness}, the repositories' reads that fall back to the home region, when the data layer is
+     * present; and the answer to a {@link DataNotReadyException} thrown from a controller.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "io.unitas.data.DataReadiness")
+    static class DataReadiness {
+        /** Closes its home read client's connections when the application stops. */
+        @Bean
+        @ConditionalOnMissingBean
+        UnitasReadiness unitasReadiness(UnitasProperties properties, UnitasRoutingState state) {
+            return new RepositoryReadiness(properties, state, RepositoryReadiness.homeReads(properties));
+        }
+
+        @Bean
+        @ConditionalOnWebApplication
+        DataNotReadyAdvice unitasDataNotReadyAdvice() {
+            return new DataNotReadyAdvice();
+        }
+    }
+
+    /**
      * Reactor's automatic context propagation (what Boot's {@code spring.reactor.context-propagation=auto} does), so
      * operators on other schedulers, and {@code block()} from a request thread, see the routing context.
      */
