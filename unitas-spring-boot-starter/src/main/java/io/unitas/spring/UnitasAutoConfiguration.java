@@ -152,7 +152,7 @@ public class UnitasAutoConfiguration {
      */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = "io.unitas.data.DataReadiness")
-    static class DataReadiness {
+    static class Readiness {
         /** Closes its home read client's connections when the application stops. */
         @Bean
         @ConditionalOnMissingBean
