@@ -9,6 +9,7 @@ import io.unitas.client.RoutingSnapshot;
 import io.unitas.config.ProblemJson;
 import io.unitas.core.ProblemDetail;
 import io.unitas.core.rules.RequestView;
+import org.springframework.core.Ordered;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpCookie;
 import org.springframework.http.HttpStatusCode;
@@ -25,12 +26,20 @@ import reactor.core.publisher.Mono;
  * puts the context in the Reactor context under {@link RoutingContextAccessor#KEY}, from where context-propagation
  * restores it as the current context in handlers and operators. Nothing is left on any thread.
  */
-final class RoutingContextWebFilter implements WebFilter {
+final class RoutingContextWebFilter implements WebFilter, Ordered {
+
+    /** Early, as the Servlet filter's registration: every filter after it sees the context. */
+    static final int ORDER = Ordered.HIGHEST_PRECEDENCE + 10;
 
     private final InboundContext inbound;
 
     RoutingContextWebFilter(InboundContext inbound) {
         this.inbound = inbound;
+    }
+
+    @Override
+    public int getOrder() {
+        return ORDER;
     }
 
     @Override

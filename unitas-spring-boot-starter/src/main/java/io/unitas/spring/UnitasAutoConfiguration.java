@@ -100,10 +100,13 @@ public class UnitasAutoConfiguration {
         }
     }
 
-    /** {@link Idempotent} methods and paths, when {@code unitas.idempotency.enabled} and the data layer is present. */
+    /**
+     * {@link Idempotent} methods and paths, when {@code unitas.idempotency.enabled} and the data layer is present: a
+     * Servlet filter or a WebFlux filter, whichever the application is.
+     */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
-    @ConditionalOnClass(name = {"io.unitas.data.Idempotency", "jakarta.servlet.Filter"})
+    @ConditionalOnWebApplication
+    @ConditionalOnClass(name = "io.unitas.data.Idempotency")
     @ConditionalOnProperty(prefix = "unitas.idempotency", name = "enabled", havingValue = "true")
     static class DataIdempotency {
         @Bean
@@ -116,12 +119,51 @@ public class UnitasAutoConfiguration {
                                                         clock.getIfAvailable(Clock::systemUTC));
         }
 
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+        @ConditionalOnClass(name = "jakarta.servlet.Filter")
+        static class ServletIdempotency {
+            @Bean
+            FilterRegistrationBean<IdempotencyFilter> unitasIdempotencyFilter(
+                    UnitasProperties properties, io.unitas.data.Idempotency idempotency,
+                    ObjectProvider<org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping>
+                            mappings) {
+                return IdempotencyConfiguration.filter(properties, idempotency, mappings);
+            }
+        }
+
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+        static class ReactiveIdempotency {
+            @Bean
+            WebFilter unitasIdempotencyWebFilter(
+                    UnitasProperties properties, io.unitas.data.Idempotency idempotency,
+                    ObjectProvider<org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping>
+                            mappings) {
+                UnitasProperties.Idempotency settings = properties.getIdempotency();
+                return new IdempotencyWebFilter(idempotency, settings.getHeader(), settings.getPaths(), mappings);
+            }
+        }
+    }
+
+    /**
+     * {@link UnitasReadiness}, the repositories' reads that fall back to the home region, when the data layer is
+     * present; and the answer to a {@link DataNotReadyException} thrown from a controller.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "io.unitas.data.DataReadiness")
+    static class Readiness {
+        /** Closes its home read client's connections when the application stops. */
         @Bean
-        FilterRegistrationBean<IdempotencyFilter> unitasIdempotencyFilter(
-                UnitasProperties properties, io.unitas.data.Idempotency idempotency,
-                ObjectProvider<org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping>
-                        mappings) {
-            return IdempotencyConfiguration.filter(properties, idempotency, mappings);
+        @ConditionalOnMissingBean
+        UnitasReadiness unitasReadiness(UnitasProperties properties, UnitasRoutingState state) {
+            return new RepositoryReadiness(properties, state, RepositoryReadiness.homeReads(properties));
+        }
+
+        @Bean
+        @ConditionalOnWebApplication
+        DataNotReadyAdvice unitasDataNotReadyAdvice() {
+            return new DataNotReadyAdvice();
         }
     }
 
@@ -248,6 +290,40 @@ public class UnitasAutoConfiguration {
         @Bean
         static BeanPostProcessor unitasRegistrationMetadata(ObjectProvider<UnitasProperties> properties) {
             return new RegistrationMetadata(properties);
+        }
+    }
+
+    /**
+     * grpc-java: the server interceptor reads each call's context from its metadata (stamp, then routing key) and
+     * keeps it current in the call's callbacks; the client interceptor writes the current context on every call.
+     * The application applies them where it builds its server and channels (or its gRPC integration picks up
+     * {@code ServerInterceptor} and {@code ClientInterceptor} beans).
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = {"io.grpc.ServerInterceptor", "io.grpc.ClientInterceptor"})
+    static class Grpc {
+        @Bean
+        @ConditionalOnMissingBean(name = "unitasGrpcServerInterceptor")
+        io.grpc.ServerInterceptor unitasGrpcServerInterceptor(UnitasProperties properties, UnitasRoutingState state,
+                                                              ObjectProvider<Clock> clock) {
+            return GrpcRouting.serverInterceptor(inbound(properties, state, clock));
+        }
+
+        @Bean
+        @ConditionalOnMissingBean(name = "unitasGrpcClientInterceptor")
+        io.grpc.ClientInterceptor unitasGrpcClientInterceptor(UnitasProperties properties) {
+            return io.unitas.client.grpc.RoutingGrpc.clientInterceptor(properties.routingHeaders());
+        }
+
+        /** The standard gRPC health service, answered from the routing state (grpc-services on the class path). */
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnClass(name = "io.grpc.health.v1.HealthGrpc")
+        static class Health {
+            @Bean
+            @ConditionalOnMissingBean
+            UnitasGrpcHealth unitasGrpcHealth(UnitasProperties properties, UnitasRoutingState state) {
+                return new UnitasGrpcHealth(state, properties.getRegion());
+            }
         }
     }
 

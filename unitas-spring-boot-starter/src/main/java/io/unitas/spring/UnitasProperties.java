@@ -31,6 +31,7 @@ public class UnitasProperties implements Validator {
     private final Instance instance = new Instance();
     private final ControlPlane controlPlane = new ControlPlane();
     private final Idempotency idempotency = new Idempotency();
+    private final Readiness readiness = new Readiness();
     private String fences;
     private Duration reloadInterval = Duration.ofSeconds(1);
 
@@ -124,6 +125,11 @@ public class UnitasProperties implements Validator {
         return idempotency;
     }
 
+    /** {@link UnitasReadiness}: how repositories' reads fall back to the home region. */
+    public Readiness getReadiness() {
+        return readiness;
+    }
+
     /** The header names, the same as the gateway's. */
     public Headers getHeaders() {
         return headers;
@@ -149,6 +155,12 @@ public class UnitasProperties implements Validator {
         Service s = serviceId == null ? null : services.get(serviceId);
         ServiceKind kind = s == null ? null : ServiceKind.ofLabel(s.getKind());
         return kind == null ? ServiceKind.CORE : kind;
+    }
+
+    private static void positive(Errors errors, String field, Duration value, String example) {
+        if (value == null || value.isNegative() || value.isZero()) {
+            errors.rejectValue(field, "invalid", "'" + value + "' (expected: a positive duration, e.g. " + example + ")");
+        }
     }
 
     /** The header names as the client library takes them. */
@@ -199,6 +211,15 @@ public class UnitasProperties implements Validator {
                 errors.rejectValue("idempotency.header", "malformed", "'" + idempotency.header + "' (" + problem + ")");
             }
         }
+        positive(errors, "readiness.homeTimeout", readiness.homeTimeout, "2s");
+        positive(errors, "readiness.retryAfter", readiness.retryAfter, "1s");
+        positive(errors, "readiness.homeReads.deadline", readiness.homeReads.deadline, "250ms");
+        readiness.homeReads.endpoints.forEach((home, url) -> {
+            if (url == null || !url.startsWith("http://") && !url.startsWith("https://")) {
+                errors.rejectValue("readiness.homeReads.endpoints[" + home + "]", "malformed", "'" + url
+                                   + "' (expected: the home's read server, http://host:port or https://host:port)");
+            }
+        });
         String[] parts = {"unit", "region", "origin", "hops", "version"};
         String[] names = {headers.unit, headers.region, headers.origin, headers.hops, headers.version};
         for (int i = 0; i < parts.length; i++) {
@@ -484,6 +505,92 @@ public class UnitasProperties implements Validator {
         /** Region id to the name of the {@code DataSource} bean holding that region's records. */
         public Map<String, String> getStores() {
             return stores;
+        }
+    }
+
+    /** {@code unitas.readiness.*}: reads of repositories that fall back to the key's home region. */
+    public static class Readiness {
+        private Duration homeTimeout = Duration.ofSeconds(2);
+        private Duration retryAfter = Duration.ofSeconds(1);
+        private final HomeReads homeReads = new HomeReads();
+
+        /** How long a home read may take before the home counts as unreadable (default 2s). */
+        public Duration getHomeTimeout() {
+            return homeTimeout;
+        }
+
+        /** Sets the home read's timeout. */
+        public void setHomeTimeout(Duration homeTimeout) {
+            this.homeTimeout = homeTimeout;
+        }
+
+        /** The wait suggested with {@code data-not-ready} (default 1s). */
+        public Duration getRetryAfter() {
+            return retryAfter;
+        }
+
+        /** Sets the suggested wait. */
+        public void setRetryAfter(Duration retryAfter) {
+            this.retryAfter = retryAfter;
+        }
+
+        /** The home regions' read servers; without endpoints, no home is read and a local miss is not ready. */
+        public HomeReads getHomeReads() {
+            return homeReads;
+        }
+    }
+
+    /** {@code unitas.readiness.home-reads.*}: the data layer's {@code HomeReadClient}. */
+    public static class HomeReads {
+        private final Map<String, String> endpoints = new LinkedHashMap<>();
+        private String token;
+        private String tokenFile;
+        private String ca;
+        private Duration deadline = Duration.ofMillis(250);
+
+        /** Region id to the URL of its {@code HomeReadServer} ({@code http://host:port} or {@code https://}). */
+        public Map<String, String> getEndpoints() {
+            return endpoints;
+        }
+
+        /** The bearer token the homes accept. */
+        public String getToken() {
+            return token;
+        }
+
+        /** Sets the token. */
+        public void setToken(String token) {
+            this.token = token;
+        }
+
+        /** A file holding the token (read at start), instead of {@link #getToken()}. */
+        public String getTokenFile() {
+            return tokenFile;
+        }
+
+        /** Sets the token's file. */
+        public void setTokenFile(String tokenFile) {
+            this.tokenFile = tokenFile;
+        }
+
+        /** PEM CA certificates to trust for {@code https} endpoints (default: the JDK's). */
+        public String getCa() {
+            return ca;
+        }
+
+        /** Sets the CA file. */
+        public void setCa(String ca) {
+            this.ca = ca;
+        }
+
+        /** The most one home read may take, both attempts included (default 250ms). */
+        public Duration getDeadline() {
+            return deadline;
+        }
+
+        /** Sets the deadline. */
+        public void setDeadline(Duration deadline) {
+            this.deadline = deadline;
         }
     }
 }

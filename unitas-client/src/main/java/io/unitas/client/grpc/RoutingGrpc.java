@@ -2,6 +2,8 @@ package io.unitas.client.grpc;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 import io.grpc.CallOptions;
 import io.grpc.Channel;
@@ -29,12 +31,22 @@ public final class RoutingGrpc {
 
     /** Reads the context from each call's metadata; the callbacks of the call run under it. */
     public static ServerInterceptor serverInterceptor(RoutingHeaders headers) {
-        Map<String, Metadata.Key<String>> keys = keys(headers);
+        return serverInterceptor(headers::read);
+    }
+
+    /**
+     * Reads the context from each call's metadata with {@code reader}, which looks headers up by name (an ASCII
+     * metadata key, any case): a service that also places a call by its routing key, as the gateway does, reads it
+     * here. The callbacks of the call run under the context.
+     */
+    public static ServerInterceptor serverInterceptor(MetadataReader reader) {
+        Map<String, Metadata.Key<String>> keys = new ConcurrentHashMap<>();
+        Function<String, Metadata.Key<String>> key = name -> Metadata.Key.of(name, Metadata.ASCII_STRING_MARSHALLER);
         return new ServerInterceptor() {
             @Override
             public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata metadata,
                                                                ServerCallHandler<Q, R> next) {
-                RoutingContext context = headers.read(name -> metadata.get(keys.get(name)));
+                RoutingContext context = reader.read(name -> metadata.get(keys.computeIfAbsent(name, key)));
                 ServerCall.Listener<Q> delegate;
                 try (RoutingContextHolder.Scope ignored = RoutingContextHolder.open(context)) {
                     delegate = next.startCall(call, metadata);
@@ -65,6 +77,13 @@ public final class RoutingGrpc {
                 };
             }
         };
+    }
+
+    /** Reads a call's routing context from its metadata, given a lookup of a header's value by name. */
+    @FunctionalInterface
+    public interface MetadataReader {
+        /** The context of a call whose header {@code name} has the value {@code header.apply(name)} (or null). */
+        RoutingContext read(Function<String, String> header);
     }
 
     private static Map<String, Metadata.Key<String>> keys(RoutingHeaders headers) {

@@ -18,7 +18,7 @@ import io.unitas.core.rules.UnitRules;
 import io.unitas.spring.UnitasRoutingState;
 
 /** The test files' routing state, with health and fences a test may change, as a control plane's watch would. */
-final class MutableRoutingState implements UnitasRoutingState {
+public final class MutableRoutingState implements UnitasRoutingState {
 
     private static final Path DIR = Path.of("src/test/resources/unitas");
 
@@ -26,7 +26,7 @@ final class MutableRoutingState implements UnitasRoutingState {
     private final HealthSnapshot allHealthy;
     private final AtomicReference<RoutingSnapshot> current;
 
-    MutableRoutingState() {
+    public MutableRoutingState() {
         Topology topology = TopologyFile.read(DIR.resolve("topology.yaml"));
         rules = UnitRulesFile.read(DIR.resolve("rules.yaml"), topology);
         allHealthy = HealthFile.read(DIR.resolve("health.json"), topology);
@@ -39,13 +39,13 @@ final class MutableRoutingState implements UnitasRoutingState {
     }
 
     /** Fences {@code unit}'s writes ({@code null}: lifts every fence). */
-    void fence(String unit, FencePolicy policy) {
+    public void fence(String unit, FencePolicy policy) {
         WriteFences fences = unit == null ? WriteFences.none() : WriteFences.of(Map.of(unit, policy));
         current.set(current.get().next(rules, current.get().health(), fences, System::nanoTime));
     }
 
     /** Marks {@code region} down ({@code null}: every region healthy again). */
-    void down(String region) {
+    public void down(String region) {
         HealthSnapshot health = region == null ? allHealthy
                 : allHealthy.with(1, Region.of(region), RegionHealth.down());
         current.set(current.get().next(rules, health, current.get().fences(), System::nanoTime));

@@ -1,0 +1,117 @@
+package io.unitas.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+
+import io.grpc.CallOptions;
+import io.grpc.Channel;
+import io.grpc.ClientInterceptors;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.health.v1.HealthGrpc;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.stub.ClientCalls;
+import io.grpc.stub.MetadataUtils;
+import io.unitas.client.RoutingContextHolder;
+import io.unitas.spring.app.MutableRoutingState;
+import io.unitas.spring.grpc.GrpcApp;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+
+/**
+ * A gRPC service with only the starter: a call into it carries the gateway's stamp (or a routing key) into the
+ * handler's context and out on its downstream gRPC call, and the gRPC health service follows this region's health in
+ * the routing state.
+ */
+@SpringBootTest(classes = GrpcApp.class, properties = "spring.main.web-application-type=none")
+class GrpcRoutingTest {
+
+    private static final MethodDescriptor<String, String> PLACE = GrpcApp.PLACE;
+
+    private static ManagedChannel channel;
+
+    @Autowired
+    MutableRoutingState state;
+
+    @BeforeAll
+    static void connect() {
+        channel = InProcessChannelBuilder.forName("orders").build();
+    }
+
+    @AfterAll
+    static void disconnect() {
+        channel.shutdownNow();
+    }
+
+    @AfterEach
+    void healthy() {
+        state.down(null);
+    }
+
+    private static String place(String... headers) {
+        Metadata metadata = new Metadata();
+        for (int i = 0; i < headers.length; i += 2) {
+            metadata.put(Metadata.Key.of(headers[i], Metadata.ASCII_STRING_MARSHALLER), headers[i + 1]);
+        }
+        Channel withHeaders = ClientInterceptors.intercept(channel,
+                                                           MetadataUtils.newAttachHeadersInterceptor(metadata));
+        return ClientCalls.blockingUnaryCall(withHeaders, PLACE, CallOptions.DEFAULT, "order-1");
+    }
+
+    @Test
+    void theStamp_isCurrentInTheHandler_andLeavesOnTheDownstreamCall() {
+        String answer = place("x-unitas-unit", "u-us", "x-unitas-region", "us", "x-unitas-origin", "cn",
+                              "x-unitas-hops", "2");
+
+        assertThat(answer).isEqualTo("u-us|us|cn|2|reserved");
+        assertThat(GrpcApp.DOWNSTREAM_SAW.get()).containsAllEntriesOf(Map.of(
+                "x-unitas-unit", "u-us", "x-unitas-region", "us", "x-unitas-origin", "cn", "x-unitas-hops", "2"));
+    }
+
+    @Test
+    void aCallWithoutAStamp_isPlacedByItsRoutingKey_asAtTheGateway() {
+        String answer = place("x-user-id", "10");
+
+        assertThat(answer).startsWith("u-cn|cn|");
+        assertThat(GrpcApp.DOWNSTREAM_SAW.get()).containsEntry("x-unitas-unit", "u-cn")
+                                                .containsEntry("x-unitas-region", "cn");
+    }
+
+    @Test
+    void aCallWithNeitherStampNorKey_hasNoUnit_andTheCallersThreadKeepsItsOwn() {
+        assertThat(place()).isEqualTo("null|null|null|0|reserved");
+        assertThat(GrpcApp.DOWNSTREAM_SAW.get()).doesNotContainKey("x-unitas-unit");
+        assertThat(RoutingContextHolder.current().unit()).isNull();
+    }
+
+    @Test
+    void theHealthService_followsThisRegionsHealthInTheRoutingState() {
+        HealthGrpc.HealthBlockingStub health = HealthGrpc.newBlockingStub(channel);
+        HealthCheckRequest overall = HealthCheckRequest.getDefaultInstance();
+        HealthCheckRequest unitas = HealthCheckRequest.newBuilder().setService(UnitasGrpcHealth.SERVICE).build();
+        assertThat(health.check(overall).getStatus()).isEqualTo(ServingStatus.SERVING);
+        assertThat(health.check(unitas).getStatus()).isEqualTo(ServingStatus.SERVING);
+
+        state.down("us");
+        assertThat(health.check(overall).getStatus()).as("another region down").isEqualTo(ServingStatus.SERVING);
+
+        state.down("eu");
+        assertThat(health.check(overall).getStatus()).isEqualTo(ServingStatus.NOT_SERVING);
+        assertThat(health.check(unitas).getStatus()).isEqualTo(ServingStatus.NOT_SERVING);
+
+        assertThatThrownBy(() -> health.check(HealthCheckRequest.newBuilder().setService("other").build()))
+                .isInstanceOfSatisfying(StatusRuntimeException.class,
+                                        e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND));
+    }
+}
