@@ -99,7 +99,7 @@ final class DefaultResolver implements UnitasResolver {
                 reloadPool(now());
             }
         }
-        this.dns = new DnsQuerier(b.dnsServer, b.queryTimeout);
+        this.dns = new DnsQuerier(b.dnsServer, b.queryTimeout, b.subnet, b.subnetPrefix);
         this.tickThread = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "unitas-resolver-tick");
             t.setDaemon(true);

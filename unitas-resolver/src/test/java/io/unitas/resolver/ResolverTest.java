@@ -114,6 +114,26 @@ class ResolverTest {
     }
 
     @Test
+    void aClientSubnet_isSentWithEveryQuery_itsStrayBitsCleared() {
+        Resolution r = resolver(UnitasResolver.builder().clientSubnet(ip("10.1.2.3"), 16)).resolve(API).join();
+        assertThat(r.endpoints()).hasSize(3);
+        assertThat(dns.lastSubnet()).isEqualTo("10.1.0.0/16");
+    }
+
+    @Test
+    void withoutAClientSubnet_queriesCarryNone() {
+        resolver().resolve(API).join();
+        assertThat(dns.lastSubnet()).isEmpty();
+    }
+
+    @Test
+    void aClientSubnetPrefixLongerThanItsAddress_isRefused() {
+        assertThatThrownBy(() -> UnitasResolver.builder().clientSubnet(ip("10.1.2.3"), 33))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("clientSubnet: /33 (expected: a prefix from /0 to /32)");
+    }
+
+    @Test
     void host_resolvesAAndAaaa() {
         Resolution r = resolver().resolve(WWW).join();
         assertThat(r.endpoints()).extracting(ResolvedEndpoint::address)
