@@ -237,12 +237,16 @@ final class DefaultResolver implements UnitasResolver {
 
     private void onAnswer(Entry e, CompletableFuture<Answer> q, Answer a) {
         synchronized (lock) {
-            if (e.inflight == q) {
+            boolean current = e.inflight == q;
+            if (current) {
                 e.inflight = null;
             }
             long now = now();
             Counter.builder("unitas.resolver.resolutions").tag("outcome", a.outcome().name().toLowerCase())
                     .description("DNS resolutions by outcome").register(meters).increment();
+            if (!current && a.outcome() != Outcome.ANSWER) {
+                return; // an abandoned query's failure says nothing a newer query has not said since
+            }
             if (a.outcome() == Outcome.ANSWER) {
                 e.failuresInARow = 0;
                 e.targets = a.targets();

@@ -245,6 +245,29 @@ class ResolverTest {
     }
 
     @Test
+    void anAbandonedQueryTimingOutAfterDnsAnsweredAgain_doesNotSendTheClientBackToThePool() throws Exception {
+        Path pool = dir.resolve("pool.txt");
+        Files.writeString(pool, "10.9.0.1\n");
+        resolver(UnitasResolver.builder().fallbackPool(pool).queryTimeout(Duration.ofSeconds(2)));
+        dns.mode(Mode.SILENT);
+        CompletableFuture<Resolution> waiting = resolver.resolve(WWW);
+        Await.until("the silent queries reach the server", Duration.ofSeconds(10), () -> dns.queries() >= 2);
+        clock.advance(Duration.ofMillis(800));
+        resolver.tick();
+        assertThat(waiting.join().source()).isEqualTo(Source.POOL);
+
+        dns.mode(Mode.ANSWER);
+        clock.advance(Duration.ofSeconds(1));
+        resolver.tick();
+        Await.until("DNS answers again", Duration.ofSeconds(10), () -> resolver.resolve(WWW).join().source() == Source.DNS);
+        Await.until("the abandoned query times out", Duration.ofSeconds(30),
+                () -> meters.counter("unitas.resolver.resolutions", "outcome", "timeout").count() >= 1);
+
+        assertThat(resolver.resolve(WWW).join().source()).isEqualTo(Source.DNS);
+        assertThat(meters.counter("unitas.resolver.fallbacks", "trigger", "slow").count()).isEqualTo(1);
+    }
+
+    @Test
     void aKeySticksToOnePoolAddress_byCrc32() throws Exception {
         Path pool = dir.resolve("pool.txt");
         Files.writeString(pool, "10.9.0.1\n10.9.0.2\n10.9.0.3\n10.9.0.4\n10.9.0.5\n");
