@@ -154,7 +154,9 @@ final class DefaultPlayground implements Playground {
             p.startControlPlane();
             p.seedControlPlane();
             p.homes = LiveHomes.follow(p.control(), p.viewer.secret(), p.workDir.resolve("shops-state.json"));
-            p.dns = EntryDns.start(layout, p.workDir, p.control(), p.workDir.resolve("viewer.token"));
+            if (b.mode == ShopMode.UNITAS) { // naive clients follow a DNS model, not a server
+                p.dns = EntryDns.start(layout, p.workDir, p.control(), p.workDir.resolve("viewer.token"));
+            }
             p.startRegions(layout.regions());
             return p;
         } catch (RuntimeException e) {
@@ -434,7 +436,7 @@ final class DefaultPlayground implements Playground {
 
     @Override
     public InetSocketAddress dns() {
-        return dns.address();
+        return entryDns().address();
     }
 
     @Override
@@ -444,17 +446,28 @@ final class DefaultPlayground implements Playground {
 
     @Override
     public Path fallbackPool() {
-        return dns.pool();
+        return entryDns().pool();
     }
 
     @Override
     public void stopDns() {
-        dns.stopServer();
+        if (dns != null) {
+            dns.stopServer();
+        }
     }
 
     @Override
     public void startDns() {
-        dns.startServer();
+        if (dns != null) {
+            dns.startServer();
+        }
+    }
+
+    private EntryDns entryDns() {
+        if (dns == null) {
+            throw new IllegalStateException("playground: a playground of naive shops runs no DNS server");
+        }
+        return dns;
     }
 
     @Override
@@ -502,8 +515,11 @@ final class DefaultPlayground implements Playground {
         Region home = layout.regions().get(0);
         String user = layout.userId(home, 1);
         s.append(String.format("%ncontrol plane and console: %s/  (admin token: %s)%n", control(), adminToken()));
-        s.append(String.format("entry DNS (unitas dns): dig @127.0.0.1 -p %d %s SRV +subnet=%s%n", layout.dnsPort(),
-                               EntryDns.SERVICE, layout.clientNetwork(home).replace("/16", "/24")));
+        if (dns != null) {
+            s.append(String.format("entry DNS (unitas dns): dig @127.0.0.1 -p %d %s SRV +subnet=%s%n",
+                                   layout.dnsPort(), EntryDns.SERVICE,
+                                   layout.clientNetwork(home).replace("/16", "/24")));
+        }
         s.append(String.format("users: ids mod %d in [1000 i, 1000 i + 999] live in region i (%s); %s is a user of %s%n",
                                Layout.USERS_PER_UNIT * layout.regions().size(), layout.regions().stream()
                                        .map(Region::id).collect(Collectors.joining(", ")), user, home));

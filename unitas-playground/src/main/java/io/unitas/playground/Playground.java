@@ -43,7 +43,7 @@ public interface Playground extends AutoCloseable {
      * The entry DNS server, {@code unitas dns} authoritative for {@code shop.example.}: SRV
      * {@code _shop._tcp.shop.example} names the gateways, the client's region first, then its fallback order, as
      * the control plane's health has it. Clients say where they are with an EDNS Client Subnet
-     * ({@link #clientNetwork}).
+     * ({@link #clientNetwork}). A playground of naive shops runs none ({@link IllegalStateException}).
      */
     InetSocketAddress dns();
 
@@ -53,7 +53,7 @@ public interface Playground extends AutoCloseable {
     /** The fallback pool file the DNS server's clients switch to when it fails (seed 003's binary format). */
     Path fallbackPool();
 
-    /** Stops the DNS server: its queries go unanswered. */
+    /** Stops the DNS server: its queries go unanswered (nothing for naive shops, whose clients model DNS). */
     void stopDns();
 
     /** Starts the DNS server again on the same port. */
