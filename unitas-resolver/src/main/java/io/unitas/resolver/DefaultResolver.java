@@ -265,10 +265,10 @@ final class DefaultResolver implements UnitasResolver {
             e.lastProblem = a.outcome() + " " + a.detail();
             if (a.outcome() == Outcome.NXDOMAIN || a.outcome() == Outcome.SERVFAIL) {
                 e.failuresInARow++;
-                if (!e.onPool && e.failuresInARow >= triggers.failuresInARow()) {
+                if (!e.onPool && e.failuresInARow >= triggers.failuresInARow() && havePool()) {
                     toPool(e, "failures", e.failuresInARow + " NXDOMAIN/SERVFAIL answers in a row", now);
                 }
-            } else if (a.outcome() == Outcome.TIMEOUT && !e.onPool) {
+            } else if (a.outcome() == Outcome.TIMEOUT && !e.onPool && havePool()) {
                 toPool(e, "slow", "no answer before the query timed out", now);
             }
             if (e.onPool || e.haveAnswer) {
@@ -280,6 +280,14 @@ final class DefaultResolver implements UnitasResolver {
                 ws.forEach(w -> w.completeExceptionally(ex));
             }
         }
+    }
+
+    /**
+     * Whether there is a pool to switch to: without one a trigger changes nothing, so a slow first answer is waited
+     * for (until the query times out) and a cached one kept, instead of both turning into "no endpoint".
+     */
+    private boolean havePool() {
+        return !pool.addresses().isEmpty();
     }
 
     private void toPool(Entry e, String trigger, String why, long now) {
@@ -324,7 +332,8 @@ final class DefaultResolver implements UnitasResolver {
                 }
             }
             for (Entry e : entries.values()) {
-                if (e.inflight != null && !e.onPool && now - e.inflightSince >= triggers.slowerThan().toNanos()) {
+                if (e.inflight != null && !e.onPool && havePool()
+                        && now - e.inflightSince >= triggers.slowerThan().toNanos()) {
                     toPool(e, "slow", "no answer within " + triggers.slowerThan().toMillis() + " ms", now);
                 }
                 boolean due = e.onPool ? now - e.lastAttempt >= triggers.retryEvery().toNanos()

@@ -245,6 +245,19 @@ class ResolverTest {
     }
 
     @Test
+    void withoutAPool_aSlowFirstQueryIsWaitedFor_ratherThanAnsweredWithNoEndpoint() throws Exception {
+        resolver(UnitasResolver.builder().queryTimeout(Duration.ofMinutes(1)));
+        dns.mode(Mode.SILENT);
+        CompletableFuture<Resolution> waiting = resolver.resolve(WWW);
+        Await.until("the queries reach the server", Duration.ofSeconds(10), () -> dns.queries() >= 2);
+        clock.advance(Duration.ofMillis(800));
+        resolver.tick();
+
+        assertThat(waiting).isNotDone();
+        assertThat(meters.counter("unitas.resolver.fallbacks", "trigger", "slow").count()).isZero();
+    }
+
+    @Test
     void anAbandonedQueryTimingOutAfterDnsAnsweredAgain_doesNotSendTheClientBackToThePool() throws Exception {
         Path pool = dir.resolve("pool.txt");
         Files.writeString(pool, "10.9.0.1\n");
