@@ -19,7 +19,7 @@ import picocli.CommandLine.ParentCommand;
 @Command(name = "drill",
          mixinStandardHelpOptions = true,
          description = "Replay a fault against a fresh playground under load and count what users would see. "
-                       + "Scenarios: db-readonly, replication-backlog, region-down, control-plane-down.")
+                       + "Scenarios: db-readonly, replication-backlog, region-down, control-plane-down, dns-down.")
 final class DrillCommand implements Callable<Integer> {
 
     /** An invariant broke. */
@@ -28,8 +28,8 @@ final class DrillCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
 
-    @Parameters(index = "0", paramLabel = "SCENARIO", description = "db-readonly, replication-backlog, region-down "
-                                                                    + "or control-plane-down")
+    @Parameters(index = "0", paramLabel = "SCENARIO", description = "db-readonly, replication-backlog, region-down, "
+                                                                    + "control-plane-down or dns-down")
     String scenario;
 
     @Option(names = "--naive", description = "Run with the seed's setup: process-only checks, a DNS switch after "

@@ -66,7 +66,8 @@ class PlaygroundIT {
         List<List<String>> printed = ReportPage.textRows(Files.readString(out));
         assertThat(printed).extracting(row -> row.get(0) + " " + row.get(1)).containsExactly(
                 "db-readonly unitas", "db-readonly naive", "replication-backlog unitas", "replication-backlog naive",
-                "region-down unitas", "region-down naive", "control-plane-down unitas", "control-plane-down naive");
+                "region-down unitas", "region-down naive", "control-plane-down unitas", "control-plane-down naive",
+                "dns-down unitas", "dns-down naive");
         ReportPage page = ReportPage.read(report);
         assertThat(page.rows()).isEqualTo(printed);
         assertThat(page.charts()).hasSize(printed.size());

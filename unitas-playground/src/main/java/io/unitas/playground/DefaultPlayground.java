@@ -22,6 +22,7 @@ import io.unitas.health.HealthServer;
 import io.unitas.testkit.PostgresServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -91,6 +92,7 @@ final class DefaultPlayground implements Playground {
     private final PostgresRegions postgres;
     private ControlServer control;
     private LiveHomes homes;
+    private EntryDns dns;
 
     /** What one region runs besides its store. */
     private record RegionProcesses(List<Shop> shops, HealthServer health, Gateway gateway, HomeReadServer homeReads,
@@ -152,6 +154,9 @@ final class DefaultPlayground implements Playground {
             p.startControlPlane();
             p.seedControlPlane();
             p.homes = LiveHomes.follow(p.control(), p.viewer.secret(), p.workDir.resolve("shops-state.json"));
+            if (b.mode == ShopMode.UNITAS) { // naive clients follow a DNS model, not a server
+                p.dns = EntryDns.start(layout, p.workDir, p.control(), p.workDir.resolve("viewer.token"));
+            }
             p.startRegions(layout.regions());
             return p;
         } catch (RuntimeException e) {
@@ -404,7 +409,7 @@ final class DefaultPlayground implements Playground {
             // Nothing is left to report: the control plane notices the silence after the last push (at most one
             // push interval old) has aged past the TTL and the grace.
             case REGION_DOWN -> PUSH_EVERY.plus(HEALTH_TTL).plus(HEALTH_GRACE).plus(REACTION);
-            case CONTROL_PLANE_DOWN -> throw new IllegalArgumentException(
+            case CONTROL_PLANE_DOWN, DNS_DOWN -> throw new IllegalArgumentException(
                     "scenario: " + scenario.id() + " moves no traffic (expected: one whose users fail over)");
         };
     }
@@ -427,6 +432,42 @@ final class DefaultPlayground implements Playground {
     @Override
     public URI gateway(Region region) {
         return URI.create("http://127.0.0.1:" + layout.gatewayPort(region));
+    }
+
+    @Override
+    public InetSocketAddress dns() {
+        return entryDns().address();
+    }
+
+    @Override
+    public String clientNetwork(Region region) {
+        return layout.clientNetwork(region);
+    }
+
+    @Override
+    public Path fallbackPool() {
+        return entryDns().pool();
+    }
+
+    @Override
+    public void stopDns() {
+        if (dns != null) {
+            dns.stopServer();
+        }
+    }
+
+    @Override
+    public void startDns() {
+        if (dns != null) {
+            dns.startServer();
+        }
+    }
+
+    private EntryDns entryDns() {
+        if (dns == null) {
+            throw new IllegalStateException("playground: a playground of naive shops runs no DNS server");
+        }
+        return dns;
     }
 
     @Override
@@ -474,6 +515,11 @@ final class DefaultPlayground implements Playground {
         Region home = layout.regions().get(0);
         String user = layout.userId(home, 1);
         s.append(String.format("%ncontrol plane and console: %s/  (admin token: %s)%n", control(), adminToken()));
+        if (dns != null) {
+            s.append(String.format("entry DNS (unitas dns): dig @127.0.0.1 -p %d %s SRV +subnet=%s%n",
+                                   layout.dnsPort(), EntryDns.SERVICE,
+                                   layout.clientNetwork(home).replace("/16", "/24")));
+        }
         s.append(String.format("users: ids mod %d in [1000 i, 1000 i + 999] live in region i (%s); %s is a user of %s%n",
                                Layout.USERS_PER_UNIT * layout.regions().size(), layout.regions().stream()
                                        .map(Region::id).collect(Collectors.joining(", ")), user, home));
@@ -496,6 +542,9 @@ final class DefaultPlayground implements Playground {
         CompletableFuture.allOf(running.values().stream().map(p -> CompletableFuture.runAsync(p::close))
                                        .toArray(CompletableFuture[]::new)).join();
         running.clear();
+        if (dns != null) {
+            dns.close();
+        }
         stopControlPlane();
         if (homes != null) {
             homes.close();

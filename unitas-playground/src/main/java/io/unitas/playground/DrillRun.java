@@ -58,6 +58,8 @@ final class DrillRun {
     private final long startNanos;
     private final ShopClient client = new ShopClient(Duration.ofSeconds(5));
     private final NaiveDns dns;
+    /** Unitas clients' entries: unitas dns and the resolver SDK (null in naive mode). */
+    private final EntryResolver entries;
 
     private final ConcurrentLinkedQueue<Attempt> attempts = new ConcurrentLinkedQueue<>();
     private final Map<String, Region> homes = new ConcurrentHashMap<>();
@@ -78,6 +80,7 @@ final class DrillRun {
         this.p = p;
         this.settings = b;
         this.ticker = b.ticker;
+        this.entries = b.naive ? null : EntryResolver.warm(p, Duration.ofSeconds(10));
         this.startNanos = ticker.getAsLong();
         this.scenario = b.scenario;
         this.naive = b.naive;
@@ -116,6 +119,10 @@ final class DrillRun {
             stop = true;
             pool.shutdown();
             awaitQuietly(pool);
+            if (entries != null) {
+                entries.close();
+                say(entries.summary());
+            }
         }
         phase(DrillPhase.REPLICATION);
         say("load stopped; waiting for replication to catch up");
@@ -251,12 +258,12 @@ final class DrillRun {
 
     /**
      * Sends one request with up to {@link #ATTEMPTS} attempts on a failure (5xx, no answer) or 409. Unitas
-     * clients enter at their home region's gateway and, when it does not answer at all, at the next region's;
-     * naive clients call a shop of the region the DNS answers with.
+     * clients enter at the gateway the resolver SDK picks from unitas dns's SRV answer (their home region's first)
+     * and report whether it answered, so a gateway that stops answering loses them within a few calls; naive
+     * clients call a shop of the region the naive DNS answers with.
      */
     private ShopClient.Reply call(String user, boolean checkout, Function<URI, ShopClient.Reply> request) {
         Region home = homes.get(user);
-        int entry = p.regions().indexOf(home);
         ShopClient.Reply r = null;
         for (int attempt = 0; attempt < ATTEMPTS && !stop; attempt++) {
             URI base;
@@ -264,16 +271,16 @@ final class DrillRun {
                 List<URI> shops = p.shops(dns.resolve(home, now()));
                 base = shops.get(ThreadLocalRandom.current().nextInt(shops.size()));
             } else {
-                base = p.gateway(p.regions().get(entry % p.regions().size()));
+                base = entries.entry(home, user);
             }
             long sent = now();
-            r = request.apply(base);
+            r = base == null ? new ShopClient.Reply(0, MissingNode.getInstance(), "", "no-entry") : request.apply(base);
             attempts.add(new Attempt(sent, now(), home, checkout, r.servedBy(), r.status()));
+            if (!naive) {
+                entries.report(home, base, r.status() != 0);
+            }
             if (!r.failed() && r.status() != 409) {
                 return r;
-            }
-            if (!naive && r.status() == 0) {
-                entry++;
             }
             pause(150L * (attempt + 1));
         }

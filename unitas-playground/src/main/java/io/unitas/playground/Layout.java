@@ -13,8 +13,10 @@ import java.util.stream.Collectors;
 /**
  * The playground's model and ports, all derived from the region list and the first port: region {@code i} owns
  * unit {@code u-<region>} and user ids whose value mod {@code 1000 × regions} lies in {@code [1000 i, 1000 i +
- * 999]}; the control plane listens on the first port, region {@code i}'s processes on {@code first + 10 (i + 1)}
- * onwards (gateway, health HTTP, health gRPC, shop a, shop b, home reads, database).
+ * 999]}; the control plane listens on the first port, the entry DNS server on the next (UDP and TCP), region
+ * {@code i}'s processes on {@code first + 10 (i + 1)} onwards (gateway, health HTTP, health gRPC, shop a, shop b,
+ * home reads, database). Region {@code i}'s clients are in the network {@code 10.(i + 1).0.0/16} for the DNS
+ * server's geo map.
  */
 record Layout(List<Region> regions, int portsFrom) {
 
@@ -37,6 +39,23 @@ record Layout(List<Region> regions, int portsFrom) {
 
     int controlPort() {
         return portsFrom;
+    }
+
+    /** Where the playground's {@code unitas dns} answers, over UDP and TCP. */
+    int dnsPort() {
+        return portsFrom + 1;
+    }
+
+    /**
+     * The network region {@code r}'s clients are in, as the DNS server's geo map places them: they carry it as
+     * their EDNS Client Subnet, since on one host every client's source address is loopback.
+     */
+    String clientNetwork(Region r) {
+        int i = regions.indexOf(r);
+        if (i < 0) {
+            throw new IllegalArgumentException("region: " + r + " (expected: one of " + regions + ")");
+        }
+        return "10." + (i + 1) + ".0.0/16";
     }
 
     int gatewayPort(Region r) {

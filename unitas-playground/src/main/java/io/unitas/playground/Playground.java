@@ -4,6 +4,7 @@ import io.unitas.core.Region;
 import io.unitas.playground.replication.Replicator;
 import io.unitas.playground.store.RegionalStore;
 import io.unitas.playground.store.StoreMode;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,7 +14,7 @@ import java.util.Objects;
 
 /**
  * Several regions of the demo shop in one process, on loopback ports derived from one number: the control plane
- * with its console; per region a gateway, a health agent whose checks ask the region's store whether it takes
+ * with its console and the entry DNS server ({@code unitas dns}); per region a gateway, a health agent whose checks ask the region's store whether it takes
  * writes, two shop instances, an embedded store and a home-read server through which the other regions' shops read
  * what has not reached them yet (HTTP/2, token-authenticated); replication between every pair of stores with an injectable
  * delay. The fault handles ({@link #databaseMode}, {@link #replicator()}, {@link #stopRegion},
@@ -37,6 +38,26 @@ public interface Playground extends AutoCloseable {
 
     /** A region's gateway, the entry for its users. */
     URI gateway(Region region);
+
+    /**
+     * The entry DNS server, {@code unitas dns} authoritative for {@code shop.example.}: SRV
+     * {@code _shop._tcp.shop.example} names the gateways, the client's region first, then its fallback order, as
+     * the control plane's health has it. Clients say where they are with an EDNS Client Subnet
+     * ({@link #clientNetwork}). A playground of naive shops runs none ({@link IllegalStateException}).
+     */
+    InetSocketAddress dns();
+
+    /** The network a region's clients are in for the DNS server's geo map ({@code 10.1.0.0/16} for the first). */
+    String clientNetwork(Region region);
+
+    /** The fallback pool file the DNS server's clients switch to when it fails (seed 003's binary format). */
+    Path fallbackPool();
+
+    /** Stops the DNS server: its queries go unanswered (nothing for naive shops, whose clients model DNS). */
+    void stopDns();
+
+    /** Starts the DNS server again on the same port. */
+    void startDns();
 
     /** A region's shop instances, reached directly (as the naive drill's DNS hands them out). */
     List<URI> shops(Region region);

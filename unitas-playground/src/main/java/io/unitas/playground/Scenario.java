@@ -48,6 +48,28 @@ public enum Scenario {
         boolean movesTraffic() {
             return false;
         }
+    },
+
+    /**
+     * The entry DNS server dies under load: unitas clients keep their cached answer, then switch to the fallback
+     * pool; when it returns they resolve through it again.
+     */
+    DNS_DOWN("dns-down", "the entry DNS server dies under load; clients keep their answers, then use the "
+                         + "fallback pool") {
+        @Override
+        void inject(Playground p, Region r) {
+            p.stopDns();
+        }
+
+        @Override
+        void recover(Playground p, Region r) {
+            p.startDns();
+        }
+
+        @Override
+        boolean movesTraffic() {
+            return false;
+        }
     };
 
     private final String id;

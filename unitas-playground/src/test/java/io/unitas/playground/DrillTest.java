@@ -37,6 +37,8 @@ class DrillTest {
     private static final double STARVED_LOAD_PER_CORE = 20;
     private final ShopClient client = new ShopClient(Duration.ofSeconds(5));
     private final List<String> starved = new java.util.ArrayList<>();
+    /** The last drill's progress lines. */
+    private static final List<String> progress = new java.util.concurrent.CopyOnWriteArrayList<>();
     private Playground unitas;
 
     @BeforeAll
@@ -52,9 +54,13 @@ class DrillTest {
 
     private static DrillResult drill(Playground playground, Scenario scenario, boolean naive) {
         playground.awaitReady(Duration.ofSeconds(120));
+        progress.clear();
         DrillResult result = Drill.builder().scenario(scenario).naive(naive).duration(naive ? NAIVE_DRILL : DRILL)
                                   .users(6)
-                                  .progress(System.out::println).build().run(playground);
+                                  .progress(line -> {
+                                      System.out.println(line);
+                                      progress.add(line);
+                                  }).build().run(playground);
         System.out.print(DrillTable.of(List.of(result)));
         return result;
     }
@@ -81,6 +87,11 @@ class DrillTest {
             assertThat(r.duplicateOrders()).as(scenario.id()).isZero();
             assertThat(r.lostCartItems()).as(scenario.id()).isZero();
             assertThat(r.requests()).as(scenario.id()).isGreaterThan(30);
+            if (scenario == Scenario.DNS_DOWN) {
+                // Clients kept their answers, then went on through the fallback pool the playground wrote.
+                assertThat(progress).as("dns-down: picks from the fallback pool")
+                                    .anyMatch(line -> line.matches(".*, [1-9][0-9]* from the fallback pool"));
+            }
             if (scenario.movesTraffic()) {
                 assertThat(r.failoverMillis()).as(scenario.id() + " failover").isNotNegative();
                 // What the playground's health settings promise (docs/playground.md, "Failover"), on the drill's

@@ -99,7 +99,7 @@ final class DefaultResolver implements UnitasResolver {
                 reloadPool(now());
             }
         }
-        this.dns = new DnsQuerier(b.dnsServer, b.queryTimeout);
+        this.dns = new DnsQuerier(b.dnsServer, b.queryTimeout, b.subnet, b.subnetPrefix);
         this.tickThread = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "unitas-resolver-tick");
             t.setDaemon(true);
@@ -237,12 +237,16 @@ final class DefaultResolver implements UnitasResolver {
 
     private void onAnswer(Entry e, CompletableFuture<Answer> q, Answer a) {
         synchronized (lock) {
-            if (e.inflight == q) {
+            boolean current = e.inflight == q;
+            if (current) {
                 e.inflight = null;
             }
             long now = now();
             Counter.builder("unitas.resolver.resolutions").tag("outcome", a.outcome().name().toLowerCase())
                     .description("DNS resolutions by outcome").register(meters).increment();
+            if (!current && a.outcome() != Outcome.ANSWER) {
+                return; // an abandoned query's failure says nothing a newer query has not said since
+            }
             if (a.outcome() == Outcome.ANSWER) {
                 e.failuresInARow = 0;
                 e.targets = a.targets();
@@ -261,10 +265,10 @@ final class DefaultResolver implements UnitasResolver {
             e.lastProblem = a.outcome() + " " + a.detail();
             if (a.outcome() == Outcome.NXDOMAIN || a.outcome() == Outcome.SERVFAIL) {
                 e.failuresInARow++;
-                if (!e.onPool && e.failuresInARow >= triggers.failuresInARow()) {
+                if (!e.onPool && e.failuresInARow >= triggers.failuresInARow() && havePool()) {
                     toPool(e, "failures", e.failuresInARow + " NXDOMAIN/SERVFAIL answers in a row", now);
                 }
-            } else if (a.outcome() == Outcome.TIMEOUT && !e.onPool) {
+            } else if (a.outcome() == Outcome.TIMEOUT && !e.onPool && havePool()) {
                 toPool(e, "slow", "no answer before the query timed out", now);
             }
             if (e.onPool || e.haveAnswer) {
@@ -276,6 +280,14 @@ final class DefaultResolver implements UnitasResolver {
                 ws.forEach(w -> w.completeExceptionally(ex));
             }
         }
+    }
+
+    /**
+     * Whether there is a pool to switch to: without one a trigger changes nothing, so a slow first answer is waited
+     * for (until the query times out) and a cached one kept, instead of both turning into "no endpoint".
+     */
+    private boolean havePool() {
+        return !pool.addresses().isEmpty();
     }
 
     private void toPool(Entry e, String trigger, String why, long now) {
@@ -320,7 +332,8 @@ final class DefaultResolver implements UnitasResolver {
                 }
             }
             for (Entry e : entries.values()) {
-                if (e.inflight != null && !e.onPool && now - e.inflightSince >= triggers.slowerThan().toNanos()) {
+                if (e.inflight != null && !e.onPool && havePool()
+                        && now - e.inflightSince >= triggers.slowerThan().toNanos()) {
                     toPool(e, "slow", "no answer within " + triggers.slowerThan().toMillis() + " ms", now);
                 }
                 boolean due = e.onPool ? now - e.lastAttempt >= triggers.retryEvery().toNanos()

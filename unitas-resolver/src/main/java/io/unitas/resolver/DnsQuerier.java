@@ -18,6 +18,7 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.dns.DefaultDnsOptEcsRecord;
 import io.netty.handler.codec.dns.DefaultDnsQuestion;
 import io.netty.handler.codec.dns.DefaultDnsRecordDecoder;
 import io.netty.handler.codec.dns.DnsRawRecord;
@@ -58,10 +59,15 @@ final class DnsQuerier implements AutoCloseable {
 
     private record Msg(DnsResponseCode rcode, List<Rec> answers, List<Rec> additionals) {}
 
+    /** The payload size announced when the query carries its own OPT record (the DNS flag day's value). */
+    private static final int PAYLOAD = 1232;
+
     private final EventLoopGroup group;
     private final DnsNameResolver dns;
+    /** The query's additional records: its OPT record with the client subnet, or none (Netty adds its own OPT). */
+    private final List<DnsRecord> additionals;
 
-    DnsQuerier(InetSocketAddress server, Duration timeout) {
+    DnsQuerier(InetSocketAddress server, Duration timeout, InetAddress subnet, int subnetPrefix) {
         ThreadFactory daemons = r -> {
             Thread t = new Thread(r, "unitas-resolver-dns");
             t.setDaemon(true);
@@ -79,7 +85,10 @@ final class DnsQuerier implements AutoCloseable {
                 .queryTimeoutMillis(timeout.toMillis())
                 .maxQueriesPerResolve(1)
                 .recursionDesired(true)
+                .optResourceEnabled(subnet == null) // with a subnet, its OPT record is the query's only one
                 .build();
+        this.additionals = subnet == null ? List.of()
+                : List.of(new DefaultDnsOptEcsRecord(PAYLOAD, subnetPrefix, masked(subnet.getAddress(), subnetPrefix)));
     }
 
     /** Resolves {@code service}: SRV then its targets' addresses, or A and AAAA. Never completes exceptionally. */
@@ -177,7 +186,7 @@ final class DnsQuerier implements AutoCloseable {
     /** The parsed response, or null when the query timed out; an I/O error is a null too. */
     private CompletableFuture<Msg> query(String name, DnsRecordType type) {
         CompletableFuture<Msg> out = new CompletableFuture<>();
-        dns.query(new DefaultDnsQuestion(name + ".", type)).addListener(f -> {
+        dns.query(new DefaultDnsQuestion(name + ".", type), additionals).addListener(f -> {
             if (!f.isSuccess()) {
                 out.complete(null);
                 return;
@@ -224,6 +233,16 @@ final class DnsQuerier implements AutoCloseable {
             if (data != null) {
                 out.add(new Rec(rec.type(), normal(rec.name()), rec.timeToLive(), data));
             }
+        }
+        return out;
+    }
+
+    /** The address with every bit past {@code prefix} cleared (RFC 7871 §6: a server refuses stray bits). */
+    private static byte[] masked(byte[] address, int prefix) {
+        byte[] out = address.clone();
+        for (int i = 0; i < out.length; i++) {
+            int keep = Math.max(0, Math.min(8, prefix - 8 * i));
+            out[i] &= (byte) (0xff << (8 - keep));
         }
         return out;
     }

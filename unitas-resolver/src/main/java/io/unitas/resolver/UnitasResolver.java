@@ -1,5 +1,6 @@
 package io.unitas.resolver;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -62,6 +63,8 @@ public interface UnitasResolver extends AutoCloseable {
     /** Builds a {@link UnitasResolver}. */
     final class Builder {
         InetSocketAddress dnsServer;
+        InetAddress subnet;
+        int subnetPrefix;
         Clock clock = Clock.systemUTC();
         FallbackTriggers triggers = FallbackTriggers.DEFAULT;
         EndpointHealthPolicy healthPolicy = EndpointHealthPolicy.DEFAULT;
@@ -79,6 +82,23 @@ public interface UnitasResolver extends AutoCloseable {
         /** The DNS server every query goes to (required). */
         public Builder dnsServer(InetSocketAddress server) {
             this.dnsServer = Objects.requireNonNull(server, "dnsServer");
+            return this;
+        }
+
+        /**
+         * Sends an EDNS Client Subnet option (RFC 7871) naming {@code address}/{@code prefix} with every query, so a
+         * geo-aware server answers for that network rather than for the address the query comes from: for a client
+         * that resolves on behalf of users elsewhere, or that must be placed in a region on one host (default: none).
+         * Bits of {@code address} beyond {@code prefix} are cleared, as the RFC requires.
+         */
+        public Builder clientSubnet(InetAddress address, int prefix) {
+            int max = Objects.requireNonNull(address, "address").getAddress().length * 8;
+            if (prefix < 0 || prefix > max) {
+                throw new IllegalArgumentException("clientSubnet: /" + prefix + " (expected: a prefix from /0 to /" + max
+                        + ")");
+            }
+            this.subnet = address;
+            this.subnetPrefix = prefix;
             return this;
         }
 

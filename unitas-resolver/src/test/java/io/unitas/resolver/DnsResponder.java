@@ -61,6 +61,7 @@ public final class DnsResponder implements AutoCloseable {
     private volatile Mode mode = Mode.ANSWER;
     private volatile long ttl = 30;
     private volatile boolean glue;
+    private volatile String subnet = "";
 
     public DnsResponder() throws InterruptedException {
         int port = Ports.free();
@@ -138,6 +139,39 @@ public final class DnsResponder implements AutoCloseable {
         group.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS);
     }
 
+    /** The client subnet of the last query ({@code 10.1.0.0/24}), or empty when it carried none. */
+    public String lastSubnet() {
+        return subnet;
+    }
+
+    /** The EDNS Client Subnet option (code 8) of the query's OPT record, as {@code address/prefix}. */
+    private static String subnetOf(DnsQuery q) {
+        for (int i = 0; i < q.count(DnsSection.ADDITIONAL); i++) {
+            if (q.recordAt(DnsSection.ADDITIONAL, i) instanceof io.netty.handler.codec.dns.DnsRawRecord raw
+                    && raw.type() == DnsRecordType.OPT) {
+                ByteBuf b = raw.content().duplicate();
+                while (b.readableBytes() >= 4) {
+                    int code = b.readUnsignedShort();
+                    int length = b.readUnsignedShort();
+                    ByteBuf option = b.readSlice(length);
+                    if (code == 8) {
+                        int family = option.readUnsignedShort();
+                        int prefix = option.readUnsignedByte();
+                        option.readUnsignedByte(); // scope
+                        byte[] ip = new byte[family == 1 ? 4 : 16];
+                        option.readBytes(ip, 0, option.readableBytes());
+                        try {
+                            return InetAddress.getByAddress(ip).getHostAddress() + "/" + prefix;
+                        } catch (java.net.UnknownHostException e) {
+                            throw new AssertionError(e);
+                        }
+                    }
+                }
+            }
+        }
+        return "";
+    }
+
     private final class Handler extends SimpleChannelInboundHandler<DnsQuery> {
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, DnsQuery q) {
@@ -148,6 +182,7 @@ public final class DnsResponder implements AutoCloseable {
             }
             DnsQuestion question = q.recordAt(DnsSection.QUESTION);
             asked.add(question.type().name() + " " + question.name());
+            subnet = subnetOf(q);
             Mode m = mode;
             if (m == Mode.SILENT) {
                 return;

@@ -114,6 +114,26 @@ class ResolverTest {
     }
 
     @Test
+    void aClientSubnet_isSentWithEveryQuery_itsStrayBitsCleared() {
+        Resolution r = resolver(UnitasResolver.builder().clientSubnet(ip("10.1.2.3"), 16)).resolve(API).join();
+        assertThat(r.endpoints()).hasSize(3);
+        assertThat(dns.lastSubnet()).isEqualTo("10.1.0.0/16");
+    }
+
+    @Test
+    void withoutAClientSubnet_queriesCarryNone() {
+        resolver().resolve(API).join();
+        assertThat(dns.lastSubnet()).isEmpty();
+    }
+
+    @Test
+    void aClientSubnetPrefixLongerThanItsAddress_isRefused() {
+        assertThatThrownBy(() -> UnitasResolver.builder().clientSubnet(ip("10.1.2.3"), 33))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("clientSubnet: /33 (expected: a prefix from /0 to /32)");
+    }
+
+    @Test
     void host_resolvesAAndAaaa() {
         Resolution r = resolver().resolve(WWW).join();
         assertThat(r.endpoints()).extracting(ResolvedEndpoint::address)
@@ -222,6 +242,42 @@ class ResolverTest {
         Await.until("DNS answers again", Duration.ofSeconds(10), () -> resolver.resolve(WWW).join().source() == Source.DNS);
         assertThat(dns.queries()).isEqualTo(6);
         assertThat(meters.counter("unitas.resolver.resolutions", "outcome", "answer").count()).isEqualTo(2);
+    }
+
+    @Test
+    void withoutAPool_aSlowFirstQueryIsWaitedFor_ratherThanAnsweredWithNoEndpoint() throws Exception {
+        resolver(UnitasResolver.builder().queryTimeout(Duration.ofMinutes(1)));
+        dns.mode(Mode.SILENT);
+        CompletableFuture<Resolution> waiting = resolver.resolve(WWW);
+        Await.until("the queries reach the server", Duration.ofSeconds(10), () -> dns.queries() >= 2);
+        clock.advance(Duration.ofMillis(800));
+        resolver.tick();
+
+        assertThat(waiting).isNotDone();
+        assertThat(meters.counter("unitas.resolver.fallbacks", "trigger", "slow").count()).isZero();
+    }
+
+    @Test
+    void anAbandonedQueryTimingOutAfterDnsAnsweredAgain_doesNotSendTheClientBackToThePool() throws Exception {
+        Path pool = dir.resolve("pool.txt");
+        Files.writeString(pool, "10.9.0.1\n");
+        resolver(UnitasResolver.builder().fallbackPool(pool).queryTimeout(Duration.ofSeconds(2)));
+        dns.mode(Mode.SILENT);
+        CompletableFuture<Resolution> waiting = resolver.resolve(WWW);
+        Await.until("the silent queries reach the server", Duration.ofSeconds(10), () -> dns.queries() >= 2);
+        clock.advance(Duration.ofMillis(800));
+        resolver.tick();
+        assertThat(waiting.join().source()).isEqualTo(Source.POOL);
+
+        dns.mode(Mode.ANSWER);
+        clock.advance(Duration.ofSeconds(1));
+        resolver.tick();
+        Await.until("DNS answers again", Duration.ofSeconds(10), () -> resolver.resolve(WWW).join().source() == Source.DNS);
+        Await.until("the abandoned query times out", Duration.ofSeconds(30),
+                () -> meters.counter("unitas.resolver.resolutions", "outcome", "timeout").count() >= 1);
+
+        assertThat(resolver.resolve(WWW).join().source()).isEqualTo(Source.DNS);
+        assertThat(meters.counter("unitas.resolver.fallbacks", "trigger", "slow").count()).isEqualTo(1);
     }
 
     @Test
