@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.node.MissingNode;
 import io.unitas.core.Region;
 import io.unitas.playground.replication.LinkStatus;
 import io.unitas.playground.store.Order;
+import io.unitas.data.reconcile.Compensation;
+import io.unitas.data.reconcile.Reconciliations;
 import io.unitas.data.store.StoreResult;
 import java.net.URI;
 import java.time.Duration;
@@ -70,7 +72,10 @@ final class DrillRun {
     private final AtomicLong nextUser = new AtomicLong(FIRST_USER + 1000 * ThreadLocalRandom.current().nextLong(1_000_000));
     private final AtomicLong accountNotFound = new AtomicLong();
     private final AtomicLong sessionsLost = new AtomicLong();
+    /** Users told to come back later (a 503 with Retry-After), until when on the drill's clock. */
+    private final Map<String, Long> backOffUntil = new ConcurrentHashMap<>();
     private volatile boolean stop;
+    private Reconciliations.Report reconciledBefore;
     private volatile long faultAt = -1;
     private volatile long injectedAt = -1;
     private volatile long recoveryAt = -1;
@@ -107,6 +112,7 @@ final class DrillRun {
         if (failover != null) {
             failover.enable();
         }
+        reconciledBefore = p.reconciliation();
         phase(DrillPhase.LOAD);
         for (int i = 0; i < users; i++) {
             pool.execute(this::virtualUser);
@@ -173,8 +179,9 @@ final class DrillRun {
                     continue;
                 }
             } else {
-                synchronized (recent) {
-                    user = recent.get(random.nextInt(recent.size()));
+                user = returningUser(random);
+                if (user == null) {
+                    continue;
                 }
             }
             String token = login(user);
@@ -187,6 +194,9 @@ final class DrillRun {
                 cartItems.add(user + "|" + item);
             }
             countLostSession(add);
+            if (backingOff(user)) {
+                continue; // told to come back later: this user's checkout waits, the virtual user serves another
+            }
             String key = UUID.randomUUID().toString();
             String payload = "{\"items\":{\"" + item + "\":1}}";
             orderingUsers.add(user);
@@ -198,6 +208,28 @@ final class DrillRun {
             }
             pause(20);
         }
+    }
+
+    /**
+     * One of the recently registered users that is not backing off (a few draws), or null: each user is a client of
+     * their own, and one told to come back later does not hold up the others.
+     */
+    private String returningUser(ThreadLocalRandom random) {
+        for (int draw = 0; draw < 4; draw++) {
+            String user;
+            synchronized (recent) {
+                user = recent.get(random.nextInt(recent.size()));
+            }
+            if (!backingOff(user)) {
+                return user;
+            }
+        }
+        return null;
+    }
+
+    private boolean backingOff(String user) {
+        Long until = backOffUntil.get(user);
+        return until != null && until > now();
     }
 
     private String register(ThreadLocalRandom random) {
@@ -239,7 +271,7 @@ final class DrillRun {
         long now = now();
         for (var it = lost.iterator(); it.hasNext() && !stop; ) {
             LostResponse l = it.next();
-            if (l.dueMillis() > now) {
+            if (l.dueMillis() > now || backingOff(l.user())) {
                 continue;
             }
             it.remove();
@@ -251,7 +283,8 @@ final class DrillRun {
     }
 
     /**
-     * Sends one request with up to {@link #ATTEMPTS} attempts on a failure (5xx, no answer) or 409. Unitas
+     * Sends one request with up to {@link #ATTEMPTS} attempts on a failure (5xx, no answer) or 409; a 503 with
+     * Retry-After ends it at once, and its user backs off that long (the virtual user turns to others). Unitas
      * clients enter at their home region's gateway and, when it does not answer at all, at the next region's;
      * naive clients call a shop of the region the DNS answers with.
      */
@@ -271,6 +304,11 @@ final class DrillRun {
             r = request.apply(base);
             attempts.add(new Attempt(sent, now(), home, checkout, r.servedBy(), r.status()));
             if (!r.failed() && r.status() != 409) {
+                return r;
+            }
+            if (r.status() == 503 && r.retryAfterSeconds() > 0) {
+                // A real client honours Retry-After: this user comes back then, instead of asking again at once.
+                backOffUntil.put(user, now() + TimeUnit.SECONDS.toMillis(r.retryAfterSeconds()));
                 return r;
             }
             if (!naive && r.status() == 0) {
@@ -306,24 +344,44 @@ final class DrillRun {
                                duplicateOrders(), lostCartItems(), sessionsLost.get(), failedInFault,
                                scenario.movesTraffic() ? failover : -1, timeline(),
                                new DrillResult.FaultWindow(servedInFault, faultedServedInFault,
-                                                           scenario.movesTraffic() ? writesBack : -1, rpoMillis));
+                                                           scenario.movesTraffic() ? writesBack : -1, rpoMillis),
+                               reconciled());
     }
 
-    /** Idempotency keys with more than one order, over every region's store. */
+    /**
+     * Idempotency keys with more than one order that no region's store holds a compensation (refund) of, over every
+     * region's store: uncompensated duplicate orders.
+     */
     private long duplicateOrders() {
         long duplicates = 0;
         for (String user : orderingUsers) {
             Map<String, Set<String>> ordersByKey = new HashMap<>();
+            Set<String> refunded = new HashSet<>();
             for (Region r : p.regions()) {
                 StoreResult<List<Order>> orders = p.store(r).orders(user);
                 if (orders.isOk()) {
                     orders.value().forEach(o -> ordersByKey.computeIfAbsent(o.idempotencyKey(), k -> new HashSet<>())
                                                            .add(o.orderId()));
                 }
+                StoreResult<List<Compensation>> compensations = p.store(r).compensations(user);
+                if (compensations.isOk()) {
+                    compensations.value().forEach(c -> refunded.add(c.duplicateId()));
+                }
             }
-            duplicates += ordersByKey.values().stream().filter(ids -> ids.size() > 1).count();
+            duplicates += ordersByKey.values().stream()
+                                     .filter(ids -> ids.stream().filter(id -> !refunded.contains(id)).count() > 1)
+                                     .count();
         }
         return duplicates;
+    }
+
+    /** What reconciliation did since this drill started. */
+    private DrillResult.Reconciled reconciled() {
+        Reconciliations.Report now = p.reconciliation();
+        return new DrillResult.Reconciled(now.duplicatesDetected() - reconciledBefore.duplicatesDetected(),
+                                          now.compensated() - reconciledBefore.compensated(),
+                                          now.conflicts() - reconciledBefore.conflicts(),
+                                          now.merged() - reconciledBefore.merged());
     }
 
     /** Acknowledged cart items missing from the user's cart in the home region's store. */

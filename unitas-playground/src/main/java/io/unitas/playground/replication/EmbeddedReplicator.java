@@ -2,6 +2,7 @@ package io.unitas.playground.replication;
 
 import io.unitas.core.Region;
 import io.unitas.playground.store.Change;
+import io.unitas.playground.store.ChangeReconciler;
 import io.unitas.playground.store.RegionalStore;
 import io.unitas.data.store.StoreResult;
 import java.time.Clock;
@@ -13,6 +14,8 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@link Replicator} in this process: each round reads, per link, the origin's changes after the target's applied
@@ -21,19 +24,24 @@ import java.util.concurrent.TimeUnit;
  */
 final class EmbeddedReplicator implements Replicator {
 
+    private static final Logger log = LoggerFactory.getLogger(EmbeddedReplicator.class);
+
     /** How often the stores' change logs are trimmed to what every region has applied, and expired rows dropped. */
     static final Duration TRIM_EVERY = Duration.ofSeconds(10);
 
     private final Clock clock;
     private final Duration pollInterval;
     private final int batchSize;
+    private final ChangeReconciler reconciler;
     private final Map<List<Region>, Link> links = new LinkedHashMap<>();
     private long lastTrimMillis; // guarded by this
+    private String homesProblem = ""; // guarded by this
     private ScheduledExecutorService background; // guarded by this
 
     EmbeddedReplicator(List<RegionalStore> stores, Clock clock, Duration delay, Map<List<Region>, Duration> delays,
-                       Duration pollInterval, int batchSize) {
+                       Duration pollInterval, int batchSize, ChangeReconciler reconciler) {
         this.clock = clock;
+        this.reconciler = reconciler;
         this.pollInterval = pollInterval;
         this.batchSize = batchSize;
         for (RegionalStore from : stores) {
@@ -48,6 +56,16 @@ final class EmbeddedReplicator implements Replicator {
 
     @Override
     public synchronized void replicateDue() {
+        try {
+            reconciler.beforeRound();
+            homesProblem = "";
+        } catch (RuntimeException e) {
+            // Not knowing the homes now must not stop replication: the moves are seen on a later round.
+            if (!e.toString().equals(homesProblem)) {
+                homesProblem = e.toString();
+                log.warn("replication round: cannot read the units' homes: {}", homesProblem);
+            }
+        }
         for (Link link : links.values()) {
             link.replicateDue();
         }
@@ -194,6 +212,11 @@ final class EmbeddedReplicator implements Replicator {
                 appliedSeq = change.seq();
                 lastApplyDelay = clock.millis() - change.writtenAt().toEpochMilli();
             }
+            if (shipped == batchSize) {
+                // A full batch may not be all of the log: the next change is at most as old as the last one shipped.
+                long lastShipped = unapplied.get(shipped - 1).writtenAt().toEpochMilli();
+                return new Measurement(appliedSeq, 1, lastShipped, lastApplyDelay, problem);
+            }
             long oldestPending = shipped < unapplied.size() ? unapplied.get(shipped).writtenAt().toEpochMilli() : -1;
             return new Measurement(appliedSeq, unapplied.size() - shipped, oldestPending, lastApplyDelay, problem);
         }
@@ -201,7 +224,7 @@ final class EmbeddedReplicator implements Replicator {
         /** Applies one change; empty when applied, else why not. */
         private String apply(Change change) {
             try {
-                StoreResult<Boolean> result = to.apply(change);
+                StoreResult<Boolean> result = reconciler.deliver(change, to);
                 return result.isOk() ? "" : result.detail();
             } catch (RuntimeException e) {
                 // A change that cannot be decoded or is out of order stalls this link, visibly, not the others.
