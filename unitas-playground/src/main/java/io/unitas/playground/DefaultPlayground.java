@@ -99,7 +99,7 @@ final class DefaultPlayground implements Playground {
     private volatile LiveHomes homes;
 
     /** What one region runs besides its store. */
-    private record RegionProcesses(List<Shop> shops, HealthServer health, AutoCloseable gateway, HomeReadServer homeReads,
+    private record RegionProcesses(List<Shop> shops, HealthServer health, Gateway gateway, HomeReadServer homeReads,
                                    HomeReadClient homeReadClient) {
         /**
          * Closes every piece at the same moment, as a region that dies does: the health agent's last push is sent
@@ -264,11 +264,8 @@ final class DefaultPlayground implements Playground {
                     healthYaml(region))), clock, new UnitLagMeter(stores.get(region), layout.regions(), replicator,
                                                                   rules, clock));
             opened.add(health);
-            // The naive setup's entry is a plain pass-through proxy to the region's shops, on the gateway's port.
-            AutoCloseable gateway = mode == ShopMode.NAIVE
-                    ? PassThroughProxy.start(layout.gatewayPort(region), ports, Duration.ofSeconds(5))
-                    : Gateway.start(GatewayConfig.read(write("gateway-" + region.id() + ".yaml",
-                                                             gatewayYaml(region))));
+            Gateway gateway = Gateway.start(GatewayConfig.read(write("gateway-" + region.id() + ".yaml",
+                                                                     gatewayYaml(region))));
             return new RegionProcesses(shops, health, gateway, homeReads, homeReadClient);
         } catch (RuntimeException e) {
             opened.forEach(DefaultPlayground::closeQuietly);
@@ -397,9 +394,6 @@ final class DefaultPlayground implements Playground {
     private String notYetRouted(ShopClient client) {
         for (Region entry : running.keySet()) {
             for (Region home : layout.regions()) {
-                if (mode == ShopMode.NAIVE && !home.equals(entry)) {
-                    continue; // a naive entry serves whoever comes from its own region's shops
-                }
                 ShopClient.Reply r = client.cart(gateway(entry), layout.userId(home, 0), "probe");
                 if (!r.servedBy().equals(home.id())) {
                     return "gateway " + entry + " answers for users of " + home + " with " + r.status() + " "

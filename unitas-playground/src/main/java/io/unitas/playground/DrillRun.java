@@ -286,7 +286,7 @@ final class DrillRun {
      * Sends one request with up to {@link #ATTEMPTS} attempts on a failure (5xx, no answer) or 409; a 503 with
      * Retry-After ends it at once, and its user backs off that long (the virtual user turns to others). Unitas
      * clients enter at their home region's gateway and, when it does not answer at all, at the next region's;
-     * naive clients call the plain proxy in front of the shops of the region the DNS answers with.
+     * naive clients call a shop of the region the DNS answers with.
      */
     private ShopClient.Reply call(String user, boolean checkout, Function<URI, ShopClient.Reply> request) {
         Region home = homes.get(user);
@@ -295,7 +295,8 @@ final class DrillRun {
         for (int attempt = 0; attempt < ATTEMPTS && !stop; attempt++) {
             URI base;
             if (naive) {
-                base = p.gateway(dns.resolve(home, now())); // the region's plain pass-through proxy
+                List<URI> shops = p.shops(dns.resolve(home, now()));
+                base = shops.get(ThreadLocalRandom.current().nextInt(shops.size()));
             } else {
                 base = p.gateway(p.regions().get(entry % p.regions().size()));
             }

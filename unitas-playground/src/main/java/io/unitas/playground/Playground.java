@@ -36,7 +36,7 @@ public interface Playground extends AutoCloseable {
     /** The admin token of the control plane (for the console and {@code unitas ctl}). */
     String adminToken();
 
-    /** A region's gateway, the entry for its users; with naive shops, the plain pass-through proxy on its port. */
+    /** A region's gateway, the entry for its users. */
     URI gateway(Region region);
 
     /** A region's shop instances, reached directly (as the naive drill's DNS hands them out). */
