@@ -27,8 +27,8 @@ import java.util.function.Supplier;
  * The shop's reconciliation: a change that crossed a move of its unit ({@link MoveLedger#crossed}) is decided in the
  * unit's new home, never applied over it; the other regions count it applied and get the new home's decision through
  * its own log. Per kind: an account or a session is adopted where the new home has none, else kept aside as a
- * {@link Conflict} when it differs; a cart (an OR-set CRDT) merges; an idempotency record the new home already holds
- * stays the new home's (its orders decide the duplicate); an order whose Idempotency-Key has another order in the new
+ * {@link Conflict} when it differs; a cart (an OR-set CRDT) merges; an idempotency record the new home holds completed
+ * stays the new home's (its orders decide the duplicate), one it holds in flight takes the old home's completion; an order whose Idempotency-Key has another order in the new
  * home is a duplicate, stored with its refund ({@link Compensation}), else adopted.
  */
 public final class ShopReconciler implements ChangeReconciler {
@@ -115,9 +115,11 @@ public final class ShopReconciler implements ChangeReconciler {
                 if (!readable(ours)) {
                     yield failed(ours);
                 }
-                // The new home's record of a key stands: it answers the key's retries from now on.
-                yield settle(change, target, move, ours.isOk() || change.payload().isEmpty()
-                                                   ? Outcome.same() : Outcome.adopt(change.payload()));
+                // The new home's completed record of a key stands: it answers the key's retries from now on. A record
+                // still in flight there is taken over by the old home's completion (the same claim's next change).
+                boolean adopt = !change.payload().isEmpty() && (!ours.isOk() || ours.value().inFlight()
+                        && !ChangeCodec.idempotency(change.payload()).inFlight());
+                yield settle(change, target, move, adopt ? Outcome.adopt(change.payload()) : Outcome.same());
             }
             case ORDER -> {
                 StoreResult<List<Order>> ours = target.orders(user);

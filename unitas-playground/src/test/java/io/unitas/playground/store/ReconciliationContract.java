@@ -91,6 +91,7 @@ abstract class ReconciliationContract {
         replicator.pause(CN, EU);
         replicator.pause(CN, US);
         checkout(cn, "alice", "key-1", "order-cn", clock.instant());          // acknowledged, response lost
+        checkout(cn, "alice", "key-2", "order-cn-2", clock.instant());        // acknowledged, never sent again
         cn.updateCart("alice", (c, replica) -> c.add(replica, "cup", 1));
         cn.putAccount(new Account("bob", UNIT, CN, "Bob", clock.instant()));     // registered, never shipped
         cn.putAccount(new Account("alice", UNIT, CN, "Alice Liddell", clock.instant()));
@@ -131,7 +132,8 @@ abstract class ReconciliationContract {
         assertThat(report.conflicts()).isEqualTo(1);
         assertThat(report.merged()).isEqualTo(1);
         for (RegionalStore store : List.of(cn, eu, us)) {
-            assertThat(orderIds(store, "alice")).as(store.region() + " orders").containsExactly("order-cn", "order-eu");
+            assertThat(orderIds(store, "alice")).as(store.region() + " orders")
+                    .containsExactly("order-cn", "order-cn-2", "order-eu");
             assertThat(store.compensations("alice").value()).as(store.region() + " refunds")
                     .extracting(Compensation::duplicateId, Compensation::keptId)
                     .containsExactly(org.assertj.core.groups.Tuple.tuple("order-cn", "order-eu"));
@@ -143,6 +145,9 @@ abstract class ReconciliationContract {
         assertThat(eu.account("alice").value().name()).as("the new home's version stands").isEqualTo("Alice L.");
         assertThat(us.account("alice").value().name()).isEqualTo("Alice L.");
         assertThat(eu.idempotencyRecord("key-1").value().response().body()).contains("order-eu");
+        assertThat(eu.idempotencyRecord("key-2").value().inFlight()).as("cn's claim and its completion adopted")
+                                                            .isFalse();
+        assertThat(eu.idempotencyRecord("key-2").value().response().body()).contains("order-cn-2");
         List<Conflict> conflicts = eu.conflicts().value();
         assertThat(conflicts).hasSize(1);
         assertThat(conflicts.get(0).kind()).isEqualTo("ACCOUNT");
