@@ -53,6 +53,8 @@ final class ControlService {
     private final LongAdder auditFailures = new LongAdder();
     /** When the policy last started a move per proposal id ({@code group@home}); the leader's memory only. */
     private final Map<String, Instant> lastAttempt = new ConcurrentHashMap<>();
+    /** Per group and home, whether the policy's last attempt was a promotion. */
+    private final Map<String, Boolean> lastAttemptPromoted = new ConcurrentHashMap<>();
 
     private final StateStore store;
     private final Clock clock;
@@ -530,7 +532,8 @@ final class ControlService {
 
     /**
      * The failover policy's moves due now: an automatic one starts (one switchover at a time, and for one group and
-     * home no sooner than its after, at least {@link #LEAST_RETRY}, after the last attempt); an ask one becomes a
+     * home no sooner than its after, at least {@link #LEAST_RETRY}, after the last attempt of the same kind: a
+     * promotion after a switchover that rolled back starts at once); an ask one becomes a
      * pending proposal, and proposals no longer due are withdrawn.
      */
     private void applyFailoverPolicy(Instant now) {
@@ -550,10 +553,14 @@ final class ControlService {
             String key = Proposal.idOf(move.group(), move.from());
             Duration retry = group.after().compareTo(LEAST_RETRY) < 0 ? LEAST_RETRY : group.after();
             Instant last = lastAttempt.get(key);
-            if (last != null && now.isBefore(last.plus(retry))) {
+            // A switchover that could not drain gives way to a promotion as soon as promote_after allows: the
+            // retry pause holds back repeating the same kind of move, not the step to the next.
+            boolean escalates = move.promote() && !lastAttemptPromoted.getOrDefault(key, false);
+            if (last != null && now.isBefore(last.plus(retry)) && !escalates) {
                 continue;
             }
             lastAttempt.put(key, now);
+            lastAttemptPromoted.put(key, move.promote());
             startSwitchover(POLICY_ACTOR, new SwitchoverRequest(move.units(), "", move.to().id(), 0, null,
                     group.timeout(), false, false, "group " + move.group() + ": " + move.why(), move.promote()));
             return; // one at a time

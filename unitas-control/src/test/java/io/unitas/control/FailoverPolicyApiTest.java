@@ -150,6 +150,33 @@ class FailoverPolicyApiTest {
     }
 
     @Test
+    void automatic_aSwitchoverThatCannotDrain_givesWayToAPromotionAsSoonAsPromoteAfterAllows_notAfterTheRetryPause() {
+        String policy = "{\"groups\":[{\"name\":\"cn-users\",\"home\":\"cn\",\"mode\":\"automatic\","
+                        + "\"after\":\"30s\",\"promote_after\":\"40s\",\"timeout\":\"5s\"}]}";
+        ControlResponse res = admin.send("PUT", "/api/v1/failover", policy,
+                Map.of("If-Match", "\"" + admin.get("/api/v1/state").revision() + "\""));
+        assertThat(res.status()).as(res.body()).isEqualTo(200);
+        reportCnReadOnly(900); // cn still reports, but its lag never drains: its link is stuck
+        awaitFault("cn");
+        Runnable reports = () -> {
+            reportCnReadOnly(900);
+            reportWell("eu", "us");
+        };
+        pass(Duration.ofSeconds(30), reports);
+        Fixtures.awaitEquals("phase", WAIT, this::phase, "catching_up");
+        pass(Duration.ofSeconds(6), reports);
+        Fixtures.awaitEquals("phase", WAIT, this::phase, "rolled_back");
+
+        // 40 s into the fault: the retry pause (after, 30 s) would hold the next attempt until 60 s.
+        pass(Duration.ofSeconds(4), reports);
+
+        Fixtures.awaitEquals("phase", WAIT, this::phase, "completed");
+        JsonNode sw = state().path("switchover");
+        assertThat(sw.path("rpo_ms").toString()).isEqualTo("{\"u-sh\":900,\"u-bj\":900}");
+        assertThat(sw.path("reason").asText()).contains("promote_after 40000 ms");
+    }
+
+    @Test
     void ask_recordsAProposal_thatAnOperatorAccepts() {
         applyPolicy("ask");
         reportCnReadOnly(0);

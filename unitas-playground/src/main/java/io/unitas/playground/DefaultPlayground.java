@@ -11,6 +11,11 @@ import io.unitas.core.rules.UnitRules;
 import io.unitas.data.remote.HomeReadClient;
 import io.unitas.data.remote.HomeReadServer;
 import io.unitas.playground.replication.Replicator;
+import io.unitas.playground.store.ChangeReconciler;
+import io.unitas.playground.store.ShopReconciler;
+import io.unitas.data.HomeResolver;
+import io.unitas.data.reconcile.Reconciliations;
+import io.unitas.core.rules.KeySource;
 import io.unitas.playground.store.RegionalStore;
 import io.unitas.playground.store.ShopData;
 import io.unitas.playground.store.StoreDirectory;
@@ -87,11 +92,12 @@ final class DefaultPlayground implements Playground {
     private final StoreDirectory directory;
     private final UnitRules rules;
     private final Replicator replicator;
+    private final ShopReconciler reconciler;
     private final StoreKind storeKind;
     /** The regions' PostgreSQL servers with {@code --store postgres}, else null. */
     private final PostgresRegions postgres;
     private ControlServer control;
-    private LiveHomes homes;
+    private volatile LiveHomes homes;
     private EntryDns dns;
 
     /** What one region runs besides its store. */
@@ -135,8 +141,12 @@ final class DefaultPlayground implements Playground {
         }
         this.directory = StoreDirectory.of(stores.values().toArray(RegionalStore[]::new));
         this.rules = layout.rules();
+        // The naive setup has no reconciliation: its units never move, and a region's changes overwrite on arrival.
+        this.reconciler = b.mode == ShopMode.NAIVE ? null : new ShopReconciler(this::unitHomes,
+                HomeResolver.rules(() -> rules, KeySource.header(ShopServer.USER_HEADER)), clock);
         this.replicator = Replicator.builder().stores(stores.values().toArray(RegionalStore[]::new)).clock(clock)
-                                    .delay(b.replicationDelay).pollInterval(Duration.ofMillis(10)).build();
+                                    .delay(b.replicationDelay).pollInterval(Duration.ofMillis(10))
+                                    .reconciler(reconciler == null ? ChangeReconciler.ORDINARY : reconciler).build();
     }
 
     static Playground start(Playground.Builder b, Layout layout) {
@@ -492,6 +502,21 @@ final class DefaultPlayground implements Playground {
     @Override
     public Replicator replicator() {
         return replicator;
+    }
+
+    /** Every unit's home now: the control plane's live map once it is followed, the rules' before. */
+    private Map<String, Region> unitHomes() {
+        LiveHomes live = homes;
+        Map<String, Region> now = new LinkedHashMap<>();
+        for (Unit unit : rules.units()) {
+            now.put(unit.id(), live == null ? unit.home() : live.apply(unit).orElse(unit.home()));
+        }
+        return now;
+    }
+
+    @Override
+    public Reconciliations.Report reconciliation() {
+        return reconciler == null ? new Reconciliations().report() : reconciler.report();
     }
 
     @Override

@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * What a drill counted. The invariants ({@link #holds()}): no acknowledged registration later answered "account
- * not found", no idempotency key with more than one order, no acknowledged cart item lost.
+ * not found", no idempotency key with more than one order that was not compensated, no acknowledged cart item lost.
  *
  * @param scenario            the fault
  * @param naive               whether it ran with the seed's setup instead of unitas
@@ -14,7 +14,8 @@ import java.util.Map;
  * @param recoveryAtMillis    when it was undone
  * @param requests            HTTP requests sent
  * @param accountNotFound     acknowledged registrations later answered "account not found"
- * @param duplicateOrders     idempotency keys that produced more than one order
+ * @param duplicateOrders     idempotency keys that produced more than one order not compensated (refunded) by
+ *                            reconciliation: uncompensated duplicate orders
  * @param lostCartItems       acknowledged cart items missing from the cart at the end
  * @param sessionsLost        valid sessions answered "session not found" (the seed's login failures)
  * @param failedInFault       requests that failed (5xx or no answer) between fault and recovery
@@ -22,11 +23,28 @@ import java.util.Map;
  *                            when that never happened
  * @param timeline            per second: served requests by region, and errors
  * @param window              what the users could still do between fault and recovery
+ * @param reconciled          what reconciliation did with the changes a promotion left unshipped in the faulted region
  */
 public record DrillResult(Scenario scenario, boolean naive, long durationMillis, long faultAtMillis,
                           long recoveryAtMillis, long requests, long accountNotFound, long duplicateOrders,
                           long lostCartItems, long sessionsLost, long failedInFault, long failoverMillis,
-                          List<Second> timeline, FaultWindow window) {
+                          List<Second> timeline, FaultWindow window, Reconciled reconciled) {
+
+    /**
+     * What reconciliation did during the drill with the changes the faulted region acknowledged but had not shipped
+     * when its unit was promoted (all 0 for naive, which has none).
+     *
+     * @param duplicatesDetected idempotency keys found with an order on both sides
+     * @param compensated        of those, refunded automatically
+     * @param conflicts          changes kept aside as conflicts (no merge; the new home's version stands)
+     * @param merged             changes merged (carts)
+     */
+    public record Reconciled(long duplicatesDetected, long compensated, long conflicts, long merged) {
+        /** Nothing reconciled. */
+        public static Reconciled none() {
+            return new Reconciled(0, 0, 0, 0);
+        }
+    }
 
     /**
      * Availability during the fault: the goal is that unitas serves at least as many requests here as the naive
@@ -54,7 +72,7 @@ public record DrillResult(Scenario scenario, boolean naive, long durationMillis,
                        List<Second> timeline) {
         this(scenario, naive, durationMillis, faultAtMillis, recoveryAtMillis, requests, accountNotFound,
              duplicateOrders, lostCartItems, sessionsLost, failedInFault, failoverMillis, timeline,
-             FaultWindow.none());
+             FaultWindow.none(), Reconciled.none());
     }
 
     /** One second of the timeline: requests answered per serving region, and failed requests. */
@@ -69,6 +87,7 @@ public record DrillResult(Scenario scenario, boolean naive, long durationMillis,
     public DrillResult {
         timeline = List.copyOf(timeline);
         java.util.Objects.requireNonNull(window, "window");
+        java.util.Objects.requireNonNull(reconciled, "reconciled");
     }
 
     /** Whether every invariant held. */

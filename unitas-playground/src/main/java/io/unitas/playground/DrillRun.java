@@ -3,6 +3,8 @@ package io.unitas.playground;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import io.unitas.core.Region;
 import io.unitas.playground.store.Order;
+import io.unitas.data.reconcile.Compensation;
+import io.unitas.data.reconcile.Reconciliations;
 import io.unitas.data.store.StoreResult;
 import java.net.URI;
 import java.time.Duration;
@@ -71,7 +73,10 @@ final class DrillRun {
     private final AtomicLong nextUser = new AtomicLong(FIRST_USER + 1000 * ThreadLocalRandom.current().nextLong(1_000_000));
     private final AtomicLong accountNotFound = new AtomicLong();
     private final AtomicLong sessionsLost = new AtomicLong();
+    /** Users told to come back later (a 503 with Retry-After), until when on the drill's clock. */
+    private final Map<String, Long> backOffUntil = new ConcurrentHashMap<>();
     private volatile boolean stop;
+    private Reconciliations.Report reconciledBefore;
     private volatile long faultAt = -1;
     private volatile long injectedAt = -1;
     private volatile long recoveryAt = -1;
@@ -109,6 +114,7 @@ final class DrillRun {
         if (failover != null) {
             failover.enable();
         }
+        reconciledBefore = p.reconciliation();
         phase(DrillPhase.LOAD);
         for (int i = 0; i < users; i++) {
             pool.execute(this::virtualUser);
@@ -179,8 +185,9 @@ final class DrillRun {
                     continue;
                 }
             } else {
-                synchronized (recent) {
-                    user = recent.get(random.nextInt(recent.size()));
+                user = returningUser(random);
+                if (user == null) {
+                    continue;
                 }
             }
             String token = login(user);
@@ -193,6 +200,9 @@ final class DrillRun {
                 cartItems.add(user + "|" + item);
             }
             countLostSession(add);
+            if (backingOff(user)) {
+                continue; // told to come back later: this user's checkout waits, the virtual user serves another
+            }
             String key = UUID.randomUUID().toString();
             String payload = "{\"items\":{\"" + item + "\":1}}";
             orderingUsers.add(user);
@@ -204,6 +214,28 @@ final class DrillRun {
             }
             pause(20);
         }
+    }
+
+    /**
+     * One of the recently registered users that is not backing off (a few draws), or null: each user is a client of
+     * their own, and one told to come back later does not hold up the others.
+     */
+    private String returningUser(ThreadLocalRandom random) {
+        for (int draw = 0; draw < 4; draw++) {
+            String user;
+            synchronized (recent) {
+                user = recent.get(random.nextInt(recent.size()));
+            }
+            if (!backingOff(user)) {
+                return user;
+            }
+        }
+        return null;
+    }
+
+    private boolean backingOff(String user) {
+        Long until = backOffUntil.get(user);
+        return until != null && until > now();
     }
 
     private String register(ThreadLocalRandom random) {
@@ -245,7 +277,7 @@ final class DrillRun {
         long now = now();
         for (var it = lost.iterator(); it.hasNext() && !stop; ) {
             LostResponse l = it.next();
-            if (l.dueMillis() > now) {
+            if (l.dueMillis() > now || backingOff(l.user())) {
                 continue;
             }
             it.remove();
@@ -257,10 +289,11 @@ final class DrillRun {
     }
 
     /**
-     * Sends one request with up to {@link #ATTEMPTS} attempts on a failure (5xx, no answer) or 409. Unitas
+     * Sends one request with up to {@link #ATTEMPTS} attempts on a failure (5xx, no answer) or 409; a 503 with
+     * Retry-After ends it at once, and its user backs off that long (the virtual user turns to others). Unitas
      * clients enter at the gateway the resolver SDK picks from unitas dns's SRV answer (their home region's first)
-     * and report whether it answered, so a gateway that stops answering loses them within a few calls; naive
-     * clients call a shop of the region the naive DNS answers with.
+     * and report whether it answered, so a gateway that stops answering loses them within a few calls, tried at
+     * once one after another; naive clients call a shop of the region the naive DNS answers with.
      */
     private ShopClient.Reply call(String user, boolean checkout, Function<URI, ShopClient.Reply> request) {
         Region home = homes.get(user);
@@ -281,6 +314,16 @@ final class DrillRun {
             }
             if (!r.failed() && r.status() != 409) {
                 return r;
+            }
+            if (r.status() == 503 && r.retryAfterSeconds() > 0) {
+                // A real client honours Retry-After: this user comes back then, instead of asking again at once.
+                backOffUntil.put(user, now() + TimeUnit.SECONDS.toMillis(r.retryAfterSeconds()));
+                return r;
+            }
+            if (!naive && r.status() == 0) {
+                // No answer at all: the SDK heard of it; the next attempt goes at once, as a client tries the next
+                // address of a name. Pausing here kept every virtual user asleep while a region was down.
+                continue;
             }
             pause(150L * (attempt + 1));
         }
@@ -312,24 +355,44 @@ final class DrillRun {
                                duplicateOrders(), lostCartItems(), sessionsLost.get(), failedInFault,
                                scenario.movesTraffic() ? failover : -1, timeline(),
                                new DrillResult.FaultWindow(servedInFault, faultedServedInFault,
-                                                           scenario.movesTraffic() ? writesBack : -1, rpoMillis));
+                                                           scenario.movesTraffic() ? writesBack : -1, rpoMillis),
+                               reconciled());
     }
 
-    /** Idempotency keys with more than one order, over every region's store. */
+    /**
+     * Idempotency keys with more than one order that no region's store holds a compensation (refund) of, over every
+     * region's store: uncompensated duplicate orders.
+     */
     private long duplicateOrders() {
         long duplicates = 0;
         for (String user : orderingUsers) {
             Map<String, Set<String>> ordersByKey = new HashMap<>();
+            Set<String> refunded = new HashSet<>();
             for (Region r : p.regions()) {
                 StoreResult<List<Order>> orders = p.store(r).orders(user);
                 if (orders.isOk()) {
                     orders.value().forEach(o -> ordersByKey.computeIfAbsent(o.idempotencyKey(), k -> new HashSet<>())
                                                            .add(o.orderId()));
                 }
+                StoreResult<List<Compensation>> compensations = p.store(r).compensations(user);
+                if (compensations.isOk()) {
+                    compensations.value().forEach(c -> refunded.add(c.duplicateId()));
+                }
             }
-            duplicates += ordersByKey.values().stream().filter(ids -> ids.size() > 1).count();
+            duplicates += ordersByKey.values().stream()
+                                     .filter(ids -> ids.stream().filter(id -> !refunded.contains(id)).count() > 1)
+                                     .count();
         }
         return duplicates;
+    }
+
+    /** What reconciliation did since this drill started. */
+    private DrillResult.Reconciled reconciled() {
+        Reconciliations.Report now = p.reconciliation();
+        return new DrillResult.Reconciled(now.duplicatesDetected() - reconciledBefore.duplicatesDetected(),
+                                          now.compensated() - reconciledBefore.compensated(),
+                                          now.conflicts() - reconciledBefore.conflicts(),
+                                          now.merged() - reconciledBefore.merged());
     }
 
     /** Acknowledged cart items missing from the user's cart in the home region's store. */

@@ -7,10 +7,11 @@ import java.util.Locale;
 public final class DrillTable {
 
     /** The column titles. */
-    static final List<String> COLUMNS = List.of("scenario", "mode", "account not found", "duplicate orders",
+    static final List<String> COLUMNS = List.of("scenario", "mode", "account not found", "uncompensated duplicates",
                                                 "lost cart items", "sessions lost", "failed in fault",
                                                 "ok in fault", "faulted users ok", "writes back",
-                                                "failover", "rpo", "requests", "invariants");
+                                                "failover", "rpo", "duplicates detected", "compensated",
+                                                "conflicts", "requests", "invariants");
 
     private DrillTable() {}
 
@@ -20,7 +21,9 @@ public final class DrillTable {
                 r.scenario().id(), r.mode(), Long.toString(r.accountNotFound()), Long.toString(r.duplicateOrders()),
                 Long.toString(r.lostCartItems()), Long.toString(r.sessionsLost()), Long.toString(r.failedInFault()),
                 Long.toString(r.window().served()), Long.toString(r.window().faultedServed()), writesBack(r),
-                failover(r), rpo(r), Long.toString(r.requests()), r.holds() ? "hold" : "BROKEN")).toList();
+                failover(r), rpo(r), Long.toString(r.reconciled().duplicatesDetected()),
+                Long.toString(r.reconciled().compensated()), Long.toString(r.reconciled().conflicts()),
+                Long.toString(r.requests()), r.holds() ? "hold" : "BROKEN")).toList();
     }
 
     static String failover(DrillResult r) {

@@ -1,6 +1,7 @@
 package io.unitas.playground;
 
 import io.unitas.core.Region;
+import io.unitas.data.reconcile.Reconciliations;
 import io.unitas.playground.replication.Replicator;
 import io.unitas.playground.store.RegionalStore;
 import io.unitas.playground.store.StoreMode;
@@ -82,6 +83,12 @@ public interface Playground extends AutoCloseable {
 
     /** The replication between the stores: pause, resume, delay, lag. */
     Replicator replicator();
+
+    /**
+     * What reconciliation did so far: the changes a promoted unit's old home had not shipped, decided in its new home
+     * when the old one returned (adopted, merged, conflicts, duplicates detected and compensated); all 0 for naive.
+     */
+    Reconciliations.Report reconciliation();
 
     /** The {@code seq}-th user id whose home is {@code home} (user ids are routing keys). */
     String userId(Region home, long seq);

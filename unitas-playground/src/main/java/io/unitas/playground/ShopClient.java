@@ -16,8 +16,15 @@ import io.unitas.core.ProblemDetail;
 /** A blocking client of the shop's API, as a virtual user (or a test) calls it through a gateway or directly. */
 final class ShopClient {
 
-    /** One answer: status ({@code 0} when the exchange failed), JSON body, serving region, problem type. */
-    record Reply(int status, JsonNode body, String servedBy, String problem) {
+    /**
+     * One answer: status ({@code 0} when the exchange failed), JSON body, serving region, problem type, and the
+     * seconds of its Retry-After ({@code -1} without one).
+     */
+    record Reply(int status, JsonNode body, String servedBy, String problem, long retryAfterSeconds) {
+
+        Reply(int status, JsonNode body, String servedBy, String problem) {
+            this(status, body, servedBy, problem, -1);
+        }
 
         boolean ok() {
             return status >= 200 && status < 300;
@@ -81,12 +88,22 @@ final class ShopClient {
             JsonNode json = parse(res.body());
             String type = json.path("type").asText("");
             return new Reply(res.statusCode(), json, res.headers().firstValue(ShopServer.REGION_HEADER).orElse(""),
-                             type.startsWith(ProblemDetail.TYPE_BASE) ? ProblemDetail.typeName(type) : "");
+                             type.startsWith(ProblemDetail.TYPE_BASE) ? ProblemDetail.typeName(type) : "",
+                             retryAfterSeconds(res.headers().firstValue("retry-after").orElse("")));
         } catch (IOException e) {
             return new Reply(0, MissingNode.getInstance(), "", "exchange-failed");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new Reply(0, MissingNode.getInstance(), "", "interrupted");
+        }
+    }
+
+    /** Retry-After in delta-seconds (RFC 9110 §10.2.3); -1 when absent or an HTTP date, which no unitas piece sends. */
+    private static long retryAfterSeconds(String header) {
+        try {
+            return header.isEmpty() ? -1 : Math.max(0, Long.parseLong(header.trim()));
+        } catch (NumberFormatException e) {
+            return -1;
         }
     }
 

@@ -106,7 +106,7 @@ final class UnitLagMeter implements UnitLagSource {
     private String unitOf(Change change) {
         String user = switch (change.kind()) {
             case ACCOUNT, CART -> change.key();
-            case SESSION, IDEMPOTENCY, ORDER -> field(change.payload(), "user");
+            case SESSION, IDEMPOTENCY, ORDER, COMPENSATION -> field(change.payload(), "user");
         };
         if (user == null) {
             return null;

@@ -85,6 +85,9 @@ class DrillTest {
 
             assertThat(r.accountNotFound()).as(scenario.id()).isZero();
             assertThat(r.duplicateOrders()).as(scenario.id()).isZero();
+            // every duplicate reconciliation detected (an order on both sides of a promotion) was refunded
+            assertThat(r.reconciled().compensated()).as(scenario.id() + " compensated")
+                                                     .isEqualTo(r.reconciled().duplicatesDetected());
             assertThat(r.lostCartItems()).as(scenario.id()).isZero();
             assertThat(r.requests()).as(scenario.id()).isGreaterThan(30);
             if (scenario == Scenario.DNS_DOWN) {

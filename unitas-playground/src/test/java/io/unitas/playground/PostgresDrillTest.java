@@ -68,6 +68,9 @@ class PostgresDrillTest {
 
             assertThat(r.accountNotFound()).as(scenario.id()).isZero();
             assertThat(r.duplicateOrders()).as(scenario.id()).isZero();
+            // every duplicate reconciliation detected (an order on both sides of a promotion) was refunded
+            assertThat(r.reconciled().compensated()).as(scenario.id() + " compensated")
+                                                     .isEqualTo(r.reconciled().duplicatesDetected());
             assertThat(r.lostCartItems()).as(scenario.id()).isZero();
             assertThat(r.requests()).as(scenario.id()).isGreaterThan(30);
             assertThat(r.failoverMillis()).as(scenario.id() + " failover").isNotNegative();

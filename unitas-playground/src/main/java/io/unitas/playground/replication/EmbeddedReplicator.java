@@ -2,6 +2,7 @@ package io.unitas.playground.replication;
 
 import io.unitas.core.Region;
 import io.unitas.playground.store.Change;
+import io.unitas.playground.store.ChangeReconciler;
 import io.unitas.playground.store.RegionalStore;
 import io.unitas.data.store.StoreResult;
 import java.time.Clock;
@@ -13,6 +14,8 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@link Replicator} in this process: each round reads, per link, the origin's changes after the target's applied
@@ -21,19 +24,24 @@ import java.util.concurrent.TimeUnit;
  */
 final class EmbeddedReplicator implements Replicator {
 
+    private static final Logger log = LoggerFactory.getLogger(EmbeddedReplicator.class);
+
     /** How often the stores' change logs are trimmed to what every region has applied, and expired rows dropped. */
     static final Duration TRIM_EVERY = Duration.ofSeconds(10);
 
     private final Clock clock;
     private final Duration pollInterval;
     private final int batchSize;
+    private final ChangeReconciler reconciler;
     private final Map<List<Region>, Link> links = new LinkedHashMap<>();
     private long lastTrimMillis; // guarded by this
+    private String homesProblem = ""; // guarded by this
     private ScheduledExecutorService background; // guarded by this
 
     EmbeddedReplicator(List<RegionalStore> stores, Clock clock, Duration delay, Map<List<Region>, Duration> delays,
-                       Duration pollInterval, int batchSize) {
+                       Duration pollInterval, int batchSize, ChangeReconciler reconciler) {
         this.clock = clock;
+        this.reconciler = reconciler;
         this.pollInterval = pollInterval;
         this.batchSize = batchSize;
         for (RegionalStore from : stores) {
@@ -48,6 +56,16 @@ final class EmbeddedReplicator implements Replicator {
 
     @Override
     public synchronized void replicateDue() {
+        try {
+            reconciler.beforeRound();
+            homesProblem = "";
+        } catch (RuntimeException e) {
+            // Not knowing the homes now must not stop replication: the moves are seen on a later round.
+            if (!e.toString().equals(homesProblem)) {
+                homesProblem = e.toString();
+                log.warn("replication round: cannot read the units' homes: {}", homesProblem);
+            }
+        }
         for (Link link : links.values()) {
             link.replicateDue();
         }
@@ -212,7 +230,7 @@ final class EmbeddedReplicator implements Replicator {
         /** Applies one change; empty when applied, else why not. */
         private String apply(Change change) {
             try {
-                StoreResult<Boolean> result = to.apply(change);
+                StoreResult<Boolean> result = reconciler.deliver(change, to);
                 return result.isOk() ? "" : result.detail();
             } catch (RuntimeException e) {
                 // A change that cannot be decoded or is out of order stalls this link, visibly, not the others.

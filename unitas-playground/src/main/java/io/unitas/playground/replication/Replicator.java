@@ -1,6 +1,7 @@
 package io.unitas.playground.replication;
 
 import io.unitas.core.Region;
+import io.unitas.playground.store.ChangeReconciler;
 import io.unitas.playground.store.RegionalStore;
 import java.time.Clock;
 import java.time.Duration;
@@ -71,8 +72,18 @@ public interface Replicator extends ReplicationLag, AutoCloseable {
         private Duration delay = Duration.ZERO;
         private Duration pollInterval = Duration.ofMillis(5);
         private int batchSize = 1_000;
+        private ChangeReconciler reconciler = ChangeReconciler.ORDINARY;
 
         private Builder() {}
+
+        /**
+         * How changes are delivered: {@link ChangeReconciler#ORDINARY} (the default) applies each; a
+         * {@link io.unitas.playground.store.ShopReconciler} reconciles the ones that crossed a promotion instead.
+         */
+        public Builder reconciler(ChangeReconciler reconciler) {
+            this.reconciler = Objects.requireNonNull(reconciler, "reconciler");
+            return this;
+        }
 
         /** Adds stores to replicate between; every pair of distinct stores gets a link each way. */
         public Builder stores(RegionalStore... stores) {
@@ -133,7 +144,7 @@ public interface Replicator extends ReplicationLag, AutoCloseable {
                 }
             }
             return new EmbeddedReplicator(List.copyOf(byRegion.values()), clock, delay, Map.copyOf(delays),
-                                          pollInterval, batchSize);
+                                          pollInterval, batchSize, reconciler);
         }
 
         private static Duration nonNegative(String what, Duration delay) {

@@ -30,7 +30,9 @@ public record Change(Region origin, String originReplica, long seq, Kind kind, S
         /** An order, keyed by order id. */
         ORDER,
         /** A whole cart state, keyed by user id; applying it merges. */
-        CART
+        CART,
+        /** A compensation (refund) of a duplicate order, keyed by the order id it undoes. */
+        COMPENSATION
     }
 
     /** Requires every part and a positive sequence. */

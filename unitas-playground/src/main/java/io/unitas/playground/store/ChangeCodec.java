@@ -8,6 +8,7 @@ import io.unitas.core.crdt.OrSet;
 import io.unitas.core.crdt.VersionVector;
 import io.unitas.data.store.IdempotencyRecord;
 import io.unitas.data.store.StoredResponse;
+import io.unitas.data.reconcile.Compensation;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -75,6 +76,17 @@ final class ChangeCodec {
     static Order order(String payload) {
         Map<String, List<String>> f = decode(payload);
         return new Order(one(f, "order"), one(f, "user"), one(f, "key"), one(f, "payload"), instant(f, "created_at"));
+    }
+
+    static String compensation(Compensation c) {
+        return encode("order", c.duplicateId(), "kept", c.keptId(), "key", c.key(), "user", c.owner(),
+                      "reason", c.reason(), "at", millis(c.at()));
+    }
+
+    static Compensation compensation(String payload) {
+        Map<String, List<String>> f = decode(payload);
+        return new Compensation(one(f, "order"), one(f, "kept"), one(f, "key"), one(f, "user"), one(f, "reason"),
+                                instant(f, "at"));
     }
 
     /** {@code context=cn:3,eu:1} then, per line, {@code item=…&quantity=…&dots=cn:2,eu:1}. */

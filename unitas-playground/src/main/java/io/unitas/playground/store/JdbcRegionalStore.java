@@ -2,6 +2,8 @@ package io.unitas.playground.store;
 
 import io.unitas.core.Region;
 import io.unitas.core.crdt.Cart;
+import io.unitas.data.reconcile.Compensation;
+import io.unitas.data.reconcile.Conflict;
 import io.unitas.data.store.IdempotencyRecord;
 import io.unitas.data.store.StoreResult;
 import io.unitas.data.store.StoredResponse;
@@ -47,6 +49,12 @@ final class JdbcRegionalStore implements RegionalStore {
             "CREATE TABLE IF NOT EXISTS shop_changes (seq BIGINT PRIMARY KEY, kind VARCHAR(20) NOT NULL,"
             + " entity_key VARCHAR(300) NOT NULL, payload VARCHAR NOT NULL, written_at BIGINT NOT NULL)",
             "CREATE TABLE IF NOT EXISTS shop_applied (origin_replica VARCHAR(100) PRIMARY KEY, seq BIGINT NOT NULL)",
+            "CREATE TABLE IF NOT EXISTS shop_compensations (order_id VARCHAR(200) PRIMARY KEY,"
+            + " kept_order_id VARCHAR(200) NOT NULL, idem_key VARCHAR(300) NOT NULL, user_id VARCHAR(200) NOT NULL,"
+            + " reason VARCHAR NOT NULL, compensated_at BIGINT NOT NULL)",
+            "CREATE TABLE IF NOT EXISTS shop_conflicts (change_id VARCHAR(200) PRIMARY KEY, unit_id VARCHAR(200) NOT NULL,"
+            + " kind VARCHAR(20) NOT NULL, entity_key VARCHAR(300) NOT NULL, origin VARCHAR(63) NOT NULL,"
+            + " home VARCHAR(63) NOT NULL, detail VARCHAR NOT NULL, detected_at BIGINT NOT NULL)",
             "CREATE TABLE IF NOT EXISTS shop_meta (name VARCHAR(63) PRIMARY KEY, text_value VARCHAR(200) NOT NULL)");
 
     /** SQLSTATE of a write refused by a read-only transaction or server (PostgreSQL; SQL standard class 25). */
@@ -280,22 +288,136 @@ final class JdbcRegionalStore implements RegionalStore {
                                                + " (expected: another store's)");
         }
         return transact(c -> {
-            long applied = appliedSeq(c, change.originReplica());
-            if (change.seq() <= applied) {
+            if (!claimApplied(c, change)) {
                 return StoreResult.ok(false);
             }
-            if (change.seq() != applied + 1) {
-                throw new IllegalArgumentException("change " + change.id() + ": out of order (expected: "
-                                                   + change.originReplica() + "#" + (applied + 1) + ")");
+            applyEntity(c, change);
+            return StoreResult.ok(true);
+        });
+    }
+
+    @Override
+    public StoreResult<Boolean> adopt(Change change) {
+        return write(c -> {
+            if (!claimApplied(c, change)) {
+                return StoreResult.ok(false);
             }
             applyEntity(c, change);
-            if (update(c, "UPDATE shop_applied SET seq = ? WHERE origin_replica = ?", change.seq(),
-                       change.originReplica()) == 0) {
-                update(c, "INSERT INTO shop_applied (origin_replica, seq) VALUES (?, ?)", change.originReplica(),
-                       change.seq());
+            // A cart ships as the merged state; everything else as the old home wrote it.
+            String payload = change.kind() == Change.Kind.CART ? ChangeCodec.cart(storedCart(c, change.key()))
+                                                               : change.payload();
+            log(c, change.kind(), change.key(), payload);
+            return StoreResult.ok(true);
+        });
+    }
+
+    @Override
+    public StoreResult<Boolean> setAside(Change change, Conflict conflict) {
+        return transact(c -> {
+            if (!claimApplied(c, change)) {
+                return StoreResult.ok(false);
+            }
+            if (conflict != null) {
+                update(c, "DELETE FROM shop_conflicts WHERE change_id = ?", conflict.changeId());
+                update(c, "INSERT INTO shop_conflicts (change_id, unit_id, kind, entity_key, origin, home, detail,"
+                          + " detected_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", conflict.changeId(), conflict.unit(),
+                       conflict.kind(), conflict.key(), conflict.origin().id(), conflict.home().id(),
+                       conflict.detail(), conflict.detectedAt().toEpochMilli());
             }
             return StoreResult.ok(true);
         });
+    }
+
+    @Override
+    public StoreResult<Boolean> compensate(Change change, Compensation compensation) {
+        return write(c -> {
+            if (!claimApplied(c, change)) {
+                return StoreResult.ok(false);
+            }
+            Order order = ChangeCodec.order(change.payload());
+            if (!order(c, order.orderId()).isOk()) {
+                insertOrder(c, order);
+                log(c, Change.Kind.ORDER, order.orderId(), change.payload());
+            }
+            if (insertCompensation(c, compensation)) {
+                log(c, Change.Kind.COMPENSATION, compensation.duplicateId(), ChangeCodec.compensation(compensation));
+            }
+            return StoreResult.ok(true);
+        });
+    }
+
+    @Override
+    public StoreResult<List<Compensation>> compensations(String userId) {
+        return read(c -> {
+            try (PreparedStatement ps = prepare(c, "SELECT order_id, kept_order_id, idem_key, user_id, reason,"
+                                                   + " compensated_at FROM shop_compensations WHERE user_id = ?"
+                                                   + " ORDER BY compensated_at, order_id", userId);
+                 ResultSet rs = ps.executeQuery()) {
+                List<Compensation> list = new ArrayList<>();
+                while (rs.next()) {
+                    list.add(new Compensation(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                                              rs.getString(5), Instant.ofEpochMilli(rs.getLong(6))));
+                }
+                return StoreResult.ok(List.copyOf(list));
+            }
+        });
+    }
+
+    @Override
+    public StoreResult<List<Conflict>> conflicts() {
+        return read(c -> {
+            try (PreparedStatement ps = prepare(c, "SELECT change_id, unit_id, kind, entity_key, origin, home, detail,"
+                                                   + " detected_at FROM shop_conflicts ORDER BY detected_at, change_id");
+                 ResultSet rs = ps.executeQuery()) {
+                List<Conflict> list = new ArrayList<>();
+                while (rs.next()) {
+                    list.add(new Conflict(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                                          Region.of(rs.getString(5)), Region.of(rs.getString(6)), rs.getString(7),
+                                          Instant.ofEpochMilli(rs.getLong(8))));
+                }
+                return StoreResult.ok(List.copyOf(list));
+            }
+        });
+    }
+
+    /**
+     * Counts {@code change} applied, in order: false when it already was; throws when it is out of order, as
+     * {@link #apply} does.
+     */
+    private boolean claimApplied(Connection c, Change change) throws SQLException {
+        if (change.originReplica().equals(replicaId)) {
+            throw new IllegalArgumentException("change " + change.id() + ": from this store itself"
+                                               + " (expected: another store's)");
+        }
+        long applied = appliedSeq(c, change.originReplica());
+        if (change.seq() <= applied) {
+            return false;
+        }
+        if (change.seq() != applied + 1) {
+            throw new IllegalArgumentException("change " + change.id() + ": out of order (expected: "
+                                               + change.originReplica() + "#" + (applied + 1) + ")");
+        }
+        if (update(c, "UPDATE shop_applied SET seq = ? WHERE origin_replica = ?", change.seq(),
+                   change.originReplica()) == 0) {
+            update(c, "INSERT INTO shop_applied (origin_replica, seq) VALUES (?, ?)", change.originReplica(),
+                   change.seq());
+        }
+        return true;
+    }
+
+    /** Stores a compensation unless its order has one already; whether it did. */
+    private static boolean insertCompensation(Connection c, Compensation comp) throws SQLException {
+        try (PreparedStatement ps = prepare(c, "SELECT 1 FROM shop_compensations WHERE order_id = ?",
+                                            comp.duplicateId());
+             ResultSet rs = ps.executeQuery()) {
+            if (rs.next()) {
+                return false;
+            }
+        }
+        update(c, "INSERT INTO shop_compensations (order_id, kept_order_id, idem_key, user_id, reason,"
+                  + " compensated_at) VALUES (?, ?, ?, ?, ?, ?)", comp.duplicateId(), comp.keptId(), comp.key(),
+               comp.owner(), comp.reason(), comp.at().toEpochMilli());
+        return true;
     }
 
     @Override
@@ -349,6 +471,7 @@ final class JdbcRegionalStore implements RegionalStore {
             }
             case CART -> upsertCart(c, change.key(), ChangeCodec.cart(
                     storedCart(c, change.key()).merge(ChangeCodec.cart(change.payload()))));
+            case COMPENSATION -> insertCompensation(c, ChangeCodec.compensation(change.payload()));
         }
     }
 

@@ -3,6 +3,8 @@ package io.unitas.playground.store;
 import io.unitas.core.Region;
 import io.unitas.core.crdt.Cart;
 import io.unitas.data.IdempotencyStore;
+import io.unitas.data.reconcile.Compensation;
+import io.unitas.data.reconcile.Conflict;
 import io.unitas.data.store.IdempotencyRecord;
 import io.unitas.data.store.StoreResult;
 import io.unitas.data.store.StoredResponse;
@@ -116,6 +118,32 @@ public interface RegionalStore extends IdempotencyStore, AutoCloseable {
      * replica's apply stream does.
      */
     StoreResult<Boolean> apply(Change change);
+
+    /**
+     * Reconciliation: writes {@code change}, which its old home did not ship before its unit moved here and which
+     * diverges from nothing here, as this store's own write (logged, so it ships to every region; a cart merges into
+     * the stored one and the merge is logged), and counts it applied, in one transaction. Refused while read-only.
+     */
+    StoreResult<Boolean> adopt(Change change);
+
+    /**
+     * Reconciliation: counts {@code change} applied without applying it, and keeps {@code conflict}, when given,
+     * among this store's conflicts ({@link #conflicts()}). For a change the new home decides elsewhere or that is
+     * already here, and for one that diverges with no merge.
+     */
+    StoreResult<Boolean> setAside(Change change, Conflict conflict);
+
+    /**
+     * Reconciliation of a duplicate: stores the old home's order of {@code change} here with its
+     * {@code compensation} (both logged) and counts the change applied, in one transaction. Refused while read-only.
+     */
+    StoreResult<Boolean> compensate(Change change, Compensation compensation);
+
+    /** The compensations of {@code userId}'s orders stored here. */
+    StoreResult<List<Compensation>> compensations(String userId);
+
+    /** The conflicts reconciliation kept aside here, oldest first. */
+    StoreResult<List<Conflict>> conflicts();
 
     /** The highest sequence of the log of replica {@code originReplica} applied here, 0 for none. */
     StoreResult<Long> appliedSeq(String originReplica);
