@@ -2,6 +2,8 @@ package io.unitas.playground;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.unitas.core.Region;
 import io.unitas.testkit.Await;
 import io.unitas.testkit.Ports;
@@ -24,8 +26,12 @@ class PlaygroundHomeReadTest {
     private final ShopClient client = new ShopClient(Duration.ofSeconds(10));
     private Playground playground;
 
+    /** Where the regions' home-read servers count what they serve (they register on the global registry). */
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+
     @BeforeAll
     void start() {
+        Metrics.globalRegistry.add(meters);
         // Nothing replicates within the test: whatever eu knows of cn's users it read from cn.
         playground = Playground.builder().portsFrom(Ports.range(50)).replicationDelay(Duration.ofHours(1)).start();
     }
@@ -33,6 +39,36 @@ class PlaygroundHomeReadTest {
     @AfterAll
     void stop() {
         playground.close();
+        Metrics.globalRegistry.remove(meters);
+    }
+
+    @Test
+    void a_checkout_in_eu_for_a_cn_user_writes_its_idempotency_record_in_cn_through_cns_server() {
+        String user = playground.userId(CN, 23);
+        assertThat(client.register(playground.shops(CN).get(0), user).status()).isEqualTo(201);
+        ShopClient.Reply login = loginAsAClientRetries(user);
+        assertThat(login.status()).as(login.body().toString()).isEqualTo(200);
+        double claimsAtCn = served("claim", "ok");
+
+        AtomicReference<ShopClient.Reply> checkout = new AtomicReference<>();
+        Await.until("a checkout at eu answered other than data-not-ready", Duration.ofSeconds(30), () -> {
+            checkout.set(client.checkout(playground.shops(EU).get(0), user, login.body().path("token").asText(),
+                                         "k-eu-1", "{\"items\":{\"book\":1}}"));
+            return !"data-not-ready".equals(checkout.get().problem());
+        });
+
+        assertThat(checkout.get().status()).as(checkout.get().body().toString()).isEqualTo(201);
+        assertThat(checkout.get().servedBy()).isEqualTo(EU.id());
+        assertThat(playground.store(CN).idempotencyRecord("k-eu-1").value().response().body())
+                .contains(checkout.get().body().path("order").asText());
+        assertThat(playground.store(EU).idempotencyRecord("k-eu-1").isOk()).isFalse();
+        assertThat(served("claim", "ok") - claimsAtCn).as("claims cn's server granted").isEqualTo(1);
+    }
+
+    private double served(String operation, String outcome) {
+        var c = meters.find("unitas.data.home.idempotency.served").tag("region", "cn").tag("operation", operation)
+                      .tag("outcome", outcome).counter();
+        return c == null ? 0 : c.count();
     }
 
     @Test

@@ -6,7 +6,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.unitas.data.Home;
+import io.unitas.data.DataProblem;
+import io.unitas.data.Idempotency;
+import io.unitas.data.IdempotencyResult;
 import io.unitas.data.ReadinessResult;
+import io.unitas.data.store.StoreResult;
+import io.unitas.data.store.StoredResponse;
+import io.unitas.playground.store.StoreDirectory;
 import io.unitas.data.remote.HomeReadClient;
 import io.unitas.data.remote.HomeReadServer;
 import io.unitas.playground.store.Account;
@@ -23,7 +29,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The shop's entities read from their home over a real HTTP/2 hop: eu reads cn's account, session and cart through
  * cn's home-read server ({@link ShopData#serve}) as cn stores them, a true absence as "not found", and a stopped
- * home as not ready.
+ * home as not ready; a checkout in eu for a cn user keeps its Idempotency-Key record in cn through the same server.
  */
 class ShopDataHomeReadTest {
 
@@ -60,6 +66,43 @@ class ShopDataHomeReadTest {
         assertThat(readSession.outcome()).isEqualTo(ReadinessResult.Outcome.HOME);
         assertThat(readSession.value()).isEqualTo(session);
         assertThat(eu.carts().read("ann").value().items()).isEqualTo(Map.of("book", 2));
+    }
+
+    @Test
+    void a_checkout_in_eu_for_a_cn_user_claims_and_completes_its_key_in_cn_over_the_network() {
+        // eu's shop can reach no store but its own: cn's records are only reachable through cn's server.
+        ShopData euAlone = ShopData.of(EU, StoreDirectory.of(regions.eu), key -> Home.of(key, "u-cn", CN), euReads,
+                                       regions.clock);
+        String fingerprint = Idempotency.payloadHash("{\"items\":{\"book\":1}}");
+
+        IdempotencyResult first = euAlone.checkouts().execute("k-1", "ann", fingerprint,
+                                                              () -> new StoredResponse(201, "{\"order\":\"o-1\"}"));
+        IdempotencyResult retry = euAlone.checkouts().execute("k-1", "ann", fingerprint,
+                                                              () -> new StoredResponse(201, "{\"order\":\"o-2\"}"));
+
+        assertThat(first.outcome()).as(String.valueOf(first.problem())).isEqualTo(IdempotencyResult.Outcome.EXECUTED);
+        assertThat(retry.outcome()).isEqualTo(IdempotencyResult.Outcome.REPLAYED);
+        assertThat(retry.response().body()).isEqualTo("{\"order\":\"o-1\"}");
+        assertThat(regions.cn.idempotencyRecord("k-1").value().response()).isEqualTo(first.response());
+        assertThat(regions.eu.idempotencyRecord("k-1").status()).isEqualTo(StoreResult.Status.NOT_FOUND);
+        assertThat(served("claim", "ok")).isEqualTo(1);
+        assertThat(served("complete", "ok")).isEqualTo(1);
+    }
+
+    @Test
+    void with_cns_server_stopped_a_new_key_is_not_ready_and_nothing_runs() {
+        cnServes.close();
+
+        IdempotencyResult r = eu.checkouts().execute("k-1", "ann", "f", () -> new StoredResponse(201, "o-1"));
+
+        assertThat(r.problem().type()).isEqualTo(DataProblem.Type.DATA_NOT_READY);
+        assertThat(regions.cn.idempotencyRecord("k-1").status()).isEqualTo(StoreResult.Status.NOT_FOUND);
+    }
+
+    private double served(String operation, String outcome) {
+        var c = meters.find("unitas.data.home.idempotency.served").tag("region", "cn").tag("operation", operation)
+                      .tag("outcome", outcome).counter();
+        return c == null ? 0 : c.count();
     }
 
     @Test
