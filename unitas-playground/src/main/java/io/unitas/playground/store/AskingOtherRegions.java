@@ -61,12 +61,12 @@ final class AskingOtherRegions implements OtherRegions {
         return Optional.ofNullable(r.value()).map(IdempotencyRecord::response);
     }
 
-    private <T> Lookup<T> first(String user, Region skip,
+    private <T> OtherRegions.Lookup<T> first(String user, Region skip,
                                 BiFunction<Region, String, CompletionStage<StoreResult<T>>> read,
                                 Predicate<T> wanted) {
         Home home = homes.home(user);
         if (!home.found()) {
-            return new Lookup<>(null, List.of(user + ": " + home.problem()));
+            return new OtherRegions.Lookup<>(null, List.of(user + ": " + home.problem()));
         }
         List<CompletableFuture<StoreResult<T>>> asked = new ArrayList<>();
         for (Region r : regions) {
@@ -84,7 +84,6 @@ final class AskingOtherRegions implements OtherRegions {
                 unanswered.add(r.detail());
             }
         }
-        return new Lookup<>(found, unanswered);
+        return new OtherRegions.Lookup<>(found, unanswered);
     }
-}
 }
