@@ -22,7 +22,8 @@ final class HomeUnitIdempotency implements Idempotency {
     private final Duration ttl;
     private final Duration retryAfter;
 
-    HomeUnitIdempotency(Region region, HomeResolver homes, BiFunction<Region, String, Optional<IdempotencyStore>> stores,
+    HomeUnitIdempotency(Region region, HomeResolver homes,
+                        BiFunction<Region, String, Optional<IdempotencyStore>> stores,
                         Clock clock, Duration ttl, Duration retryAfter) {
         this.region = region;
         this.homes = homes;

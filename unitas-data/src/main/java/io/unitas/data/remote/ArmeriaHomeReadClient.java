@@ -133,7 +133,8 @@ final class ArmeriaHomeReadClient implements HomeReadClient {
     @Override
     public CompletionStage<StoreResult<IdempotencyRecord>> idempotencyRecordCopy(Region region, String unit,
                                                                                  String key) {
-        return idempotencyCall(region, unit, Operation.RECORD, key, null, true).thenApply(RemoteIdempotencyStore::record);
+        return idempotencyCall(region, unit, Operation.RECORD, key, null, true)
+                .thenApply(RemoteIdempotencyStore::record);
     }
 
     /** One idempotency operation at {@code home}: never exceptionally, by the deadline, as a store's answer. */

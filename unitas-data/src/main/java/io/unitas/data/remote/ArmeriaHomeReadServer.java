@@ -244,7 +244,8 @@ final class ArmeriaHomeReadServer implements HomeReadServer {
             // cannot know it holds).
             return idempotencyProblem(op, "expired", ProblemDetail.of(503, HomeReadWire.EXPIRED, op.tag()
                     + " of idempotency key '" + key + "' of unit " + unit + ": waited " + waitedMillis
-                    + " ms in region " + region + " (expected: under the caller's " + timeLeftMillis + " ms); not run"));
+                    + " ms in region " + region + " (expected: under the caller's " + timeLeftMillis
+                    + " ms); not run"));
         }
         StoreResult<?> result;
         try {

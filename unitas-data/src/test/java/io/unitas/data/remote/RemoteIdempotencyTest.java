@@ -93,8 +93,8 @@ class RemoteIdempotencyTest {
     /** Checkouts served in eu for owners at home in cn's unit u-cn, cn's records reached through {@code client}. */
     private Idempotency checkoutsInEu(HomeReadClient client) {
         return Idempotency.builder().region(EU).homes(owner -> Home.of(owner, "u-cn", CN)).clock(clock)
-                          .unitStores((region, unit) -> Optional.of(region.equals(EU) ? euStore
-                                                                                      : client.idempotency(region, unit)))
+                          .unitStores((region, unit) -> Optional.of(
+                                  region.equals(EU) ? euStore : client.idempotency(region, unit)))
                           .build();
     }
 
