@@ -13,6 +13,7 @@ import io.unitas.data.remote.HomeReadServer;
 import io.unitas.data.remote.StoredEntity;
 import io.unitas.data.store.StoreResult;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
@@ -59,7 +60,8 @@ public record ShopData(DataReadiness<String, Account> accounts, DataReadiness<Se
                   new HomeReads(
                           (home, user) -> done(read(stores, home, s -> s.account(user))),
                           (home, ref) -> done(read(stores, home, s -> s.session(ref.token()))),
-                          (home, user) -> done(read(stores, home, s -> s.cart(user)))));
+                          (home, user) -> done(read(stores, home, s -> s.cart(user))),
+                          Duration.ofSeconds(2)));
     }
 
     /**
@@ -80,7 +82,8 @@ public record ShopData(DataReadiness<String, Account> accounts, DataReadiness<Se
                                                  ChangeCodec::account),
                           (home, ref) -> remote(homeReads, homes, home, SESSION, ref.userId(), ref.token(),
                                                 ChangeCodec::session),
-                          (home, user) -> remote(homeReads, homes, home, CART, user, user, ChangeCodec::cart)));
+                          (home, user) -> remote(homeReads, homes, home, CART, user, user, ChangeCodec::cart),
+                          Duration.ofMinutes(1)));
     }
 
     /**
@@ -107,18 +110,18 @@ public record ShopData(DataReadiness<String, Account> accounts, DataReadiness<Se
         DataReadiness<String, Account> accounts = DataReadiness.<String, Account>builder()
                 .region(serving).homes(homes).describe(user -> "account of user " + user)
                 .local(user -> read(stores, serving, s -> s.account(user)))
-                .homeAsync(fromHome.accounts())
+                .homeAsync(fromHome.accounts()).homeTimeout(fromHome.timeout())
                 .build();
         DataReadiness<SessionRef, Session> sessions = DataReadiness.<SessionRef, Session>builder()
                 .region(serving).homes(homes, SessionRef::userId).describe(ref -> "session")
                 .local(ref -> read(stores, serving, s -> s.session(ref.token())))
-                .homeAsync(fromHome.sessions())
+                .homeAsync(fromHome.sessions()).homeTimeout(fromHome.timeout())
                 .rebuilds(sessionRebuilds)
                 .build();
         DataReadiness<String, Cart> carts = DataReadiness.<String, Cart>builder()
                 .region(serving).homes(homes).describe(user -> "cart of user " + user)
                 .local(user -> read(stores, serving, s -> s.cart(user)))
-                .homeAsync(fromHome.carts())
+                .homeAsync(fromHome.carts()).homeTimeout(fromHome.timeout())
                 .merge(Cart::merge)
                 .build();
         Idempotency checkouts = Idempotency.builder().region(serving).homes(homes).unitStores(checkoutStores)
@@ -126,10 +129,14 @@ public record ShopData(DataReadiness<String, Account> accounts, DataReadiness<Se
         return new ShopData(accounts, sessions, carts, checkouts);
     }
 
-    /** How each entity type is read from its home region. */
+    /**
+     * How each entity type is read from its home region, and how long a read may take: over the network the
+     * client's own deadline ends every read, so readiness only guards against a read that never ends.
+     */
     private record HomeReads(BiFunction<Region, String, CompletionStage<StoreResult<Account>>> accounts,
                              BiFunction<Region, SessionRef, CompletionStage<StoreResult<Session>>> sessions,
-                             BiFunction<Region, String, CompletionStage<StoreResult<Cart>>> carts) {}
+                             BiFunction<Region, String, CompletionStage<StoreResult<Cart>>> carts,
+                             Duration timeout) {}
 
     /** The shop's data layer with session rebuilds of 50 at once, then 20 a second, on {@code clock}. */
     public static ShopData of(Region serving, StoreDirectory stores, HomeResolver homes, Clock clock) {
