@@ -8,6 +8,8 @@ import io.unitas.core.Region;
 import io.unitas.testkit.Await;
 import io.unitas.testkit.Ports;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -50,19 +52,24 @@ class PlaygroundHomeReadTest {
         assertThat(login.status()).as(login.body().toString()).isEqualTo(200);
         double claimsAtCn = served("claim", "ok");
 
+        // A client retries a retryable answer. A key whose claim timed out in eu may be held at cn, unknown to eu
+        // (a loaded machine; docs/data.md, "Why a claim goes once"), so each attempt here brings a key of its own.
         AtomicReference<ShopClient.Reply> checkout = new AtomicReference<>();
-        Await.until("a checkout at eu answered other than data-not-ready", Duration.ofSeconds(30), () -> {
+        AtomicReference<String> key = new AtomicReference<>();
+        AtomicInteger attempts = new AtomicInteger();
+        Await.until("a checkout at eu answered other than retryably", Duration.ofSeconds(60), () -> {
+            key.set("k-eu-" + attempts.incrementAndGet());
             checkout.set(client.checkout(playground.shops(EU).get(0), user, login.body().path("token").asText(),
-                                         "k-eu-1", "{\"items\":{\"book\":1}}"));
-            return !"data-not-ready".equals(checkout.get().problem());
+                                         key.get(), "{\"items\":{\"book\":1}}"));
+            return !List.of("data-not-ready", "idempotency-key-in-flight").contains(checkout.get().problem());
         });
 
         assertThat(checkout.get().status()).as(checkout.get().body().toString()).isEqualTo(201);
         assertThat(checkout.get().servedBy()).isEqualTo(EU.id());
-        assertThat(playground.store(CN).idempotencyRecord("k-eu-1").value().response().body())
+        assertThat(playground.store(CN).idempotencyRecord(key.get()).value().response().body())
                 .contains(checkout.get().body().path("order").asText());
-        assertThat(playground.store(EU).idempotencyRecord("k-eu-1").isOk()).isFalse();
-        assertThat(served("claim", "ok") - claimsAtCn).as("claims cn's server granted").isEqualTo(1);
+        assertThat(playground.store(EU).idempotencyRecord(key.get()).isOk()).isFalse();
+        assertThat(served("claim", "ok") - claimsAtCn).as("claims cn's server granted").isGreaterThanOrEqualTo(1);
     }
 
     private double served(String operation, String outcome) {
