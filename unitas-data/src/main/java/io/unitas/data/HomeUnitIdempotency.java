@@ -9,7 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 /** {@link Idempotency} with records in the home unit's store, claimed atomically there before the action runs. */
@@ -17,12 +17,13 @@ final class HomeUnitIdempotency implements Idempotency {
 
     private final Region region;
     private final HomeResolver homes;
-    private final Function<Region, Optional<IdempotencyStore>> stores;
+    private final BiFunction<Region, String, Optional<IdempotencyStore>> stores;
     private final Clock clock;
     private final Duration ttl;
     private final Duration retryAfter;
 
-    HomeUnitIdempotency(Region region, HomeResolver homes, Function<Region, Optional<IdempotencyStore>> stores,
+    HomeUnitIdempotency(Region region, HomeResolver homes,
+                        BiFunction<Region, String, Optional<IdempotencyStore>> stores,
                         Clock clock, Duration ttl, Duration retryAfter) {
         this.region = region;
         this.homes = homes;
@@ -40,14 +41,14 @@ final class HomeUnitIdempotency implements Idempotency {
                     DataProblem.Type.NO_UNIT, "idempotency key '" + key + "': " + at.problem(), Duration.ZERO));
         }
         Region home = at.region();
-        Optional<IdempotencyStore> homeStore = storeOf(home);
+        Optional<IdempotencyStore> homeStore = storeOf(home, at.unit());
         StoreResult<IdempotencyRecord> existing = homeStore.map(s -> s.idempotencyRecord(key))
                 .orElseGet(() -> StoreResult.unavailable(home, "no route to its store"));
         if (existing.isOk()) {
             return answer(existing.value(), owner, fingerprint);
         }
         if (existing.status() != StoreResult.Status.NOT_FOUND) {
-            return fromReplica(key, owner, home, fingerprint, existing.detail());
+            return fromReplica(key, owner, home, at.unit(), fingerprint, existing.detail());
         }
         Instant now = clock.instant();
         IdempotencyStore store = homeStore.orElseThrow();
@@ -74,9 +75,10 @@ final class HomeUnitIdempotency implements Idempotency {
     }
 
     /** The home cannot be read: a completed record replicated here can still be replayed; nothing else is safe. */
-    private IdempotencyResult fromReplica(String key, String owner, Region home, String fingerprint, String why) {
+    private IdempotencyResult fromReplica(String key, String owner, Region home, String unit, String fingerprint,
+                                          String why) {
         if (!region.equals(home)) {
-            StoreResult<IdempotencyRecord> replica = storeOf(region).map(s -> s.idempotencyRecord(key))
+            StoreResult<IdempotencyRecord> replica = storeOf(region, unit).map(s -> s.idempotencyRecord(key))
                     .orElseGet(() -> StoreResult.unavailable(region, "no route to its store"));
             if (replica.isOk() && !replica.value().inFlight()) {
                 return answer(replica.value(), owner, fingerprint);
@@ -85,8 +87,8 @@ final class HomeUnitIdempotency implements Idempotency {
         return notReady("idempotency key '" + key + "': home region " + home + " cannot be read (" + why + ")");
     }
 
-    private Optional<IdempotencyStore> storeOf(Region r) {
-        return Objects.requireNonNull(stores.apply(r), "store of " + r);
+    private Optional<IdempotencyStore> storeOf(Region r, String unit) {
+        return Objects.requireNonNull(stores.apply(r, unit), "store of " + r);
     }
 
     private IdempotencyResult answer(IdempotencyRecord record, String owner, String fingerprint) {

@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -29,7 +30,10 @@ import java.util.function.Supplier;
  */
 public interface Idempotency {
 
-    /** A builder; {@link Builder#region}, {@link Builder#homes} and {@link Builder#stores} are required. */
+    /**
+     * A builder; {@link Builder#region}, {@link Builder#homes} and the stores ({@link Builder#stores} or
+     * {@link Builder#unitStores}) are required.
+     */
     static Builder builder() {
         return new Builder();
     }
@@ -76,7 +80,7 @@ public interface Idempotency {
     final class Builder {
         private Region region;
         private HomeResolver homes;
-        private Function<Region, Optional<IdempotencyStore>> stores;
+        private BiFunction<Region, String, Optional<IdempotencyStore>> stores;
         private Clock clock = Clock.systemUTC();
         private Duration ttl = Duration.ofHours(24);
         private Duration retryAfter = Duration.ofSeconds(1);
@@ -97,6 +101,17 @@ public interface Idempotency {
 
         /** Each region's store, by region: empty for a region this process cannot reach. */
         public Builder stores(Function<Region, Optional<IdempotencyStore>> stores) {
+            Objects.requireNonNull(stores, "stores");
+            this.stores = (region, unit) -> stores.apply(region);
+            return this;
+        }
+
+        /**
+         * Each home's store of one unit's records, by region and unit id: empty for a region this process cannot
+         * reach. A store over the network is scoped to the unit so that the home can refuse a unit it does not own
+         * ({@code HomeReadClient.idempotency(home, unit)}); this region's own store serves every unit.
+         */
+        public Builder unitStores(BiFunction<Region, String, Optional<IdempotencyStore>> stores) {
             this.stores = Objects.requireNonNull(stores, "stores");
             return this;
         }
@@ -128,7 +143,7 @@ public interface Idempotency {
             return this;
         }
 
-        /** Builds it. */
+        /** Builds it; {@link #region}, {@link #homes} and one of the {@code stores} settings are required. */
         public Idempotency build() {
             if (region == null || homes == null || stores == null) {
                 throw new IllegalStateException("region, homes, stores: " + region + ", " + homes + ", " + stores

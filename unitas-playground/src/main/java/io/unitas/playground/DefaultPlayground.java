@@ -241,7 +241,8 @@ final class DefaultPlayground implements Playground {
 
     /**
      * Starts a region's home-read server, shops, health agent and gateway. The shops read what is not yet in their
-     * region from its home region's home-read server, over HTTP/2 on loopback.
+     * region from its home region's home-read server, and claim checkouts' Idempotency-Keys there, over HTTP/2 on
+     * loopback.
      */
     private RegionProcesses launch(Region region) {
         List<AutoCloseable> opened = new ArrayList<>();
@@ -278,10 +279,13 @@ final class DefaultPlayground implements Playground {
         }
     }
 
-    /** Whether {@code region} is home to {@code unit} in the playground's unit rules. */
+    /**
+     * Whether {@code region} is home to {@code unit} now: in the control plane's live unit map (after a switchover or
+     * a promotion), else in the playground's unit rules. A region's home-read server refuses the others.
+     */
     private boolean ownedBy(String unit, Region region) {
         Unit u = rules.unit(unit);
-        return u != null && u.home().equals(region);
+        return u != null && homes.apply(u).orElse(u.home()).equals(region);
     }
 
     @Override

@@ -27,6 +27,7 @@ import io.unitas.data.IdempotencyResult;
 import io.unitas.data.ReadinessResult;
 import io.unitas.playground.store.Account;
 import io.unitas.playground.store.Order;
+import io.unitas.playground.store.OtherRegions;
 import io.unitas.playground.store.RegionalStore;
 import io.unitas.playground.store.Session;
 import io.unitas.playground.store.SessionRef;
@@ -43,7 +44,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
 import java.util.UUID;
 
 /** The demo shop over Armeria: each request aggregated, then handled on the blocking executor (JDBC). */
@@ -62,9 +62,9 @@ final class ShopServer implements Shop {
     private final RegionalStore local;
     private final UnitRules rules;
     private final ShopData data;
+    /** Where data written outside its home may be: the other regions, over the network (in tests, in process). */
+    private final OtherRegions others;
     private final Clock clock;
-    private final List<Region> regions;
-    private final StoreDirectory stores;
     private Server server;
 
     private ShopServer(Shop.Builder b) {
@@ -74,14 +74,16 @@ final class ShopServer implements Shop {
         this.local = b.stores.store(b.region).orElseThrow();
         this.rules = b.rules;
         this.clock = b.clock;
-        this.regions = b.rules.topology().regions();
-        this.stores = b.stores;
+        List<Region> regions = b.rules.topology().regions();
         // Naive: the directory holds only the local store and every user's "home" is here.
         HomeResolver homes = HomeResolver.rules(() -> rules, USER_KEY, b.homes);
         this.data = mode == ShopMode.NAIVE
                     ? ShopData.of(region, StoreDirectory.of(local), HomeResolver.always(region), clock)
                     : b.homeReads != null ? ShopData.of(region, b.stores, homes, b.homeReads, clock)
                     : ShopData.of(region, b.stores, homes, clock);
+        this.others = mode == ShopMode.NAIVE ? OtherRegions.none()
+                      : b.homeReads != null ? OtherRegions.network(region, regions, homes, b.homeReads)
+                      : OtherRegions.inProcess(region, regions, homes, b.stores);
     }
 
     static Shop start(Shop.Builder b) {
@@ -156,8 +158,13 @@ final class ShopServer implements Shop {
         ReadinessResult<Account> account = data.accounts().read(user);
         switch (account.outcome()) {
             case NOT_FOUND -> {
-                if (elsewhere(s -> s.account(user)).isEmpty()) {
-                    if (mode == ShopMode.UNITAS && someStoreUnreadable(user)) {
+                // A miss at home may be an account written in another region during a failover that replication
+                // has not brought home yet; while a region cannot be asked, "not found" could be a lie.
+                OtherRegions.Lookup<Account> elsewhere = others.account(user);
+                if (!elsewhere.found()) {
+                    StoreResult<Account> here = local.account(user);
+                    boolean hereUnreadable = !here.isOk() && here.status() != StoreResult.Status.NOT_FOUND;
+                    if (mode == ShopMode.UNITAS && (hereUnreadable || !elsewhere.unanswered().isEmpty())) {
                         return problem(503, "data-not-ready", region + ": no account '" + user + "' in the regions"
                                        + " that answer; one that does not may hold it", Duration.ofSeconds(1));
                     }
@@ -212,7 +219,7 @@ final class ShopServer implements Shop {
                            Duration.ZERO);
         }
         String payload = req.contentUtf8();
-        Optional<StoredResponse> earlier = completedElsewhere(key, user, Idempotency.payloadHash(payload));
+        Optional<StoredResponse> earlier = completedOutsideHome(key, user, Idempotency.payloadHash(payload));
         if (earlier.isPresent()) {
             return stored(earlier.get(), true);
         }
@@ -273,39 +280,21 @@ final class ShopServer implements Shop {
     }
 
     /**
-     * A miss at home may be data written in another region during a failover that replication has not brought
-     * home yet: look in the other regions before answering "not found". Naive shops never look.
+     * A completed checkout of this key found outside the user's home, here or in another region (asked over the
+     * network): after a promotion its old home may hold the record (and the order) that never shipped to the new
+     * one. Replaying it keeps a retry from ordering twice while the old home can still be read. The home's own
+     * record is the data layer's to answer ({@code checkouts().execute}).
      */
-    private <T> Optional<T> elsewhere(Function<RegionalStore, StoreResult<T>> read) {
+    private Optional<StoredResponse> completedOutsideHome(String key, String user, String fingerprint) {
         if (mode == ShopMode.NAIVE) {
             return Optional.empty();
         }
-        return regions.stream().map(stores::store).flatMap(Optional::stream).map(read)
-                      .filter(StoreResult::isOk).map(StoreResult::value).findFirst();
-    }
-
-    /**
-     * A completed checkout of this key found in a region other than the user's home: after a promotion its old home
-     * may hold the record (and the order) that never shipped to the new one. Replaying it keeps a retry from
-     * ordering twice while the old home can still be read.
-     */
-    private Optional<StoredResponse> completedElsewhere(String key, String user, String fingerprint) {
-        if (mode == ShopMode.NAIVE) {
-            return Optional.empty();
+        StoreResult<IdempotencyRecord> here = local.idempotencyRecord(key);
+        if (here.isOk() && !here.value().inFlight() && here.value().userId().equals(user)
+            && here.value().payloadHash().equals(fingerprint)) {
+            return Optional.of(here.value().response());
         }
-        return regions.stream().map(stores::store).flatMap(Optional::stream).map(s -> s.idempotencyRecord(key))
-                      .filter(StoreResult::isOk).map(StoreResult::value)
-                      .filter(r -> !r.inFlight() && r.userId().equals(user) && r.payloadHash().equals(fingerprint))
-                      .map(IdempotencyRecord::response).findFirst();
-    }
-
-    /**
-     * Whether a region's store could not be asked: then a miss everywhere else may still be an account the
-     * unreachable region acknowledged (a promotion moved its unit before it shipped), and "not found" would be a lie.
-     */
-    private boolean someStoreUnreadable(String user) {
-        return regions.stream().anyMatch(r -> stores.store(r).map(s -> s.account(user))
-                .map(res -> !res.isOk() && res.status() != StoreResult.Status.NOT_FOUND).orElse(true));
+        return others.completedCheckout(key, user, fingerprint);
     }
 
     /** The user of a valid session for {@code x-user-id}, or a 401/503 thrown as a response. */
@@ -331,7 +320,8 @@ final class ShopServer implements Shop {
             }
             case NOT_READY, NO_UNIT -> throw new NotReady(session.problem());
             default -> {
-                if (elsewhere(s -> s.session(token)).filter(s -> s.userId().equals(user)).isEmpty()) {
+                // A session made in another region during a failover, not yet replicated here or home.
+                if (!others.session(user, token).found()) {
                     throw new Unauthorized(region + ": no session '" + token + "'");
                 }
                 return user;

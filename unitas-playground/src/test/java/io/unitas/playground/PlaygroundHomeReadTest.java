@@ -2,10 +2,14 @@ package io.unitas.playground;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.unitas.core.Region;
 import io.unitas.testkit.Await;
 import io.unitas.testkit.Ports;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,8 +28,12 @@ class PlaygroundHomeReadTest {
     private final ShopClient client = new ShopClient(Duration.ofSeconds(10));
     private Playground playground;
 
+    /** Where the regions' home-read servers count what they serve (they register on the global registry). */
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+
     @BeforeAll
     void start() {
+        Metrics.globalRegistry.add(meters);
         // Nothing replicates within the test: whatever eu knows of cn's users it read from cn.
         playground = Playground.builder().portsFrom(Ports.range(50)).replicationDelay(Duration.ofHours(1)).start();
     }
@@ -33,6 +41,41 @@ class PlaygroundHomeReadTest {
     @AfterAll
     void stop() {
         playground.close();
+        Metrics.globalRegistry.remove(meters);
+    }
+
+    @Test
+    void a_checkout_in_eu_for_a_cn_user_writes_its_idempotency_record_in_cn_through_cns_server() {
+        String user = playground.userId(CN, 23);
+        assertThat(client.register(playground.shops(CN).get(0), user).status()).isEqualTo(201);
+        ShopClient.Reply login = loginAsAClientRetries(user);
+        assertThat(login.status()).as(login.body().toString()).isEqualTo(200);
+        double claimsAtCn = served("claim", "ok");
+
+        // A client retries a retryable answer. A key whose claim timed out in eu may be held at cn, unknown to eu
+        // (a loaded machine; docs/data.md, "Why a claim goes once"), so each attempt here brings a key of its own.
+        AtomicReference<ShopClient.Reply> checkout = new AtomicReference<>();
+        AtomicReference<String> key = new AtomicReference<>();
+        AtomicInteger attempts = new AtomicInteger();
+        Await.until("a checkout at eu answered other than retryably", Duration.ofSeconds(60), () -> {
+            key.set("k-eu-" + attempts.incrementAndGet());
+            checkout.set(client.checkout(playground.shops(EU).get(0), user, login.body().path("token").asText(),
+                                         key.get(), "{\"items\":{\"book\":1}}"));
+            return !List.of("data-not-ready", "idempotency-key-in-flight").contains(checkout.get().problem());
+        });
+
+        assertThat(checkout.get().status()).as(checkout.get().body().toString()).isEqualTo(201);
+        assertThat(checkout.get().servedBy()).isEqualTo(EU.id());
+        assertThat(playground.store(CN).idempotencyRecord(key.get()).value().response().body())
+                .contains(checkout.get().body().path("order").asText());
+        assertThat(playground.store(EU).idempotencyRecord(key.get()).isOk()).isFalse();
+        assertThat(served("claim", "ok") - claimsAtCn).as("claims cn's server granted").isGreaterThanOrEqualTo(1);
+    }
+
+    private double served(String operation, String outcome) {
+        var c = meters.find("unitas.data.home.idempotency.served").tag("region", "cn").tag("operation", operation)
+                      .tag("outcome", outcome).counter();
+        return c == null ? 0 : c.count();
     }
 
     @Test

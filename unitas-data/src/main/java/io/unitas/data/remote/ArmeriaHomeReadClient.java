@@ -21,10 +21,13 @@ import com.linecorp.armeria.client.ClientFactoryBuilder;
 import com.linecorp.armeria.client.Endpoint;
 import com.linecorp.armeria.client.WebClient;
 import com.linecorp.armeria.common.AggregatedHttpResponse;
+import com.linecorp.armeria.client.UnprocessedRequestException;
+import com.linecorp.armeria.common.HttpData;
 import com.linecorp.armeria.common.HttpHeaderNames;
 import com.linecorp.armeria.common.HttpMethod;
 import com.linecorp.armeria.common.HttpResponse;
 import com.linecorp.armeria.common.QueryParams;
+import com.linecorp.armeria.common.QueryParamsBuilder;
 import com.linecorp.armeria.common.RequestHeaders;
 import com.linecorp.armeria.common.SessionProtocol;
 import com.linecorp.armeria.common.util.Exceptions;
@@ -36,10 +39,15 @@ import io.micrometer.core.instrument.Timer;
 import io.unitas.config.ProblemJson;
 import io.unitas.core.ProblemDetail;
 import io.unitas.core.Region;
+import io.unitas.data.IdempotencyStore;
+import io.unitas.data.remote.IdempotencyWire.Operation;
+import io.unitas.data.store.IdempotencyRecord;
+import io.unitas.data.store.StoreResult;
 
 /**
  * {@link HomeReadClient} on Armeria's HTTP/2 client. Every time decision (hedge, deadline) is taken on the injected
- * {@link Timers}; Armeria's own response timeout is off so that only those decide. At most two attempts per read.
+ * {@link Timers}; Armeria's own response timeout is off so that only those decide. At most two attempts per call:
+ * reads hedge and retry, a complete retries, a claim or a release goes again only when the home never received it.
  */
 final class ArmeriaHomeReadClient implements HomeReadClient {
 
@@ -93,69 +101,141 @@ final class ArmeriaHomeReadClient implements HomeReadClient {
 
     @Override
     public CompletionStage<HomeRead> read(Region home, String unit, String entityType, String key) {
-        Objects.requireNonNull(home, "home");
-        Objects.requireNonNull(unit, "unit");
-        Objects.requireNonNull(entityType, "entityType");
-        Objects.requireNonNull(key, "key");
-        Call call = new Call(home, unit, entityType, key);
-        WebClient web = clients.get(home);
-        if (web == null || closed) {
-            call.result.complete(call.notReady(HomeRead.Outcome.UNREACHABLE, 0, web == null
-                    ? "no endpoint for it (expected: one of " + clients.keySet() + ")" : "the client is closed"));
-            return call.finished;
-        }
-        call.start(web);
-        return call.finished;
+        return read(home, unit, entityType, key, false);
     }
 
-    /** One read: up to two attempts, the first conclusive answer or the deadline ends it. */
-    private final class Call {
+    @Override
+    public CompletionStage<HomeRead> readCopy(Region region, String unit, String entityType, String key) {
+        return read(region, unit, entityType, key, true);
+    }
+
+    private CompletionStage<HomeRead> read(Region home, String unit, String type, String key, boolean copy) {
+        Objects.requireNonNull(home, "home");
+        Objects.requireNonNull(unit, "unit");
+        Objects.requireNonNull(type, "entityType");
+        Objects.requireNonNull(key, "key");
+        QueryParamsBuilder query = QueryParams.builder().add("unit", unit).add("type", type).add("key", key);
+        if (copy) {
+            query.add("copy", "true");
+        }
+        EntityRead read = new EntityRead(home, unit, type, key, copy);
+        return new Call<>(home, HttpMethod.GET, HomeReadWire.PATH + "?" + query.build().toQueryString(), null,
+                          Attempts.HEDGED, read).start();
+    }
+
+    @Override
+    public IdempotencyStore idempotency(Region home, String unit) {
+        Objects.requireNonNull(home, "home");
+        Objects.requireNonNull(unit, "unit");
+        return new RemoteIdempotencyStore(this, home, unit);
+    }
+
+    @Override
+    public CompletionStage<StoreResult<IdempotencyRecord>> idempotencyRecordCopy(Region region, String unit,
+                                                                                 String key) {
+        return idempotencyCall(region, unit, Operation.RECORD, key, null, true)
+                .thenApply(RemoteIdempotencyStore::record);
+    }
+
+    /** One idempotency operation at {@code home}: never exceptionally, by the deadline, as a store's answer. */
+    CompletionStage<StoreResult<?>> idempotencyCall(Region home, String unit, Operation op, String key, byte[] body,
+                                                    boolean copy) {
+        Objects.requireNonNull(key, "key");
+        QueryParamsBuilder query = QueryParams.builder().add("unit", unit).add("key", key);
+        if (copy) {
+            query.add("copy", "true");
+        }
+        // Reading is safe to repeat; completing with the same response twice is the same as once; a claim or a
+        // release repeated could take or free a key another request holds by then, so it goes once (docs/data.md).
+        Attempts attempts = switch (op) {
+            case RECORD -> Attempts.HEDGED;
+            case COMPLETE -> Attempts.RETRIED;
+            case CLAIM, RELEASE -> Attempts.ONCE;
+        };
+        return new Call<>(home, op == Operation.RECORD ? HttpMethod.GET : HttpMethod.POST,
+                          op.path + "?" + query.build().toQueryString(), body, attempts,
+                          new IdempotencyOp(home, unit, op, key)).start().thenApply(OpResult::result);
+    }
+
+    /** How many attempts a call may make. */
+    private enum Attempts {
+        /** Reads: one hedge after {@code hedgeAfter}, or one retry at once when the first fails unanswered or 5xx. */
+        HEDGED,
+        /** A write that is the same done twice: one retry at once when the first fails unanswered or 5xx. */
+        RETRIED,
+        /** A write that must not run twice: a second attempt only when the home never received the first. */
+        ONCE
+    }
+
+    /** What a call makes of the home's answers and silences, and what it counts. */
+    private interface Conclusion<T> {
+        T answered(AggregatedHttpResponse answer);
+
+        /** No answer: {@code outcome} is {@code UNREACHABLE} or {@code TIMED_OUT}. */
+        T silent(HomeRead.Outcome outcome, String why, boolean mayHaveRun);
+
+        /** Whether this result is a failure another attempt may mend (no answer, or a 5xx). */
+        boolean failed(T result);
+
+        void record(T result, long nanos);
+    }
+
+    /** One request to a home: up to two attempts, the first conclusive answer or the deadline ends it. */
+    private final class Call<T> {
         final Region home;
-        final String unit;
-        final String type;
-        final String key;
+        final HttpMethod method;
+        final String path;
+        final byte[] body;
+        final Attempts policy;
+        final Conclusion<T> conclusion;
         final long startNanos = timers.nanoTime();
-        final CompletableFuture<HomeRead> result = new CompletableFuture<>();
-        final CompletableFuture<HomeRead> finished;
+        final CompletableFuture<T> result = new CompletableFuture<>();
+        final CompletableFuture<T> finished;
         final AtomicInteger attempts = new AtomicInteger();
         final AtomicInteger failures = new AtomicInteger();
         final HttpResponse[] responses = new HttpResponse[2];
         final AtomicBoolean recorded = new AtomicBoolean();
         WebClient web;
-        String path;
         volatile Timers.Timer hedge;
         volatile Timers.Timer deadline;
 
-        Call(Region home, String unit, String type, String key) {
+        Call(Region home, HttpMethod method, String path, byte[] body, Attempts policy, Conclusion<T> conclusion) {
             this.home = home;
-            this.unit = unit;
-            this.type = type;
-            this.key = key;
-            // Callers see the read once it is finished: timers called off, attempts cancelled, meters counted.
-            this.finished = result.whenComplete((read, e) -> finish(read));
+            this.method = method;
+            this.path = path;
+            this.body = body;
+            this.policy = policy;
+            this.conclusion = conclusion;
+            // Callers see the call once it is finished: timers called off, attempts cancelled, meters counted.
+            this.finished = result.whenComplete((value, e) -> finish(value));
         }
 
-        void start(WebClient web) {
-            this.web = web;
-            String query = QueryParams.builder().add("unit", unit).add("type", type).add("key", key).build()
-                                      .toQueryString();
-            this.path = HomeReadWire.PATH + "?" + query;
+        CompletableFuture<T> start() {
+            WebClient w = clients.get(home);
+            if (w == null || closed) {
+                result.complete(conclusion.silent(HomeRead.Outcome.UNREACHABLE, w == null
+                        ? "no endpoint for it (expected: one of " + clients.keySet() + ")" : "the client is closed",
+                        false));
+                return finished;
+            }
+            this.web = w;
             attempts.set(1);
             try {
-                deadline = timers.schedule(() -> result.complete(notReady(HomeRead.Outcome.TIMED_OUT, 0,
-                        "no answer within the deadline of " + TimeUnit.NANOSECONDS.toMillis(deadlineNanos) + " ms")),
-                        deadlineNanos);
-                if (hedgeNanos > 0) {
+                deadline = timers.schedule(() -> result.complete(conclusion.silent(HomeRead.Outcome.TIMED_OUT,
+                        "no answer within the deadline of " + TimeUnit.NANOSECONDS.toMillis(deadlineNanos) + " ms",
+                        true)), deadlineNanos);
+                if (policy == Attempts.HEDGED && hedgeNanos > 0) {
                     hedge = timers.schedule(() -> second("hedge"), hedgeNanos);
                 }
             } catch (RuntimeException e) { // the timers are shut: the client is closing
-                result.complete(notReady(HomeRead.Outcome.UNREACHABLE, 0, "the client is closed"));
-                return;
+                result.complete(conclusion.silent(HomeRead.Outcome.UNREACHABLE, "the client is closed", false));
+                return finished;
             }
             attempt(0);
+            return finished;
         }
 
-        /** Sends the second attempt unless one was sent or the read is over. */
+        /** Sends the second attempt unless one was sent or the call is over. */
         void second(String reason) {
             if (!result.isDone() && attempts.compareAndSet(1, 2)) {
                 Meters m = meters(home);
@@ -169,10 +249,12 @@ final class ArmeriaHomeReadClient implements HomeReadClient {
             long leftMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(leftNanos));
             HttpResponse response;
             try {
-                response = web.execute(RequestHeaders.builder(HttpMethod.GET, path)
-                                                     .add(HttpHeaderNames.AUTHORIZATION, authorization)
-                                                     .add(HomeReadWire.TIMEOUT_HEADER, Long.toString(leftMillis))
-                                                     .build());
+                RequestHeaders headers = RequestHeaders.builder(method, path)
+                                                       .add(HttpHeaderNames.AUTHORIZATION, authorization)
+                                                       .add(HomeReadWire.TIMEOUT_HEADER, Long.toString(leftMillis))
+                                                       .build();
+                response = body == null ? web.execute(headers)
+                                        : web.execute(headers, HttpData.wrap(body));
             } catch (RuntimeException e) {
                 answered(null, e);
                 return;
@@ -192,10 +274,23 @@ final class ArmeriaHomeReadClient implements HomeReadClient {
 
         void answered(AggregatedHttpResponse answer, Throwable error) {
             if (result.isDone()) {
-                return; // the read is over; this is a late or aborted attempt
+                return; // the call is over; this is a late or aborted attempt
             }
-            HomeRead read = error != null ? failure(Exceptions.peel(error)) : answer(answer);
-            if (read.outcome() == HomeRead.Outcome.UNREACHABLE || read.outcome() == HomeRead.Outcome.HOME_FAILED) {
+            Throwable peeled = error == null ? null : Exceptions.peel(error);
+            T value = peeled != null ? conclusion.silent(HomeRead.Outcome.UNREACHABLE, "no answer (" + what(peeled)
+                                                         + ")", !(peeled instanceof UnprocessedRequestException))
+                                     : conclusion.answered(answer);
+            if (policy == Attempts.ONCE) {
+                // Only a request the home never received may go again: anything else may have run there. There is
+                // no hedge, so at most one attempt is out at a time.
+                if (peeled instanceof UnprocessedRequestException && attempts.get() == 1) {
+                    second("retry");
+                    return;
+                }
+                result.complete(value);
+                return;
+            }
+            if (conclusion.failed(value)) {
                 int failed = failures.incrementAndGet();
                 if (attempts.get() == 1) {
                     second("retry");
@@ -204,66 +299,10 @@ final class ArmeriaHomeReadClient implements HomeReadClient {
                     return; // the other attempt may still answer
                 }
             }
-            result.complete(read);
+            result.complete(value);
         }
 
-        HomeRead failure(Throwable e) {
-            Throwable cause = e.getCause() != null ? e.getCause() : e;
-            String what = cause.getMessage() != null ? cause.getClass().getSimpleName() + ": " + cause.getMessage()
-                                                     : cause.getClass().getSimpleName();
-            return notReady(HomeRead.Outcome.UNREACHABLE, 0, "no answer (" + what + ")");
-        }
-
-        HomeRead answer(AggregatedHttpResponse answer) {
-            int status = answer.status().code();
-            byte[] body = answer.content().array();
-            if (status == 200) {
-                try {
-                    StoredEntity entity = HomeReadWire.decode(body, unit, key);
-                    return new HomeRead(HomeRead.Outcome.FOUND, home, entity, null, status,
-                                        what() + ": read from home region " + home);
-                } catch (IllegalArgumentException e) {
-                    return notReady(HomeRead.Outcome.HOME_FAILED, status, e.getMessage());
-                }
-            }
-            ProblemDetail problem;
-            try {
-                problem = ProblemJson.decode(body, status, Duration.ZERO);
-            } catch (IllegalArgumentException e) {
-                problem = ProblemDetail.of(status, "about:blank", "status " + status + ", no problem body");
-            }
-            if (status == 404 && HomeReadWire.ENTITY_NOT_FOUND.equals(problem.type())) {
-                return new HomeRead(HomeRead.Outcome.NOT_FOUND, home, null, null, status,
-                                    what() + ": does not exist (home region " + home + " says so)");
-            }
-            String said = "answered " + problem;
-            if (status == 421 && HomeReadWire.NOT_HOME_REGION.equals(problem.type())) {
-                return notReady(HomeRead.Outcome.NOT_HOME, status, said);
-            }
-            if (status >= 500) {
-                return notReady(HomeRead.Outcome.HOME_FAILED, status, said);
-            }
-            long now = timers.nanoTime();
-            long last = lastRejectionWarning.get();
-            if ((last == 0 || now - last >= WARN_EVERY_NANOS) && lastRejectionWarning.compareAndSet(last, now)) {
-                log.warn("home region {} refused a home read ({}): check the token and the entity types it serves "
-                         + "(logged at most once a minute; see unitas_data_home_reads_total{{outcome=\"rejected\"}})",
-                         home, problem);
-            }
-            return notReady(HomeRead.Outcome.REJECTED, status, said);
-        }
-
-        HomeRead notReady(HomeRead.Outcome outcome, int status, String why) {
-            String detail = what() + ": home region " + home + " cannot be read: " + why;
-            return new HomeRead(outcome, home, null, ProblemDetail.of(503, "data-not-ready", detail, retryAfter)
-                                                                  .withTitle("Data not ready"), status, detail);
-        }
-
-        String what() {
-            return type + " '" + key + "' of unit " + unit;
-        }
-
-        void finish(HomeRead read) {
+        void finish(T value) {
             Timers.Timer h = hedge;
             Timers.Timer d = deadline;
             if (h != null) {
@@ -279,11 +318,181 @@ final class ArmeriaHomeReadClient implements HomeReadClient {
                     }
                 }
             }
-            if (read != null && recorded.compareAndSet(false, true)) {
-                Meters m = meters(home);
-                m.reads.get(read.outcome()).increment();
-                m.duration.record(timers.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
+            if (value != null && recorded.compareAndSet(false, true)) {
+                conclusion.record(value, timers.nanoTime() - startNanos);
             }
+        }
+    }
+
+    private static String what(Throwable e) {
+        Throwable cause = e.getCause() != null ? e.getCause() : e;
+        return cause.getMessage() != null ? cause.getClass().getSimpleName() + ": " + cause.getMessage()
+                                          : cause.getClass().getSimpleName();
+    }
+
+    /** The problem in a non-200 answer, or one made up from its status when it carries none. */
+    private static ProblemDetail problemOf(AggregatedHttpResponse answer) {
+        int status = answer.status().code();
+        try {
+            return ProblemJson.decode(answer.content().array(), status, Duration.ZERO);
+        } catch (IllegalArgumentException e) {
+            return ProblemDetail.of(status, "about:blank", "status " + status + ", no problem body");
+        }
+    }
+
+    /** Warns that a home refused a request, at most once a minute (a token or deployment mismatch). */
+    private void warnRejected(Region home, String what, ProblemDetail problem, String meter) {
+        long now = timers.nanoTime();
+        long last = lastRejectionWarning.get();
+        if ((last == 0 || now - last >= WARN_EVERY_NANOS) && lastRejectionWarning.compareAndSet(last, now)) {
+            log.warn("home region {} refused {} ({}): check the token and what it serves "
+                     + "(logged at most once a minute; see {})", home, what, problem, meter);
+        }
+    }
+
+    /** A read of one entity, as a {@link HomeRead}. */
+    private final class EntityRead implements Conclusion<HomeRead> {
+        final Region home;
+        final String unit;
+        final String type;
+        final String key;
+        final boolean copy;
+
+        EntityRead(Region home, String unit, String type, String key, boolean copy) {
+            this.home = home;
+            this.unit = unit;
+            this.type = type;
+            this.key = key;
+            this.copy = copy;
+        }
+
+        @Override
+        public HomeRead answered(AggregatedHttpResponse answer) {
+            int status = answer.status().code();
+            if (status == 200) {
+                try {
+                    StoredEntity entity = HomeReadWire.decode(answer.content().array(), unit, key);
+                    return new HomeRead(HomeRead.Outcome.FOUND, home, entity, null, status,
+                                        what() + ": read from " + (copy ? "region " : "home region ") + home);
+                } catch (IllegalArgumentException e) {
+                    return notReady(HomeRead.Outcome.HOME_FAILED, status, e.getMessage());
+                }
+            }
+            ProblemDetail problem = problemOf(answer);
+            if (status == 404 && HomeReadWire.ENTITY_NOT_FOUND.equals(problem.type())) {
+                return new HomeRead(HomeRead.Outcome.NOT_FOUND, home, null, null, status, what() + (copy
+                        ? ": not in region " + home + " (a copy read: it may be elsewhere)"
+                        : ": does not exist (home region " + home + " says so)"));
+            }
+            String said = "answered " + problem;
+            if (status == 421 && HomeReadWire.NOT_HOME_REGION.equals(problem.type())) {
+                return notReady(HomeRead.Outcome.NOT_HOME, status, said);
+            }
+            if (status >= 500) {
+                return notReady(HomeRead.Outcome.HOME_FAILED, status, said);
+            }
+            warnRejected(home, "a home read", problem, "unitas_data_home_reads_total{outcome=\"rejected\"}");
+            return notReady(HomeRead.Outcome.REJECTED, status, said);
+        }
+
+        @Override
+        public HomeRead silent(HomeRead.Outcome outcome, String why, boolean mayHaveRun) {
+            return notReady(outcome, 0, why);
+        }
+
+        @Override
+        public boolean failed(HomeRead read) {
+            return read.outcome() == HomeRead.Outcome.UNREACHABLE || read.outcome() == HomeRead.Outcome.HOME_FAILED;
+        }
+
+        @Override
+        public void record(HomeRead read, long nanos) {
+            Meters m = meters(home);
+            m.reads.get(read.outcome()).increment();
+            m.duration.record(nanos, TimeUnit.NANOSECONDS);
+        }
+
+        HomeRead notReady(HomeRead.Outcome outcome, int status, String why) {
+            String detail = what() + ": " + (copy ? "region " : "home region ") + home + " cannot be read: " + why;
+            return new HomeRead(outcome, home, null, ProblemDetail.of(503, "data-not-ready", detail, retryAfter)
+                                                                  .withTitle("Data not ready"), status, detail);
+        }
+
+        String what() {
+            return type + " '" + key + "' of unit " + unit;
+        }
+    }
+
+    /** An idempotency operation's answer: the home store's result, or why there is none, with its metric tag. */
+    record OpResult(StoreResult<?> result, String outcome, boolean failed) {}
+
+    /** One idempotency operation at a home, as the home store's {@link StoreResult}. */
+    private final class IdempotencyOp implements Conclusion<OpResult> {
+        final Region home;
+        final String unit;
+        final Operation op;
+        final String key;
+
+        IdempotencyOp(Region home, String unit, Operation op, String key) {
+            this.home = home;
+            this.unit = unit;
+            this.op = op;
+            this.key = key;
+        }
+
+        @Override
+        public OpResult answered(AggregatedHttpResponse answer) {
+            int status = answer.status().code();
+            if (status == 200) {
+                try {
+                    StoreResult<?> r = IdempotencyWire.decodeResult(answer.content().array(), unit, key,
+                                                                    op != Operation.RELEASE);
+                    return new OpResult(r, r.status().name().toLowerCase(java.util.Locale.ROOT), false);
+                } catch (IllegalArgumentException e) {
+                    return unavailable("home_failed", e.getMessage(), true);
+                }
+            }
+            ProblemDetail problem = problemOf(answer);
+            String said = "answered " + problem;
+            if (status == 421 && HomeReadWire.NOT_HOME_REGION.equals(problem.type())) {
+                return unavailable("not_home", said, false);
+            }
+            if (status >= 500) {
+                return unavailable("home_failed", said, true);
+            }
+            warnRejected(home, "an idempotency " + op.tag(), problem,
+                         "unitas_data_home_idempotency_calls_total{outcome=\"rejected\"}");
+            return unavailable("rejected", said, false);
+        }
+
+        @Override
+        public OpResult silent(HomeRead.Outcome outcome, String why, boolean mayHaveRun) {
+            String unknown = mayHaveRun && (op == Operation.CLAIM || op == Operation.RELEASE)
+                             ? "; its outcome is unknown (at worst the key stays in flight until it expires)" : "";
+            return unavailable(outcome.tag(), why + unknown, true);
+        }
+
+        OpResult unavailable(String outcome, String why, boolean failed) {
+            return new OpResult(StoreResult.unavailable(home, op.tag() + " of idempotency key '" + key + "' of unit "
+                                                              + unit + " at home region " + home + ": " + why),
+                                outcome, failed);
+        }
+
+        @Override
+        public boolean failed(OpResult r) {
+            return r.failed();
+        }
+
+        @Override
+        public void record(OpResult r, long nanos) {
+            Counter.builder("unitas.data.home.idempotency.calls")
+                   .description("Idempotency operations sent to a home region, by operation and outcome")
+                   .tag("home", home.id()).tag("operation", op.tag()).tag("outcome", r.outcome())
+                   .register(registry).increment();
+            Timer.builder("unitas.data.home.idempotency.duration")
+                 .description("Time from an idempotency operation's start to its outcome, attempts included")
+                 .tag("home", home.id()).tag("operation", op.tag()).publishPercentileHistogram()
+                 .register(registry).record(nanos, TimeUnit.NANOSECONDS);
         }
     }
 

@@ -29,6 +29,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.unitas.config.ProblemJson;
 import io.unitas.core.ProblemDetail;
 import io.unitas.core.Region;
+import io.unitas.data.IdempotencyStore;
+import io.unitas.data.remote.IdempotencyWire.Operation;
+import io.unitas.data.store.IdempotencyRecord;
+import io.unitas.data.store.StoreResult;
+import io.unitas.data.store.StoredResponse;
 
 /** {@link HomeReadServer} on Armeria: token, then parameters, then ownership, then the reader on a blocking thread. */
 final class ArmeriaHomeReadServer implements HomeReadServer {
@@ -41,6 +46,7 @@ final class ArmeriaHomeReadServer implements HomeReadServer {
     private final Predicate<String> owns;
     private final Predicate<String> authenticator;
     private final Map<String, EntityReader> readers;
+    private final IdempotencyStore idempotency;
     private final MeterRegistry meters;
     private final java.util.function.LongSupplier ticker;
     private final long requestTimeoutMillis;
@@ -52,6 +58,7 @@ final class ArmeriaHomeReadServer implements HomeReadServer {
         this.owns = b.owns;
         this.authenticator = b.authenticator;
         this.readers = Map.copyOf(b.readers);
+        this.idempotency = b.idempotency;
         this.meters = b.meters;
         this.ticker = b.ticker;
         this.requestTimeoutMillis = b.requestTimeout.toMillis();
@@ -82,7 +89,11 @@ final class ArmeriaHomeReadServer implements HomeReadServer {
         sb.requestTimeout(b.requestTimeout)
           .blockingTaskExecutor(b.blockingThreads)
           .gracefulShutdownTimeout(Duration.ZERO, Duration.ZERO)
-          .route().get(HomeReadWire.PATH).build(s::serve);
+          .route().get(HomeReadWire.PATH).build(s::serve)
+          .route().get(IdempotencyWire.RECORD).build((ctx, req) -> s.idempotency(Operation.RECORD, ctx, req))
+          .route().post(IdempotencyWire.CLAIM).build((ctx, req) -> s.idempotency(Operation.CLAIM, ctx, req))
+          .route().post(IdempotencyWire.COMPLETE).build((ctx, req) -> s.idempotency(Operation.COMPLETE, ctx, req))
+          .route().post(IdempotencyWire.RELEASE).build((ctx, req) -> s.idempotency(Operation.RELEASE, ctx, req));
         try {
             s.server = sb.build();
             s.server.start().join();
@@ -90,18 +101,28 @@ final class ArmeriaHomeReadServer implements HomeReadServer {
             throw new IllegalArgumentException("home read server of " + b.region + " on " + b.host + ":" + b.port
                                                + ": cannot start: " + rootMessage(e), e);
         }
-        log.info("home reads of region {} served on {} for entity types {}", s.region, s.uri(), s.readers.keySet());
+        log.info("home reads of region {} served on {} for entity types {}{}", s.region, s.uri(), s.readers.keySet(),
+                 s.idempotency == null ? "" : ", and its idempotency records");
         return s;
+    }
+
+    /** The 401 problem when the request carries no accepted bearer token, else null. */
+    private ProblemDetail unauthenticated(HttpRequest req) {
+        String authorization = req.headers().get(HttpHeaderNames.AUTHORIZATION);
+        if (authorization == null || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())
+            || !authenticator.test(authorization.substring(BEARER.length()).strip())) {
+            return ProblemDetail.of(401, HomeReadWire.UNAUTHENTICATED,
+                    authorization == null ? "no bearer token (expected: Authorization: Bearer <token>)"
+                                          : "bearer token not accepted by region " + region);
+        }
+        return null;
     }
 
     private HttpResponse serve(ServiceRequestContext ctx, HttpRequest req) {
         long arrived = ticker.getAsLong();
-        String authorization = req.headers().get(HttpHeaderNames.AUTHORIZATION);
-        if (authorization == null || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())
-            || !authenticator.test(authorization.substring(BEARER.length()).strip())) {
-            return problem(null, "unauthenticated", ProblemDetail.of(401, HomeReadWire.UNAUTHENTICATED,
-                    authorization == null ? "no bearer token (expected: Authorization: Bearer <token>)"
-                                          : "bearer token not accepted by region " + region));
+        ProblemDetail refused = unauthenticated(req);
+        if (refused != null) {
+            return problem(null, "unauthenticated", refused);
         }
         String unit = ctx.queryParam("unit");
         String type = ctx.queryParam("type");
@@ -116,12 +137,14 @@ final class ArmeriaHomeReadServer implements HomeReadServer {
                     "entity type '" + type + "': no reader in region " + region + " (expected: one of "
                     + readers.keySet() + ")"));
         }
-        if (!owns.test(unit)) {
+        // A copy read vouches for nothing (a found entity exists; an absent one may be elsewhere): any unit.
+        boolean copy = "true".equals(ctx.queryParam("copy"));
+        if (!copy && !owns.test(unit)) {
             return notHome(type, unit);
         }
         long timeLeftMillis = timeLeftMillis(req.headers().get(HomeReadWire.TIMEOUT_HEADER));
         return HttpResponse.of(CompletableFuture.supplyAsync(
-                () -> read(ctx, arrived, timeLeftMillis, reader, unit, type, key), ctx.blockingTaskExecutor()));
+                () -> read(ctx, arrived, timeLeftMillis, reader, unit, type, key, copy), ctx.blockingTaskExecutor()));
     }
 
     /** The caller's time left as sent, or this server's request timeout when absent or not a count of ms. */
@@ -133,7 +156,7 @@ final class ArmeriaHomeReadServer implements HomeReadServer {
     }
 
     private HttpResponse read(ServiceRequestContext ctx, long arrived, long timeLeftMillis, EntityReader reader,
-                              String unit, String type, String key) {
+                              String unit, String type, String key, boolean copy) {
         long waitedMillis = (ticker.getAsLong() - arrived) / 1_000_000;
         if (ctx.isCancelled() || waitedMillis >= timeLeftMillis) {
             // The caller has given up: spare the store a read nobody will receive (load shedding under a backlog).
@@ -150,16 +173,133 @@ final class ArmeriaHomeReadServer implements HomeReadServer {
                     + "' of unit " + unit + ": the reader of region " + region + " failed ("
                     + e.getClass().getSimpleName() + ")"));
         }
-        if (!owns.test(unit)) {
+        if (!copy && !owns.test(unit)) {
             return notHome(type, unit); // the unit moved during the read: what was read may already be stale
         }
         if (entity.isEmpty()) {
             return problem(type, "not_found", ProblemDetail.of(404, HomeReadWire.ENTITY_NOT_FOUND, type + " '" + key
-                    + "' of unit " + unit + ": not in region " + region + ", its home"));
+                    + "' of unit " + unit + ": not in region " + region + (copy ? "" : ", its home")));
         }
         count(type, "found");
         return HttpResponse.of(HttpStatus.OK, MediaType.JSON,
                                HomeReadWire.encode(region.id(), unit, type, key, entity.get()));
+    }
+
+    /**
+     * One idempotency operation: token, parameters, the store served, ownership (claims and reads that are not
+     * copies), then the store on a blocking thread. Complete and release are not refused for a unit that moved: they
+     * finish a claim this region granted, and refusing them would leave its record in flight until it expires.
+     */
+    private HttpResponse idempotency(Operation op, ServiceRequestContext ctx, HttpRequest req) {
+        long arrived = ticker.getAsLong();
+        ProblemDetail refused = unauthenticated(req);
+        if (refused != null) {
+            return idempotencyProblem(op, "unauthenticated", refused);
+        }
+        if (idempotency == null) {
+            return idempotencyProblem(op, "not_served", ProblemDetail.of(404, IdempotencyWire.NOT_SERVED,
+                    "region " + region + " serves no idempotency records (expected: a home-read server built with "
+                    + "idempotency(store))"));
+        }
+        String unit = ctx.queryParam("unit");
+        String key = ctx.queryParam("key");
+        if (unit == null || unit.isEmpty() || key == null || key.isEmpty()) {
+            return idempotencyProblem(op, "bad_request", ProblemDetail.of(400, HomeReadWire.BAD_REQUEST,
+                    "query: unit '" + unit + "', key '" + key + "' (expected: both)"));
+        }
+        boolean copy = op == Operation.RECORD && "true".equals(ctx.queryParam("copy"));
+        boolean ownershipChecked = (op == Operation.RECORD && !copy) || op == Operation.CLAIM;
+        if (ownershipChecked && !owns.test(unit)) {
+            return idempotencyNotHome(op, unit);
+        }
+        long timeLeftMillis = timeLeftMillis(req.headers().get(HomeReadWire.TIMEOUT_HEADER));
+        return HttpResponse.of(req.aggregate().thenApplyAsync(
+                body -> runIdempotency(op, ctx, arrived, timeLeftMillis, unit, key, ownershipChecked,
+                                       body.content().array()),
+                ctx.blockingTaskExecutor()));
+    }
+
+    private HttpResponse runIdempotency(Operation op, ServiceRequestContext ctx, long arrived, long timeLeftMillis,
+                                        String unit, String key, boolean ownershipChecked, byte[] body) {
+        IdempotencyRecord claim = null;
+        StoredResponse response = null;
+        try {
+            if (op == Operation.CLAIM) {
+                claim = IdempotencyWire.decodeRecord(IdempotencyWire.tree(body, "claim body"), "claim body");
+                if (!claim.key().equals(key) || !claim.inFlight()) {
+                    throw new IllegalArgumentException("claim body: record of key '" + claim.key() + "'"
+                            + (claim.inFlight() ? "" : ", completed") + " (expected: key '" + key + "', in flight)");
+                }
+            } else if (op == Operation.COMPLETE) {
+                response = IdempotencyWire.decodeResponse(IdempotencyWire.tree(body, "complete body"),
+                                                          "complete body");
+            }
+        } catch (IllegalArgumentException e) {
+            return idempotencyProblem(op, "bad_request", ProblemDetail.of(400, HomeReadWire.BAD_REQUEST,
+                                                                          e.getMessage()));
+        }
+        long waitedMillis = (ticker.getAsLong() - arrived) / 1_000_000;
+        if (ctx.isCancelled() || waitedMillis >= timeLeftMillis) {
+            // The caller has given up: it will never learn the outcome, so nothing is done (never a claim it
+            // cannot know it holds).
+            return idempotencyProblem(op, "expired", ProblemDetail.of(503, HomeReadWire.EXPIRED, op.tag()
+                    + " of idempotency key '" + key + "' of unit " + unit + ": waited " + waitedMillis
+                    + " ms in region " + region + " (expected: under the caller's " + timeLeftMillis
+                    + " ms); not run"));
+        }
+        StoreResult<?> result;
+        try {
+            result = switch (op) {
+                case RECORD -> idempotency.idempotencyRecord(key);
+                case CLAIM -> idempotency.claim(claim);
+                case COMPLETE -> idempotency.complete(key, response);
+                case RELEASE -> idempotency.release(key);
+            };
+        } catch (RuntimeException e) {
+            log.warn("{} of idempotency key '{}' of unit {} in region {} failed", op.tag(), key, unit, region, e);
+            return idempotencyProblem(op, "failed", ProblemDetail.of(500, HomeReadWire.READ_FAILED, op.tag()
+                    + " of idempotency key '" + key + "' of unit " + unit + ": the store of region " + region
+                    + " failed (" + e.getClass().getSimpleName() + ")"));
+        }
+        if (ownershipChecked && !owns.test(unit)) {
+            // The unit moved meanwhile: a record read may be stale, and a claim granted here would split the key
+            // between two homes, so it is taken back.
+            if (op == Operation.CLAIM && result.isOk()) {
+                idempotency.release(key);
+            }
+            return idempotencyNotHome(op, unit);
+        }
+        if (op == Operation.CLAIM && result.isOk() && callerGone(ctx, arrived, timeLeftMillis)) {
+            // The caller stopped waiting before the answer: it runs nothing, so the claim is taken back rather than
+            // left to hold the key in flight until it expires.
+            idempotency.release(key);
+            return idempotencyProblem(op, "abandoned", ProblemDetail.of(503, HomeReadWire.EXPIRED, "claim of "
+                    + "idempotency key '" + key + "' of unit " + unit + ": the caller stopped waiting; released"));
+        }
+        countIdempotency(op, result.status().name().toLowerCase(java.util.Locale.ROOT));
+        return HttpResponse.of(HttpStatus.OK, MediaType.JSON, IdempotencyWire.result(region, unit, key, result));
+    }
+
+    private boolean callerGone(ServiceRequestContext ctx, long arrived, long timeLeftMillis) {
+        return ctx.isCancelled() || (ticker.getAsLong() - arrived) / 1_000_000 >= timeLeftMillis;
+    }
+
+    private HttpResponse idempotencyNotHome(Operation op, String unit) {
+        return idempotencyProblem(op, "not_home", ProblemDetail.of(421, HomeReadWire.NOT_HOME_REGION,
+                "unit " + unit + ": region " + region + " is not its home now (expected: " + op.tag()
+                + " of an idempotency key sent to the unit's home region)"));
+    }
+
+    private HttpResponse idempotencyProblem(Operation op, String outcome, ProblemDetail problem) {
+        countIdempotency(op, outcome);
+        return respond(problem);
+    }
+
+    private void countIdempotency(Operation op, String outcome) {
+        Counter.builder("unitas.data.home.idempotency.served")
+               .description("Idempotency operations this region answered, by operation and outcome")
+               .tag("region", region.id()).tag("operation", op.tag()).tag("outcome", outcome)
+               .register(meters).increment();
     }
 
     private HttpResponse notHome(String type, String unit) {
@@ -170,6 +310,10 @@ final class ArmeriaHomeReadServer implements HomeReadServer {
 
     private HttpResponse problem(String type, String outcome, ProblemDetail problem) {
         count(type, outcome);
+        return respond(problem);
+    }
+
+    private static HttpResponse respond(ProblemDetail problem) {
         ResponseHeadersBuilder headers = ResponseHeaders.builder(problem.status()).contentType(PROBLEM_JSON);
         if (problem.status() == 401) {
             headers.add(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer");

@@ -25,7 +25,10 @@ public record HomeRead(Outcome outcome, Region home, StoredEntity entity, Proble
     public enum Outcome {
         /** The home has the entity. */
         FOUND,
-        /** The home answered that it has no such entity: a true "does not exist". */
+        /**
+         * The home answered that it has no such entity: a true "does not exist" (for a
+         * {@link HomeReadClient#readCopy copy read}: only that the region asked holds no copy).
+         */
         NOT_FOUND,
         /** No connection to the home (refused, reset, closed mid-answer) or no endpoint known for it. */
         UNREACHABLE,

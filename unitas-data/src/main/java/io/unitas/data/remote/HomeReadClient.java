@@ -12,6 +12,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
 
 import io.unitas.core.Region;
+import io.unitas.data.IdempotencyStore;
+import io.unitas.data.store.IdempotencyRecord;
+import io.unitas.data.store.StoreResult;
 
 /**
  * A region's end of home reads: reads an entity from its unit's home region over HTTP/2, within a total deadline.
@@ -35,6 +38,34 @@ public interface HomeReadClient extends AutoCloseable {
      * thread, by the deadline: run blocking work in an {@code …Async} stage with an executor of your own.
      */
     CompletionStage<HomeRead> read(Region home, String unit, String entityType, String key);
+
+    /**
+     * Reads whatever copy of {@code key} the region {@code region} holds, whether or not it owns {@code unit} now: a
+     * look into a region that may hold writes its home has not received yet (made there during a failover, or
+     * acknowledged by an old home before a promotion). {@code FOUND} proves the entity exists; {@code NOT_FOUND}
+     * only says that region has no copy. Attempts and deadline as {@link #read}.
+     */
+    CompletionStage<HomeRead> readCopy(Region region, String unit, String entityType, String key);
+
+    /**
+     * The idempotency records of {@code unit} in the store of its home region {@code home}, over the network (the
+     * home serving them with {@link HomeReadServer.Builder#idempotency}): for
+     * {@link io.unitas.data.Idempotency.Builder#unitStores}. Each call blocks until the home answers or the deadline
+     * passes; a home that cannot answer, or that does not own the unit now, is {@code UNAVAILABLE}, which
+     * {@link io.unitas.data.Idempotency} answers with a retryable {@code data-not-ready}. Reads hedge and retry; a
+     * complete is retried once; a claim or a release is sent again only when the home never received it.
+     *
+     * <p>Metrics: {@code unitas.data.home.idempotency.calls} (by home, operation and outcome) and
+     * {@code unitas.data.home.idempotency.duration} (by home and operation).
+     */
+    IdempotencyStore idempotency(Region home, String unit);
+
+    /**
+     * The record of {@code key} as the region {@code region} holds it, whether or not it owns {@code unit} now (a
+     * copy read, as {@link #readCopy}): a completed record there proves the key took effect. Completes by the
+     * deadline, never exceptionally; {@code UNAVAILABLE} when that region cannot answer.
+     */
+    CompletionStage<StoreResult<IdempotencyRecord>> idempotencyRecordCopy(Region region, String unit, String key);
 
     /** Closes the connections; reads in flight complete as {@link HomeRead.Outcome#UNREACHABLE}. */
     @Override

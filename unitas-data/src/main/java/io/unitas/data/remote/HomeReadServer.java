@@ -14,11 +14,14 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
 
 import io.unitas.core.Region;
+import io.unitas.data.IdempotencyStore;
 
 /**
  * The home region's end of home reads: an HTTP/2 endpoint (h2c, or TLS) that reads an entity from this region's
- * store for another region. It answers only for units this region owns now, only to callers with an accepted bearer
- * token, and only for the entity types the service registered.
+ * store for another region, and runs idempotency operations on this region's records for the other regions' requests
+ * whose owner's home unit lives here. It answers only for units this region owns now (but for a copy read, which
+ * vouches for nothing), only to callers with an accepted bearer token, and only for the entity types the service
+ * registered.
  */
 public interface HomeReadServer extends AutoCloseable {
 
@@ -46,6 +49,7 @@ public interface HomeReadServer extends AutoCloseable {
         Predicate<String> owns;
         Predicate<String> authenticator;
         final Map<String, EntityReader> readers = new LinkedHashMap<>();
+        IdempotencyStore idempotency;
         String host = "127.0.0.1";
         int port;
         Path tlsCert;
@@ -101,6 +105,16 @@ public interface HomeReadServer extends AutoCloseable {
             return this;
         }
 
+        /**
+         * Serves the idempotency operations of {@code store} (this region's records) to other regions: claim,
+         * complete, release and reading a record, for the {@link HomeReadClient#idempotency} of a caller whose
+         * owner's home unit lives here. Claims and reads of a unit this region does not own are refused (421).
+         */
+        public Builder idempotency(IdempotencyStore store) {
+            this.idempotency = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
         /** Where to listen (default: 127.0.0.1, any free port). */
         public Builder listen(String host, int port) {
             if (port < 0 || port > 65535) {
@@ -133,7 +147,7 @@ public interface HomeReadServer extends AutoCloseable {
             return this;
         }
 
-        /** Threads that run the readers, which may block (default: 8). */
+        /** Threads that run the readers and the idempotency store, which may block (default: 8). */
         public Builder blockingThreads(int threads) {
             if (threads < 1) {
                 throw new IllegalArgumentException("blocking_threads: " + threads + " (expected: >= 1)");
@@ -143,8 +157,9 @@ public interface HomeReadServer extends AutoCloseable {
         }
 
         /**
-         * Where {@code unitas.data.home.read.served} (reads served by entity type and outcome) is registered
-         * (default: Micrometer's global registry).
+         * Where {@code unitas.data.home.read.served} (reads served by entity type and outcome) and
+         * {@code unitas.data.home.idempotency.served} (idempotency operations by operation and outcome) are
+         * registered (default: Micrometer's global registry).
          */
         public Builder meterRegistry(MeterRegistry registry) {
             this.meters = Objects.requireNonNull(registry, "registry");
@@ -168,8 +183,9 @@ public interface HomeReadServer extends AutoCloseable {
             if (authenticator == null) {
                 throw new IllegalStateException("token: not set (expected: token(secret) or authenticator(…))");
             }
-            if (readers.isEmpty()) {
-                throw new IllegalStateException("readers: none (expected: reader(entityType, reader) at least once)");
+            if (readers.isEmpty() && idempotency == null) {
+                throw new IllegalStateException("readers: none (expected: reader(entityType, reader) at least once, "
+                                                + "or idempotency(store))");
             }
             return ArmeriaHomeReadServer.start(this);
         }

@@ -40,7 +40,8 @@ final class HomeReadWire {
     /** 500: the home's reader failed. */
     static final String READ_FAILED = "home-read-failed";
 
-    private static final ObjectMapper JSON = JsonMapper.builder(
+    /** The one mapper of both ends, with a nesting limit against hostile bodies. */
+    static final ObjectMapper JSON = JsonMapper.builder(
             JsonFactory.builder()
                     .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(8).build())
                     .build()).build();

@@ -4,6 +4,8 @@
  * store and refuses units it does not own; the other regions call it with
  * {@link io.unitas.data.remote.HomeReadClient}, which answers within a total deadline with a
  * {@link io.unitas.data.remote.HomeRead}: found, not found (only when the home said so), or a retryable
- * {@code data-not-ready} when the home cannot be read.
+ * {@code data-not-ready} when the home cannot be read. The same hop carries the Idempotency-Key records of the
+ * home's units ({@link io.unitas.data.remote.HomeReadClient#idempotency}, an
+ * {@link io.unitas.data.IdempotencyStore} at the home) and copy reads of whatever another region holds.
  */
 package io.unitas.data.remote;

@@ -7,11 +7,13 @@ import io.unitas.data.DataReadiness;
 import io.unitas.data.Home;
 import io.unitas.data.HomeResolver;
 import io.unitas.data.Idempotency;
+import io.unitas.data.IdempotencyStore;
 import io.unitas.data.remote.HomeReadClient;
 import io.unitas.data.remote.HomeReadServer;
 import io.unitas.data.remote.StoredEntity;
 import io.unitas.data.store.StoreResult;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
@@ -54,35 +56,41 @@ public record ShopData(DataReadiness<String, Account> accounts, DataReadiness<Se
      */
     public static ShopData of(Region serving, StoreDirectory stores, HomeResolver homes, Clock clock,
                               TokenBucket sessionRebuilds) {
-        return of(serving, stores, homes, clock, sessionRebuilds,
+        return of(serving, stores, homes, clock, sessionRebuilds, (home, unit) -> stores.store(home).map(s -> s),
                   new HomeReads(
                           (home, user) -> done(read(stores, home, s -> s.account(user))),
                           (home, ref) -> done(read(stores, home, s -> s.session(ref.token()))),
-                          (home, user) -> done(read(stores, home, s -> s.cart(user)))));
+                          (home, user) -> done(read(stores, home, s -> s.cart(user))),
+                          Duration.ofSeconds(2)));
     }
 
     /**
      * The shop's data layer serving in {@code serving}, reading accounts, sessions and carts from their home region
-     * over the network through {@code homeReads} (each home serving them with {@link #serve}); the local store and
-     * the checkouts' idempotency records are reached through {@code stores}.
+     * and keeping checkouts' Idempotency-Key records in the home unit's store, both over the network through
+     * {@code homeReads} when the home is another region (each home serving them with {@link #serve}); this region's
+     * own store is reached through {@code stores}, and no other.
      */
     public static ShopData of(Region serving, StoreDirectory stores, HomeResolver homes, HomeReadClient homeReads,
                               Clock clock) {
         Objects.requireNonNull(homeReads, "homeReads");
-        return of(serving, stores, homes, clock, sessionRebuilds(clock),
+        // Checkouts claim their keys in the home unit's store: this region's own, or the home's over the network.
+        BiFunction<Region, String, Optional<IdempotencyStore>> checkoutStores = (home, unit) -> home.equals(serving)
+                ? stores.store(serving).map(s -> s) : Optional.of(homeReads.idempotency(home, unit));
+        return of(serving, stores, homes, clock, sessionRebuilds(clock), checkoutStores,
                   new HomeReads(
                           (home, user) -> remote(homeReads, homes, home, ACCOUNT, user, user,
                                                  ChangeCodec::account),
                           (home, ref) -> remote(homeReads, homes, home, SESSION, ref.userId(), ref.token(),
                                                 ChangeCodec::session),
-                          (home, user) -> remote(homeReads, homes, home, CART, user, user, ChangeCodec::cart)));
+                          (home, user) -> remote(homeReads, homes, home, CART, user, user, ChangeCodec::cart),
+                          Duration.ofMinutes(1)));
     }
 
     /**
      * Lets other regions read the shop's accounts, sessions and carts from {@code store} through {@code server}, on
-     * {@code clock}
-     * (the home's end of {@link #of(Region, StoreDirectory, HomeResolver, HomeReadClient, Clock)}). A store that
-     * cannot answer fails the read, which the caller sees as {@code data-not-ready}, never as "not found".
+     * {@code clock}, and claim, complete and release checkouts' Idempotency-Keys in it (the home's end of
+     * {@link #of(Region, StoreDirectory, HomeResolver, HomeReadClient, Clock)}). A store that cannot answer fails the
+     * read, which the caller sees as {@code data-not-ready}, never as "not found".
      */
     public static HomeReadServer.Builder serve(HomeReadServer.Builder server, RegionalStore store, Clock clock) {
         // Sessions and carts carry no time of their acknowledgement: they are vouched for as of the read.
@@ -91,37 +99,44 @@ public record ShopData(DataReadiness<String, Account> accounts, DataReadiness<Se
                                                             Account::registeredAt))
                      .reader(SESSION, (unit, token) -> found(store.session(token), ChangeCodec::session,
                                                              s -> now.instant()))
-                     .reader(CART, (unit, user) -> found(store.cart(user), ChangeCodec::cart, c -> now.instant()));
+                     .reader(CART, (unit, user) -> found(store.cart(user), ChangeCodec::cart, c -> now.instant()))
+                     .idempotency(store);
     }
 
     private static ShopData of(Region serving, StoreDirectory stores, HomeResolver homes, Clock clock,
-                               TokenBucket sessionRebuilds, HomeReads fromHome) {
+                               TokenBucket sessionRebuilds,
+                               BiFunction<Region, String, Optional<IdempotencyStore>> checkoutStores,
+                               HomeReads fromHome) {
         DataReadiness<String, Account> accounts = DataReadiness.<String, Account>builder()
                 .region(serving).homes(homes).describe(user -> "account of user " + user)
                 .local(user -> read(stores, serving, s -> s.account(user)))
-                .homeAsync(fromHome.accounts())
+                .homeAsync(fromHome.accounts()).homeTimeout(fromHome.timeout())
                 .build();
         DataReadiness<SessionRef, Session> sessions = DataReadiness.<SessionRef, Session>builder()
                 .region(serving).homes(homes, SessionRef::userId).describe(ref -> "session")
                 .local(ref -> read(stores, serving, s -> s.session(ref.token())))
-                .homeAsync(fromHome.sessions())
+                .homeAsync(fromHome.sessions()).homeTimeout(fromHome.timeout())
                 .rebuilds(sessionRebuilds)
                 .build();
         DataReadiness<String, Cart> carts = DataReadiness.<String, Cart>builder()
                 .region(serving).homes(homes).describe(user -> "cart of user " + user)
                 .local(user -> read(stores, serving, s -> s.cart(user)))
-                .homeAsync(fromHome.carts())
+                .homeAsync(fromHome.carts()).homeTimeout(fromHome.timeout())
                 .merge(Cart::merge)
                 .build();
-        Idempotency checkouts = Idempotency.builder().region(serving).homes(homes)
-                .stores(region -> stores.store(region).map(s -> s)).clock(clock).build();
+        Idempotency checkouts = Idempotency.builder().region(serving).homes(homes).unitStores(checkoutStores)
+                .clock(clock).build();
         return new ShopData(accounts, sessions, carts, checkouts);
     }
 
-    /** How each entity type is read from its home region. */
+    /**
+     * How each entity type is read from its home region, and how long a read may take: over the network the
+     * client's own deadline ends every read, so readiness only guards against a read that never ends.
+     */
     private record HomeReads(BiFunction<Region, String, CompletionStage<StoreResult<Account>>> accounts,
                              BiFunction<Region, SessionRef, CompletionStage<StoreResult<Session>>> sessions,
-                             BiFunction<Region, String, CompletionStage<StoreResult<Cart>>> carts) {}
+                             BiFunction<Region, String, CompletionStage<StoreResult<Cart>>> carts,
+                             Duration timeout) {}
 
     /** The shop's data layer with session rebuilds of 50 at once, then 20 a second, on {@code clock}. */
     public static ShopData of(Region serving, StoreDirectory stores, HomeResolver homes, Clock clock) {
