@@ -80,6 +80,8 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
     /**
      * HTTP/1.x: whether a read of the client's connection is being handled, so that {@link #channelReadComplete}
      * will follow and flush what was written upstream meanwhile: a request's head and its end go out in one flush.
+     * Every other way in (the upstream's events, a connection made, a timeout, writability) clears it first, so that
+     * a read whose end is not signalled (TLS can deliver a piece from a task) never leaves a request unflushed.
      */
     private boolean reading;
 
@@ -300,6 +302,7 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        reading = false; // parked requests may be taken up below, outside any read of the client
         Exchange ex = exchange;
         boolean writable = ctx.channel().isWritable();
         if (ex != null && ex.link != null) {
@@ -322,6 +325,7 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
 
     /** The exchange in flight is due: it times out (504 before its answer started, cut after). */
     private void timerFired() {
+        reading = false;
         Exchange ex = exchange;
         if (ex != null) {
             ex.timedOut();
@@ -431,7 +435,10 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
                 connected(connecting);
             } else {
                 updateReading();
-                connecting.addListener(f -> connected(connecting));
+                connecting.addListener(f -> {
+                    reading = false;
+                    connected(connecting);
+                });
             }
         }
 
@@ -543,6 +550,7 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
 
         @Override
         public void responseHead(HttpResponse res) {
+            reading = false;
             int code = res.status().code();
             boolean whole = res instanceof LastHttpContent;
             if (code < 200) { // 100 Continue was answered by this gateway; the final answer follows
@@ -587,6 +595,7 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
 
         @Override
         public void responseContent(HttpContent c) {
+            reading = false;
             boolean last = c instanceof LastHttpContent;
             if (phase == Phase.SKIPPING_INTERIM || phase == Phase.DISCARDING) {
                 c.release();
@@ -667,6 +676,7 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
 
         @Override
         public void failed(Throwable cause) {
+            reading = false;
             fail(cause, false);
         }
 
