@@ -37,6 +37,7 @@ public final class JfrPerRequest {
         Map<String, Long> sampledBytes = new HashMap<>();
         Map<String, Integer> cpu = new HashMap<>();
         Map<String, Integer> cpuSelf = new HashMap<>();
+        Map<String, Integer> cpuPart = new HashMap<>();
         long sampledTotal = 0;
         int cpuTotal = 0;
         for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
@@ -62,6 +63,7 @@ public final class JfrPerRequest {
                         RecordedStackTrace st = e.getStackTrace();
                         if (st != null && !st.getFrames().isEmpty()) {
                             cpuSelf.merge(name(st.getFrames().get(0)), 1, Integer::sum);
+                            cpuPart.merge(part(st.getFrames()), 1, Integer::sum);
                             cpu.merge(site(st), 1, Integer::sum);
                         }
                     }
@@ -80,6 +82,11 @@ public final class JfrPerRequest {
         for (Map.Entry<String, Long> en : top(sampledBytes)) {
             System.out.printf("%5.1f%%  %s%n", 100.0 * en.getValue() / Math.max(1, sampledTotal), en.getKey());
         }
+        System.out.printf("%nCPU samples of the event loops by the part of the work they fall in (self time; %d samples):%n",
+                          cpuTotal);
+        for (Map.Entry<String, Integer> en : top(cpuPart)) {
+            System.out.printf("%5.1f%%  %s%n", 100.0 * en.getValue() / Math.max(1, cpuTotal), en.getKey());
+        }
         System.out.printf("%nCPU samples of the event loops, by the gateway's frame on the stack (%d samples):%n",
                           cpuTotal);
         for (Map.Entry<String, Integer> en : top(cpu)) {
@@ -89,6 +96,58 @@ public final class JfrPerRequest {
         for (Map.Entry<String, Integer> en : top(cpuSelf)) {
             System.out.printf("%5.1f%%  %s%n", 100.0 * en.getValue() / cpuTotal, en.getKey());
         }
+    }
+
+    /**
+     * The part of the work a sample's running method belongs to, by its class; a JDK method (an array copy, an
+     * atomic) counts for the first caller outside the JDK.
+     */
+    private static String part(List<RecordedFrame> frames) {
+        for (RecordedFrame f : frames) {
+            if (!f.isJavaFrame()) {
+                continue;
+            }
+            String c = f.getMethod().getType().getName();
+            if (c.startsWith("java.") || c.startsWith("jdk.") || c.startsWith("sun.")) {
+                continue;
+            }
+            if (c.startsWith("io.micrometer.") || c.startsWith("io.prometheus.") || c.endsWith(".GatewayMetrics")
+                || c.contains(".GatewayMetrics$")) {
+                return "metrics (Micrometer, access log)";
+            }
+            if (c.startsWith("io.unitas.")) {
+                return c.startsWith("io.unitas.gateway.") && !c.contains("Dispatcher") && !c.contains("Decision")
+                       && !c.contains("RequestView") && !c.contains("TrustedPeers")
+                       ? "the gateway's proxy code (headers, exchange, pools, timeouts)"
+                       : "routing decision (dispatcher, rules, router)";
+            }
+            if (c.startsWith("io.netty.buffer.") || c.startsWith("io.netty.util.Recycler")
+                || c.startsWith("io.netty.util.internal.") || c.startsWith("io.netty.util.concurrent.FastThreadLocal")) {
+                return "Netty: buffers, allocation, thread-locals";
+            }
+            if (c.startsWith("io.netty.handler.codec.http.") && (c.contains("Decoder") || c.contains("Codec$Decoder"))) {
+                return "Netty: HTTP/1.1 parsing";
+            }
+            if (c.startsWith("io.netty.handler.codec.http.") && c.contains("Encoder")) {
+                return "Netty: HTTP/1.1 encoding";
+            }
+            if (c.startsWith("io.netty.handler.codec.http.") || c.startsWith("io.netty.handler.codec.DefaultHeaders")
+                || c.startsWith("io.netty.util.AsciiString") || c.startsWith("io.netty.handler.codec.Header")) {
+                return "Netty: header maps, validation, ASCII strings";
+            }
+            if (c.startsWith("io.netty.handler.codec.")) {
+                return "Netty: codec framework (ByteToMessageDecoder, lists)";
+            }
+            if (c.startsWith("io.netty.channel.epoll.") || c.startsWith("io.netty.channel.unix.")
+                || c.startsWith("io.netty.channel.ChannelOutboundBuffer")) {
+                return "Netty: sockets (epoll transport, outbound buffers)";
+            }
+            if (c.startsWith("io.netty.channel.") || c.startsWith("io.netty.util.concurrent.")) {
+                return "Netty: pipeline, event loop, channel config";
+            }
+            return "other: " + c;
+        }
+        return "JDK only";
     }
 
     private static boolean isLoop(RecordedThread t) {

@@ -3,7 +3,8 @@
 # bytes its event loop allocates per request, where they are allocated, and where its CPU samples fall. Starts the
 # nginx backend and a gateway as run.sh does (through the launcher, so with the JVM options users get), loads it with
 # wrk for WARMUP, then records DURATION more of the same load with JDK Flight Recorder and reads the recording with
-# JfrPerRequest.java.
+# JfrPerRequest.java; prints first the CPU time of the gateway's threads per request over the same DURATION, split into
+# the event loop, the JIT compilers, the garbage collector and the rest.
 # Usage: benchmarks/gateway/profile.sh   (env: WARMUP=30s DURATION=10s CONNECTIONS=64 THREADS=2 KEEP=dir)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -57,10 +58,26 @@ jfc="$(dirname "$(readlink -f "$(command -v java)")")/../lib/jfr/profile.jfc"
 sed -e 's|control="allocation-profiling">[^<]*<|control="allocation-profiling">1000000000/s<|' \
     -e 's|control="method-sampling-java-interval">[^<]*<|control="method-sampling-java-interval">1 ms<|' \
     "$jfc" >"$work/perrequest.jfc"
+# Each thread's CPU ticks (user + system) by its name, to split the process's CPU per request by what spends it.
+thread_ticks() { for t in /proc/"$1"/task/*; do
+                   printf '%s %s %s\n' "${t##*/}" "$(awk '{print $14 + $15}' "$t/stat")" "$(tr ' ' _ <"$t/comm")"
+                 done | sort -k1,1; }
+thread_ticks "${pids[0]}" >"$work/ticks0"
 jcmd "${pids[0]}" JFR.start name=perrequest settings="$work/perrequest.jfc" >/dev/null
 out=$(load "$DURATION")
 jcmd "${pids[0]}" JFR.stop name=perrequest filename="$work/gateway.jfr" >/dev/null
+thread_ticks "${pids[0]}" >"$work/ticks1"
 requests=$(awk '/requests in/ {print $1}' <<<"$out")
+join "$work/ticks0" "$work/ticks1" | awk -v n="$requests" -v hz="$(getconf CLK_TCK)" '{
+    d = $4 - $2; name = $3
+    if (name ~ /^unitas-gateway-/) part = "event loop" # comm keeps 15 characters; the access log is off
+    else if (name ~ /Compiler/) part = "JIT compilers"
+    else if (name ~ /^GC_|^VM_Thread/) part = "garbage collector, VM thread"
+    else part = "other threads (JFR, state reload, ...)"
+    t[part] += d; total += d }
+  END { printf "CPU per request over %d requests, by thread (us): %.1f in all\n", n, total * 1e6 / hz / n
+        for (p in t) printf "  %-40s %6.2f\n", p, t[p] * 1e6 / hz / n }'
+echo
 echo "$out" >"$work/wrk.log"
 non2xx=$(awk '/Non-2xx/ {print $NF}' <<<"$out")
 [[ -z "$non2xx" ]] || { echo "the gateway answered $non2xx requests with a non-2xx status" >&2; exit 1; }

@@ -321,7 +321,9 @@ final class Connections {
                 channel.close();
                 return;
             }
-            channel.config().setAutoRead(true);
+            if (!channel.config().isAutoRead()) { // a volatile read, where setting is an atomic swap
+                channel.config().setAutoRead(true);
+            }
             ArrayDeque<Link> idle = pool.idle.computeIfAbsent(endpoint, e -> new ArrayDeque<>());
             long now = ticker.getAsLong();
             Link oldest = idle.peekFirst();

@@ -6,6 +6,7 @@ import java.util.List;
 
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelConfig;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -76,6 +77,13 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
     private boolean upgradeOffered;
     /** The rules' view of the request being decided, one per handler: a decision is made within one call. */
     private final HttpRequestView view = new HttpRequestView();
+    /**
+     * HTTP/1.x: whether a read of the client's connection is being handled, so that {@link #channelReadComplete}
+     * will follow and flush what was written upstream meanwhile: a request's head and its end go out in one flush.
+     * Every other way in (the upstream's events, a connection made, a timeout, writability) clears it first, so that
+     * a read whose end is not signalled (TLS can deliver a piece from a task) never leaves a request unflushed.
+     */
+    private boolean reading;
 
     ProxyHandler(Proxy proxy, boolean http2Stream, ConnectionGuard guard) {
         this.proxy = proxy;
@@ -128,6 +136,7 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        reading = !http2Stream;
         if (!parked.isEmpty() || (exchange != null ? exchange.requestEnded : !takesRequests())) {
             parked.add(msg);
             updateReading();
@@ -267,7 +276,10 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
         boolean read = parked.isEmpty() && (ex != null && !ex.requestEnded
                                             ? ex.link != null && ex.link.channel().isWritable()
                                             : takesRequests());
-        ctx.channel().config().setAutoRead(read);
+        ChannelConfig config = ctx.channel().config();
+        if (config.isAutoRead() != read) { // a volatile read, where setting is an atomic swap
+            config.setAutoRead(read);
+        }
     }
 
     /**
@@ -281,14 +293,16 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
+        reading = false;
         Exchange ex = exchange;
         if (ex != null && ex.link != null) {
-            ex.link.channel().flush();
+            ex.flushUp();
         }
     }
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        reading = false; // parked requests may be taken up below, outside any read of the client
         Exchange ex = exchange;
         boolean writable = ctx.channel().isWritable();
         if (ex != null && ex.link != null) {
@@ -311,6 +325,7 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
 
     /** The exchange in flight is due: it times out (504 before its answer started, cut after). */
     private void timerFired() {
+        reading = false;
         Exchange ex = exchange;
         if (ex != null) {
             ex.timedOut();
@@ -357,6 +372,8 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
         Connections.Link link;
         /** Whether the attempt's upstream connection may carry another exchange after this answer. */
         boolean responseKeepAlive;
+        /** Whether something was written to the attempt's upstream connection since it was last flushed. */
+        boolean unflushed;
         int status;
 
         Exchange(HttpRequest req, Decision d, Upstreams.Pool pool) {
@@ -418,7 +435,10 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
                 connected(connecting);
             } else {
                 updateReading();
-                connecting.addListener(f -> connected(connecting));
+                connecting.addListener(f -> {
+                    reading = false;
+                    connected(connecting);
+                });
             }
         }
 
@@ -438,21 +458,23 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
 
         private void connected(Connections.Link connected) {
             link = connected;
+            unflushed = false;
             link.bind(this);
             moveTo(Phase.AWAITING_ANSWER);
-            Channel up = link.channel();
-            up.write(head, up.voidPromise());
+            sendUp(head);
             if (replayable && kept != null) {
                 for (HttpContent c : kept) {
-                    up.write(c.retainedDuplicate(), up.voidPromise());
+                    sendUp(c.retainedDuplicate());
                 }
             } else if (pending != null) {
                 HttpContent c;
                 while ((c = pending.poll()) != null) {
-                    up.write(c, up.voidPromise());
+                    sendUp(c);
                 }
             }
-            up.flush();
+            if (!reading) { // else the end of the client's read flushes, with the request's end if it came in it
+                flushUp();
+            }
             if (!ctx.channel().config().isAutoRead()) {
                 updateReading();
             }
@@ -471,18 +493,33 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
                 kept.add(c);
                 keptBytes += c.content().readableBytes();
                 if (link != null) {
-                    link.channel().write(c.retainedDuplicate(), link.channel().voidPromise());
+                    sendUp(c.retainedDuplicate());
                 }
             } else if (link != null) {
-                link.channel().write(c, link.channel().voidPromise());
+                sendUp(c);
             } else {
                 pendingBody().add(c);
             }
             if (last || link != null && !link.channel().isWritable()) {
                 if (last && link != null) {
-                    link.channel().flush();
+                    flushUp();
                 }
                 updateReading();
+            }
+        }
+
+        /** Writes {@code msg} to the attempt's upstream connection, to go out at the next {@link #flushUp()}. */
+        private void sendUp(Object msg) {
+            Channel up = link.channel();
+            up.write(msg, up.voidPromise());
+            unflushed = true;
+        }
+
+        /** Flushes the attempt's upstream connection when something was written to it since the last flush. */
+        void flushUp() {
+            if (unflushed) {
+                unflushed = false;
+                link.channel().flush();
             }
         }
 
@@ -513,6 +550,7 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
 
         @Override
         public void responseHead(HttpResponse res) {
+            reading = false;
             int code = res.status().code();
             boolean whole = res instanceof LastHttpContent;
             if (code < 200) { // 100 Continue was answered by this gateway; the final answer follows
@@ -557,6 +595,7 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
 
         @Override
         public void responseContent(HttpContent c) {
+            reading = false;
             boolean last = c instanceof LastHttpContent;
             if (phase == Phase.SKIPPING_INTERIM || phase == Phase.DISCARDING) {
                 c.release();
@@ -637,6 +676,7 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
 
         @Override
         public void failed(Throwable cause) {
+            reading = false;
             fail(cause, false);
         }
 
