@@ -3,6 +3,7 @@ package io.unitas.data.outbox;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.unitas.core.Region;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
@@ -29,6 +30,25 @@ public interface ChangeApplier {
 
     /** Applies {@code change} if it is the next of its (origin, unit), and says what happened. Never throws for I/O. */
     ApplyResult apply(ChangeEnvelope change);
+
+    /**
+     * Applies {@code changes}, one unit's from one origin in their order, as far as they go, and says what happened to
+     * each up to the first not consumed (a gap, a refusal, an unavailable database), which is the last result. The
+     * JDBC applier writes them in one transaction. Never throws for I/O.
+     *
+     * @throws IllegalArgumentException when the changes are of more than one (origin, unit)
+     */
+    default List<ApplyResult> applyAll(List<ChangeEnvelope> changes) {
+        List<ApplyResult> results = new ArrayList<>();
+        for (ChangeEnvelope change : changes) {
+            ApplyResult result = apply(change);
+            results.add(result);
+            if (!result.consumed()) {
+                break;
+            }
+        }
+        return List.copyOf(results);
+    }
 
     /**
      * The last sequence applied here of each unit from {@code origin}: what this region acknowledges to the sender.

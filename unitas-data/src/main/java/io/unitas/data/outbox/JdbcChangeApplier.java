@@ -24,9 +24,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@link ChangeApplier} over JDBC: one transaction per change locks the (origin, unit) row of
- * {@code unitas_applied}, compares the change's sequence with the position there, runs the service's handler and
- * moves the position. The lock makes two concurrent deliveries of one change apply it once.
+ * {@link ChangeApplier} over JDBC: one transaction per batch of a unit's changes locks the (origin, unit) row of
+ * {@code unitas_applied}, checks each change against the position there (a repeat is skipped, one that does not follow
+ * the last applied holds), runs the service's handler for each and moves the position once. The lock makes two
+ * concurrent deliveries of one change apply it once. A change refused in a batch rolls the batch back; the changes are
+ * then applied one by one, so those before it are applied and it alone stops the stream.
  */
 final class JdbcChangeApplier implements ChangeApplier {
 
@@ -59,68 +61,100 @@ final class JdbcChangeApplier implements ChangeApplier {
 
     @Override
     public ApplyResult apply(ChangeEnvelope change) {
-        if (change.origin().equals(region)) {
-            throw new IllegalArgumentException("change " + change.id() + ": from " + region
-                                               + " itself (expected: another region's)");
-        }
-        StreamKey stream = new StreamKey(change.origin(), change.unit());
-        ApplyResult result;
-        try {
-            result = applyOnce(stream, change);
-        } catch (SQLException e) {
-            result = switch (SqlFailure.of(e)) {
-                case READ_ONLY -> new ApplyResult(Outcome.UNAVAILABLE, change, -1, region + ": database is read-only");
-                case UNREACHABLE -> new ApplyResult(Outcome.UNAVAILABLE, change, -1,
-                                                    region + ": database unreachable: " + e.getMessage());
-                case REJECTED -> new ApplyResult(Outcome.REJECTED, change, -1,
-                                                 "unitas_applied: SQLSTATE " + e.getSQLState() + ": " + e.getMessage());
-            };
-        }
-        record(stream, result);
-        return result;
+        return applyAll(List.of(change)).get(0);
     }
 
-    private ApplyResult applyOnce(StreamKey stream, ChangeEnvelope change) throws SQLException {
+    @Override
+    public List<ApplyResult> applyAll(List<ChangeEnvelope> changes) {
+        if (changes.isEmpty()) {
+            return List.of();
+        }
+        ChangeEnvelope first = changes.get(0);
+        StreamKey stream = new StreamKey(first.origin(), first.unit());
+        for (ChangeEnvelope change : changes) {
+            if (change.origin().equals(region)) {
+                throw new IllegalArgumentException("change " + change.id() + ": from " + region
+                                                   + " itself (expected: another region's)");
+            }
+            if (!stream.equals(new StreamKey(change.origin(), change.unit()))) {
+                throw new IllegalArgumentException("change " + change.id() + ": not of " + stream
+                                                   + " (expected: one unit's changes from one origin)");
+            }
+        }
+        List<ApplyResult> results;
+        try {
+            results = applyInOneTransaction(stream, changes);
+        } catch (SQLException e) {
+            results = List.of(unavailableOrRejected(first, e));
+        }
+        for (ApplyResult result : results) {
+            record(stream, result);
+        }
+        return List.copyOf(results);
+    }
+
+    private ApplyResult unavailableOrRejected(ChangeEnvelope change, SQLException e) {
+        return switch (SqlFailure.of(e)) {
+            case READ_ONLY -> new ApplyResult(Outcome.UNAVAILABLE, change, -1, region + ": database is read-only");
+            case UNREACHABLE -> new ApplyResult(Outcome.UNAVAILABLE, change, -1,
+                                                region + ": database unreachable: " + e.getMessage());
+            case REJECTED -> new ApplyResult(Outcome.REJECTED, change, -1,
+                                             "unitas_applied: SQLSTATE " + e.getSQLState() + ": " + e.getMessage());
+        };
+    }
+
+    /**
+     * Applies {@code changes} in one transaction: those already applied are skipped, the next ones written while each
+     * follows the last, the position moved once. When the handler or the database refuses one, the transaction rolls
+     * back and those before it are applied again without it: the refused change is the last result.
+     */
+    private List<ApplyResult> applyInOneTransaction(StreamKey stream, List<ChangeEnvelope> changes)
+            throws SQLException {
         ensureStream(stream);
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
-                long position = lockPosition(c, stream);
-                ApplyResult skipped = skipped(change, position);
-                if (skipped != null) {
-                    c.rollback();
-                    return skipped;
-                }
-                ChangeHandler handler = handlers.get(change.entityType());
-                if (handler == null) {
-                    c.rollback();
-                    return new ApplyResult(Outcome.REJECTED, change, position, "no handler for entity type '"
-                                           + change.entityType() + "' (expected one of " + handlers.keySet() + ")");
-                }
-                try {
-                    handler.apply(c, change);
-                } catch (RuntimeException e) {
-                    c.rollback();
-                    return new ApplyResult(Outcome.REJECTED, change, position, "handler of '" + change.entityType()
-                                           + "' failed: " + e);
-                } catch (SQLException e) {
-                    if (SqlFailure.of(e) != SqlFailure.REJECTED) {
-                        throw e;
+                long start = lockPosition(c, stream);
+                long position = start;
+                List<ApplyResult> results = new ArrayList<>(changes.size());
+                for (int at = 0; at < changes.size(); at++) {
+                    ChangeEnvelope change = changes.get(at);
+                    ApplyResult skipped = skipped(change, position);
+                    if (skipped != null) {
+                        results.add(skipped);
+                        if (skipped.outcome() == Outcome.GAP) {
+                            break;
+                        }
+                        continue;
                     }
+                    ApplyResult refused = refusal(c, change, position);
+                    if (refused != null) {
+                        c.rollback();
+                        List<ApplyResult> before = at == 0 ? List.of()
+                                : applyInOneTransaction(stream, changes.subList(0, at));
+                        List<ApplyResult> all = new ArrayList<>(before);
+                        if (before.stream().allMatch(ApplyResult::consumed)) {
+                            all.add(refused);
+                        }
+                        return all;
+                    }
+                    position = change.sequence();
+                    results.add(new ApplyResult(Outcome.APPLIED, change, position, ""));
+                }
+                if (position != start) {
+                    try (PreparedStatement ps = c.prepareStatement("UPDATE unitas_applied SET applied_seq = ?,"
+                                                                   + " applied_at = ? WHERE origin = ? AND unit = ?")) {
+                        ps.setLong(1, position);
+                        ps.setLong(2, clock.millis());
+                        ps.setString(3, stream.origin().id());
+                        ps.setString(4, stream.unit());
+                        ps.executeUpdate();
+                    }
+                    c.commit();
+                } else {
                     c.rollback();
-                    return new ApplyResult(Outcome.REJECTED, change, position,
-                                           "SQLSTATE " + e.getSQLState() + ": " + e.getMessage());
                 }
-                try (PreparedStatement ps = c.prepareStatement("UPDATE unitas_applied SET applied_seq = ?,"
-                                                               + " applied_at = ? WHERE origin = ? AND unit = ?")) {
-                    ps.setLong(1, change.sequence());
-                    ps.setLong(2, clock.millis());
-                    ps.setString(3, stream.origin().id());
-                    ps.setString(4, stream.unit());
-                    ps.executeUpdate();
-                }
-                c.commit();
-                return new ApplyResult(Outcome.APPLIED, change, change.sequence(), "");
+                return results;
             } catch (SQLException | RuntimeException e) {
                 c.rollback();
                 throw e;
@@ -128,13 +162,36 @@ final class JdbcChangeApplier implements ChangeApplier {
         }
     }
 
+    /** Runs the handler of {@code change}; returns why it was refused, or null when it wrote the entity. */
+    private ApplyResult refusal(Connection c, ChangeEnvelope change, long position) throws SQLException {
+        ChangeHandler handler = handlers.get(change.entityType());
+        if (handler == null) {
+            return new ApplyResult(Outcome.REJECTED, change, position, "no handler for entity type '"
+                                   + change.entityType() + "' (expected one of " + handlers.keySet() + ")");
+        }
+        try {
+            handler.apply(c, change);
+            return null;
+        } catch (RuntimeException e) {
+            return new ApplyResult(Outcome.REJECTED, change, position, "handler of '" + change.entityType()
+                                   + "' failed: " + e);
+        } catch (SQLException e) {
+            if (SqlFailure.of(e) != SqlFailure.REJECTED) {
+                throw e;
+            }
+            return new ApplyResult(Outcome.REJECTED, change, position,
+                                   "SQLSTATE " + e.getSQLState() + ": " + e.getMessage());
+        }
+    }
+
     private static ApplyResult skipped(ChangeEnvelope change, long position) {
         if (change.sequence() <= position) {
             return new ApplyResult(Outcome.DUPLICATE, change, position, "");
         }
-        if (change.sequence() > position + 1) {
-            return new ApplyResult(Outcome.GAP, change, position, "change " + change.id() + " arrived before #"
-                                   + (position + 1) + " (expected: #" + (position + 1) + " first)");
+        if (change.previous() != position) {
+            return new ApplyResult(Outcome.GAP, change, position, "change " + change.id() + " follows #"
+                                   + change.previous() + ", but #" + position + " is the last applied here"
+                                   + " (expected: #" + change.previous() + " first)");
         }
         return null;
     }
