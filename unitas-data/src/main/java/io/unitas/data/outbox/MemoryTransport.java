@@ -17,7 +17,9 @@ import org.slf4j.LoggerFactory;
 /**
  * {@link InProcessTransport}: per link, per unit, a queue whose head is offered to the target's applier, up to
  * {@link #APPLY_BATCH} changes at a time, until it is consumed. A unit whose head is refused (stopped, or the target
- * unavailable) holds; the unit beside it does not. Each link is locked on its own, so links deliver in parallel.
+ * unavailable) holds; the unit beside it does not. Each link is locked on its own, so links deliver in parallel. A
+ * publish that finds a link full delivers it first, so only a link that does not move (paused, its target unavailable
+ * or its streams stopped) reaches its capacity.
  */
 final class MemoryTransport implements InProcessTransport {
 
@@ -59,7 +61,7 @@ final class MemoryTransport implements InProcessTransport {
         byOrigin.forEach((origin, fromOrigin) -> {
             for (Region target : order) {
                 if (!target.equals(origin)) {
-                    link(new Link(origin, target)).offer(fromOrigin);
+                    link(new Link(origin, target)).offer(fromOrigin, receivers.get(target));
                 }
             }
         });
@@ -157,8 +159,11 @@ final class MemoryTransport implements InProcessTransport {
             this.link = link;
         }
 
-        synchronized void offer(List<ChangeEnvelope> changes) {
+        synchronized void offer(List<ChangeEnvelope> changes, ChangeApplier applier) {
             for (ChangeEnvelope change : changes) {
+                if (!overCap && queued >= capacity) {
+                    deliver(applier); // a link that flows makes room; only a held one (paused, unavailable) fills
+                }
                 if (!overCap && queued >= capacity) {
                     overCap = true;
                     refused = 0;

@@ -10,6 +10,10 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.unitas.data.outbox.ApplyResult.Outcome;
 import io.unitas.testkit.Ports;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +23,7 @@ import java.util.logging.Logger;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import javax.sql.DataSource;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
@@ -74,6 +79,46 @@ class ReplicationTest {
         assertThat(Ledger.entries(regions.db.get(EU))).containsExactly("e-1", "e-2");
         assertThat(eu.positions(CN)).containsExactly(Map.entry("u-1", second.sequence()));
         assertThat(eu.stopped()).as("the early change was delivered later: nothing left stopped").isEmpty();
+    }
+
+    @Test
+    void aChangeCommittedWhileAnEarlierPositionIsOpen_waitsForIt_countsAsLag_andShipsAfterItOnceItCommits()
+            throws Exception {
+        DataSource cnDb = regions.db.get(CN);
+        Outbox outbox = regions.outbox.get(CN);
+        try (Connection slow = cnDb.getConnection(); Connection fast = cnDb.getConnection()) {
+            slow.setAutoCommit(false);
+            fast.setAutoCommit(false);
+            insert(slow, "e-1", 10);
+            outbox.append(slow, "u-1", Ledger.ENTRY, "e-1", "alice|10".getBytes(StandardCharsets.UTF_8));
+            insert(fast, "e-2", 20);
+            outbox.append(fast, "u-1", Ledger.ENTRY, "e-2", "alice|20".getBytes(StandardCharsets.UTF_8));
+            fast.commit();
+            regions.clock.advance(Duration.ofSeconds(2));
+
+            regions.shipDue();
+
+            assertThat(Ledger.entries(regions.db.get(EU))).as("e-2 waits behind e-1's open position").isEmpty();
+            assertThat(regions.shipper.get(CN).lag().lagMillis("u-1", EU)).as("e-2 is committed and not applied")
+                    .isEqualTo(2_000);
+
+            slow.commit();
+        }
+        regions.shipDue();
+
+        for (var region : List.of(EU, US)) {
+            assertThat(Ledger.entries(regions.db.get(region))).containsExactly("e-1", "e-2");
+        }
+        assertThat(regions.shipper.get(CN).lag().caughtUp(List.of("u-1"), EU)).isTrue();
+    }
+
+    private static void insert(Connection tx, String entryId, long amount) throws SQLException {
+        try (PreparedStatement ps = tx.prepareStatement(
+                "INSERT INTO ledger_entries (entry_id, account, amount) VALUES (?, 'alice', ?)")) {
+            ps.setString(1, entryId);
+            ps.setLong(2, amount);
+            ps.executeUpdate();
+        }
     }
 
     @Test
