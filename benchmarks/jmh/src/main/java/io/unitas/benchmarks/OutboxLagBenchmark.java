@@ -10,6 +10,10 @@ import io.unitas.data.outbox.InProcessTransport;
 import io.unitas.data.outbox.Outbox;
 import io.unitas.data.outbox.OutboxShipper;
 import io.unitas.data.outbox.StoppedStream;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -22,8 +26,11 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import javax.sql.DataSource;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
@@ -85,7 +92,7 @@ public final class OutboxLagBenchmark {
     private static final class Run {
 
         private final Clock clock = Clock.systemUTC();
-        private final Map<Region, PGSimpleDataSource> db = new LinkedHashMap<>();
+        private final Map<Region, DataSource> db = new LinkedHashMap<>();
         private final Map<Region, Outbox> outbox = new LinkedHashMap<>();
         private final List<OutboxShipper> shippers = new ArrayList<>();
         private final InProcessTransport transport = InProcessTransport.create();
@@ -110,8 +117,9 @@ public final class OutboxLagBenchmark {
             this.writers = writers;
             this.poll = poll;
             for (Region region : REGIONS) {
-                PGSimpleDataSource ds = new PGSimpleDataSource();
-                ds.setUrl(urls.get(region.id()));
+                PGSimpleDataSource server = new PGSimpleDataSource();
+                server.setUrl(urls.get(region.id()));
+                DataSource ds = pooled(server);
                 db.put(region, ds);
                 outbox.put(region, Outbox.jdbc(region, ds, clock));
                 try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
@@ -269,6 +277,46 @@ public final class OutboxLagBenchmark {
                 return applier.stopped();
             }
         }
+    }
+
+    /**
+     * {@code server}'s connections, kept open and lent again (as a service's pool would), so that the shipper's and the
+     * applier's short transactions do not each open a connection. Closing a lent connection rolls back what it left
+     * open and returns it.
+     */
+    static DataSource pooled(PGSimpleDataSource server) {
+        BlockingQueue<Connection> idle = new LinkedBlockingQueue<>();
+        return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class},
+                (proxy, method, args) -> {
+            if (!method.getName().equals("getConnection")) {
+                return method.invoke(server, args);
+            }
+            Connection physical = idle.poll();
+            Connection connection = physical != null ? physical : server.getConnection();
+            return Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
+                    new InvocationHandler() {
+                        private boolean closed;
+
+                        @Override
+                        public Object invoke(Object p, Method m, Object[] a) throws Throwable {
+                            if (m.getName().equals("close")) {
+                                if (!closed) {
+                                    closed = true;
+                                    if (!connection.getAutoCommit()) {
+                                        connection.rollback();
+                                    }
+                                    idle.add(connection);
+                                }
+                                return null;
+                            }
+                            try {
+                                return m.invoke(connection, a);
+                            } catch (InvocationTargetException e) {
+                                throw e.getCause();
+                            }
+                        }
+                    });
+        });
     }
 
     /** Writes a replicated entry as it came: insert, or overwrite the same entry id. */

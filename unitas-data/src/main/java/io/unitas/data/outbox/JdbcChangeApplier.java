@@ -13,6 +13,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -66,31 +67,130 @@ final class JdbcChangeApplier implements ChangeApplier {
 
     @Override
     public List<ApplyResult> applyAll(List<ChangeEnvelope> changes) {
-        if (changes.isEmpty()) {
-            return List.of();
-        }
-        ChangeEnvelope first = changes.get(0);
-        StreamKey stream = new StreamKey(first.origin(), first.unit());
+        Map<StreamKey, List<ChangeEnvelope>> streams = new LinkedHashMap<>();
         for (ChangeEnvelope change : changes) {
             if (change.origin().equals(region)) {
                 throw new IllegalArgumentException("change " + change.id() + ": from " + region
                                                    + " itself (expected: another region's)");
             }
-            if (!stream.equals(new StreamKey(change.origin(), change.unit()))) {
-                throw new IllegalArgumentException("change " + change.id() + ": not of " + stream
-                                                   + " (expected: one unit's changes from one origin)");
+            streams.computeIfAbsent(new StreamKey(change.origin(), change.unit()), k -> new ArrayList<>()).add(change);
+        }
+        List<ApplyResult> results = new ArrayList<>(changes.size());
+        if (streams.size() > 1) {
+            try {
+                List<ApplyResult> together = applyStreamsInOneTransaction(streams);
+                if (together != null) {
+                    results.addAll(together);
+                    streams.clear(); // all done
+                }
+            } catch (SQLException e) {
+                streams.values().forEach(s -> results.add(unavailableOrRejected(s.get(0), e)));
+                streams.clear();
             }
+            // else: a change was refused and the transaction rolled back: each stream on its own below
         }
-        List<ApplyResult> results;
-        try {
-            results = applyInOneTransaction(stream, changes);
-        } catch (SQLException e) {
-            results = List.of(unavailableOrRejected(first, e));
-        }
+        streams.forEach((stream, ofStream) -> {
+            try {
+                results.addAll(applyInOneTransaction(stream, ofStream));
+            } catch (SQLException e) {
+                results.add(unavailableOrRejected(ofStream.get(0), e));
+            }
+        });
         for (ApplyResult result : results) {
-            record(stream, result);
+            record(new StreamKey(result.change().origin(), result.change().unit()), result);
         }
         return List.copyOf(results);
+    }
+
+    /**
+     * Several units' changes in one transaction, their positions locked in one statement per origin and moved in one
+     * batch: what keeps a link's many units with a change or two each from costing a transaction per change. Returns
+     * null when the handler or the database refused a change (rolled back, nothing applied).
+     */
+    private List<ApplyResult> applyStreamsInOneTransaction(Map<StreamKey, List<ChangeEnvelope>> streams)
+            throws SQLException {
+        for (StreamKey stream : streams.keySet()) {
+            ensureStream(stream);
+        }
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                Map<StreamKey, Long> positions = lockPositions(c, streams.keySet());
+                Map<StreamKey, Long> moved = new LinkedHashMap<>();
+                List<ApplyResult> results = new ArrayList<>();
+                for (Map.Entry<StreamKey, List<ChangeEnvelope>> stream : streams.entrySet()) {
+                    long position = positions.get(stream.getKey());
+                    for (ChangeEnvelope change : stream.getValue()) {
+                        ApplyResult skipped = skipped(change, position);
+                        if (skipped != null) {
+                            results.add(skipped);
+                            if (skipped.outcome() == Outcome.GAP) {
+                                break;
+                            }
+                            continue;
+                        }
+                        if (refusal(c, change, position) != null) {
+                            c.rollback();
+                            return null;
+                        }
+                        position = change.sequence();
+                        results.add(new ApplyResult(Outcome.APPLIED, change, position, ""));
+                        moved.put(stream.getKey(), position);
+                    }
+                }
+                if (moved.isEmpty()) {
+                    c.rollback();
+                    return results;
+                }
+                try (PreparedStatement ps = c.prepareStatement("UPDATE unitas_applied SET applied_seq = ?,"
+                                                               + " applied_at = ? WHERE origin = ? AND unit = ?")) {
+                    long now = clock.millis();
+                    for (Map.Entry<StreamKey, Long> stream : moved.entrySet()) {
+                        ps.setLong(1, stream.getValue());
+                        ps.setLong(2, now);
+                        ps.setString(3, stream.getKey().origin().id());
+                        ps.setString(4, stream.getKey().unit());
+                        ps.addBatch();
+                    }
+                    ps.executeBatch();
+                }
+                c.commit();
+                return results;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+        }
+    }
+
+    /** Locks the position rows of {@code streams}, one statement per origin, in unit order (no deadlock). */
+    private Map<StreamKey, Long> lockPositions(Connection c, Set<StreamKey> streams) throws SQLException {
+        Map<Region, List<String>> byOrigin = new LinkedHashMap<>();
+        streams.forEach(s -> byOrigin.computeIfAbsent(s.origin(), o -> new ArrayList<>()).add(s.unit()));
+        Map<StreamKey, Long> positions = new HashMap<>();
+        for (Map.Entry<Region, List<String>> origin : byOrigin.entrySet()) {
+            String marks = String.join(", ", java.util.Collections.nCopies(origin.getValue().size(), "?"));
+            try (PreparedStatement ps = c.prepareStatement("SELECT unit, applied_seq FROM unitas_applied WHERE origin"
+                                                           + " = ? AND unit IN (" + marks + ") ORDER BY unit"
+                                                           + " FOR UPDATE")) {
+                ps.setString(1, origin.getKey().id());
+                for (int i = 0; i < origin.getValue().size(); i++) {
+                    ps.setString(i + 2, origin.getValue().get(i));
+                }
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        positions.put(new StreamKey(origin.getKey(), rs.getString(1)), rs.getLong(2));
+                    }
+                }
+            }
+        }
+        for (StreamKey stream : streams) {
+            if (!positions.containsKey(stream)) {
+                knownStreams.remove(stream); // the table was emptied behind us: create the row again next time
+                throw new SQLException("unitas_applied: no row for " + stream, "08000");
+            }
+        }
+        return positions;
     }
 
     private ApplyResult unavailableOrRejected(ChangeEnvelope change, SQLException e) {

@@ -15,16 +15,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@link InProcessTransport}: per link, per unit, a queue whose head is offered to the target's applier, up to
- * {@link #APPLY_BATCH} changes at a time, until it is consumed. A unit whose head is refused (stopped, or the target
+ * {@link InProcessTransport}: per link, per unit, a queue whose head is offered to the target's applier until it is
+ * consumed; the heads of all the link's units go in one call of up to {@link #APPLY_BATCH} changes (one applying
+ * transaction). A unit whose head is refused (stopped, or the target
  * unavailable) holds; the unit beside it does not. Each link is locked on its own, so links deliver in parallel. A
  * publish that finds a link full delivers it first, so only a link that does not move (paused, its target unavailable
  * or its streams stopped) reaches its capacity.
  */
 final class MemoryTransport implements InProcessTransport {
 
-    /** How many of a unit's changes one applying transaction takes. */
-    static final int APPLY_BATCH = 200;
+    /** How many changes (of all units of a link) one applying call, so one transaction, takes. */
+    static final int APPLY_BATCH = 500;
 
     private static final Logger LOG = LoggerFactory.getLogger(MemoryTransport.class);
 
@@ -184,30 +185,44 @@ final class MemoryTransport implements InProcessTransport {
             if (paused || applier == null) {
                 return;
             }
-            for (ArrayDeque<ChangeEnvelope> queue : units.values()) {
-                while (!queue.isEmpty()) {
-                    List<ChangeEnvelope> batch = new ArrayList<>(Math.min(queue.size(), APPLY_BATCH));
-                    for (ChangeEnvelope change : queue) {
-                        batch.add(change);
-                        if (batch.size() == APPLY_BATCH) {
-                            break;
+            Set<String> held = new java.util.HashSet<>();
+            while (true) {
+                // up to APPLY_BATCH changes, a few of every unit that flows, in one call (one transaction)
+                List<ChangeEnvelope> batch = new ArrayList<>();
+                int perUnit = Math.max(1, APPLY_BATCH / Math.max(1, units.size()));
+                units.forEach((unit, queue) -> {
+                    if (!held.contains(unit)) {
+                        int taken = 0;
+                        for (ChangeEnvelope change : queue) {
+                            if (taken++ == perUnit) {
+                                break;
+                            }
+                            batch.add(change);
                         }
                     }
-                    int consumed = 0;
-                    for (ApplyResult result : applier.applyAll(batch)) {
-                        if (!result.consumed()) {
-                            break;
-                        }
-                        consumed++;
-                    }
-                    for (int i = 0; i < consumed; i++) {
-                        queue.removeFirst();
-                    }
-                    queued -= consumed;
-                    if (consumed < batch.size()) {
-                        break; // this unit holds; the next one flows
+                });
+                if (batch.isEmpty()) {
+                    break;
+                }
+                Map<String, Integer> consumed = new LinkedHashMap<>();
+                Map<String, Integer> offered = new LinkedHashMap<>();
+                batch.forEach(c -> offered.merge(c.unit(), 1, Integer::sum));
+                for (ApplyResult result : applier.applyAll(batch)) {
+                    if (result.consumed()) {
+                        consumed.merge(result.change().unit(), 1, Integer::sum);
                     }
                 }
+                offered.forEach((unit, count) -> {
+                    int done = consumed.getOrDefault(unit, 0);
+                    ArrayDeque<ChangeEnvelope> queue = units.get(unit);
+                    for (int i = 0; i < done; i++) {
+                        queue.removeFirst();
+                    }
+                    queued -= done;
+                    if (done < count) {
+                        held.add(unit); // this unit holds; the others flow
+                    }
+                });
             }
             units.values().removeIf(ArrayDeque::isEmpty);
             if (overCap && queued == 0 && !replay) {

@@ -3,7 +3,6 @@ package io.unitas.data.outbox;
 import static io.unitas.data.outbox.ThreeRegions.CN;
 import static io.unitas.data.outbox.ThreeRegions.EU;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.unitas.data.outbox.ApplyResult.Outcome;
 import java.util.ArrayList;
@@ -85,11 +84,25 @@ class BatchedApplyTest {
     }
 
     @Test
-    void aBatchOfTwoUnits_isRefused() {
-        ChangeEnvelope a = regions.ledger(CN).record("u-1", "e-1", "alice", 1);
-        ChangeEnvelope b = regions.ledger(CN).record("u-2", "e-2", "bob", 1);
+    void aBatchOfSeveralUnits_appliesEachInOneGo_andARefusedChangeStopsOnlyItsUnit() {
+        Ledger.execute(regions.db.get(EU), "ALTER TABLE ledger_entries ADD CONSTRAINT entries_below_a_million"
+                                           + " CHECK (amount < 1000000)");
+        Ledger cn = regions.ledger(CN);
+        ChangeEnvelope a1 = cn.record("u-1", "a-1", "alice", 1);
+        ChangeEnvelope b1 = cn.record("u-2", "b-1", "bob", 1);
+        ChangeEnvelope a2 = cn.record("u-1", "a-2", "alice", 5_000_000).withPrevious(a1.sequence());
+        ChangeEnvelope b2 = cn.record("u-2", "b-2", "bob", 2).withPrevious(b1.sequence());
+        ChangeEnvelope c1 = cn.record("u-3", "c-1", "carol", 1);
 
-        assertThatThrownBy(() -> eu.applyAll(List.of(a, b))).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("not of cn/u-1");
+        assertThat(eu.applyAll(List.of(a1, b1, c1))).extracting(ApplyResult::outcome)
+                .containsExactly(Outcome.APPLIED, Outcome.APPLIED, Outcome.APPLIED);
+        List<ApplyResult> results = eu.applyAll(List.of(a2, b2));
+
+        assertThat(results).extracting(r -> r.change().key() + " " + r.outcome())
+                .containsExactlyInAnyOrder("a-2 REJECTED", "b-2 APPLIED");
+        assertThat(Ledger.entries(regions.db.get(EU))).containsExactly("a-1", "b-1", "b-2", "c-1");
+        assertThat(eu.positions(CN)).containsEntry("u-1", a1.sequence()).containsEntry("u-2", b2.sequence())
+                .containsEntry("u-3", c1.sequence());
+        assertThat(eu.stopped()).extracting(StoppedStream::unit).containsExactly("u-1");
     }
 }
