@@ -105,7 +105,9 @@ final class LoopingShipper implements OutboxShipper {
 
     private void round() {
         Set<Region> replay = transport.replayRequests(outbox.origin());
-        readAcknowledged();
+        if (acknowledged.isEmpty() || !replay.isEmpty()) {
+            readAcknowledged(); // else last round's, read after its flush, are current enough to chain new units on
+        }
         if (!replay.isEmpty()) {
             // the transport dropped changes for these targets (over its cap): read the outbox again from the start
             // (what every region applied is trimmed) and publish from what each unit's slowest target acknowledged
