@@ -25,10 +25,10 @@ import javax.sql.DataSource;
  * <p>Positions are taken in one order and committed in another: a transaction may take position 10, another 11 and
  * commit first. Reading past 11 while 10 is open would skip 10 for good. So a read stops at a horizon: the highest
  * position below which every transaction that took one has ended. On PostgreSQL the horizon is found from the
- * sequence and the server's snapshots: read the sequence's last value M, then (a later statement) the snapshot's
- * {@code xmax} X. A transaction that took a position at most M held a transaction id before taking it (the append
- * assigns one first) and so before X; once the oldest running transaction id ({@code xmin}) reaches X, all of them
- * have ended, and M is the horizon. Usually that is the next round; a long-running write transaction anywhere on the
+ * sequence and transaction ids: read the sequence's last value M, then (a later statement, which takes and commits
+ * a transaction id of its own) the next transaction id X. A transaction that took a position at most M held a
+ * transaction id before taking it (the append assigns one first), so one below X; once the oldest running
+ * transaction id ({@code xmin} of a later snapshot) reaches X, all of them have ended, and M is the horizon. Usually that is the next round; a long-running write transaction anywhere on the
  * server holds the horizon (and shows as lag). On H2 (one process, the embedded default) appends update one lock row
  * and so commit in position order: everything committed is below the horizon.
  */
@@ -41,7 +41,7 @@ final class JdbcOutbox implements Outbox {
     private final DataSource dataSource;
     private final Clock clock;
     private final boolean postgres;
-    /** (M, X) pairs waiting for xmin to reach X; guarded by this. */
+    /** (M, X) pairs waiting for xmin to reach X, X increasing; guarded by this. */
     private final ArrayDeque<long[]> candidates = new ArrayDeque<>();
     private long horizon; // guarded by this
 
@@ -160,19 +160,25 @@ final class JdbcOutbox implements Outbox {
             rs.next();
             taken = rs.getLong(1);
         }
-        long xmin;
-        long xmax;
+        // the next transaction id: a statement of its own (auto-commit) that takes one and commits at once, so it
+        // exceeds every id handed out before M was read. The snapshot's xmax would not do: it is the latest
+        // completed id + 1, and a transaction that took a position may hold an id above it.
+        long next;
         try (Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT pg_snapshot_xmin(s)::text::bigint, pg_snapshot_xmax(s)::text::bigint"
-                                           + " FROM pg_current_snapshot() AS s")) {
+             ResultSet rs = s.executeQuery("SELECT pg_current_xact_id()::text::bigint")) {
+            rs.next();
+            next = rs.getLong(1);
+        }
+        long xmin;
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint")) {
             rs.next();
             xmin = rs.getLong(1);
-            xmax = rs.getLong(2);
         }
         if (candidates.size() >= MAX_CANDIDATES) {
             candidates.removeLast(); // later and later candidates are safe later; keeping the older ones is enough
         }
-        candidates.addLast(new long[] {taken, xmax});
+        candidates.addLast(new long[] {taken, next});
         while (!candidates.isEmpty() && candidates.peekFirst()[1] <= xmin) {
             horizon = Math.max(horizon, candidates.removeFirst()[0]);
         }

@@ -87,6 +87,28 @@ class OutboxTest {
     }
 
     @Test
+    void anOpenPosition_holdsTheRead_evenWhenItsTransactionIdIsAboveEveryCompletedOne() throws Exception {
+        // d takes its transaction id first, c a later one with the lower position, d commits: c's id is then the
+        // latest completed id + 1, the snapshot's xmax, which therefore cannot serve as the bound
+        try (Connection d = db.getConnection(); Connection c = db.getConnection()) {
+            d.setAutoCommit(false);
+            c.setAutoCommit(false);
+            try (var ps = d.prepareStatement("INSERT INTO ledger_entries VALUES ('e-d', 'dave', 1)")) {
+                ps.executeUpdate();
+            }
+            ChangeEnvelope early = outbox.append(c, "u-1", Ledger.ENTRY, "e-c", new byte[] {1});
+            ChangeEnvelope late = outbox.append(d, "u-2", Ledger.ENTRY, "e-d", new byte[] {2});
+            d.commit();
+            assertThat(late.sequence()).isGreaterThan(early.sequence());
+
+            assertThat(outbox.after(0, 10)).isEmpty();
+
+            c.commit();
+            assertThat(outbox.after(0, 10)).extracting(ChangeEnvelope::key).containsExactly("e-c", "e-d");
+        }
+    }
+
+    @Test
     void aPositionTakenByATransactionThatRollsBack_releasesTheRead() throws Exception {
         try (Connection first = db.getConnection(); Connection second = db.getConnection()) {
             first.setAutoCommit(false);
