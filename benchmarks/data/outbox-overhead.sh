@@ -9,35 +9,17 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
+if [[ "${1:-}" == --help || "${1:-}" == -h ]]; then
+  sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
+  exit 0
+fi
 mode="${1:-durable}"
 [[ "$mode" == durable || "$mode" == fast ]] || { echo "usage: $0 [durable|fast] [JMH options...]" >&2; exit 2; }
 shift $(( $# > 0 ? 1 : 0 ))
-bin="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)"
-[[ -x "$bin/initdb" ]] || { echo "$0: no PostgreSQL server under /usr/lib/postgresql (install Debian's postgresql)" >&2; exit 1; }
-as_pg=()
-[[ "$(id -u)" == 0 ]] && as_pg=(runuser -u postgres --)
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-
-work="$(mktemp -d /tmp/unitas-outbox-bench-XXXX)"
-chmod 755 "$work"
-[[ "$(id -u)" == 0 ]] && chown postgres: "$work"
-port="$(free_port)"
-cleanup() {
-  "${as_pg[@]}" "$bin/pg_ctl" -D "$work/data" -m immediate stop >/dev/null 2>&1 || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-"${as_pg[@]}" "$bin/initdb" -D "$work/data" -U postgres -A trust -E UTF8 --locale=C >/dev/null
-{
-  echo "port = $port"
-  echo "listen_addresses = '127.0.0.1'"
-  echo "unix_socket_directories = '$work'"
-  if [[ "$mode" == fast ]]; then echo "fsync = off"; echo "synchronous_commit = off"; fi
-} >>"$work/data/postgresql.conf"
-"${as_pg[@]}" "$bin/pg_ctl" -D "$work/data" -l "$work/pg.log" -w start >/dev/null
-"$bin/psql" -qAtX -h 127.0.0.1 -p "$port" -U postgres -d postgres -c "CREATE DATABASE bench" >/dev/null
+source "$here/postgres.sh"
+pg_setup
+pg_start outbox "$mode"
+port="$pg_port"
 
 cd "$root"
 [[ -f benchmarks/jmh/target/benchmarks.jar ]] || mvn -B -ntp -q -pl benchmarks/jmh -am package -DskipTests

@@ -28,12 +28,13 @@ import javax.sql.DataSource;
 public final class UnitasSchema {
 
     /** The migrations, in order; a file once released is never edited (its checksum is checked on every start). */
-    static final List<String> MIGRATIONS = List.of("V1__unitas_tables.sql");
+    static final List<String> MIGRATIONS = List.of("V1__unitas_tables.sql", "V2__outbox_positions.sql");
 
     private static final String HISTORY = "CREATE TABLE IF NOT EXISTS unitas_schema_history ("
                                           + "version INTEGER PRIMARY KEY, script VARCHAR(200) NOT NULL,"
                                           + " checksum VARCHAR(64) NOT NULL, installed_at BIGINT NOT NULL)";
     private static final String UNIQUE_VIOLATION = "23505";
+    private static final String DUPLICATE_TABLE = "42P07";
 
     private UnitasSchema() {}
 
@@ -65,8 +66,8 @@ public final class UnitasSchema {
             s.execute(HISTORY);
         } catch (SQLException e) {
             // PostgreSQL: two sessions creating the same table "if not exists" at once can both pass the check; the
-            // loser fails on the catalog's unique index, and the table is there.
-            if (!UNIQUE_VIOLATION.equals(e.getSQLState())) {
+            // loser fails on the catalog's unique index or as a duplicate table, and the table is there.
+            if (!UNIQUE_VIOLATION.equals(e.getSQLState()) && !DUPLICATE_TABLE.equals(e.getSQLState())) {
                 throw e;
             }
         }

@@ -3,8 +3,11 @@ package io.unitas.data.outbox;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.unitas.core.Region;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import javax.sql.DataSource;
 
 /**
@@ -29,6 +32,29 @@ public interface ChangeApplier {
 
     /** Applies {@code change} if it is the next of its (origin, unit), and says what happened. Never throws for I/O. */
     ApplyResult apply(ChangeEnvelope change);
+
+    /**
+     * Applies {@code changes}, each unit's in their order (units may be mixed), each unit's as far as they go, and
+     * says what happened: per unit, a result for each change up to its first not consumed (a gap, a refusal, an
+     * unavailable database), which is that unit's last result. One unit's stop never holds another. The JDBC applier
+     * writes them in one transaction (per unit again, should one be refused). Never throws for I/O.
+     */
+    default List<ApplyResult> applyAll(List<ChangeEnvelope> changes) {
+        List<ApplyResult> results = new ArrayList<>();
+        Set<String> held = new HashSet<>();
+        for (ChangeEnvelope change : changes) {
+            String stream = change.origin() + "/" + change.unit();
+            if (held.contains(stream)) {
+                continue;
+            }
+            ApplyResult result = apply(change);
+            results.add(result);
+            if (!result.consumed()) {
+                held.add(stream);
+            }
+        }
+        return List.copyOf(results);
+    }
 
     /**
      * The last sequence applied here of each unit from {@code origin}: what this region acknowledges to the sender.

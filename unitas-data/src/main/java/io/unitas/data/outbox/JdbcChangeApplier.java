@@ -13,6 +13,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,9 +25,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@link ChangeApplier} over JDBC: one transaction per change locks the (origin, unit) row of
- * {@code unitas_applied}, compares the change's sequence with the position there, runs the service's handler and
- * moves the position. The lock makes two concurrent deliveries of one change apply it once.
+ * {@link ChangeApplier} over JDBC: one transaction per batch of a unit's changes locks the (origin, unit) row of
+ * {@code unitas_applied}, checks each change against the position there (a repeat is skipped, one that does not follow
+ * the last applied holds), runs the service's handler for each and moves the position once. The lock makes two
+ * concurrent deliveries of one change apply it once. A change refused in a batch rolls the batch back; the changes are
+ * then applied one by one, so those before it are applied and it alone stops the stream.
  */
 final class JdbcChangeApplier implements ChangeApplier {
 
@@ -59,68 +62,100 @@ final class JdbcChangeApplier implements ChangeApplier {
 
     @Override
     public ApplyResult apply(ChangeEnvelope change) {
-        if (change.origin().equals(region)) {
-            throw new IllegalArgumentException("change " + change.id() + ": from " + region
-                                               + " itself (expected: another region's)");
-        }
-        StreamKey stream = new StreamKey(change.origin(), change.unit());
-        ApplyResult result;
-        try {
-            result = applyOnce(stream, change);
-        } catch (SQLException e) {
-            result = switch (SqlFailure.of(e)) {
-                case READ_ONLY -> new ApplyResult(Outcome.UNAVAILABLE, change, -1, region + ": database is read-only");
-                case UNREACHABLE -> new ApplyResult(Outcome.UNAVAILABLE, change, -1,
-                                                    region + ": database unreachable: " + e.getMessage());
-                case REJECTED -> new ApplyResult(Outcome.REJECTED, change, -1,
-                                                 "unitas_applied: SQLSTATE " + e.getSQLState() + ": " + e.getMessage());
-            };
-        }
-        record(stream, result);
-        return result;
+        return applyAll(List.of(change)).get(0);
     }
 
-    private ApplyResult applyOnce(StreamKey stream, ChangeEnvelope change) throws SQLException {
-        ensureStream(stream);
+    @Override
+    public List<ApplyResult> applyAll(List<ChangeEnvelope> changes) {
+        Map<StreamKey, List<ChangeEnvelope>> streams = new LinkedHashMap<>();
+        for (ChangeEnvelope change : changes) {
+            if (change.origin().equals(region)) {
+                throw new IllegalArgumentException("change " + change.id() + ": from " + region
+                                                   + " itself (expected: another region's)");
+            }
+            streams.computeIfAbsent(new StreamKey(change.origin(), change.unit()), k -> new ArrayList<>()).add(change);
+        }
+        List<ApplyResult> results = new ArrayList<>(changes.size());
+        if (streams.size() > 1) {
+            try {
+                List<ApplyResult> together = applyStreamsInOneTransaction(streams);
+                if (together != null) {
+                    results.addAll(together);
+                    streams.clear(); // all done
+                }
+            } catch (SQLException e) {
+                streams.values().forEach(s -> results.add(unavailableOrRejected(s.get(0), e)));
+                streams.clear();
+            }
+            // else: a change was refused and the transaction rolled back: each stream on its own below
+        }
+        streams.forEach((stream, ofStream) -> {
+            try {
+                results.addAll(applyInOneTransaction(stream, ofStream));
+            } catch (SQLException e) {
+                results.add(unavailableOrRejected(ofStream.get(0), e));
+            }
+        });
+        for (ApplyResult result : results) {
+            record(new StreamKey(result.change().origin(), result.change().unit()), result);
+        }
+        return List.copyOf(results);
+    }
+
+    /**
+     * Several units' changes in one transaction, their positions locked in one statement per origin and moved in one
+     * batch: what keeps a link's many units with a change or two each from costing a transaction per change. Returns
+     * null when the handler or the database refused a change (rolled back, nothing applied).
+     */
+    private List<ApplyResult> applyStreamsInOneTransaction(Map<StreamKey, List<ChangeEnvelope>> streams)
+            throws SQLException {
+        for (StreamKey stream : streams.keySet()) {
+            ensureStream(stream);
+        }
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
-                long position = lockPosition(c, stream);
-                ApplyResult skipped = skipped(change, position);
-                if (skipped != null) {
-                    c.rollback();
-                    return skipped;
-                }
-                ChangeHandler handler = handlers.get(change.entityType());
-                if (handler == null) {
-                    c.rollback();
-                    return new ApplyResult(Outcome.REJECTED, change, position, "no handler for entity type '"
-                                           + change.entityType() + "' (expected one of " + handlers.keySet() + ")");
-                }
-                try {
-                    handler.apply(c, change);
-                } catch (RuntimeException e) {
-                    c.rollback();
-                    return new ApplyResult(Outcome.REJECTED, change, position, "handler of '" + change.entityType()
-                                           + "' failed: " + e);
-                } catch (SQLException e) {
-                    if (SqlFailure.of(e) != SqlFailure.REJECTED) {
-                        throw e;
+                Map<StreamKey, Long> positions = lockPositions(c, streams.keySet());
+                Map<StreamKey, Long> moved = new LinkedHashMap<>();
+                List<ApplyResult> results = new ArrayList<>();
+                for (Map.Entry<StreamKey, List<ChangeEnvelope>> stream : streams.entrySet()) {
+                    long position = positions.get(stream.getKey());
+                    for (ChangeEnvelope change : stream.getValue()) {
+                        ApplyResult skipped = skipped(change, position);
+                        if (skipped != null) {
+                            results.add(skipped);
+                            if (skipped.outcome() == Outcome.GAP) {
+                                break;
+                            }
+                            continue;
+                        }
+                        if (refusal(c, change, position) != null) {
+                            c.rollback();
+                            return null;
+                        }
+                        position = change.sequence();
+                        results.add(new ApplyResult(Outcome.APPLIED, change, position, ""));
+                        moved.put(stream.getKey(), position);
                     }
+                }
+                if (moved.isEmpty()) {
                     c.rollback();
-                    return new ApplyResult(Outcome.REJECTED, change, position,
-                                           "SQLSTATE " + e.getSQLState() + ": " + e.getMessage());
+                    return results;
                 }
                 try (PreparedStatement ps = c.prepareStatement("UPDATE unitas_applied SET applied_seq = ?,"
                                                                + " applied_at = ? WHERE origin = ? AND unit = ?")) {
-                    ps.setLong(1, change.sequence());
-                    ps.setLong(2, clock.millis());
-                    ps.setString(3, stream.origin().id());
-                    ps.setString(4, stream.unit());
-                    ps.executeUpdate();
+                    long now = clock.millis();
+                    for (Map.Entry<StreamKey, Long> stream : moved.entrySet()) {
+                        ps.setLong(1, stream.getValue());
+                        ps.setLong(2, now);
+                        ps.setString(3, stream.getKey().origin().id());
+                        ps.setString(4, stream.getKey().unit());
+                        ps.addBatch();
+                    }
+                    ps.executeBatch();
                 }
                 c.commit();
-                return new ApplyResult(Outcome.APPLIED, change, change.sequence(), "");
+                return results;
             } catch (SQLException | RuntimeException e) {
                 c.rollback();
                 throw e;
@@ -128,13 +163,135 @@ final class JdbcChangeApplier implements ChangeApplier {
         }
     }
 
+    /** Locks the position rows of {@code streams}, one statement per origin, in unit order (no deadlock). */
+    private Map<StreamKey, Long> lockPositions(Connection c, Set<StreamKey> streams) throws SQLException {
+        Map<Region, List<String>> byOrigin = new LinkedHashMap<>();
+        streams.forEach(s -> byOrigin.computeIfAbsent(s.origin(), o -> new ArrayList<>()).add(s.unit()));
+        Map<StreamKey, Long> positions = new HashMap<>();
+        for (Map.Entry<Region, List<String>> origin : byOrigin.entrySet()) {
+            String marks = String.join(", ", java.util.Collections.nCopies(origin.getValue().size(), "?"));
+            try (PreparedStatement ps = c.prepareStatement("SELECT unit, applied_seq FROM unitas_applied WHERE origin"
+                                                           + " = ? AND unit IN (" + marks + ") ORDER BY unit"
+                                                           + " FOR UPDATE")) {
+                ps.setString(1, origin.getKey().id());
+                for (int i = 0; i < origin.getValue().size(); i++) {
+                    ps.setString(i + 2, origin.getValue().get(i));
+                }
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        positions.put(new StreamKey(origin.getKey(), rs.getString(1)), rs.getLong(2));
+                    }
+                }
+            }
+        }
+        for (StreamKey stream : streams) {
+            if (!positions.containsKey(stream)) {
+                knownStreams.remove(stream); // the table was emptied behind us: create the row again next time
+                throw new SQLException("unitas_applied: no row for " + stream, "08000");
+            }
+        }
+        return positions;
+    }
+
+    private ApplyResult unavailableOrRejected(ChangeEnvelope change, SQLException e) {
+        return switch (SqlFailure.of(e)) {
+            case READ_ONLY -> new ApplyResult(Outcome.UNAVAILABLE, change, -1, region + ": database is read-only");
+            case UNREACHABLE -> new ApplyResult(Outcome.UNAVAILABLE, change, -1,
+                                                region + ": database unreachable: " + e.getMessage());
+            case REJECTED -> new ApplyResult(Outcome.REJECTED, change, -1,
+                                             "unitas_applied: SQLSTATE " + e.getSQLState() + ": " + e.getMessage());
+        };
+    }
+
+    /**
+     * Applies {@code changes} in one transaction: those already applied are skipped, the next ones written while each
+     * follows the last, the position moved once. When the handler or the database refuses one, the transaction rolls
+     * back and those before it are applied again without it: the refused change is the last result.
+     */
+    private List<ApplyResult> applyInOneTransaction(StreamKey stream, List<ChangeEnvelope> changes)
+            throws SQLException {
+        ensureStream(stream);
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                long start = lockPosition(c, stream);
+                long position = start;
+                List<ApplyResult> results = new ArrayList<>(changes.size());
+                for (int at = 0; at < changes.size(); at++) {
+                    ChangeEnvelope change = changes.get(at);
+                    ApplyResult skipped = skipped(change, position);
+                    if (skipped != null) {
+                        results.add(skipped);
+                        if (skipped.outcome() == Outcome.GAP) {
+                            break;
+                        }
+                        continue;
+                    }
+                    ApplyResult refused = refusal(c, change, position);
+                    if (refused != null) {
+                        c.rollback();
+                        List<ApplyResult> before = at == 0 ? List.of()
+                                : applyInOneTransaction(stream, changes.subList(0, at));
+                        List<ApplyResult> all = new ArrayList<>(before);
+                        if (before.stream().allMatch(ApplyResult::consumed)) {
+                            all.add(refused);
+                        }
+                        return all;
+                    }
+                    position = change.sequence();
+                    results.add(new ApplyResult(Outcome.APPLIED, change, position, ""));
+                }
+                if (position != start) {
+                    try (PreparedStatement ps = c.prepareStatement("UPDATE unitas_applied SET applied_seq = ?,"
+                                                                   + " applied_at = ? WHERE origin = ? AND unit = ?")) {
+                        ps.setLong(1, position);
+                        ps.setLong(2, clock.millis());
+                        ps.setString(3, stream.origin().id());
+                        ps.setString(4, stream.unit());
+                        ps.executeUpdate();
+                    }
+                    c.commit();
+                } else {
+                    c.rollback();
+                }
+                return results;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+        }
+    }
+
+    /** Runs the handler of {@code change}; returns why it was refused, or null when it wrote the entity. */
+    private ApplyResult refusal(Connection c, ChangeEnvelope change, long position) throws SQLException {
+        ChangeHandler handler = handlers.get(change.entityType());
+        if (handler == null) {
+            return new ApplyResult(Outcome.REJECTED, change, position, "no handler for entity type '"
+                                   + change.entityType() + "' (expected one of " + handlers.keySet() + ")");
+        }
+        try {
+            handler.apply(c, change);
+            return null;
+        } catch (RuntimeException e) {
+            return new ApplyResult(Outcome.REJECTED, change, position, "handler of '" + change.entityType()
+                                   + "' failed: " + e);
+        } catch (SQLException e) {
+            if (SqlFailure.of(e) != SqlFailure.REJECTED) {
+                throw e;
+            }
+            return new ApplyResult(Outcome.REJECTED, change, position,
+                                   "SQLSTATE " + e.getSQLState() + ": " + e.getMessage());
+        }
+    }
+
     private static ApplyResult skipped(ChangeEnvelope change, long position) {
         if (change.sequence() <= position) {
             return new ApplyResult(Outcome.DUPLICATE, change, position, "");
         }
-        if (change.sequence() > position + 1) {
-            return new ApplyResult(Outcome.GAP, change, position, "change " + change.id() + " arrived before #"
-                                   + (position + 1) + " (expected: #" + (position + 1) + " first)");
+        if (change.previous() != position) {
+            return new ApplyResult(Outcome.GAP, change, position, "change " + change.id() + " follows #"
+                                   + change.previous() + ", but #" + position + " is the last applied here"
+                                   + " (expected: #" + change.previous() + " first)");
         }
         return null;
     }

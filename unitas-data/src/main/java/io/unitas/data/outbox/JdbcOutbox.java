@@ -6,32 +6,44 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
 
 /**
- * {@link Outbox} in {@code unitas_outbox}, with each unit's last sequence in {@code unitas_outbox_units}: the
- * append's update of that row takes the row lock that orders one unit's writers until their commit.
+ * {@link Outbox} in {@code unitas_outbox}, one row per change keyed by its position from the sequence
+ * {@code unitas_outbox_positions}.
+ *
+ * <p>Positions are taken in one order and committed in another: a transaction may take position 10, another 11 and
+ * commit first. Reading past 11 while 10 is open would skip 10 for good. So a read stops at a horizon: the highest
+ * position below which every transaction that took one has ended. On PostgreSQL the horizon is found from the
+ * sequence and transaction ids: read the sequence's last value M, then (a later statement, which takes and commits
+ * a transaction id of its own) the next transaction id X. A transaction that took a position at most M held a
+ * transaction id before taking it (the append assigns one first), so one below X; once the oldest running
+ * transaction id ({@code xmin} of a later snapshot) reaches X, all of them have ended, and M is the horizon. Usually that is the next round; a long-running write transaction anywhere on the
+ * server holds the horizon (and shows as lag). On H2 (one process, the embedded default) appends update one lock row
+ * and so commit in position order: everything committed is below the horizon.
  */
 final class JdbcOutbox implements Outbox {
 
-    private static final String UNIQUE_VIOLATION = "23505";
+    /** Candidates kept while a long transaction holds the horizon; the newest is replaced beyond this. */
+    private static final int MAX_CANDIDATES = 64;
 
     private final Region origin;
     private final DataSource dataSource;
     private final Clock clock;
-    /** Units whose counter row is known to exist; the row is created outside the callers' transactions. */
-    private final Set<String> knownUnits = ConcurrentHashMap.newKeySet();
     private final boolean postgres;
+    /** (M, X) pairs waiting for xmin to reach X, X increasing; guarded by this. */
+    private final ArrayDeque<long[]> candidates = new ArrayDeque<>();
+    private long horizon; // guarded by this
 
     JdbcOutbox(Region origin, DataSource dataSource, Clock clock) {
         this.origin = Objects.requireNonNull(origin, "origin");
@@ -57,102 +69,154 @@ final class JdbcOutbox implements Outbox {
             throw new IllegalStateException("outbox of " + origin + ": connection in auto-commit mode (expected:"
                                             + " the transaction of the write the change belongs to)");
         }
-        ensureUnit(unit);
         Instant writtenAt = clock.instant();
-        long sequence;
-        try {
-            sequence = postgres ? appendInOneStatement(transaction, unit, entityType, key, payload, writtenAt)
-                                : appendInThreeStatements(transaction, unit, entityType, key, payload, writtenAt);
-        } catch (SQLException e) {
-            knownUnits.remove(unit); // should its counter row be gone, the next append creates it again
-            throw e;
-        }
-        return new ChangeEnvelope(unit, origin, sequence, entityType, key, payload, writtenAt);
+        long position = postgres ? appendOnPostgres(transaction, unit, entityType, key, payload, writtenAt)
+                                 : appendOnH2(transaction, unit, entityType, key, payload, writtenAt);
+        return new ChangeEnvelope(unit, origin, position, 0, entityType, key, payload, writtenAt);
     }
 
     /**
-     * PostgreSQL: the counter's update and the change's insert in one round trip (a data-modifying WITH), which is
-     * most of the outbox's cost on a fast network.
+     * One statement, one round trip: no row lock, one heap row and one index entry. The materialized CTE gives the
+     * transaction its id before {@code nextval} runs, which the horizon relies on (a service that appends before its
+     * own first write would otherwise take a position while holding no transaction id).
      */
-    private static long appendInOneStatement(Connection tx, String unit, String entityType, String key,
-                                             byte[] payload, Instant writtenAt) throws SQLException {
+    private static long appendOnPostgres(Connection tx, String unit, String entityType, String key, byte[] payload,
+                                         Instant writtenAt) throws SQLException {
         try (PreparedStatement ps = tx.prepareStatement(
-                "WITH bumped AS (UPDATE unitas_outbox_units SET last_seq = last_seq + 1 WHERE unit = ?"
-                + " RETURNING last_seq)"
-                + " INSERT INTO unitas_outbox (unit, seq, entity_type, entity_key, payload, written_at)"
-                + " SELECT ?, last_seq, ?, ?, ?, ? FROM bumped RETURNING seq")) {
+                "WITH tx AS MATERIALIZED (SELECT pg_current_xact_id())"
+                + " INSERT INTO unitas_outbox (position_id, unit, entity_type, entity_key, payload, written_at)"
+                + " SELECT nextval('unitas_outbox_positions'), ?, ?, ?, ?, ? FROM tx RETURNING position_id")) {
             ps.setString(1, unit);
-            ps.setString(2, unit);
-            ps.setString(3, entityType);
-            ps.setString(4, key);
-            ps.setBytes(5, payload);
-            ps.setLong(6, writtenAt.toEpochMilli());
+            ps.setString(2, entityType);
+            ps.setString(3, key);
+            ps.setBytes(4, payload);
+            ps.setLong(5, writtenAt.toEpochMilli());
             try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    throw new SQLException("unitas_outbox_units: no row for unit '" + unit + "'");
-                }
+                rs.next();
                 return rs.getLong(1);
             }
         }
     }
 
-    /** Portable SQL (H2): bump the counter, read it under the row lock the bump took, insert the change. */
-    private static long appendInThreeStatements(Connection tx, String unit, String entityType, String key,
-                                                byte[] payload, Instant writtenAt) throws SQLException {
-        try (PreparedStatement bump = tx.prepareStatement(
-                "UPDATE unitas_outbox_units SET last_seq = last_seq + 1 WHERE unit = ?")) {
-            bump.setString(1, unit);
-            if (bump.executeUpdate() != 1) {
-                throw new SQLException("unitas_outbox_units: no row for unit '" + unit + "'");
-            }
+    /** H2: the lock row orders appends until their commit, so positions commit in order. */
+    private static long appendOnH2(Connection tx, String unit, String entityType, String key, byte[] payload,
+                                   Instant writtenAt) throws SQLException {
+        try (PreparedStatement lock = tx.prepareStatement(
+                "UPDATE unitas_outbox_lock SET appended = appended + 1 WHERE id = 1")) {
+            lock.executeUpdate();
         }
-        long sequence;
-        try (PreparedStatement read = tx.prepareStatement("SELECT last_seq FROM unitas_outbox_units WHERE unit = ?")) {
-            read.setString(1, unit);
-            try (ResultSet rs = read.executeQuery()) {
-                rs.next();
-                sequence = rs.getLong(1);
-            }
+        long position;
+        try (PreparedStatement next = tx.prepareStatement("SELECT NEXT VALUE FOR unitas_outbox_positions");
+             ResultSet rs = next.executeQuery()) {
+            rs.next();
+            position = rs.getLong(1);
         }
         try (PreparedStatement insert = tx.prepareStatement(
-                "INSERT INTO unitas_outbox (unit, seq, entity_type, entity_key, payload, written_at)"
+                "INSERT INTO unitas_outbox (position_id, unit, entity_type, entity_key, payload, written_at)"
                 + " VALUES (?, ?, ?, ?, ?, ?)")) {
-            insert.setString(1, unit);
-            insert.setLong(2, sequence);
+            insert.setLong(1, position);
+            insert.setString(2, unit);
             insert.setString(3, entityType);
             insert.setString(4, key);
             insert.setBytes(5, payload);
             insert.setLong(6, writtenAt.toEpochMilli());
             insert.executeUpdate();
         }
-        return sequence;
+        return position;
     }
 
-    /** Creates {@code unit}'s counter row in its own transaction, so no caller's transaction meets a key race. */
-    private void ensureUnit(String unit) throws SQLException {
-        if (knownUnits.contains(unit)) {
-            return;
-        }
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(true);
+    @Override
+    public List<ChangeEnvelope> after(long afterPosition, int limit) {
+        return query("read the changes", c -> {
+            long below = horizon(c);
             try (PreparedStatement ps = c.prepareStatement(
-                    "INSERT INTO unitas_outbox_units (unit, last_seq) VALUES (?, 0)")) {
-                ps.setString(1, unit);
-                ps.executeUpdate();
-            } catch (SQLException e) {
-                if (!UNIQUE_VIOLATION.equals(e.getSQLState())) {
-                    throw e;
+                    "SELECT position_id, unit, entity_type, entity_key, payload, written_at FROM unitas_outbox"
+                    + " WHERE position_id > ? AND position_id <= ? ORDER BY position_id LIMIT ?")) {
+                ps.setLong(1, afterPosition);
+                ps.setLong(2, below);
+                ps.setInt(3, limit);
+                try (ResultSet rs = ps.executeQuery()) {
+                    List<ChangeEnvelope> changes = new ArrayList<>();
+                    while (rs.next()) {
+                        changes.add(new ChangeEnvelope(rs.getString(2), origin, rs.getLong(1), 0, rs.getString(3),
+                                                       rs.getString(4), rs.getBytes(5),
+                                                       Instant.ofEpochMilli(rs.getLong(6))));
+                    }
+                    return List.copyOf(changes);
                 }
             }
+        });
+    }
+
+    /** The highest position below which every transaction that took one has ended (see the class comment). */
+    private synchronized long horizon(Connection c) throws SQLException {
+        if (!postgres) {
+            return Long.MAX_VALUE;
         }
-        knownUnits.add(unit);
+        long taken;
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END"
+                                           + " FROM unitas_outbox_positions")) {
+            rs.next();
+            taken = rs.getLong(1);
+        }
+        // the next transaction id: a statement of its own (auto-commit) that takes one and commits at once, so it
+        // exceeds every id handed out before M was read. The snapshot's xmax would not do: it is the latest
+        // completed id + 1, and a transaction that took a position may hold an id above it.
+        long next;
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT pg_current_xact_id()::text::bigint")) {
+            rs.next();
+            next = rs.getLong(1);
+        }
+        long xmin;
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint")) {
+            rs.next();
+            xmin = rs.getLong(1);
+        }
+        if (candidates.size() >= MAX_CANDIDATES) {
+            candidates.removeLast(); // later and later candidates are safe later; keeping the older ones is enough
+        }
+        candidates.addLast(new long[] {taken, next});
+        while (!candidates.isEmpty() && candidates.peekFirst()[1] <= xmin) {
+            horizon = Math.max(horizon, candidates.removeFirst()[0]);
+        }
+        return horizon;
+    }
+
+    @Override
+    public Map<String, Instant> oldestAfter(long afterPosition) {
+        return query("read the changes", c -> {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT unit, MIN(written_at) FROM unitas_outbox WHERE position_id > ? GROUP BY unit")) {
+                ps.setLong(1, afterPosition);
+                try (ResultSet rs = ps.executeQuery()) {
+                    Map<String, Instant> oldest = new LinkedHashMap<>();
+                    while (rs.next()) {
+                        oldest.put(rs.getString(1), Instant.ofEpochMilli(rs.getLong(2)));
+                    }
+                    return oldest;
+                }
+            }
+        });
+    }
+
+    @Override
+    public int trim(long throughPosition) {
+        return query("trim", c -> {
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM unitas_outbox WHERE position_id <= ?")) {
+                ps.setLong(1, throughPosition);
+                return ps.executeUpdate();
+            }
+        });
     }
 
     @Override
     public Map<String, Long> lastSequences() {
         return query("read the units", c -> {
             try (PreparedStatement ps = c.prepareStatement(
-                    "SELECT unit, last_seq FROM unitas_outbox_units WHERE last_seq > 0 ORDER BY unit");
+                    "SELECT unit, MAX(position_id) FROM unitas_outbox GROUP BY unit ORDER BY unit");
                  ResultSet rs = ps.executeQuery()) {
                 Map<String, Long> last = new LinkedHashMap<>();
                 while (rs.next()) {
@@ -167,16 +231,19 @@ final class JdbcOutbox implements Outbox {
     public List<ChangeEnvelope> after(String unit, long afterSequence, int limit) {
         return query("read unit " + unit, c -> {
             try (PreparedStatement ps = c.prepareStatement(
-                    "SELECT seq, entity_type, entity_key, payload, written_at FROM unitas_outbox"
-                    + " WHERE unit = ? AND seq > ? ORDER BY seq LIMIT ?")) {
+                    "SELECT position_id, entity_type, entity_key, payload, written_at FROM unitas_outbox"
+                    + " WHERE unit = ? AND position_id > ? ORDER BY position_id LIMIT ?")) {
                 ps.setString(1, unit);
                 ps.setLong(2, afterSequence);
                 ps.setInt(3, limit);
                 try (ResultSet rs = ps.executeQuery()) {
                     List<ChangeEnvelope> changes = new ArrayList<>();
+                    long previous = afterSequence;
                     while (rs.next()) {
-                        changes.add(new ChangeEnvelope(unit, origin, rs.getLong(1), rs.getString(2), rs.getString(3),
-                                                       rs.getBytes(4), Instant.ofEpochMilli(rs.getLong(5))));
+                        changes.add(new ChangeEnvelope(unit, origin, rs.getLong(1), previous, rs.getString(2),
+                                                       rs.getString(3), rs.getBytes(4),
+                                                       Instant.ofEpochMilli(rs.getLong(5))));
+                        previous = rs.getLong(1);
                     }
                     return List.copyOf(changes);
                 }
@@ -188,7 +255,7 @@ final class JdbcOutbox implements Outbox {
     public Optional<Instant> oldestAfter(String unit, long afterSequence) {
         return query("read unit " + unit, c -> {
             try (PreparedStatement ps = c.prepareStatement(
-                    "SELECT MIN(written_at) FROM unitas_outbox WHERE unit = ? AND seq > ?")) {
+                    "SELECT MIN(written_at) FROM unitas_outbox WHERE unit = ? AND position_id > ?")) {
                 ps.setString(1, unit);
                 ps.setLong(2, afterSequence);
                 try (ResultSet rs = ps.executeQuery()) {
@@ -203,7 +270,8 @@ final class JdbcOutbox implements Outbox {
     @Override
     public int trim(String unit, long throughSequence) {
         return query("trim unit " + unit, c -> {
-            try (PreparedStatement ps = c.prepareStatement("DELETE FROM unitas_outbox WHERE unit = ? AND seq <= ?")) {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "DELETE FROM unitas_outbox WHERE unit = ? AND position_id <= ?")) {
                 ps.setString(1, unit);
                 ps.setLong(2, throughSequence);
                 return ps.executeUpdate();

@@ -7,6 +7,8 @@ import io.unitas.core.Region;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -15,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -22,13 +26,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@link OutboxShipper}: what was published per unit lives in memory and starts, after a restart, from the least
- * any target acknowledged, so a restart republishes (at least once) and never skips. Rounds hold this object's lock;
- * the lag report and status are read without it.
+ * {@link OutboxShipper}: each round reads the outbox after the position it read last (all units at once, in position
+ * order, up to the outbox's horizon), chains each unit's changes (each names the one before it) and publishes them.
+ * What was published per unit lives in memory and starts, after a restart, from the least any target acknowledged,
+ * so a restart republishes (at least once) and never skips. The outbox is trimmed through the highest position below
+ * which every change is applied everywhere. Rounds hold this object's lock; the lag report and status are read
+ * without it.
  */
 final class LoopingShipper implements OutboxShipper {
 
     private static final Logger LOG = LoggerFactory.getLogger(LoopingShipper.class);
+    private static final ArrayDeque<Pending> EMPTY = new ArrayDeque<>();
 
     private final Outbox outbox;
     private final ChangeTransport transport;
@@ -38,9 +46,14 @@ final class LoopingShipper implements OutboxShipper {
     private final Duration staleAfter;
     private final Counter rounds;
     private final Counter failures;
+    /** Per unit, the position of the last change handed to the transport: the next one's previous. */
     private final Map<String, Long> published = new HashMap<>(); // guarded by this
+    /** Per unit, the changes published and not yet applied everywhere, oldest first. */
+    private final Map<String, ArrayDeque<Pending>> pending = new HashMap<>(); // guarded by this
     private final Map<Region, Map<String, Long>> acknowledged = new HashMap<>(); // guarded by this
-    private final Map<String, Long> trimmed = new HashMap<>(); // guarded by this
+    /** The outbox's position read up to. */
+    private long cursor; // guarded by this
+    private long trimmed; // guarded by this
     private final Set<String> meteredUnits = new HashSet<>(); // guarded by this
     private volatile UnitLagReport report;
     private volatile Instant lastRound = Instant.EPOCH;
@@ -91,30 +104,59 @@ final class LoopingShipper implements OutboxShipper {
     }
 
     private void round() {
-        Map<String, Long> last = outbox.lastSequences();
-        readAcknowledged();
-        for (Map.Entry<String, Long> unit : last.entrySet()) {
-            long from = published.computeIfAbsent(unit.getKey(), this::leastAcknowledged);
-            while (from < unit.getValue()) {
-                List<ChangeEnvelope> batch = outbox.after(unit.getKey(), from, BATCH);
-                if (batch.isEmpty()) {
-                    break;
+        Set<Region> replay = transport.replayRequests(outbox.origin());
+        if (acknowledged.isEmpty() || !replay.isEmpty()) {
+            readAcknowledged(); // else last round's, read after its flush, are current enough to chain new units on
+        }
+        if (!replay.isEmpty()) {
+            // the transport dropped changes for these targets (over its cap): read the outbox again from the start
+            // (what every region applied is trimmed) and publish from what each unit's slowest target acknowledged
+            LOG.info("outbox shipping of {}: publishing again to {} from their acknowledged positions",
+                     outbox.origin(), replay);
+            cursor = 0;
+            published.clear();
+            pending.clear();
+        }
+        while (true) {
+            List<ChangeEnvelope> read = outbox.after(cursor, BATCH);
+            List<ChangeEnvelope> batch = new ArrayList<>(read.size());
+            for (ChangeEnvelope change : read) {
+                String unit = change.unit();
+                long previous = published.computeIfAbsent(unit, this::leastAcknowledged);
+                cursor = change.sequence();
+                if (change.sequence() <= previous) {
+                    continue; // every target has it
                 }
+                batch.add(change.withPrevious(previous));
+                published.put(unit, change.sequence());
+                pending.computeIfAbsent(unit, u -> new ArrayDeque<>())
+                        .addLast(new Pending(change.sequence(), change.writtenAt().toEpochMilli()));
+            }
+            if (!batch.isEmpty()) {
                 transport.publish(batch);
-                from = batch.get(batch.size() - 1).sequence();
-                published.put(unit.getKey(), from);
+            }
+            if (read.size() < BATCH) {
+                break;
             }
         }
         transport.flush();
         readAcknowledged();
-        for (String unit : last.keySet()) {
-            long everywhere = leastAcknowledged(unit);
-            if (everywhere > trimmed.getOrDefault(unit, 0L)) {
-                outbox.trim(unit, everywhere);
-                trimmed.put(unit, everywhere);
+        long trimThrough = cursor;
+        for (Map.Entry<String, ArrayDeque<Pending>> unit : pending.entrySet()) {
+            long everywhere = leastAcknowledged(unit.getKey());
+            ArrayDeque<Pending> queue = unit.getValue();
+            while (!queue.isEmpty() && queue.peekFirst().position() <= everywhere) {
+                queue.removeFirst();
+            }
+            if (!queue.isEmpty()) {
+                trimThrough = Math.min(trimThrough, queue.peekFirst().position() - 1);
             }
         }
-        report = measure(last);
+        if (trimThrough > trimmed) {
+            outbox.trim(trimThrough);
+            trimmed = trimThrough;
+        }
+        report = measure(outbox.oldestAfter(cursor));
     }
 
     /** Refreshes each target's acknowledged positions; a target that cannot tell keeps its last known ones. */
@@ -136,20 +178,32 @@ final class LoopingShipper implements OutboxShipper {
         return least == Long.MAX_VALUE ? 0 : least;
     }
 
-    private UnitLagReport measure(Map<String, Long> last) {
+    /**
+     * Per unit and target: the age of the first change published and not acknowledged there, or of the oldest change
+     * not read for shipping yet ({@code unread}, beyond the horizon), whichever is older.
+     */
+    private UnitLagReport measure(Map<String, Instant> unread) {
         Instant now = clock.instant();
-        Map<String, Map<Region, Long>> lag = new LinkedHashMap<>();
-        for (Map.Entry<String, Long> unit : last.entrySet()) {
+        Map<String, Map<Region, Long>> lag = new TreeMap<>();
+        Set<String> units = new TreeSet<>(published.keySet());
+        units.addAll(unread.keySet());
+        for (String unit : units) {
             Map<Region, Long> byTarget = new LinkedHashMap<>();
+            ArrayDeque<Pending> queue = pending.getOrDefault(unit, EMPTY);
+            Instant notRead = unread.get(unit);
             for (Region target : targets) {
-                long applied = acknowledged.getOrDefault(target, Map.of()).getOrDefault(unit.getKey(), 0L);
-                long millis = applied >= unit.getValue() ? 0
-                        : outbox.oldestAfter(unit.getKey(), applied)
-                                .map(t -> Math.max(0, now.toEpochMilli() - t.toEpochMilli())).orElse(0L);
-                byTarget.put(target, millis);
+                long applied = acknowledged.getOrDefault(target, Map.of()).getOrDefault(unit, 0L);
+                long oldest = notRead == null ? Long.MAX_VALUE : notRead.toEpochMilli();
+                for (Pending change : queue) {
+                    if (change.position() > applied) {
+                        oldest = Math.min(oldest, change.writtenAt());
+                        break;
+                    }
+                }
+                byTarget.put(target, oldest == Long.MAX_VALUE ? 0 : Math.max(0, now.toEpochMilli() - oldest));
             }
-            lag.put(unit.getKey(), byTarget);
-            meter(unit.getKey());
+            lag.put(unit, byTarget);
+            meter(unit);
         }
         List<StoppedStream> stopped;
         try {
@@ -233,4 +287,7 @@ final class LoopingShipper implements OutboxShipper {
     public String toString() {
         return "OutboxShipper{" + outbox.origin() + " -> " + targets + '}';
     }
+
+    /** A change published and not yet applied everywhere: its position and write time (epoch millis). */
+    private record Pending(long position, long writtenAt) {}
 }

@@ -4,103 +4,254 @@ import io.unitas.core.Region;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@link InProcessTransport}: per link, per unit, a queue whose head is offered to the target's applier until it is
- * consumed. A unit whose head is refused (stopped, or the target unavailable) holds; the unit beside it does not.
- * All methods are serialized.
+ * consumed; the heads of all the link's units go in one call of up to {@link #APPLY_BATCH} changes (one applying
+ * transaction). A unit whose head is refused (stopped, or the target
+ * unavailable) holds; the unit beside it does not. Each link is locked on its own, so links deliver in parallel. A
+ * publish that finds a link full delivers it first, so only a link that does not move (paused, its target unavailable
+ * or its streams stopped) reaches its capacity.
  */
 final class MemoryTransport implements InProcessTransport {
 
-    private final Map<Region, ChangeApplier> receivers = new LinkedHashMap<>();
-    private final Map<Link, Map<String, ArrayDeque<ChangeEnvelope>>> queues = new LinkedHashMap<>();
-    private final Map<Link, Boolean> paused = new LinkedHashMap<>();
+    /** How many changes (of all units of a link) one applying call, so one transaction, takes. */
+    static final int APPLY_BATCH = 500;
 
-    @Override
-    public synchronized void receiver(ChangeApplier applier) {
-        receivers.put(applier.region(), Objects.requireNonNull(applier, "applier"));
+    private static final Logger LOG = LoggerFactory.getLogger(MemoryTransport.class);
+
+    private final int capacity;
+    private final Map<Region, ChangeApplier> receivers = new ConcurrentHashMap<>();
+    private final List<Region> order = new CopyOnWriteArrayList<>();
+    private final Map<Link, LinkQueue> links = new ConcurrentHashMap<>();
+
+    MemoryTransport(int capacity) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("capacity: " + capacity + " (expected: >= 1)");
+        }
+        this.capacity = capacity;
     }
 
     @Override
-    public synchronized void publish(List<ChangeEnvelope> changes) {
-        for (ChangeEnvelope change : changes) {
-            for (Region target : receivers.keySet()) {
-                if (!target.equals(change.origin())) {
-                    queues.computeIfAbsent(new Link(change.origin(), target), l -> new LinkedHashMap<>())
-                            .computeIfAbsent(change.unit(), u -> new ArrayDeque<>())
-                            .addLast(change);
-                }
-            }
+    public void receiver(ChangeApplier applier) {
+        Objects.requireNonNull(applier, "applier");
+        if (receivers.put(applier.region(), applier) == null) {
+            order.add(applier.region());
         }
     }
 
+    private LinkQueue link(Link link) {
+        return links.computeIfAbsent(link, LinkQueue::new);
+    }
+
     @Override
-    public synchronized void flush() {
-        queues.forEach((link, units) -> {
-            if (paused.getOrDefault(link, false)) {
-                return;
-            }
-            ChangeApplier applier = receivers.get(link.target());
-            for (ArrayDeque<ChangeEnvelope> queue : units.values()) {
-                while (!queue.isEmpty() && applier.apply(queue.peekFirst()).consumed()) {
-                    queue.removeFirst();
+    public void publish(List<ChangeEnvelope> changes) {
+        Map<Region, List<ChangeEnvelope>> byOrigin = new LinkedHashMap<>();
+        for (ChangeEnvelope change : changes) {
+            byOrigin.computeIfAbsent(change.origin(), o -> new ArrayList<>()).add(change);
+        }
+        byOrigin.forEach((origin, fromOrigin) -> {
+            for (Region target : order) {
+                if (!target.equals(origin)) {
+                    link(new Link(origin, target)).offer(fromOrigin, receivers.get(target));
                 }
             }
         });
     }
 
     @Override
-    public synchronized Map<String, Long> acknowledged(Region origin, Region target) {
+    public void flush() {
+        for (Region origin : order) {
+            for (Region target : order) {
+                if (!target.equals(origin)) {
+                    link(new Link(origin, target)).deliver(receivers.get(target));
+                }
+            }
+        }
+    }
+
+    @Override
+    public Map<String, Long> acknowledged(Region origin, Region target) {
         ChangeApplier applier = receivers.get(target);
         if (applier == null) {
-            throw new IllegalStateException("no receiver in " + target + " (expected one of " + receivers.keySet()
-                                            + ")");
+            throw new IllegalStateException("no receiver in " + target + " (expected one of " + order + ")");
         }
         return applier.positions(origin);
     }
 
     @Override
-    public synchronized List<StoppedStream> stopped(Region origin) {
+    public List<StoppedStream> stopped(Region origin) {
         List<StoppedStream> stopped = new ArrayList<>();
-        for (ChangeApplier applier : receivers.values()) {
-            applier.stopped().stream().filter(s -> s.origin().equals(origin)).forEach(stopped::add);
+        for (Region region : order) {
+            receivers.get(region).stopped().stream().filter(s -> s.origin().equals(origin)).forEach(stopped::add);
         }
         return List.copyOf(stopped);
     }
 
     @Override
-    public synchronized void pause(Region origin, Region target) {
-        paused.put(new Link(origin, target), true);
+    public Set<Region> replayRequests(Region origin) {
+        Set<Region> replay = new LinkedHashSet<>();
+        for (Region target : order) {
+            if (!target.equals(origin) && link(new Link(origin, target)).takeReplay()) {
+                replay.add(target);
+            }
+        }
+        return replay;
     }
 
     @Override
-    public synchronized void resume(Region origin, Region target) {
-        paused.remove(new Link(origin, target));
+    public void pause(Region origin, Region target) {
+        link(new Link(origin, target)).paused(true);
     }
 
     @Override
-    public synchronized int queued(Region origin, Region target) {
-        return queues.getOrDefault(new Link(origin, target), Map.of()).values().stream()
-                .mapToInt(ArrayDeque::size).sum();
+    public void resume(Region origin, Region target) {
+        link(new Link(origin, target)).paused(false);
     }
 
     @Override
-    public synchronized void close() {
-        queues.clear();
+    public int queued(Region origin, Region target) {
+        return link(new Link(origin, target)).status().queued();
     }
 
     @Override
-    public synchronized String toString() {
-        return "InProcessTransport{receivers " + receivers.keySet() + ", paused " + paused.keySet() + '}';
+    public LinkStatus link(Region origin, Region target) {
+        return link(new Link(origin, target)).status();
+    }
+
+    @Override
+    public void close() {
+        links.values().forEach(LinkQueue::clear);
+    }
+
+    @Override
+    public String toString() {
+        return "InProcessTransport{receivers " + order + ", capacity " + capacity + '}';
     }
 
     private record Link(Region origin, Region target) {
         @Override
         public String toString() {
             return origin + "->" + target;
+        }
+    }
+
+    /** One link's queues and state; every method holds its lock. */
+    private final class LinkQueue {
+
+        private final Link link;
+        private final Map<String, ArrayDeque<ChangeEnvelope>> units = new LinkedHashMap<>();
+        private int queued;
+        private boolean paused;
+        private boolean overCap;
+        private boolean replay;
+        private long refused;
+
+        LinkQueue(Link link) {
+            this.link = link;
+        }
+
+        synchronized void offer(List<ChangeEnvelope> changes, ChangeApplier applier) {
+            for (ChangeEnvelope change : changes) {
+                if (!overCap && queued >= capacity) {
+                    deliver(applier); // a link that flows makes room; only a held one (paused, unavailable) fills
+                }
+                if (!overCap && queued >= capacity) {
+                    overCap = true;
+                    refused = 0;
+                    LOG.warn("replication link {} over its capacity of {} queued changes: it takes no more until it"
+                             + " has delivered them; the rest wait in {}'s outbox and are published again then",
+                             link, capacity, link.origin());
+                }
+                if (overCap) {
+                    refused++;
+                    continue;
+                }
+                units.computeIfAbsent(change.unit(), u -> new ArrayDeque<>()).addLast(change);
+                queued++;
+            }
+        }
+
+        synchronized void deliver(ChangeApplier applier) {
+            if (paused || applier == null) {
+                return;
+            }
+            Set<String> held = new java.util.HashSet<>();
+            while (true) {
+                // up to APPLY_BATCH changes, a few of every unit that flows, in one call (one transaction)
+                List<ChangeEnvelope> batch = new ArrayList<>();
+                int perUnit = Math.max(1, APPLY_BATCH / Math.max(1, units.size()));
+                units.forEach((unit, queue) -> {
+                    if (!held.contains(unit)) {
+                        int taken = 0;
+                        for (ChangeEnvelope change : queue) {
+                            if (taken++ == perUnit) {
+                                break;
+                            }
+                            batch.add(change);
+                        }
+                    }
+                });
+                if (batch.isEmpty()) {
+                    break;
+                }
+                Map<String, Integer> consumed = new LinkedHashMap<>();
+                Map<String, Integer> offered = new LinkedHashMap<>();
+                batch.forEach(c -> offered.merge(c.unit(), 1, Integer::sum));
+                for (ApplyResult result : applier.applyAll(batch)) {
+                    if (result.consumed()) {
+                        consumed.merge(result.change().unit(), 1, Integer::sum);
+                    }
+                }
+                offered.forEach((unit, count) -> {
+                    int done = consumed.getOrDefault(unit, 0);
+                    ArrayDeque<ChangeEnvelope> queue = units.get(unit);
+                    for (int i = 0; i < done; i++) {
+                        queue.removeFirst();
+                    }
+                    queued -= done;
+                    if (done < count) {
+                        held.add(unit); // this unit holds; the others flow
+                    }
+                });
+            }
+            units.values().removeIf(ArrayDeque::isEmpty);
+            if (overCap && queued == 0 && !replay) {
+                replay = true;
+                LOG.info("replication link {} delivered its queue after {} changes over its capacity: asking {} to"
+                         + " publish them again", link, refused, link.origin());
+            }
+        }
+
+        synchronized boolean takeReplay() {
+            if (!replay) {
+                return false;
+            }
+            replay = false;
+            overCap = false;
+            return true;
+        }
+
+        synchronized void paused(boolean paused) {
+            this.paused = paused;
+        }
+
+        synchronized LinkStatus status() {
+            return new LinkStatus(link.origin(), link.target(), queued, capacity, paused, overCap, refused);
+        }
+
+        synchronized void clear() {
+            units.clear();
+            queued = 0;
         }
     }
 }

@@ -12,8 +12,11 @@ import javax.sql.DataSource;
 
 /**
  * A region's transactional outbox: a service appends each change in the transaction of the write itself, so the
- * write and its change commit together or not at all. One unit's changes get gapless sequences committed in order;
- * writers of one unit wait for each other's commit, writers of different units do not.
+ * write and its change commit together or not at all. Each change takes the region's next position; writers never
+ * wait for each other in the outbox. A unit's stream is its changes in position order: two writes of one entity,
+ * serialized by the service's own lock on it and each appended after its write, get positions in their commit order.
+ * Reads for shipping ({@link #after(long, int)}) stop below any position an open transaction may still commit, so
+ * a position that commits late is never passed over.
  */
 public interface Outbox {
 
@@ -31,8 +34,9 @@ public interface Outbox {
 
     /**
      * Appends a change of {@code unit} in {@code transaction}, the caller's open transaction (auto-commit off), and
-     * returns it with its sequence; it becomes visible to shipping when the caller commits, and vanishes with a
-     * rollback. Until then other writers of {@code unit} wait.
+     * returns it with its position ({@link ChangeEnvelope#sequence()}); it becomes visible to shipping when the caller
+     * commits, and vanishes with a rollback (leaving an unused position, which no reader waits for). Append after the
+     * service's own write of the entity, so the entity's lock orders its changes.
      *
      * @throws SQLException          as the caller's own statements would (the caller rolls back)
      * @throws IllegalStateException when {@code transaction} is in auto-commit mode
@@ -40,15 +44,34 @@ public interface Outbox {
     ChangeEnvelope append(Connection transaction, String unit, String entityType, String key, byte[] payload)
             throws SQLException;
 
-    /** The last committed sequence of every unit with changes here. */
+    /**
+     * Up to {@code limit} committed changes of every unit after position {@code afterPosition}, in position order, and
+     * none at or beyond a position an open transaction may still commit: what the shipper reads. Their
+     * {@link ChangeEnvelope#previous() previous} is 0 (the shipper chains them per unit).
+     */
+    List<ChangeEnvelope> after(long afterPosition, int limit);
+
+    /**
+     * When the oldest committed change of each unit after {@code afterPosition} was written, ignoring the horizon of
+     * {@link #after(long, int)}: what has not been read for shipping yet, for the lag.
+     */
+    Map<String, Instant> oldestAfter(long afterPosition);
+
+    /** Deletes every change up to position {@code throughPosition} (every region has them) and returns how many. */
+    int trim(long throughPosition);
+
+    /** The last committed position of every unit with changes still kept here. */
     Map<String, Long> lastSequences();
 
-    /** Up to {@code limit} committed changes of {@code unit} after {@code afterSequence}, in order. */
+    /**
+     * Up to {@code limit} committed changes of {@code unit} after position {@code afterSequence}, in order, chained
+     * from {@code afterSequence}; for inspection (the shipper reads all units at once).
+     */
     List<ChangeEnvelope> after(String unit, long afterSequence, int limit);
 
     /** When the oldest change of {@code unit} after {@code afterSequence} was written; empty when there is none. */
     Optional<Instant> oldestAfter(String unit, long afterSequence);
 
-    /** Deletes {@code unit}'s changes up to {@code throughSequence} (every region has them) and returns how many. */
+    /** Deletes {@code unit}'s changes up to position {@code throughSequence} and returns how many. */
     int trim(String unit, long throughSequence);
 }

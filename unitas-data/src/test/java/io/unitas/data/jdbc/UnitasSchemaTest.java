@@ -42,9 +42,9 @@ class UnitasSchemaTest {
 
     @Test
     void migrationsApplyOnce_andAStartAfterAppliesNothing() {
-        assertThat(UnitasSchema.migrate(dataSource, clock)).containsExactly(1);
+        assertThat(UnitasSchema.migrate(dataSource, clock)).containsExactly(1, 2);
         assertThat(UnitasSchema.migrate(dataSource, clock)).isEmpty();
-        assertThat(UnitasSchema.appliedVersions(dataSource)).containsExactly(1);
+        assertThat(UnitasSchema.appliedVersions(dataSource)).containsExactly(1, 2);
     }
 
     @Test
@@ -62,7 +62,8 @@ class UnitasSchemaTest {
                         return UnitasSchema.migrate(dataSource, clock);
                     }));
 
-            assertThat(applied.get(0).get().size() + applied.get(1).get().size()).isEqualTo(1);
+            assertThat(applied.get(0).get().size() + applied.get(1).get().size()).isEqualTo(2);
+            assertThat(UnitasSchema.appliedVersions(dataSource)).containsExactly(1, 2);
         } finally {
             starts.shutdown();
         }
@@ -103,8 +104,33 @@ class UnitasSchemaTest {
         JdbcDataSource h2 = new JdbcDataSource();
         h2.setURL("jdbc:h2:mem:unitas-schema-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
 
-        assertThat(UnitasSchema.migrate(h2, clock)).containsExactly(1);
+        assertThat(UnitasSchema.migrate(h2, clock)).containsExactly(1, 2);
         assertThat(UnitasSchema.migrate(h2, clock)).isEmpty();
+    }
+
+    @Test
+    void theOutboxOfVersion1_mustBeDrainedBeforeVersion2_whichThenLeavesItUntouched() throws Exception {
+        UnitasSchema.Script v1 = UnitasSchema.scripts().get(1);
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE unitas_schema_history (version INTEGER PRIMARY KEY, script VARCHAR(200) NOT NULL,"
+                      + " checksum VARCHAR(64) NOT NULL, installed_at BIGINT NOT NULL)");
+            for (String statement : v1.statements()) {
+                s.execute(statement);
+            }
+            s.execute("INSERT INTO unitas_schema_history VALUES (1, '" + v1.name() + "', '" + v1.checksum() + "', 0)");
+            s.execute("INSERT INTO unitas_outbox VALUES ('u-1', 7, 'ledger_entry', 'e-7', '\\x01', 0)");
+        }
+
+        assertThatThrownBy(() -> UnitasSchema.migrate(dataSource, clock))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("V2__outbox_positions.sql")
+                .hasMessageContaining("unitas_v2_outbox_drained");
+        assertThat(UnitasSchema.appliedVersions(dataSource)).as("rolled back whole").containsExactly(1);
+
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+            s.execute("DELETE FROM unitas_outbox"); // every region applied it; the shipper trimmed it
+        }
+        assertThat(UnitasSchema.migrate(dataSource, clock)).containsExactly(2);
     }
 
     @Test

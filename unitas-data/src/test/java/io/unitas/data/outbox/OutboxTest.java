@@ -12,12 +12,14 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.stream.LongStream;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The transactional outbox on a real PostgreSQL: the service's write and its change commit or vanish together. */
+/**
+ * The transactional outbox on a real PostgreSQL: the service's write and its change commit or vanish together, and a
+ * read for shipping never passes a position an open transaction may still commit.
+ */
 class OutboxTest {
 
     private static final Region CN = Region.of("cn");
@@ -45,19 +47,81 @@ class OutboxTest {
 
         assertThat(Ledger.entries(db)).containsExactly("e-1");
         assertThat(outbox.after("u-1", 0, 10)).containsExactly(change);
-        assertThat(change.sequence()).isEqualTo(1);
+        assertThat(outbox.after(0, 10)).containsExactly(change);
+        assertThat(change.previous()).as("not chained yet: the shipper chains").isZero();
         assertThat(change.origin()).isEqualTo(CN);
         assertThat(change.writtenAt()).isEqualTo(clock.instant());
     }
 
     @Test
-    void aRolledBackWrite_leavesNeitherTheRowNorTheChange_norAGapInTheSequence() {
+    void aRolledBackWrite_leavesNeitherTheRowNorTheChange_andItsPositionIsNotWaitedFor() {
         ledger.recordThenRollBack("u-1", "e-1", "alice", 10);
 
         assertThat(Ledger.entries(db)).isEmpty();
         assertThat(outbox.after("u-1", 0, 10)).isEmpty();
         assertThat(outbox.lastSequences()).isEmpty();
-        assertThat(ledger.record("u-1", "e-2", "alice", 20).sequence()).as("no gap").isEqualTo(1);
+        ChangeEnvelope next = ledger.record("u-1", "e-2", "alice", 20);
+        assertThat(outbox.after(0, 10)).as("the unused position does not hold the read").containsExactly(next);
+    }
+
+    @Test
+    void aPositionTakenByAnOpenTransaction_holdsTheReadUntilItCommits_evenWhenALaterOneCommittedFirst()
+            throws Exception {
+        try (Connection first = db.getConnection(); Connection second = db.getConnection()) {
+            first.setAutoCommit(false);
+            second.setAutoCommit(false);
+            // the append is the first transaction's first statement: it has no transaction id of its own yet
+            ChangeEnvelope early = outbox.append(first, "u-1", Ledger.ENTRY, "e-1", new byte[] {1});
+            ChangeEnvelope late = outbox.append(second, "u-2", Ledger.ENTRY, "e-2", new byte[] {2});
+            second.commit();
+            assertThat(late.sequence()).isGreaterThan(early.sequence());
+
+            assertThat(outbox.after(0, 10)).as("e-2 committed, but e-1's lower position may still commit")
+                    .isEmpty();
+            assertThat(outbox.oldestAfter(0)).as("counted as not shipped yet").containsOnlyKeys("u-2");
+
+            first.commit();
+
+            assertThat(outbox.after(0, 10)).extracting(ChangeEnvelope::key).containsExactly("e-1", "e-2");
+        }
+    }
+
+    @Test
+    void anOpenPosition_holdsTheRead_evenWhenItsTransactionIdIsAboveEveryCompletedOne() throws Exception {
+        // d takes its transaction id first, c a later one with the lower position, d commits: c's id is then the
+        // latest completed id + 1, the snapshot's xmax, which therefore cannot serve as the bound
+        try (Connection d = db.getConnection(); Connection c = db.getConnection()) {
+            d.setAutoCommit(false);
+            c.setAutoCommit(false);
+            try (var ps = d.prepareStatement("INSERT INTO ledger_entries VALUES ('e-d', 'dave', 1)")) {
+                ps.executeUpdate();
+            }
+            ChangeEnvelope early = outbox.append(c, "u-1", Ledger.ENTRY, "e-c", new byte[] {1});
+            ChangeEnvelope late = outbox.append(d, "u-2", Ledger.ENTRY, "e-d", new byte[] {2});
+            d.commit();
+            assertThat(late.sequence()).isGreaterThan(early.sequence());
+
+            assertThat(outbox.after(0, 10)).isEmpty();
+
+            c.commit();
+            assertThat(outbox.after(0, 10)).extracting(ChangeEnvelope::key).containsExactly("e-c", "e-d");
+        }
+    }
+
+    @Test
+    void aPositionTakenByATransactionThatRollsBack_releasesTheRead() throws Exception {
+        try (Connection first = db.getConnection(); Connection second = db.getConnection()) {
+            first.setAutoCommit(false);
+            second.setAutoCommit(false);
+            outbox.append(first, "u-1", Ledger.ENTRY, "e-1", new byte[] {1});
+            outbox.append(second, "u-1", Ledger.ENTRY, "e-2", new byte[] {2});
+            second.commit();
+            assertThat(outbox.after(0, 10)).isEmpty();
+
+            first.rollback();
+
+            assertThat(outbox.after(0, 10)).extracting(ChangeEnvelope::key).containsExactly("e-2");
+        }
     }
 
     @Test
@@ -79,7 +143,7 @@ class OutboxTest {
     }
 
     @Test
-    void concurrentWritersOfOneUnit_getGaplessSequences_andUnitsCountApart() throws Exception {
+    void concurrentWriters_getDistinctIncreasingPositions_andEachUnitReadsInOrder() throws Exception {
         ExecutorService writers = Executors.newFixedThreadPool(4);
         try {
             List<Future<ChangeEnvelope>> writes = new ArrayList<>();
@@ -95,22 +159,31 @@ class OutboxTest {
             writers.shutdown();
         }
 
+        List<ChangeEnvelope> all = outbox.after(0, 100);
+        assertThat(all).hasSize(40);
+        assertThat(all).extracting(ChangeEnvelope::sequence).isSorted().doesNotHaveDuplicates();
         for (String unit : List.of("u-1", "u-2")) {
-            assertThat(outbox.after(unit, 0, 100)).extracting(ChangeEnvelope::sequence)
-                    .containsExactlyElementsOf(LongStream.rangeClosed(1, 20).boxed().toList());
+            List<ChangeEnvelope> changes = outbox.after(unit, 0, 100);
+            assertThat(changes).hasSize(20);
+            for (int i = 1; i < changes.size(); i++) {
+                assertThat(changes.get(i).previous()).as("chained").isEqualTo(changes.get(i - 1).sequence());
+            }
+            assertThat(outbox.lastSequences()).containsEntry(unit, changes.get(19).sequence());
         }
-        assertThat(outbox.lastSequences()).containsEntry("u-1", 20L).containsEntry("u-2", 20L);
     }
 
     @Test
     void trimming_dropsWhatEveryRegionHas_andKeepsTheRest() {
+        List<ChangeEnvelope> written = new ArrayList<>();
         for (int i = 1; i <= 3; i++) {
-            ledger.record("u-1", "e-" + i, "alice", i);
+            written.add(ledger.record("u-1", "e-" + i, "alice", i));
         }
 
-        assertThat(outbox.trim("u-1", 2)).isEqualTo(2);
+        assertThat(outbox.trim(written.get(1).sequence())).isEqualTo(2);
 
-        assertThat(outbox.after("u-1", 0, 10)).extracting(ChangeEnvelope::sequence).containsExactly(3L);
-        assertThat(outbox.lastSequences()).containsEntry("u-1", 3L);
+        assertThat(outbox.after(0, 10)).extracting(ChangeEnvelope::key).containsExactly("e-3");
+        assertThat(outbox.lastSequences()).containsEntry("u-1", written.get(2).sequence());
+        assertThat(outbox.trim("u-1", written.get(2).sequence())).isEqualTo(1);
+        assertThat(outbox.lastSequences()).isEmpty();
     }
 }

@@ -10,6 +10,10 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.unitas.data.outbox.ApplyResult.Outcome;
 import io.unitas.testkit.Ports;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +23,7 @@ import java.util.logging.Logger;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import javax.sql.DataSource;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
@@ -37,11 +42,11 @@ class ReplicationTest {
     @Test
     void eachUnitsChanges_arriveInTheirOrder_andTheirPositionsAreStoredWithTheData() {
         Ledger cn = regions.ledger(CN);
+        long lastOfU1 = 0;
+        long lastOfU2 = 0;
         for (int i = 1; i <= 5; i++) {
-            cn.record("u-1", "e-1-" + i, "alice", i);
-        }
-        for (int i = 1; i <= 3; i++) {
-            cn.record("u-2", "e-2-" + i, "bob", i);
+            lastOfU1 = cn.record("u-1", "e-1-" + i, "alice", i).sequence();
+            lastOfU2 = i <= 3 ? cn.record("u-2", "e-2-" + i, "bob", i).sequence() : lastOfU2; // interleaved
         }
 
         regions.shipDue();
@@ -49,8 +54,8 @@ class ReplicationTest {
         for (var region : List.of(EU, US)) {
             assertThat(Ledger.entries(regions.db.get(region))).containsExactly(
                     "e-1-1", "e-1-2", "e-1-3", "e-1-4", "e-1-5", "e-2-1", "e-2-2", "e-2-3");
-            assertThat(regions.applier.get(region).positions(CN)).containsExactly(Map.entry("u-1", 5L),
-                                                                                  Map.entry("u-2", 3L));
+            assertThat(regions.applier.get(region).positions(CN)).containsExactly(Map.entry("u-1", lastOfU1),
+                                                                                  Map.entry("u-2", lastOfU2));
         }
         assertThat(Ledger.count(regions.db.get(CN), "SELECT COUNT(*) FROM unitas_outbox"))
                 .as("changes every region applied are trimmed").isZero();
@@ -60,7 +65,8 @@ class ReplicationTest {
     void aChangeDeliveredTwice_orBeforeItsPredecessor_isAppliedOnce() {
         Ledger cn = regions.ledger(CN);
         ChangeEnvelope first = cn.record("u-1", "e-1", "alice", 10);
-        ChangeEnvelope second = cn.record("u-1", "e-2", "alice", 20);
+        cn.record("u-2", "e-x", "bob", 1); // another unit's position in between
+        ChangeEnvelope second = cn.record("u-1", "e-2", "alice", 20).withPrevious(first.sequence());
         ChangeApplier eu = regions.applier.get(EU);
 
         assertThat(eu.apply(second).outcome()).as("early").isEqualTo(Outcome.GAP);
@@ -71,8 +77,48 @@ class ReplicationTest {
         assertThat(eu.apply(second).outcome()).as("again").isEqualTo(Outcome.DUPLICATE);
 
         assertThat(Ledger.entries(regions.db.get(EU))).containsExactly("e-1", "e-2");
-        assertThat(eu.positions(CN)).containsExactly(Map.entry("u-1", 2L));
+        assertThat(eu.positions(CN)).containsExactly(Map.entry("u-1", second.sequence()));
         assertThat(eu.stopped()).as("the early change was delivered later: nothing left stopped").isEmpty();
+    }
+
+    @Test
+    void aChangeCommittedWhileAnEarlierPositionIsOpen_waitsForIt_countsAsLag_andShipsAfterItOnceItCommits()
+            throws Exception {
+        DataSource cnDb = regions.db.get(CN);
+        Outbox outbox = regions.outbox.get(CN);
+        try (Connection slow = cnDb.getConnection(); Connection fast = cnDb.getConnection()) {
+            slow.setAutoCommit(false);
+            fast.setAutoCommit(false);
+            insert(slow, "e-1", 10);
+            outbox.append(slow, "u-1", Ledger.ENTRY, "e-1", "alice|10".getBytes(StandardCharsets.UTF_8));
+            insert(fast, "e-2", 20);
+            outbox.append(fast, "u-1", Ledger.ENTRY, "e-2", "alice|20".getBytes(StandardCharsets.UTF_8));
+            fast.commit();
+            regions.clock.advance(Duration.ofSeconds(2));
+
+            regions.shipDue();
+
+            assertThat(Ledger.entries(regions.db.get(EU))).as("e-2 waits behind e-1's open position").isEmpty();
+            assertThat(regions.shipper.get(CN).lag().lagMillis("u-1", EU)).as("e-2 is committed and not applied")
+                    .isEqualTo(2_000);
+
+            slow.commit();
+        }
+        regions.shipDue();
+
+        for (var region : List.of(EU, US)) {
+            assertThat(Ledger.entries(regions.db.get(region))).containsExactly("e-1", "e-2");
+        }
+        assertThat(regions.shipper.get(CN).lag().caughtUp(List.of("u-1"), EU)).isTrue();
+    }
+
+    private static void insert(Connection tx, String entryId, long amount) throws SQLException {
+        try (PreparedStatement ps = tx.prepareStatement(
+                "INSERT INTO ledger_entries (entry_id, account, amount) VALUES (?, 'alice', ?)")) {
+            ps.setString(1, entryId);
+            ps.setLong(2, amount);
+            ps.executeUpdate();
+        }
     }
 
     @Test
@@ -130,8 +176,8 @@ class ReplicationTest {
         Ledger.execute(regions.db.get(EU), "ALTER TABLE ledger_entries ADD CONSTRAINT entries_below_a_million"
                                            + " CHECK (amount < 1000000)");
         Ledger cn = regions.ledger(CN);
-        cn.record("u-1", "e-1", "alice", 10);
-        cn.record("u-1", "e-2", "alice", 5_000_000);
+        long e1 = cn.record("u-1", "e-1", "alice", 10).sequence();
+        long e2 = cn.record("u-1", "e-2", "alice", 5_000_000).sequence();
         cn.record("u-1", "e-3", "alice", 30);
         cn.record("u-2", "e-4", "bob", 40);
         regions.clock.advance(Duration.ofSeconds(4));
@@ -143,16 +189,16 @@ class ReplicationTest {
         assertThat(Ledger.entries(regions.db.get(US))).containsExactly("e-1", "e-2", "e-3", "e-4");
         StoppedStream stopped = regions.applier.get(EU).stopped().get(0);
         assertThat(stopped.unit()).isEqualTo("u-1");
-        assertThat(stopped.position()).isEqualTo(1);
-        assertThat(stopped.refused()).isEqualTo(2);
+        assertThat(stopped.position()).isEqualTo(e1);
+        assertThat(stopped.refused()).isEqualTo(e2);
         assertThat(stopped.reason()).contains("entries_below_a_million");
         assertThat(regions.gauge(EU, "unitas.data.unit.stopped", "origin", "cn", "unit", "u-1", "target", "eu"))
                 .isEqualTo(1.0);
         ShipperStatus status = regions.shipper.get(CN).status();
         assertThat(status.healthy()).isFalse();
-        assertThat(status.reason()).contains("unit u-1 from cn stopped in eu at position 1", "cn/u-1#2");
+        assertThat(status.reason()).contains("unit u-1 from cn stopped in eu at position " + e1, "cn/u-1#" + e2);
         assertThat(logged).extracting(LogRecord::getMessage).anyMatch(m -> m.contains("unit u-1")
-                                                                         && m.contains("position 1"));
+                                                                         && m.contains("position " + e1));
         UnitLagReport lag = regions.shipper.get(CN).lag();
         assertThat(lag.lagMillis("u-1", EU)).as("the stopped unit's lag keeps growing").isEqualTo(4_000);
         assertThat(lag.lagMillis("u-2", EU)).isZero();
@@ -188,7 +234,7 @@ class ReplicationTest {
         cn.record("u-1", "e-1", "alice", 10);
         regions.transport.pause(CN, US);
         regions.shipDue();
-        cn.record("u-1", "e-2", "alice", 20);
+        long e2 = cn.record("u-1", "e-2", "alice", 20).sequence();
 
         // cn's process restarts: a new shipper knows nothing of what the old one published
         regions.shipper.get(CN).close();
@@ -200,7 +246,7 @@ class ReplicationTest {
 
         for (var region : List.of(EU, US)) {
             assertThat(Ledger.entries(regions.db.get(region))).containsExactly("e-1", "e-2");
-            assertThat(regions.applier.get(region).positions(CN)).containsEntry("u-1", 2L);
+            assertThat(regions.applier.get(region).positions(CN)).containsEntry("u-1", e2);
         }
         assertThat(restarted.lag().caughtUp(List.of("u-1"), US)).isTrue();
     }

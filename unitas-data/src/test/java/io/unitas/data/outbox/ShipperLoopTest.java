@@ -47,7 +47,7 @@ class ShipperLoopTest {
 
         ShipperStatus status = shipper.status();
         assertThat(status.healthy()).isFalse();
-        assertThat(status.reason()).startsWith("outbox shipping of cn failing: cn: outbox: cannot read the units");
+        assertThat(status.reason()).startsWith("outbox shipping of cn failing: cn: outbox: cannot read the changes");
         assertThat(logged).extracting(LogRecord::getMessage).filteredOn(m -> m.contains("round failed"))
                 .as("one line per distinct failure, not one per round").hasSize(1);
 

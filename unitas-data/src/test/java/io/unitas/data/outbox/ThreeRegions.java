@@ -23,7 +23,7 @@ final class ThreeRegions implements AutoCloseable {
     static final List<Region> ALL = List.of(CN, EU, US);
 
     final MutableClock clock = new MutableClock(Instant.parse("2026-03-03T09:00:00Z"));
-    final InProcessTransport transport = InProcessTransport.create();
+    final InProcessTransport transport;
     final Map<Region, DataSource> db = new LinkedHashMap<>();
     final Map<Region, Outbox> outbox = new LinkedHashMap<>();
     final Map<Region, ChangeApplier> applier = new LinkedHashMap<>();
@@ -32,7 +32,12 @@ final class ThreeRegions implements AutoCloseable {
     private final Databases databases;
 
     ThreeRegions(Databases databases) {
+        this(databases, InProcessTransport.DEFAULT_CAPACITY);
+    }
+
+    ThreeRegions(Databases databases, int linkCapacity) {
         this.databases = databases;
+        this.transport = InProcessTransport.create(linkCapacity);
         for (Region region : ALL) {
             DataSource ds = databases.newDatabase(region.id());
             Ledger.createSchema(ds);
