@@ -9,6 +9,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 /**
@@ -36,6 +37,12 @@ final class UpCommand implements Callable<Integer> {
     @Mixin
     PlaygroundOptions options;
 
+    @Option(names = "--example", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Also run the example service pair in every region (an order and an inventory service, "
+                          + "Spring Boot with the unitas starter, under /example/ through every gateway); "
+                          + "--no-example leaves it out and starts faster (default: on).")
+    boolean example;
+
     @Override
     public Integer call() throws InterruptedException {
         quietLibraries();
@@ -48,7 +55,7 @@ final class UpCommand implements Callable<Integer> {
         }
         main.err().println("unitas up: starting " + String.join(", ", options.regions) + " ...");
         try {
-            playground = options.builder().start();
+            playground = options.builder().example(example).start();
             playground.awaitReady(Duration.ofSeconds(120));
         } catch (RuntimeException e) {
             main.err().println("unitas up: cannot start: " + rootMessage(e));

@@ -5,7 +5,8 @@ import java.util.Map;
 
 /**
  * What a drill counted. The invariants ({@link #holds()}): no acknowledged registration later answered "account
- * not found", no idempotency key with more than one order, no acknowledged cart item lost.
+ * not found", no idempotency key with more than one order, no acknowledged cart item lost, and (when the example
+ * service pair ran) no call of it served outside the region its unit was routed to.
  *
  * @param scenario            the fault
  * @param naive               whether it ran with the seed's setup instead of unitas
@@ -22,11 +23,13 @@ import java.util.Map;
  *                            when that never happened
  * @param timeline            per second: served requests by region, and errors
  * @param window              what the users could still do between fault and recovery
+ * @param example             the example service pair's calls during the drill ({@link ExampleCalls#none()} when it
+ *                            did not run): none may be served outside the region its unit was routed to
  */
 public record DrillResult(Scenario scenario, boolean naive, long durationMillis, long faultAtMillis,
                           long recoveryAtMillis, long requests, long accountNotFound, long duplicateOrders,
                           long lostCartItems, long sessionsLost, long failedInFault, long failoverMillis,
-                          List<Second> timeline, FaultWindow window) {
+                          List<Second> timeline, FaultWindow window, ExampleCalls example) {
 
     /**
      * Availability during the fault: the goal is that unitas serves at least as many requests here as the naive
@@ -45,6 +48,16 @@ public record DrillResult(Scenario scenario, boolean naive, long durationMillis,
         public static FaultWindow none() {
             return new FaultWindow(0, 0, -1, -1);
         }
+    }
+
+    /** A result without the example's calls ({@link ExampleCalls#none()}). */
+    public DrillResult(Scenario scenario, boolean naive, long durationMillis, long faultAtMillis,
+                       long recoveryAtMillis, long requests, long accountNotFound, long duplicateOrders,
+                       long lostCartItems, long sessionsLost, long failedInFault, long failoverMillis,
+                       List<Second> timeline, FaultWindow window) {
+        this(scenario, naive, durationMillis, faultAtMillis, recoveryAtMillis, requests, accountNotFound,
+             duplicateOrders, lostCartItems, sessionsLost, failedInFault, failoverMillis, timeline, window,
+             ExampleCalls.none());
     }
 
     /** A result without fault-window figures ({@link FaultWindow#none()}). */
@@ -69,11 +82,12 @@ public record DrillResult(Scenario scenario, boolean naive, long durationMillis,
     public DrillResult {
         timeline = List.copyOf(timeline);
         java.util.Objects.requireNonNull(window, "window");
+        java.util.Objects.requireNonNull(example, "example");
     }
 
     /** Whether every invariant held. */
     public boolean holds() {
-        return accountNotFound == 0 && duplicateOrders == 0 && lostCartItems == 0;
+        return accountNotFound == 0 && duplicateOrders == 0 && lostCartItems == 0 && example.wrongRegion() <= 0;
     }
 
     /** {@code unitas} or {@code naive}. */

@@ -74,6 +74,7 @@ final class DrillRun {
     private volatile long faultAt = -1;
     private volatile long injectedAt = -1;
     private volatile long recoveryAt = -1;
+    private ExampleCalls exampleCalls = ExampleCalls.none();
 
     private DrillRun(Drill.Builder b, Playground p) {
         this.p = p;
@@ -108,16 +109,22 @@ final class DrillRun {
             failover.enable();
         }
         phase(DrillPhase.LOAD);
+        ExampleCalls exampleBefore = p.exampleCalls();
         for (int i = 0; i < users; i++) {
             pool.execute(this::virtualUser);
         }
+        ExampleLoad example = exampleBefore.ran() ? ExampleLoad.start(p, () -> stop) : null;
         try {
             script();
         } finally {
             stop = true;
             pool.shutdown();
             awaitQuietly(pool);
+            if (example != null) {
+                example.await();
+            }
         }
+        exampleCalls = p.exampleCalls().since(exampleBefore);
         phase(DrillPhase.REPLICATION);
         say("load stopped; waiting for replication to catch up");
         awaitReplication(Duration.ofSeconds(20));
@@ -306,7 +313,8 @@ final class DrillRun {
                                duplicateOrders(), lostCartItems(), sessionsLost.get(), failedInFault,
                                scenario.movesTraffic() ? failover : -1, timeline(),
                                new DrillResult.FaultWindow(servedInFault, faultedServedInFault,
-                                                           scenario.movesTraffic() ? writesBack : -1, rpoMillis));
+                                                           scenario.movesTraffic() ? writesBack : -1, rpoMillis),
+                               exampleCalls);
     }
 
     /** Idempotency keys with more than one order, over every region's store. */

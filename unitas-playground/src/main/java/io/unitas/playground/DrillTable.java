@@ -10,7 +10,8 @@ public final class DrillTable {
     static final List<String> COLUMNS = List.of("scenario", "mode", "account not found", "duplicate orders",
                                                 "lost cart items", "sessions lost", "failed in fault",
                                                 "ok in fault", "faulted users ok", "writes back",
-                                                "failover", "rpo", "requests", "invariants");
+                                                "failover", "rpo", "requests", "wrong-region calls",
+                                                "invariants");
 
     private DrillTable() {}
 
@@ -20,7 +21,13 @@ public final class DrillTable {
                 r.scenario().id(), r.mode(), Long.toString(r.accountNotFound()), Long.toString(r.duplicateOrders()),
                 Long.toString(r.lostCartItems()), Long.toString(r.sessionsLost()), Long.toString(r.failedInFault()),
                 Long.toString(r.window().served()), Long.toString(r.window().faultedServed()), writesBack(r),
-                failover(r), rpo(r), Long.toString(r.requests()), r.holds() ? "hold" : "BROKEN")).toList();
+                failover(r), rpo(r), Long.toString(r.requests()), wrongRegion(r), r.holds() ? "hold" : "BROKEN")).toList();
+    }
+
+    /** The example's calls served outside their unit's region, of those with a unit; n/a when it did not run. */
+    static String wrongRegion(DrillResult r) {
+        ExampleCalls e = r.example();
+        return e.ran() ? e.wrongRegion() + " of " + e.crossUnit() : "n/a";
     }
 
     static String failover(DrillResult r) {
