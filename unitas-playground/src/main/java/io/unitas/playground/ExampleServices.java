@@ -3,12 +3,20 @@ package io.unitas.playground;
 import io.unitas.core.Region;
 import io.unitas.example.ExampleService;
 import io.unitas.example.ExampleService.Kind;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The example service pair ({@code examples/order-inventory}) in every region, in this process: per region one order
@@ -18,6 +26,9 @@ import java.util.concurrent.CompletableFuture;
  * control plane's state as the gateways do (a viewer's token), so fences, health and moved units reach them too.
  */
 final class ExampleServices implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ExampleServices.class);
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     private final Layout layout;
     private final Path workDir;
@@ -63,6 +74,29 @@ final class ExampleServices implements AutoCloseable {
         started.forEach(s -> s.calls().listen(counter));
         synchronized (running) {
             running.put(region, started);
+        }
+        warmUp(region);
+    }
+
+    /**
+     * One order without a unit (it stays in the region), straight to the order instance: the first call through a
+     * Spring service builds its load balancer, message converters and client, which on a loaded machine takes longer
+     * than a gateway waits for an answer.
+     */
+    private void warmUp(Region region) {
+        HttpRequest req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + layout.exampleOrderPort(region)
+                                                            + "/orders"))
+                                     .timeout(Duration.ofSeconds(60)).header("content-type", "application/json")
+                                     .POST(HttpRequest.BodyPublishers.ofString("{\"sku\":\"warm-up\"}")).build();
+        try {
+            int status = HTTP.send(req, HttpResponse.BodyHandlers.discarding()).statusCode();
+            if (status != 201) {
+                LOG.warn("example: the warm-up order in {} was answered {}", region, status);
+            }
+        } catch (IOException e) {
+            LOG.warn("example: the warm-up order in {} failed: {}", region, e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -109,6 +109,7 @@ class ExamplePlaygroundTest {
 
     private HttpResponse<String> order(URI gateway, String user) throws Exception {
         return http.send(HttpRequest.newBuilder(gateway.resolve("/example/orders")).header("x-user-id", user)
+                                    .timeout(Duration.ofSeconds(60))
                                     .header("content-type", "application/json")
                                     .POST(HttpRequest.BodyPublishers.ofString("{\"sku\":\"book\",\"quantity\":1}"))
                                     .build(), HttpResponse.BodyHandlers.ofString());
