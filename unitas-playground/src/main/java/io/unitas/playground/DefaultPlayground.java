@@ -230,6 +230,9 @@ final class DefaultPlayground implements Playground {
         }
         if (failure != null) {
             toStart.stream().map(running::remove).filter(Objects::nonNull).forEach(RegionProcesses::close);
+            if (example != null) {
+                toStart.forEach(example::stop);
+            }
             throw failure;
         }
     }
