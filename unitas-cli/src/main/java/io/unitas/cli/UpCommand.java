@@ -24,7 +24,11 @@ final class UpCommand implements Callable<Integer> {
 
     /** Held so that the levels stick (java.util.logging keeps loggers weakly). */
     private static final List<Logger> QUIET = List.of(Logger.getLogger("com.linecorp.armeria"),
-                                                      Logger.getLogger("io.netty"), Logger.getLogger("io.micrometer"));
+                                                      Logger.getLogger("io.netty"), Logger.getLogger("io.micrometer"),
+                                                      // the example services' Tomcat and Spring start-up lines
+                                                      Logger.getLogger("org.apache.catalina"),
+                                                      Logger.getLogger("org.apache.coyote"),
+                                                      Logger.getLogger("org.springframework"));
 
     @ParentCommand
     Main main;
