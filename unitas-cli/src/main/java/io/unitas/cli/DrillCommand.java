@@ -36,6 +36,12 @@ final class DrillCommand implements Callable<Integer> {
                                              + "a TTL, local-only reads, region-local idempotency.")
     boolean naive;
 
+    @Option(names = "--with-example",
+            description = "Also run the example service pair in every region and send it orders that enter at "
+                          + "another region's gateway; its calls served outside their unit's region are counted "
+                          + "(the table's wrong-region calls, an invariant). Unitas drills only.")
+    boolean withExample;
+
     @Mixin
     PlaygroundOptions playground;
 
@@ -49,6 +55,11 @@ final class DrillCommand implements Callable<Integer> {
         try {
             s = Scenario.of(scenario);
             drill.validate(playground, 1);
+            if (withExample && naive) {
+                throw new IllegalArgumentException("--with-example: runs with unitas drills only (expected: "
+                                                   + "without --naive)");
+            }
+            drill.example = withExample;
         } catch (IllegalArgumentException e) {
             main.err().println("unitas drill: " + e.getMessage());
             return Main.EXIT_USAGE;

@@ -31,6 +31,9 @@ final class DrillOptions {
             description = "Each drill's length: fault at 30%%, recovery at 70%% (default: 40s; demo: 30s).")
     String duration;
 
+    /** Whether unitas playgrounds also run the example service pair ({@code drill --with-example}). */
+    boolean example;
+
     /** The length without {@code --duration}: the command sets it (demo's is shorter, as it runs two at once). */
     Duration defaultLength = Duration.ofSeconds(40);
 
@@ -119,7 +122,7 @@ final class DrillOptions {
         Duration length = length();
         lane.step("starting the playground on ports " + portsFrom + "..");
         try (Playground p = options.builder().portsFrom(portsFrom).mode(naive ? ShopMode.NAIVE : ShopMode.UNITAS)
-                                   .start()) {
+                                   .example(example && !naive).start()) {
             List<DrillResult> results = new ArrayList<>();
             for (Scenario s : scenarios) {
                 lane.step("waiting until every gateway routes every user home");

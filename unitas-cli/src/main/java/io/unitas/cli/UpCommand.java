@@ -9,6 +9,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 /**
@@ -23,7 +24,11 @@ final class UpCommand implements Callable<Integer> {
 
     /** Held so that the levels stick (java.util.logging keeps loggers weakly). */
     private static final List<Logger> QUIET = List.of(Logger.getLogger("com.linecorp.armeria"),
-                                                      Logger.getLogger("io.netty"), Logger.getLogger("io.micrometer"));
+                                                      Logger.getLogger("io.netty"), Logger.getLogger("io.micrometer"),
+                                                      // the example services' Tomcat and Spring start-up lines
+                                                      Logger.getLogger("org.apache.catalina"),
+                                                      Logger.getLogger("org.apache.coyote"),
+                                                      Logger.getLogger("org.springframework"));
 
     @ParentCommand
     Main main;
@@ -35,6 +40,12 @@ final class UpCommand implements Callable<Integer> {
 
     @Mixin
     PlaygroundOptions options;
+
+    @Option(names = "--example", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Also run the example service pair in every region (an order and an inventory service, "
+                          + "Spring Boot with the unitas starter, under /example/ through every gateway); "
+                          + "--no-example leaves it out and starts faster (default: on).")
+    boolean example;
 
     @Override
     public Integer call() throws InterruptedException {
@@ -48,7 +59,7 @@ final class UpCommand implements Callable<Integer> {
         }
         main.err().println("unitas up: starting " + String.join(", ", options.regions) + " ...");
         try {
-            playground = options.builder().start();
+            playground = options.builder().example(example).start();
             playground.awaitReady(Duration.ofSeconds(120));
         } catch (RuntimeException e) {
             main.err().println("unitas up: cannot start: " + rootMessage(e));

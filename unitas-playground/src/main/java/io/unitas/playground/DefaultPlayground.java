@@ -99,6 +99,8 @@ final class DefaultPlayground implements Playground {
     private ControlServer control;
     private volatile LiveHomes homes;
     private EntryDns dns;
+    /** The example service pair in every region, when the builder asked for it; else null. */
+    private ExampleServices example;
 
     /** What one region runs besides its store. */
     private record RegionProcesses(List<Shop> shops, HealthServer health, Gateway gateway, HomeReadServer homeReads,
@@ -150,6 +152,10 @@ final class DefaultPlayground implements Playground {
     }
 
     static Playground start(Playground.Builder b, Layout layout) {
+        if (b.example && b.mode != ShopMode.UNITAS) {
+            throw new IllegalArgumentException("example: runs with unitas shops only (expected: no example with "
+                                               + b.mode + " shops)");
+        }
         if (b.store == StoreKind.POSTGRES && !PostgresServer.missing().isEmpty()) {
             throw new IllegalStateException(PostgresServer.missing());
         }
@@ -166,6 +172,10 @@ final class DefaultPlayground implements Playground {
             p.homes = LiveHomes.follow(p.control(), p.viewer.secret(), p.workDir.resolve("shops-state.json"));
             if (b.mode == ShopMode.UNITAS) { // naive clients follow a DNS model, not a server
                 p.dns = EntryDns.start(layout, p.workDir, p.control(), p.workDir.resolve("viewer.token"));
+            }
+            if (b.example) {
+                p.example = new ExampleServices(layout, p.workDir, p.write("topology.json", layout.topologyJson()),
+                                                p.write("rules.json", layout.rulesJson()), p.control().toString());
             }
             p.startRegions(layout.regions());
             return p;
@@ -235,6 +245,9 @@ final class DefaultPlayground implements Playground {
         }
         if (failure != null) {
             toStart.stream().map(running::remove).filter(Objects::nonNull).forEach(RegionProcesses::close);
+            if (example != null) {
+                toStart.forEach(example::stop);
+            }
             throw failure;
         }
     }
@@ -257,12 +270,20 @@ final class DefaultPlayground implements Playground {
                   .forEach(r -> client.endpoint(r, URI.create("http://127.0.0.1:" + layout.homeReadPort(r))));
             HomeReadClient homeReadClient = client.build();
             opened.add(homeReadClient);
+            if (example != null) {
+                example.start(region);
+                opened.add(() -> example.stop(region));
+            }
             List<Shop> shops = new ArrayList<>();
             List<Integer> ports = layout.shopPorts(region);
             for (int i = 0; i < ports.size(); i++) {
-                Shop shop = Shop.builder().region(region).stores(directory).rules(rules).homes(homes).mode(mode)
+                Shop.Builder builder = Shop.builder().region(region).stores(directory).rules(rules).homes(homes).mode(mode)
                                 .homeReads(homeReadClient).instance(region.id() + "-" + (char) ('a' + i))
-                                .port(ports.get(i)).clock(clock).start();
+                                .port(ports.get(i)).clock(clock);
+                if (example != null) {
+                    builder.mount(ExampleProxy.PREFIX, example.proxy(region));
+                }
+                Shop shop = builder.start();
                 shops.add(shop);
                 opened.add(shop);
             }
@@ -294,11 +315,19 @@ final class DefaultPlayground implements Playground {
         if (p != null) {
             p.close();
         }
+        if (example != null) {
+            example.stop(region);
+        }
         if (postgres != null) {
             postgres.kill(region);
         } else {
             stores.get(region).mode(StoreMode.UNAVAILABLE);
         }
+    }
+
+    @Override
+    public ExampleCalls exampleCalls() {
+        return example == null ? ExampleCalls.none() : example.counts();
     }
 
     @Override
@@ -559,6 +588,16 @@ final class DefaultPlayground implements Playground {
         s.append(String.format("  curl -si -X POST -H 'x-user-id: %s' -H 'authorization: Bearer TOKEN' "
                                + "-H 'idempotency-key: k-1' -d '{\"items\":{\"book\":1}}' %s/checkout%n", user,
                                gateway(layout.regions().get(1))));
+        if (example != null) {
+            s.append(String.format("%nexample services (order -> inventory, Spring Boot with the unitas starter), "
+                                   + "through any gateway under %s/:%n", ExampleProxy.PREFIX));
+            s.append(String.format("  curl -si -X POST -H 'x-user-id: %s' -H 'content-type: application/json' "
+                                   + "-d '{\"sku\":\"book\",\"quantity\":1}' %s%s/orders%n", user,
+                                   gateway(layout.regions().get(1)), ExampleProxy.PREFIX));
+            s.append(String.format("  instances: %s; what each served: GET /calls on them%n", layout.regions().stream()
+                    .map(r -> r.id() + " order :" + layout.exampleOrderPort(r) + " inventory :"
+                              + layout.exampleInventoryPort(r)).collect(Collectors.joining(" · "))));
+        }
         if (postgres != null) {
             s.append(String.format("%nPostgreSQL per region: %s%n", String.join(" · ", postgres.describe())));
         }
@@ -573,6 +612,9 @@ final class DefaultPlayground implements Playground {
         running.clear();
         if (dns != null) {
             dns.close();
+        }
+        if (example != null) {
+            example.close();
         }
         stopControlPlane();
         if (homes != null) {

@@ -47,6 +47,8 @@ public final class DrillReport {
          .append("region. Ok in fault: successful requests between fault and recovery (faulted users ok: of the faulted ")
          .append("region's users). Writes back: from the fault to the first successful checkout of a ")
          .append("faulted-region user. RPO: the faulted unit's lag when the control plane promoted it (0: a switchover drained it).")
+         .append(" Wrong-region calls (with the example service pair): its calls served outside the region their unit ")
+         .append("was routed to, of those carrying a unit — must be 0.")
          .append("</p>\n<h2>Timelines</h2>\n");
         results.forEach(r -> h.append(chart(r)));
         return h.append("</body></html>\n").toString();

@@ -5,7 +5,8 @@ import java.util.Map;
 
 /**
  * What a drill counted. The invariants ({@link #holds()}): no acknowledged registration later answered "account
- * not found", no idempotency key with more than one order that was not compensated, no acknowledged cart item lost.
+ * not found", no idempotency key with more than one order that was not compensated, no acknowledged cart item lost,
+ * and (when the example service pair ran) no call of it served outside the region its unit was routed to.
  *
  * @param scenario            the fault
  * @param naive               whether it ran with the seed's setup instead of unitas
@@ -24,11 +25,14 @@ import java.util.Map;
  * @param timeline            per second: served requests by region, and errors
  * @param window              what the users could still do between fault and recovery
  * @param reconciled          what reconciliation did with the changes a promotion left unshipped in the faulted region
+ * @param example             the example service pair's calls during the drill ({@link ExampleCalls#none()} when it
+ *                            did not run): none may be served outside the region its unit was routed to
  */
 public record DrillResult(Scenario scenario, boolean naive, long durationMillis, long faultAtMillis,
                           long recoveryAtMillis, long requests, long accountNotFound, long duplicateOrders,
                           long lostCartItems, long sessionsLost, long failedInFault, long failoverMillis,
-                          List<Second> timeline, FaultWindow window, Reconciled reconciled) {
+                          List<Second> timeline, FaultWindow window, Reconciled reconciled,
+                          ExampleCalls example) {
 
     /**
      * What reconciliation did during the drill with the changes the faulted region acknowledged but had not shipped
@@ -72,7 +76,7 @@ public record DrillResult(Scenario scenario, boolean naive, long durationMillis,
                        List<Second> timeline) {
         this(scenario, naive, durationMillis, faultAtMillis, recoveryAtMillis, requests, accountNotFound,
              duplicateOrders, lostCartItems, sessionsLost, failedInFault, failoverMillis, timeline,
-             FaultWindow.none(), Reconciled.none());
+             FaultWindow.none(), Reconciled.none(), ExampleCalls.none());
     }
 
     /** One second of the timeline: requests answered per serving region, and failed requests. */
@@ -88,11 +92,12 @@ public record DrillResult(Scenario scenario, boolean naive, long durationMillis,
         timeline = List.copyOf(timeline);
         java.util.Objects.requireNonNull(window, "window");
         java.util.Objects.requireNonNull(reconciled, "reconciled");
+        java.util.Objects.requireNonNull(example, "example");
     }
 
     /** Whether every invariant held. */
     public boolean holds() {
-        return accountNotFound == 0 && duplicateOrders == 0 && lostCartItems == 0;
+        return accountNotFound == 0 && duplicateOrders == 0 && lostCartItems == 0 && example.wrongRegion() <= 0;
     }
 
     /** {@code unitas} or {@code naive}. */

@@ -80,6 +80,7 @@ final class DrillRun {
     private volatile long faultAt = -1;
     private volatile long injectedAt = -1;
     private volatile long recoveryAt = -1;
+    private ExampleCalls exampleCalls = ExampleCalls.none();
 
     private DrillRun(Drill.Builder b, Playground p) {
         this.p = p;
@@ -116,9 +117,11 @@ final class DrillRun {
         }
         reconciledBefore = p.reconciliation();
         phase(DrillPhase.LOAD);
+        ExampleCalls exampleBefore = p.exampleCalls();
         for (int i = 0; i < users; i++) {
             pool.execute(this::virtualUser);
         }
+        ExampleLoad example = exampleBefore.ran() ? ExampleLoad.start(p, () -> stop) : null;
         try {
             script();
         } finally {
@@ -129,7 +132,11 @@ final class DrillRun {
                 entries.close();
                 say(entries.summary());
             }
+            if (example != null) {
+                example.await();
+            }
         }
+        exampleCalls = p.exampleCalls().since(exampleBefore);
         phase(DrillPhase.REPLICATION);
         say("load stopped; waiting for replication to catch up");
         awaitReplication(Duration.ofSeconds(20));
@@ -356,7 +363,7 @@ final class DrillRun {
                                scenario.movesTraffic() ? failover : -1, timeline(),
                                new DrillResult.FaultWindow(servedInFault, faultedServedInFault,
                                                            scenario.movesTraffic() ? writesBack : -1, rpoMillis),
-                               reconciled());
+                               reconciled(), exampleCalls);
     }
 
     /**
@@ -440,7 +447,11 @@ final class DrillRun {
             }
             pause(50);
         }
-        say("replication did not catch up within " + timeout.toSeconds() + " s; counting anyway");
+        say("replication did not catch up within " + timeout.toSeconds() + " s; counting anyway; behind: "
+            + p.replicator().links().stream().filter(l -> !l.caughtUp())
+               .map(l -> l.from() + "->" + l.to() + " " + l.pendingChanges() + " pending"
+                         + (l.problem().isEmpty() ? "" : " (" + l.problem() + ")"))
+               .collect(java.util.stream.Collectors.joining(", ")));
     }
 
     // ---- time

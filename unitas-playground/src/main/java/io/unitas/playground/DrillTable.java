@@ -11,7 +11,7 @@ public final class DrillTable {
                                                 "lost cart items", "sessions lost", "failed in fault",
                                                 "ok in fault", "faulted users ok", "writes back",
                                                 "failover", "rpo", "duplicates detected", "compensated",
-                                                "conflicts", "requests", "invariants");
+                                                "conflicts", "requests", "wrong-region calls", "invariants");
 
     private DrillTable() {}
 
@@ -23,7 +23,13 @@ public final class DrillTable {
                 Long.toString(r.window().served()), Long.toString(r.window().faultedServed()), writesBack(r),
                 failover(r), rpo(r), Long.toString(r.reconciled().duplicatesDetected()),
                 Long.toString(r.reconciled().compensated()), Long.toString(r.reconciled().conflicts()),
-                Long.toString(r.requests()), r.holds() ? "hold" : "BROKEN")).toList();
+                Long.toString(r.requests()), wrongRegion(r), r.holds() ? "hold" : "BROKEN")).toList();
+    }
+
+    /** The example's calls served outside their unit's region, of those with a unit; n/a when it did not run. */
+    static String wrongRegion(DrillResult r) {
+        ExampleCalls e = r.example();
+        return e.ran() ? e.wrongRegion() + " of " + e.crossUnit() : "n/a";
     }
 
     static String failover(DrillResult r) {

@@ -15,8 +15,8 @@ import java.util.stream.Collectors;
  * unit {@code u-<region>} and user ids whose value mod {@code 1000 × regions} lies in {@code [1000 i, 1000 i +
  * 999]}; the control plane listens on the first port, the entry DNS server on the next (UDP and TCP), region
  * {@code i}'s processes on {@code first + 10 (i + 1)} onwards (gateway, health HTTP, health gRPC, shop a, shop b,
- * home reads, database). Region {@code i}'s clients are in the network {@code 10.(i + 1).0.0/16} for the DNS
- * server's geo map.
+ * home reads, database, the example's order and inventory services). Region {@code i}'s clients are in the network
+ * {@code 10.(i + 1).0.0/16} for the DNS server's geo map.
  */
 record Layout(List<Region> regions, int portsFrom) {
 
@@ -30,10 +30,10 @@ record Layout(List<Region> regions, int portsFrom) {
         if (regions.stream().distinct().count() != regions.size()) {
             throw new IllegalArgumentException("regions: " + regions + " (expected: each once)");
         }
-        int last = portsFrom + 10 * regions.size() + 6;
+        int last = portsFrom + 10 * regions.size() + 8;
         if (portsFrom < 1024 || last > 65_535) {
             throw new IllegalArgumentException("ports-from: " + portsFrom + " (expected: 1024.." + (65_535 - 10
-                    * regions.size() - 6) + " for " + regions.size() + " regions)");
+                    * regions.size() - 8) + " for " + regions.size() + " regions)");
         }
     }
 
@@ -82,6 +82,16 @@ record Layout(List<Region> regions, int portsFrom) {
     /** Where the region's own database listens, when it runs one ({@code --store postgres}). */
     int databasePort(Region r) {
         return base(r) + 6;
+    }
+
+    /** Where the region's order service of the example listens, when it runs ({@code --with-example}). */
+    int exampleOrderPort(Region r) {
+        return base(r) + 7;
+    }
+
+    /** Where the region's inventory service of the example listens, when it runs. */
+    int exampleInventoryPort(Region r) {
+        return base(r) + 8;
     }
 
     private int base(Region r) {

@@ -125,6 +125,14 @@ public interface Playground extends AutoCloseable {
      */
     Duration failoverPromise(Scenario scenario);
 
+    /**
+     * What the example service pair ({@code examples/order-inventory}, started with {@link Builder#example}) has
+     * served so far, over every instance; {@link ExampleCalls#none()} when it does not run.
+     */
+    default ExampleCalls exampleCalls() {
+        return ExampleCalls.none();
+    }
+
     /** A multi-line description: every port, what to open, three curl lines to try. */
     String describe();
 
@@ -140,8 +148,19 @@ public interface Playground extends AutoCloseable {
         Duration replicationDelay = Duration.ofMillis(200);
         Path workDir;
         StoreKind store = StoreKind.EMBEDDED;
+        boolean example;
 
         private Builder() {}
+
+        /**
+         * Whether each region also runs the example service pair (default off): an order and an inventory service,
+         * Spring Boot applications with the unitas starter, reached through every gateway under {@code /example/}.
+         * Unitas shops only; it adds a few seconds to the start.
+         */
+        public Builder example(boolean example) {
+            this.example = example;
+            return this;
+        }
 
         /** The regions (default cn, eu, us), in fallback order; the first is the center. */
         public Builder regions(List<Region> regions) {

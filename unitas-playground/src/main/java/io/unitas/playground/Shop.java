@@ -4,8 +4,11 @@ import io.unitas.core.Region;
 import io.unitas.core.rules.Unit;
 import io.unitas.core.rules.UnitRules;
 import io.unitas.data.remote.HomeReadClient;
+import com.linecorp.armeria.server.HttpService;
 import io.unitas.playground.store.StoreDirectory;
 import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
@@ -40,8 +43,18 @@ public interface Shop extends AutoCloseable {
         int port;
         Clock clock = Clock.systemUTC();
         HomeReadClient homeReads;
+        final Map<String, HttpService> mounts = new LinkedHashMap<>();
 
         private Builder() {}
+
+        /**
+         * Serves {@code service} under {@code pathPrefix} beside the shop's own routes, as an ingress's path route
+         * would (the playground routes the example services' prefix this way).
+         */
+        public Builder mount(String pathPrefix, HttpService service) {
+            mounts.put(Objects.requireNonNull(pathPrefix, "pathPrefix"), Objects.requireNonNull(service, "service"));
+            return this;
+        }
 
         /**
          * Reads entities not yet in this region from their home region over the network (each region serving its

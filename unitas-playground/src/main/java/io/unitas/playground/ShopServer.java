@@ -13,6 +13,7 @@ import com.linecorp.armeria.common.ResponseHeaders;
 import com.linecorp.armeria.common.ResponseHeadersBuilder;
 import com.linecorp.armeria.server.HttpService;
 import com.linecorp.armeria.server.Server;
+import com.linecorp.armeria.server.ServerBuilder;
 import io.unitas.core.Region;
 import io.unitas.core.crdt.Cart;
 import io.unitas.core.rules.KeySource;
@@ -88,7 +89,9 @@ final class ShopServer implements Shop {
 
     static Shop start(Shop.Builder b) {
         ShopServer shop = new ShopServer(b);
-        shop.server = Server.builder()
+        ServerBuilder server = Server.builder();
+        b.mounts.forEach(server::serviceUnder);
+        shop.server = server
                             .http(new InetSocketAddress("127.0.0.1", b.port))
                             .gracefulShutdownTimeout(Duration.ZERO, Duration.ofMillis(200))
                             .route().post("/register").build(shop.blocking(shop::register))

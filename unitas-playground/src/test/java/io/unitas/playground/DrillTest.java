@@ -116,6 +116,25 @@ class DrillTest {
                                                         + "starved machine: " + starved);
     }
 
+    /**
+     * The example service pair (examples/order-inventory) under the seed's incident: orders entering at another
+     * region's gateway, the inventory called from an @Async method; while cn's unit fails over to eu and back, no
+     * call of the pair is served outside the region its unit is routed to. A playground of its own, so that the
+     * other drills run without the pair's Spring contexts.
+     */
+    @Test
+    void the_example_services_calls_follow_their_unit_through_a_failover_and_none_goes_to_the_wrong_region() {
+        try (Playground withExample = Playground.builder().portsFrom(Ports.range(50)).example(true).start()) {
+            DrillResult r = drill(withExample, Scenario.DB_READONLY, false);
+
+            assertThat(r.example().crossUnit()).as("example calls with a unit").isPositive();
+            assertThat(r.example().wrongRegion()).as("example calls served outside their unit's region").isZero();
+            assertThat(r.accountNotFound()).isZero();
+            assertThat(r.duplicateOrders()).isZero();
+            assertThat(r.lostCartItems()).isZero();
+        }
+    }
+
     @Test
     void the_seeds_setup_loses_accounts_and_charges_twice_when_cn_turns_read_only_or_fails_behind_a_backlog() {
         try (Playground naive = Playground.builder().portsFrom(Ports.range(50)).mode(ShopMode.NAIVE).start()) {
