@@ -54,7 +54,7 @@ public final class PostgresCluster implements AutoCloseable {
         append(primary.data.resolve("postgresql.conf"), String.join("\n",
                 "listen_addresses = '127.0.0.1'",
                 "unix_socket_directories = '" + base + "'",
-                "fsync = off", "synchronous_commit = off", "full_page_writes = off",
+                "fsync = off", "synchronous_commit = on", "full_page_writes = off",
                 "wal_level = replica", "max_wal_senders = 5", "hot_standby = on",
                 "shared_buffers = 16MB", "max_connections = 40",
                 "wal_receiver_status_interval = 1s", "hot_standby_feedback = on",

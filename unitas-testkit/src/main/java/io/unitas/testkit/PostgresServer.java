@@ -12,7 +12,8 @@ import java.time.Duration;
  * started with the installed server's {@code initdb} and {@code pg_ctl}, found on the PATH or under
  * {@code /usr/lib/postgresql/*}{@code /bin} (as user {@code postgres} when running as root). It can be stopped as a
  * crash stops it and started again on the same data and port, which is how drills take a region's database away.
- * Trust authentication for {@code postgres} on 127.0.0.1; tuned for tests (no fsync).
+ * Trust authentication for {@code postgres} on 127.0.0.1; tuned for tests (no fsync, but every acknowledged commit
+ * survives a kill of the server).
  */
 public final class PostgresServer implements PostgresAddress, AutoCloseable {
 
@@ -61,7 +62,10 @@ public final class PostgresServer implements PostgresAddress, AutoCloseable {
             Files.writeString(data.resolve("postgresql.conf"), String.join("\n",
                     "listen_addresses = '127.0.0.1'",
                     "unix_socket_directories = '" + base + "'",
-                    "fsync = off", "synchronous_commit = off", "full_page_writes = off",
+                    // A commit is written to the operating system before it is acknowledged, so a kill of the
+                    // server (a drill's region-down) loses nothing acknowledged; without fsync a crash of the machine
+                    // could, which no test does.
+                    "fsync = off", "synchronous_commit = on", "full_page_writes = off",
                     "shared_buffers = 16MB", "max_connections = 60",
                     "port = " + port, ""), StandardOpenOption.APPEND);
         } catch (IOException e) {
