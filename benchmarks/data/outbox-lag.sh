@@ -21,7 +21,7 @@ pg_setup
 urls=()
 for region in cn eu us; do
   pg_start "$region" "$mode"
-  urls+=("--$region" "jdbc:postgresql://127.0.0.1:$pg_port/bench?user=postgres")
+  urls+=("--$region" "jdbc:postgresql://127.0.0.1:$pg_port/bench?user=postgres&reWriteBatchedInserts=true")
 done
 cd "$root"
 [[ -f benchmarks/jmh/target/benchmarks.jar ]] || mvn -B -ntp -q -pl benchmarks/jmh -am package -DskipTests

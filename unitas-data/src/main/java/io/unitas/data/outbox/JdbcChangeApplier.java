@@ -25,11 +25,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@link ChangeApplier} over JDBC: one transaction per batch of a unit's changes locks the (origin, unit) row of
- * {@code unitas_applied}, checks each change against the position there (a repeat is skipped, one that does not follow
- * the last applied holds), runs the service's handler for each and moves the position once. The lock makes two
- * concurrent deliveries of one change apply it once. A change refused in a batch rolls the batch back; the changes are
- * then applied one by one, so those before it are applied and it alone stops the stream.
+ * {@link ChangeApplier} over JDBC: one transaction per batch of changes (of many units) locks the (origin, unit) rows
+ * of {@code unitas_applied}, checks each change against the position there (a repeat is skipped, one that does not
+ * follow the last applied holds), hands the rest to the service's handlers in one batch call per entity type, and
+ * moves each unit's position once. The lock makes two concurrent deliveries of one change apply it once. A change
+ * refused in a batch rolls the batch back; each unit's changes are then applied one by one in a transaction of its
+ * own, so those before it are applied and it alone stops its unit's stream.
  */
 final class JdbcChangeApplier implements ChangeApplier {
 
@@ -76,7 +77,7 @@ final class JdbcChangeApplier implements ChangeApplier {
             streams.computeIfAbsent(new StreamKey(change.origin(), change.unit()), k -> new ArrayList<>()).add(change);
         }
         List<ApplyResult> results = new ArrayList<>(changes.size());
-        if (streams.size() > 1) {
+        if (changes.size() > 1) {
             try {
                 List<ApplyResult> together = applyStreamsInOneTransaction(streams);
                 if (together != null) {
@@ -103,9 +104,11 @@ final class JdbcChangeApplier implements ChangeApplier {
     }
 
     /**
-     * Several units' changes in one transaction, their positions locked in one statement per origin and moved in one
-     * batch: what keeps a link's many units with a change or two each from costing a transaction per change. Returns
-     * null when the handler or the database refused a change (rolled back, nothing applied).
+     * Several units' changes in one transaction, their positions locked in one statement per origin, their entities
+     * written by each handler's {@link ChangeHandler#applyAll} (one call per run of changes of one entity type, so
+     * a unit's order holds across types) and their positions moved in one batch: what keeps a link's many units with a
+     * change or two each from costing a transaction, or a round trip, per change. Returns null when a handler or the
+     * database refused a change (rolled back, nothing applied).
      */
     private List<ApplyResult> applyStreamsInOneTransaction(Map<StreamKey, List<ChangeEnvelope>> streams)
             throws SQLException {
@@ -118,6 +121,7 @@ final class JdbcChangeApplier implements ChangeApplier {
                 Map<StreamKey, Long> positions = lockPositions(c, streams.keySet());
                 Map<StreamKey, Long> moved = new LinkedHashMap<>();
                 List<ApplyResult> results = new ArrayList<>();
+                List<ChangeEnvelope> toWrite = new ArrayList<>();
                 for (Map.Entry<StreamKey, List<ChangeEnvelope>> stream : streams.entrySet()) {
                     long position = positions.get(stream.getKey());
                     for (ChangeEnvelope change : stream.getValue()) {
@@ -129,10 +133,11 @@ final class JdbcChangeApplier implements ChangeApplier {
                             }
                             continue;
                         }
-                        if (refusal(c, change, position) != null) {
+                        if (!handlers.containsKey(change.entityType())) {
                             c.rollback();
-                            return null;
+                            return null; // refused: its unit alone, one by one
                         }
+                        toWrite.add(change);
                         position = change.sequence();
                         results.add(new ApplyResult(Outcome.APPLIED, change, position, ""));
                         moved.put(stream.getKey(), position);
@@ -141,6 +146,10 @@ final class JdbcChangeApplier implements ChangeApplier {
                 if (moved.isEmpty()) {
                     c.rollback();
                     return results;
+                }
+                if (!writeInBatches(c, toWrite)) {
+                    c.rollback();
+                    return null;
                 }
                 try (PreparedStatement ps = c.prepareStatement("UPDATE unitas_applied SET applied_seq = ?,"
                                                                + " applied_at = ? WHERE origin = ? AND unit = ?")) {
@@ -161,6 +170,48 @@ final class JdbcChangeApplier implements ChangeApplier {
                 throw e;
             }
         }
+    }
+
+    /**
+     * Hands {@code changes} to their handlers' batch method, one call per run of one entity type in their order.
+     * Returns false when a handler or the database refused one (the caller rolls back); an unreachable or read-only
+     * database throws.
+     */
+    private boolean writeInBatches(Connection c, List<ChangeEnvelope> changes) throws SQLException {
+        int from = 0;
+        while (from < changes.size()) {
+            String type = changes.get(from).entityType();
+            int to = from + 1;
+            while (to < changes.size() && changes.get(to).entityType().equals(type)) {
+                to++;
+            }
+            try {
+                handlers.get(type).applyAll(c, changes.subList(from, to));
+            } catch (RuntimeException e) {
+                LOG.debug("batch of {} '{}' changes refused, applying unit by unit: {}", to - from, type, e.toString());
+                return false;
+            } catch (SQLException e) {
+                SQLException cause = firstWithState(e);
+                if (SqlFailure.of(cause) != SqlFailure.REJECTED) {
+                    throw cause;
+                }
+                LOG.debug("batch of {} '{}' changes refused, applying unit by unit: SQLSTATE {}: {}", to - from, type,
+                          cause.getSQLState(), cause.getMessage());
+                return false;
+            }
+            from = to;
+        }
+        return true;
+    }
+
+    /** {@code e}, or the first exception chained to it with a SQLSTATE (a batch's failure may carry none itself). */
+    private static SQLException firstWithState(SQLException e) {
+        for (SQLException at = e; at != null; at = at.getNextException()) {
+            if (at.getSQLState() != null) {
+                return at;
+            }
+        }
+        return e;
     }
 
     /** Locks the position rows of {@code streams}, one statement per origin, in unit order (no deadlock). */

@@ -105,4 +105,91 @@ class BatchedApplyTest {
                 .containsEntry("u-3", c1.sequence());
         assertThat(eu.stopped()).extracting(StoppedStream::unit).containsExactly("u-1");
     }
+
+    /** A change of {@code key} (an entry already there) setting its amount, appended in cn after {@code previous}. */
+    private ChangeEnvelope rewrite(String unit, String key, long amount, long previous) {
+        try (java.sql.Connection tx = regions.db.get(CN).getConnection()) {
+            tx.setAutoCommit(false);
+            ChangeEnvelope change = regions.outbox.get(CN).append(tx, unit, Ledger.ENTRY, key,
+                    ("alice|" + amount).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            tx.commit();
+            return change.withPrevious(previous);
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    @Test
+    void manyUnitsInOneBatch_goThroughTheHandlersBatch_andRepeatsInsideAndAcrossBatchesApplyOnce() {
+        Ledger cn = regions.ledger(CN);
+        ChangeEnvelope a1 = cn.record("u-1", "a-1", "alice", 1);
+        ChangeEnvelope b1 = cn.record("u-2", "b-1", "bob", 1);
+        ChangeEnvelope a2 = rewrite("u-1", "a-1", 2, a1.sequence());
+        ChangeEnvelope b2 = cn.record("u-2", "b-2", "bob", 2).withPrevious(b1.sequence());
+        ChangeEnvelope a3 = rewrite("u-1", "a-1", 3, a2.sequence());
+        long batchedBefore = Ledger.BATCHED.get();
+
+        List<ApplyResult> results = eu.applyAll(List.of(a1, b1, a1, a2, b2, b1, a2, a3));
+
+        assertThat(results).extracting(r -> r.change().sequence() + " " + r.outcome()).containsExactly(
+                a1.sequence() + " APPLIED", a1.sequence() + " DUPLICATE", a2.sequence() + " APPLIED",
+                a2.sequence() + " DUPLICATE", a3.sequence() + " APPLIED",
+                b1.sequence() + " APPLIED", b2.sequence() + " APPLIED", b1.sequence() + " DUPLICATE");
+        assertThat(Ledger.BATCHED.get() - batchedBefore).as("changes written by the handler's batch").isEqualTo(5);
+        // u-1's three changes of one entry were written in their order: the last one's amount stays
+        assertThat(Ledger.count(regions.db.get(EU), "SELECT amount FROM ledger_entries WHERE entry_id = 'a-1'"))
+                .isEqualTo(3);
+
+        List<ApplyResult> again = eu.applyAll(List.of(a3, b2, a2, b1));
+
+        assertThat(again).extracting(ApplyResult::outcome).containsOnly(Outcome.DUPLICATE);
+        assertThat(Ledger.BATCHED.get() - batchedBefore).as("nothing written again").isEqualTo(5);
+        assertThat(Ledger.entries(regions.db.get(EU))).containsExactly("a-1", "b-1", "b-2");
+        assertThat(eu.positions(CN)).containsEntry("u-1", a3.sequence()).containsEntry("u-2", b2.sequence());
+        assertThat(eu.stopped()).isEmpty();
+    }
+
+    @Test
+    void aUnitsChangesOutOfOrderInABatch_holdAtTheFirstThatDoesNotFollow_whileAnotherUnitApplies() {
+        Ledger cn = regions.ledger(CN);
+        ChangeEnvelope a1 = cn.record("u-1", "a-1", "alice", 1);
+        ChangeEnvelope a2 = rewrite("u-1", "a-1", 2, a1.sequence());
+        ChangeEnvelope b1 = cn.record("u-2", "b-1", "bob", 1);
+
+        List<ApplyResult> results = eu.applyAll(List.of(a2, b1, a1));
+
+        assertThat(results).extracting(r -> r.change().sequence() + " " + r.outcome())
+                .containsExactly(a2.sequence() + " GAP", b1.sequence() + " APPLIED");
+        assertThat(Ledger.entries(regions.db.get(EU))).containsExactly("b-1");
+        assertThat(eu.applyAll(List.of(a1, a2))).extracting(ApplyResult::outcome)
+                .containsExactly(Outcome.APPLIED, Outcome.APPLIED);
+        assertThat(Ledger.count(regions.db.get(EU), "SELECT amount FROM ledger_entries WHERE entry_id = 'a-1'"))
+                .isEqualTo(2);
+    }
+
+    @Test
+    void aRefusedChangeInAManyUnitBatch_stopsOnlyItsUnit_withItsReason_andTheOthersApplyInFull() {
+        Ledger.execute(regions.db.get(EU), "ALTER TABLE ledger_entries ADD CONSTRAINT entries_below_a_million"
+                                           + " CHECK (amount < 1000000)");
+        Ledger cn = regions.ledger(CN);
+        ChangeEnvelope a1 = cn.record("u-1", "a-1", "alice", 1);
+        ChangeEnvelope b1 = cn.record("u-2", "b-1", "bob", 1);
+        ChangeEnvelope a2 = cn.record("u-1", "a-2", "alice", 5_000_000).withPrevious(a1.sequence());
+        ChangeEnvelope b2 = cn.record("u-2", "b-2", "bob", 2).withPrevious(b1.sequence());
+        ChangeEnvelope a3 = cn.record("u-1", "a-3", "alice", 3).withPrevious(a2.sequence());
+        ChangeEnvelope c1 = cn.record("u-3", "c-1", "carol", 1);
+
+        List<ApplyResult> results = eu.applyAll(List.of(a1, b1, a2, b2, a3, c1, b1));
+
+        assertThat(results).extracting(r -> r.change().key() + " " + r.outcome()).containsExactlyInAnyOrder(
+                "a-1 APPLIED", "a-2 REJECTED", "b-1 APPLIED", "b-2 APPLIED", "b-1 DUPLICATE", "c-1 APPLIED");
+        assertThat(Ledger.entries(regions.db.get(EU))).containsExactly("a-1", "b-1", "b-2", "c-1");
+        assertThat(eu.positions(CN)).containsEntry("u-1", a1.sequence()).containsEntry("u-2", b2.sequence())
+                .containsEntry("u-3", c1.sequence());
+        assertThat(eu.stopped()).singleElement().satisfies(s -> {
+            assertThat(s.unit()).isEqualTo("u-1");
+            assertThat(s.refused()).isEqualTo(a2.sequence());
+            assertThat(s.reason()).contains("entries_below_a_million");
+        });
+    }
 }

@@ -7,7 +7,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 
 /**
@@ -18,26 +21,77 @@ final class Ledger {
 
     static final String ENTRY = "ledger_entry";
 
-    /** Writes a replicated entry as it came: insert, or overwrite the same entry id. */
-    static final ChangeHandler HANDLER = (tx, change) -> {
-        String[] parts = new String(change.payload(), StandardCharsets.UTF_8).split("\\|");
-        try (PreparedStatement update = tx.prepareStatement(
-                "UPDATE ledger_entries SET account = ?, amount = ? WHERE entry_id = ?")) {
-            update.setString(1, parts[0]);
-            update.setLong(2, Long.parseLong(parts[1]));
-            update.setString(3, change.key());
-            if (update.executeUpdate() == 1) {
-                return;
+    /** Writes a replicated entry as it came: insert, or overwrite the same entry id; a batch in two round trips. */
+    static final ChangeHandler HANDLER = new Handler();
+
+    /** How many changes {@link #HANDLER} has written through its batch method (not one by one). */
+    static final AtomicLong BATCHED = new AtomicLong();
+
+    private static final class Handler implements ChangeHandler {
+
+        @Override
+        public void apply(Connection tx, ChangeEnvelope change) throws SQLException {
+            String[] parts = fields(change);
+            try (PreparedStatement update = tx.prepareStatement(
+                    "UPDATE ledger_entries SET account = ?, amount = ? WHERE entry_id = ?")) {
+                update.setString(1, parts[0]);
+                update.setLong(2, Long.parseLong(parts[1]));
+                update.setString(3, change.key());
+                if (update.executeUpdate() == 1) {
+                    return;
+                }
+            }
+            try (PreparedStatement insert = tx.prepareStatement(
+                    "INSERT INTO ledger_entries (entry_id, account, amount) VALUES (?, ?, ?)")) {
+                insert.setString(1, change.key());
+                insert.setString(2, parts[0]);
+                insert.setLong(3, Long.parseLong(parts[1]));
+                insert.executeUpdate();
             }
         }
-        try (PreparedStatement insert = tx.prepareStatement(
-                "INSERT INTO ledger_entries (entry_id, account, amount) VALUES (?, ?, ?)")) {
-            insert.setString(1, change.key());
-            insert.setString(2, parts[0]);
-            insert.setLong(3, Long.parseLong(parts[1]));
-            insert.executeUpdate();
+
+        /** The last change of each entry wins: one batch of updates, then one of inserts for the entries not there. */
+        @Override
+        public void applyAll(Connection tx, List<ChangeEnvelope> changes) throws SQLException {
+            Map<String, ChangeEnvelope> last = new LinkedHashMap<>();
+            changes.forEach(c -> last.put(c.key(), c));
+            List<ChangeEnvelope> entries = new ArrayList<>(last.values());
+            int[] updated;
+            try (PreparedStatement update = tx.prepareStatement(
+                    "UPDATE ledger_entries SET account = ?, amount = ? WHERE entry_id = ?")) {
+                for (ChangeEnvelope change : entries) {
+                    String[] parts = fields(change);
+                    update.setString(1, parts[0]);
+                    update.setLong(2, Long.parseLong(parts[1]));
+                    update.setString(3, change.key());
+                    update.addBatch();
+                }
+                updated = update.executeBatch();
+            }
+            try (PreparedStatement insert = tx.prepareStatement(
+                    "INSERT INTO ledger_entries (entry_id, account, amount) VALUES (?, ?, ?)")) {
+                boolean any = false;
+                for (int i = 0; i < entries.size(); i++) {
+                    if (updated[i] == 0) {
+                        String[] parts = fields(entries.get(i));
+                        insert.setString(1, entries.get(i).key());
+                        insert.setString(2, parts[0]);
+                        insert.setLong(3, Long.parseLong(parts[1]));
+                        insert.addBatch();
+                        any = true;
+                    }
+                }
+                if (any) {
+                    insert.executeBatch();
+                }
+            }
+            BATCHED.addAndGet(changes.size());
         }
-    };
+
+        private static String[] fields(ChangeEnvelope change) {
+            return new String(change.payload(), StandardCharsets.UTF_8).split("\\|");
+        }
+    }
 
     private final DataSource db;
     private final Outbox outbox;
