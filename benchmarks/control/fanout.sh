@@ -4,6 +4,10 @@
 #   benchmarks/control/fanout.sh                              # 5,000 watchers of config and health, 10 changes
 #   benchmarks/control/fanout.sh --watchers 1000 --parts config
 set -euo pipefail
+if [[ "${1:-}" == "--help" || "${1:-}" == "-h" ]]; then  # the comment above, without its marks
+  sed -n "2,$((${LINENO} - 3))p" "$0" | sed 's/^# \{0,1\}//'
+  exit 0
+fi
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cp="$(mktemp)"
 trap 'rm -f "$cp"' EXIT

@@ -8,6 +8,10 @@
 # hold-down is 0 s here (HOLD_DOWN), so a recovery is timed like a fault.
 # Usage: benchmarks/dns/control-change.sh   (env: FLIPS=50 POLL_MS=5 HOLD_DOWN=0s)
 set -euo pipefail
+if [[ "${1:-}" == "--help" || "${1:-}" == "-h" ]]; then  # the comment above, without its marks
+  sed -n "2,$((${LINENO} - 3))p" "$0" | sed 's/^# \{0,1\}//'
+  exit 0
+fi
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 FLIPS="${FLIPS:-50}"

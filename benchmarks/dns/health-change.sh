@@ -6,6 +6,10 @@
 # (HOLD_DOWN), so a recovery is as quick as a fault; with the default 5 s a recovered cn answers 5 s later, by design.
 # Usage: benchmarks/dns/health-change.sh   (env: FLIPS=50 RELOAD=1s POLL_MS=5 HOLD_DOWN=0s)
 set -euo pipefail
+if [[ "${1:-}" == "--help" || "${1:-}" == "-h" ]]; then  # the comment above, without its marks
+  sed -n "2,$((${LINENO} - 3))p" "$0" | sed 's/^# \{0,1\}//'
+  exit 0
+fi
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 FLIPS="${FLIPS:-50}"

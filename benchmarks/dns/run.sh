@@ -5,6 +5,10 @@
 #   queries per second >= 0.5 x gdnsd's; p99 latency at half of gdnsd's peak rate <= 2 x gdnsd's.
 # Usage: benchmarks/dns/run.sh   (env: RUNS=3 DURATION=10 CLIENTS=4 OUTSTANDING=100 WARMUP=60)
 set -euo pipefail
+if [[ "${1:-}" == "--help" || "${1:-}" == "-h" ]]; then  # the comment above, without its marks
+  sed -n "2,$((${LINENO} - 3))p" "$0" | sed 's/^# \{0,1\}//'
+  exit 0
+fi
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 RUNS="${RUNS:-3}"

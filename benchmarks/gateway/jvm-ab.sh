@@ -5,6 +5,10 @@
 #   benchmarks/gateway/jvm-ab.sh "" "-XX:+UseParallelGC -Dio.netty.leakDetection.level=disabled"
 # Usage: benchmarks/gateway/jvm-ab.sh "OPTIONS_A" "OPTIONS_B"   (env: PAIRS=8 DURATION=10s WARMUP=30s)
 set -euo pipefail
+if [[ "${1:-}" == "--help" || "${1:-}" == "-h" ]]; then  # the comment above, without its marks
+  sed -n "2,$((${LINENO} - 3))p" "$0" | sed 's/^# \{0,1\}//'
+  exit 0
+fi
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 A="$1"; B="$2"

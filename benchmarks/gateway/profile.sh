@@ -7,6 +7,10 @@
 # the event loop, the JIT compilers, the garbage collector and the rest.
 # Usage: benchmarks/gateway/profile.sh   (env: WARMUP=30s DURATION=10s CONNECTIONS=64 THREADS=2 KEEP=dir)
 set -euo pipefail
+if [[ "${1:-}" == "--help" || "${1:-}" == "-h" ]]; then  # the comment above, without its marks
+  sed -n "2,$((${LINENO} - 3))p" "$0" | sed 's/^# \{0,1\}//'
+  exit 0
+fi
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 WARMUP="${WARMUP:-30s}"

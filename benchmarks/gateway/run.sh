@@ -8,6 +8,10 @@
 # then the throughput ratios (>= 0.8 x nginx, >= 2 x Spring Cloud Gateway). Medians of RUNS interleaved runs.
 # Usage: benchmarks/gateway/run.sh   (env: RUNS=5 DURATION=10s CONNECTIONS=64 THREADS=2 WARMUP=30s)
 set -euo pipefail
+if [[ "${1:-}" == "--help" || "${1:-}" == "-h" ]]; then  # the comment above, without its marks
+  sed -n "2,$((${LINENO} - 3))p" "$0" | sed 's/^# \{0,1\}//'
+  exit 0
+fi
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 RUNS="${RUNS:-5}"

@@ -6,6 +6,10 @@
 # launcher, repeats the incident, prints each run and the median, min and max in milliseconds.
 #   usage: benchmarks/health/detection.sh [runs]      (default 10)
 set -euo pipefail
+if [[ "${1:-}" == "--help" || "${1:-}" == "-h" ]]; then  # the comment above, without its marks
+  sed -n "2,$((${LINENO} - 3))p" "$0" | sed 's/^# \{0,1\}//'
+  exit 0
+fi
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 runs="${1:-10}"

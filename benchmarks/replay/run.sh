@@ -4,6 +4,10 @@
 # and the ratios faster awk / unitas. The machine should be otherwise idle for the wall-clock numbers to mean much.
 #   usage: benchmarks/replay/run.sh [runs]      (default 3 runs each; USERS=n to change the input size)
 set -euo pipefail
+if [[ "${1:-}" == "--help" || "${1:-}" == "-h" ]]; then  # the comment above, without its marks
+  sed -n "2,$((${LINENO} - 3))p" "$0" | sed 's/^# \{0,1\}//'
+  exit 0
+fi
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 runs="${1:-3}"
