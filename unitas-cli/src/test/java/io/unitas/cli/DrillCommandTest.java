@@ -15,7 +15,7 @@ class DrillCommandTest {
             "drill db-readonly --duration 2s| unitas drill: --duration: 2s (expected: at least 5s)",
             "demo --users 0                 | unitas demo: --users: 0 (expected: 1..1000)",
             "up --regions cn                | unitas up: regions: [cn] (expected: at least 2)",
-            "up --ports-from 80             | unitas up: ports-from: 80 (expected: 1024..65499 for 3 regions)",
+            "up --ports-from 80             | unitas up: ports-from: 80 (expected: 1024..65497 for 3 regions)",
             "up --store mysql               | unitas up: --store: 'mysql' (expected: embedded or postgres)",
             "drill db-readonly --store h2   | unitas drill: --store: 'h2' (expected: embedded or postgres)",
     })
