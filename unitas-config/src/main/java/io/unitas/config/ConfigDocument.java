@@ -126,7 +126,13 @@ public final class ConfigDocument {
                 return f.textNode(p.getText());
             }
             case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> {
-                return f.numberNode(p.getDecimalValue());
+                try {
+                    return f.numberNode(p.getDecimalValue());
+                } catch (NumberFormatException e) {
+                    // Jackson refuses some numbers only when asked for their value (an exponent too long to hold).
+                    throw new JsonParseException(p, (path.isEmpty() ? "" : path + ": ") + "a number that cannot be read: "
+                                                    + p.getText());
+                }
             }
             case VALUE_TRUE -> {
                 return f.booleanNode(true);

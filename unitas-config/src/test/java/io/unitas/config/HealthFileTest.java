@@ -23,6 +23,12 @@ class HealthFileTest {
     }
 
     @Test
+    void aNumberTooLargeToRead_isAnErrorNamingThePlace_notACrash() {
+        assertThatThrownBy(() -> parse("{\"cn\": {\"healthy\": true, \"score\": 28035986211e4007536850000.95}}"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("h.json");
+    }
+
+    @Test
     void readsFlags_andLeftOutRegionsAreUnhealthy() {
         HealthSnapshot h = parse("{\"cn\": false, \"eu\": true}");
         assertThat(h.isHealthy(Region.of("cn"))).isFalse();
