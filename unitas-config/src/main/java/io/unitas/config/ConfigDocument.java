@@ -130,8 +130,8 @@ public final class ConfigDocument {
                     return f.numberNode(p.getDecimalValue());
                 } catch (NumberFormatException e) {
                     // Jackson refuses some numbers only when asked for their value (an exponent too long to hold).
-                    throw new JsonParseException(p, (path.isEmpty() ? "" : path + ": ") + "a number that cannot be read: "
-                                                    + p.getText());
+                    throw new JsonParseException(p, (path.isEmpty() ? "" : path + ": ")
+                                                    + "a number that cannot be read: " + p.getText());
                 }
             }
             case VALUE_TRUE -> {

@@ -192,8 +192,8 @@ public final class HealthReportJson {
 
         BigDecimal number(JsonNode parent, String path) {
             JsonNode node = field(parent, path);
-            if (!node.isNumber()) {
-                throw error(path, node + " (expected: a number)");
+            if (!node.isNumber() || node.isFloatingPointNumber() && !Double.isFinite(node.doubleValue())) {
+                throw error(path, node + " (expected: a finite number)");
             }
             return node.decimalValue();
         }

@@ -81,6 +81,12 @@ class HealthReportJsonTest {
     }
 
     @Test
+    void aNumberBeyondWhatADoubleHolds_isNamedByItsPath_notACrash() {
+        assertThatThrownBy(() -> HealthReportJson.read(PUSHED.replace("\"sequence\":17", "\"sequence\":11e4007")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("sequence");
+    }
+
+    @Test
     void notJsonAtAllIsOneClearLine() {
         assertThatThrownBy(() -> HealthReportJson.read("<html>"))
                 .hasMessageStartingWith("health report: not valid JSON: ");
