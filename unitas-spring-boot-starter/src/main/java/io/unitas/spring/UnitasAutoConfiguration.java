@@ -271,6 +271,17 @@ public class UnitasAutoConfiguration {
         RoutingStateEndpoint unitasRoutingStateEndpoint(UnitasProperties properties, UnitasRoutingState state) {
             return new RoutingStateEndpoint(properties, state);
         }
+
+        /** {@code /actuator/health/unitas}: this region's health as the gateways see it (Boot 3's health API). */
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnClass(name = "org.springframework.boot.actuate.health.HealthIndicator")
+        static class HealthComponent {
+            @Bean(name = "unitasHealthIndicator")
+            @ConditionalOnMissingBean(name = "unitasHealthIndicator")
+            UnitasHealthIndicator unitasHealthIndicator(UnitasProperties properties, UnitasRoutingState state) {
+                return new UnitasHealthIndicator(state, properties.getRegion());
+            }
+        }
     }
 
     /** The context written on OpenFeign calls: every {@code @FeignClient} picks up request interceptor beans. */

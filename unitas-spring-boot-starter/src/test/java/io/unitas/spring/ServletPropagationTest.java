@@ -134,4 +134,19 @@ class ServletPropagationTest {
         assertThat(r.body()).contains("\"region\":\"eu\"", "\"units\":{\"u-cn\":\"cn\",\"u-eu\":\"eu\",\"u-us\":\"us\"}",
                                       "\"healthy\":{\"cn\":true,\"eu\":true,\"us\":true}", "\"fenced\":[\"u-cn\"]");
     }
+
+    @Test
+    void theHealthComponent_isOutOfServiceWhileTheRoutingStateHasThisRegionDown() throws Exception {
+        HttpResponse<String> up = send("GET", "/actuator/health/unitas");
+        assertThat(up.statusCode()).as(up.body()).isEqualTo(200);
+        assertThat(up.body()).contains("\"status\":\"UP\"");
+
+        state.down("eu");
+        HttpResponse<String> down = send("GET", "/actuator/health/unitas");
+        assertThat(down.statusCode()).as(down.body()).isEqualTo(503);
+        assertThat(down.body()).contains("\"status\":\"OUT_OF_SERVICE\"");
+
+        state.down("cn");
+        assertThat(send("GET", "/actuator/health/unitas").statusCode()).as("another region down").isEqualTo(200);
+    }
 }
