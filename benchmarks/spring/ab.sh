@@ -42,29 +42,14 @@ javac -d "$work/classes" -cp "$cp" "$here/BenchService.java"
 BACKEND=$(free_port); PA=$(free_port); PB=$(free_port)
 nginx_conf "$work/backend" "server { listen 127.0.0.1:$BACKEND; keepalive_requests 1000000;
   location / { return 200 'ok'; } }"
-cat >"$work/topology.yaml" <<YAML
-regions: [{id: cn}, {id: eu}]
-center: cn
-YAML
-cat >"$work/rules.yaml" <<YAML
-units:
-  - {id: u-cn, region: cn}
-  - {id: u-eu, region: eu}
-key:
-  sources: [{header: x-user-id}]
-  transform: mod 10000
-ranges:
-  - {range: 0~4999, unit: u-cn}
-  - {range: 5000~9999, unit: u-eu}
-YAML
-echo '{"cn": true, "eu": true}' >"$work/health.json"
+state_files "$work"
 
 start() { # port, unitas.enabled
   java -Xmx384m -XX:+UseParallelGC -cp "$work/classes:$cp" bench.BenchService \
     --server.port="$1" --unitas.enabled="$2" --spring.main.banner-mode=off --logging.level.root=warn \
     --eureka.client.enabled=false --spring.cloud.loadbalancer.cache.enabled=false \
     --unitas.region=eu --unitas.topology="file:$work/topology.yaml" --unitas.rules="file:$work/rules.yaml" \
-    --unitas.health="file:$work/health.json" --unitas.reload-interval=1h \
+    --unitas.health="file:$work/health.yaml" --unitas.reload-interval=1h \
     "--spring.cloud.discovery.client.simple.instances.inventory[0].uri=http://127.0.0.1:$BACKEND" \
     "--spring.cloud.discovery.client.simple.instances.inventory[0].metadata[unitas.region]=eu" \
     "--spring.cloud.discovery.client.simple.instances.inventory[1].uri=http://localhost:$BACKEND" \
