@@ -55,6 +55,8 @@ final class ControlService {
     private final Map<String, Instant> lastAttempt = new ConcurrentHashMap<>();
     /** Per group and home, whether the policy's last attempt was a promotion. */
     private final Map<String, Boolean> lastAttemptPromoted = new ConcurrentHashMap<>();
+    /** Since when this instance leads (its first tick as leader); null while it does not. The tick thread's own. */
+    private Instant leadingSince;
 
     private final StateStore store;
     private final Clock clock;
@@ -460,14 +462,24 @@ final class ControlService {
 
     // ---- the leader's loop
 
+    /** This instance no longer leads: when it leads again, the regions get TTL and grace to push to it. */
+    void notLeading() {
+        leadingSince = null;
+    }
+
     /** Marks stale and expired health reports, then advances a running switchover by one phase. */
     void tick() {
         Instant now = clock.instant();
+        if (leadingSince == null) {
+            leadingSince = now;
+        }
+        Instant leading = leadingSince;
         change("control", "health.freshness", "health", "", ANY, current -> {
             Map<Region, HealthEntry> health = new LinkedHashMap<>(current.health());
             List<String> changed = new ArrayList<>();
             health.replaceAll((region, entry) -> {
-                HealthEntry.Freshness f = HealthEntry.freshness(entry.receivedAt(), now, healthTtl, healthGrace);
+                HealthEntry.Freshness f = HealthEntry.freshness(entry.receivedAt(), leading, now, healthTtl,
+                                                                  healthGrace);
                 if (f != entry.freshness()) {
                     changed.add(region + " " + f.jsonName() + " (last report received " + entry.receivedAt() + ")");
                 }

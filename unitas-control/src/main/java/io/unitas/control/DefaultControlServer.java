@@ -97,6 +97,8 @@ final class DefaultControlServer implements ControlServer {
             try {
                 if (store.leader()) {
                     service.tick();
+                } else {
+                    service.notLeading();
                 }
             } catch (RuntimeException e) {
                 if (Thread.currentThread().isInterrupted()) {

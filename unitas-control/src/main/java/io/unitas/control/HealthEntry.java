@@ -50,13 +50,18 @@ record HealthEntry(Region region, long sequence, Instant observedAt, Instant rec
                                HealthReportJson.toTree(report).get("checks"), Freshness.FRESH, report.unitLags());
     }
 
-    /** The freshness of a report received at {@code receivedAt}, seen at {@code now}. */
-    static Freshness freshness(Instant receivedAt, Instant now, Duration ttl, Duration grace) {
-        Duration age = Duration.between(receivedAt, now);
-        if (age.compareTo(ttl) <= 0) {
+    /**
+     * The freshness of a report received at {@code receivedAt}, seen at {@code now} by a leader that has led since
+     * {@code leadingSince}. Stale by the report's age; expired only once the region has had the TTL and the grace
+     * to push to this leader: a leader hears nothing before it leads (a restart, a failover of the control plane),
+     * and that silence says nothing about the region.
+     */
+    static Freshness freshness(Instant receivedAt, Instant leadingSince, Instant now, Duration ttl, Duration grace) {
+        if (Duration.between(receivedAt, now).compareTo(ttl) <= 0) {
             return Freshness.FRESH;
         }
-        return age.compareTo(ttl.plus(grace)) <= 0 ? Freshness.STALE : Freshness.EXPIRED;
+        Instant heardFrom = receivedAt.isAfter(leadingSince) ? receivedAt : leadingSince;
+        return Duration.between(heardFrom, now).compareTo(ttl.plus(grace)) <= 0 ? Freshness.STALE : Freshness.EXPIRED;
     }
 
     HealthEntry withFreshness(Freshness next) {

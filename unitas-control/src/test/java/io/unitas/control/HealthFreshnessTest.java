@@ -50,6 +50,45 @@ class HealthFreshnessTest {
         }
     }
 
+    /**
+     * A control plane that was down heard nothing while it was down; that is no evidence a region died. Restarted on
+     * its data long after the last reports, it gives every region the TTL and the grace from its own start to push
+     * again (as etcd renews leases on a new leader), instead of expiring them all at its first tick and answering
+     * "no healthy region" for every user until the agents' retries come round.
+     */
+    @Test
+    void aRestartedControlPlane_expiresNoReportBeforeTheRegionsHadTtlAndGraceToPushAgain() {
+        MutableClock clock = new MutableClock(T0);
+        ControlServer.Builder builder = ControlServer.builder().port(0).dataDir(dir).tokens(Fixtures.tokensFile(dir))
+                                                     .clock(clock).tick(Duration.ofMillis(20))
+                                                     .healthFreshness(Duration.ofSeconds(10), Duration.ofSeconds(20));
+        try (ControlServer server = builder.start()) {
+            Fixtures.seed(ControlClient.of(server.uri(), Fixtures.ADMIN.secret()), T0, 50);
+        }
+        clock.advance(Duration.ofMinutes(1)); // down for a minute: every report is older than TTL + grace
+        try (ControlServer server = builder.start()) {
+            ControlClient admin = ControlClient.of(server.uri(), Fixtures.ADMIN.secret());
+            Fixtures.awaitEquals("cn freshness", Duration.ofSeconds(5), () -> freshness(admin), "stale");
+            assertThat(admin.get("/api/v1/state").json().path("health").path("cn").path("healthy").asBoolean())
+                    .as("healthy while the regions may still push").isTrue();
+
+            clock.advance(Duration.ofSeconds(29));
+            sleepTicks();
+            assertThat(freshness(admin)).as("29 s after the restart").isEqualTo("stale");
+
+            clock.advance(Duration.ofSeconds(2));
+            Fixtures.awaitEquals("cn freshness", Duration.ofSeconds(5), () -> freshness(admin), "expired");
+        }
+    }
+
+    private static void sleepTicks() {
+        try {
+            Thread.sleep(200); // ten ticks: a change would have been made
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     private static String freshness(ControlClient client) {
         return client.get("/api/v1/state").json().path("health").path("cn").path("freshness").asText();
     }

@@ -23,8 +23,9 @@ import io.unitas.core.health.HealthReport;
  * Pushes health reports to the control plane with the control plane's own client: {@code PUT} of the report's JSON,
  * on every change and at least every {@link PushConfig#every()}. Only the latest report is ever sent: one that is
  * superseded while a push fails is dropped. Failures are retried with exponential backoff, 250 ms doubling up to
- * 10 s; the first failure of a run is logged as a warning, the rest of the run at debug level, and the recovery
- * once, so an outage of the control plane is three lines, not one per retry.
+ * 10 s or the push interval, whichever is shorter; the first failure of a run is logged as a warning, the rest of
+ * the run at debug level, and the recovery once, so an outage of the control plane is three lines, not one per
+ * retry.
  */
 final class HealthPusher implements AutoCloseable {
 
@@ -69,11 +70,15 @@ final class HealthPusher implements AutoCloseable {
         }
     }
 
-    /** The delay before retry number {@code attempt} (1 for the first). */
-    static Duration backoff(int attempt) {
+    /**
+     * The delay before retry number {@code attempt} (1 for the first), at most 10 s and at most the push interval
+     * {@code every}: a control plane back from an outage expires regions it has not heard from for its TTL and grace.
+     */
+    static Duration backoff(int attempt, Duration every) {
         int doublings = Math.min(Math.max(0, attempt - 1), 16);
         Duration delay = FIRST_RETRY.multipliedBy(1L << doublings);
-        return delay.compareTo(LONGEST_RETRY) > 0 ? LONGEST_RETRY : delay;
+        Duration longest = every.compareTo(LONGEST_RETRY) < 0 ? every : LONGEST_RETRY;
+        return delay.compareTo(longest) > 0 ? longest : delay;
     }
 
     /** Queues {@code report} for pushing, replacing any report not yet sent. */
@@ -118,7 +123,7 @@ final class HealthPusher implements AutoCloseable {
             failures++;
             Throwable cause = e instanceof UncheckedIOException && e.getCause() != null ? e.getCause() : e;
             lastError = ProbeFailure.reason(cause, config.url().getHost() + ":" + config.url().getPort(), TIMEOUT);
-            long retry = backoff(failures).toMillis();
+            long retry = backoff(failures, config.every()).toMillis();
             if (failures == 1) {
                 log.warn("push of health report {} to {} failed ({}); retrying in {} ms, and quietly until it works",
                          report.sequence(), config.url(), lastError, retry);

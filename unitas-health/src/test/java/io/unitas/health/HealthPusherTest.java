@@ -18,7 +18,17 @@ class HealthPusherTest {
     @ParameterizedTest(name = "retry {0} after {1} ms")
     @CsvSource({"1, 250", "2, 500", "3, 1000", "6, 8000", "7, 10000", "100, 10000"})
     void retriesBackOffExponentiallyFrom250msUpTo10s(int attempt, long ms) {
-        assertThat(HealthPusher.backoff(attempt)).isEqualTo(Duration.ofMillis(ms));
+        assertThat(HealthPusher.backoff(attempt, Duration.ofMinutes(1))).isEqualTo(Duration.ofMillis(ms));
+    }
+
+    /**
+     * Never longer than the push interval: a control plane back from an outage expires what it has not heard for its
+     * TTL and grace, so an agent still waiting out a 10 s backoff would take its region down with it.
+     */
+    @ParameterizedTest(name = "retry {0} after {1} ms when pushing every 500 ms")
+    @CsvSource({"1, 250", "2, 500", "3, 500", "100, 500"})
+    void retriesNeverWaitLongerThanThePushInterval(int attempt, long ms) {
+        assertThat(HealthPusher.backoff(attempt, Duration.ofMillis(500))).isEqualTo(Duration.ofMillis(ms));
     }
 
     @Test
