@@ -43,6 +43,11 @@ final class DrillOptions {
     @Option(names = "--users", defaultValue = "8", description = "Concurrent virtual users (default: ${DEFAULT-VALUE}).")
     int users;
 
+    @Option(names = "--visit-every", paramLabel = "DURATION",
+            description = "How often each virtual user starts a visit (default: 250ms; 0ms for as fast as answers "
+                          + "come). The same offered load in both modes, so the counts compare availability.")
+    String visitEvery;
+
     @Option(names = "--report", description = "Write the HTML report (timeline charts and the invariant table) here.")
     Path report;
 
@@ -59,11 +64,22 @@ final class DrillOptions {
         }
     }
 
+    Duration visitEvery() {
+        try {
+            return visitEvery == null ? Duration.ofMillis(250) : DurationFormat.parse(visitEvery);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--visit-every: " + e.getMessage(), e);
+        }
+    }
+
     /** Checks every option (and the playgrounds') before anything starts; {@code playgrounds} is 1 or 2. */
     void validate(PlaygroundOptions playground, int playgrounds) {
         Duration length = length();
         if (length.compareTo(Duration.ofSeconds(5)) < 0) {
             throw new IllegalArgumentException("--duration: " + duration + " (expected: at least 5s)");
+        }
+        if (visitEvery().compareTo(Duration.ofSeconds(10)) > 0) {
+            throw new IllegalArgumentException("--visit-every: " + visitEvery + " (expected: at most 10s)");
         }
         if (users < 1 || users > 1000) {
             throw new IllegalArgumentException("--users: " + users + " (expected: 1..1000)");
@@ -128,6 +144,7 @@ final class DrillOptions {
                 lane.step("waiting until every gateway routes every user home");
                 p.awaitReady(Duration.ofSeconds(120));
                 results.add(Drill.builder().scenario(s).naive(naive).duration(length).users(users)
+                                 .visitEvery(visitEvery())
                                  .progress(lane::line)
                                  .phases((phase, at) -> lane.phase(s, length, phase, at))
                                  .build().run(p));

@@ -14,6 +14,8 @@ class DrillCommandTest {
             "drill db-readonly --duration 3 | unitas drill: --duration: '3' (expected: a duration like 500ms, 5s, 2m or 1h)",
             "drill db-readonly --duration 2s| unitas drill: --duration: 2s (expected: at least 5s)",
             "demo --users 0                 | unitas demo: --users: 0 (expected: 1..1000)",
+            "demo --visit-every 1           | unitas demo: --visit-every: '1' (expected: a duration like 500ms, 5s, 2m or 1h)",
+            "drill region-down --visit-every 11s | unitas drill: --visit-every: 11s (expected: at most 10s)",
             "up --regions cn                | unitas up: regions: [cn] (expected: at least 2)",
             "up --ports-from 80             | unitas up: ports-from: 80 (expected: 1024..65497 for 3 regions)",
             "up --store mysql               | unitas up: --store: 'mysql' (expected: embedded or postgres)",

@@ -28,6 +28,7 @@ public interface Drill {
         boolean naive;
         Duration duration = Duration.ofSeconds(40);
         int users = 8;
+        Duration visitEvery = Duration.ofMillis(250);
         Consumer<String> progress = line -> { };
         ObjLongConsumer<DrillPhase> phases = (phase, atMillis) -> { };
         LongSupplier ticker = System::nanoTime;
@@ -65,6 +66,20 @@ public interface Drill {
                 throw new IllegalArgumentException("users: " + users + " (expected: 1..1000)");
             }
             this.users = users;
+            return this;
+        }
+
+        /**
+         * How often each virtual user starts a visit (log in, add to cart, check out; default 250 ms): the same
+         * offered load for unitas and the naive setup, so the fault window's counts compare availability, not how
+         * many requests each setup's path can push through the machine. A visit that runs long is followed by the
+         * next at once, never by a burst that makes up for it.
+         */
+        public Builder visitEvery(Duration visitEvery) {
+            if (visitEvery.isNegative() || visitEvery.compareTo(Duration.ofSeconds(10)) > 0) {
+                throw new IllegalArgumentException("visit every: " + visitEvery + " (expected: 0 to 10s)");
+            }
+            this.visitEvery = visitEvery;
             return this;
         }
 

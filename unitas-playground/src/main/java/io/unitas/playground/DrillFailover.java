@@ -25,7 +25,9 @@ final class DrillFailover {
     DrillFailover(Playground p, Region faulted, Duration drill) {
         this.after = atLeast(Duration.ofMillis(500), drill.dividedBy(80));
         this.timeout = atLeast(Duration.ofSeconds(1), drill.dividedBy(40));
-        this.promoteAfter = atLeast(Duration.ofSeconds(2), drill.dividedBy(20));
+        // The naive setup's operator takes its DNS switch a twentieth of the drill after the fault: the policy waits
+        // as long before it promotes (no less than a switchover's attempt, after + timeout).
+        this.promoteAfter = atLeast(after.plus(timeout), drill.dividedBy(20));
         this.faulted = faulted;
         this.admin = ControlClient.of(p.control(), p.adminToken());
     }

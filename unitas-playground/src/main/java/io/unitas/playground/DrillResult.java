@@ -61,11 +61,15 @@ public record DrillResult(Scenario scenario, boolean naive, long durationMillis,
      *                       recovery or the scenario moves no traffic
      * @param rpoMillis      the RPO the control plane recorded for the faulted region's unit: its lag when it was
      *                       promoted, 0 when a switchover drained it, -1 when it did not move (or a naive run)
+     * @param failedAfter    requests that failed (5xx or no answer) from the recovery to the end: an outage the
+     *                       recovery itself causes (a control plane that comes back and forgets every region's
+     *                       health did) is as real as the fault's
      */
-    public record FaultWindow(long served, long faultedServed, long writesBackMillis, long rpoMillis) {
+    public record FaultWindow(long served, long faultedServed, long writesBackMillis, long rpoMillis,
+                              long failedAfter) {
         /** Nothing measured. */
         public static FaultWindow none() {
-            return new FaultWindow(0, 0, -1, -1);
+            return new FaultWindow(0, 0, -1, -1, 0);
         }
     }
 

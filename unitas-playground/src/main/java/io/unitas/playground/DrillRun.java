@@ -10,6 +10,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -22,7 +23,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.PriorityBlockingQueue;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -34,6 +39,8 @@ final class DrillRun {
     private static final int ATTEMPTS = 4;
     private static final double LOST_RESPONSE_RATE = 0.3;
     private static final long FIRST_USER = 100;
+    /** Visits of one virtual user that may run at once (an open loop, bounded). */
+    private static final int VISITS_IN_FLIGHT_PER_USER = 16;
 
     /**
      * One HTTP request as a client saw it: sent at {@code sentMillis}, answered at {@code atMillis}; {@code checkout}
@@ -43,6 +50,11 @@ final class DrillRun {
                            int status) {
         boolean ok() {
             return status >= 200 && status < 300;
+        }
+
+        /** 5xx or no answer at all. */
+        boolean failed() {
+            return status == 0 || status >= 500;
         }
     }
 
@@ -54,6 +66,7 @@ final class DrillRun {
     private final boolean naive;
     private final long durationMillis;
     private final int users;
+    private final long visitEveryMillis;
     private final Drill.Builder settings;
     private final Region faulted;
     private final LongSupplier ticker;
@@ -64,6 +77,9 @@ final class DrillRun {
     private final EntryResolver entries;
 
     private final ConcurrentLinkedQueue<Attempt> attempts = new ConcurrentLinkedQueue<>();
+    /** Checkouts whose response was "lost", by when their client sends them again. */
+    private final PriorityBlockingQueue<LostResponse> lost =
+            new PriorityBlockingQueue<>(64, Comparator.comparingLong(LostResponse::dueMillis));
     private final Map<String, Region> homes = new ConcurrentHashMap<>();
     private final Set<String> registered = ConcurrentHashMap.newKeySet();
     private final List<String> recent = Collections.synchronizedList(new ArrayList<>());
@@ -92,6 +108,7 @@ final class DrillRun {
         this.naive = b.naive;
         this.durationMillis = b.duration.toMillis();
         this.users = b.users;
+        this.visitEveryMillis = b.visitEvery.toMillis();
         this.faulted = p.regions().get(0);
         this.dns = new NaiveDns(p.regions(), faulted, durationMillis / 20, durationMillis / 20);
     }
@@ -106,11 +123,11 @@ final class DrillRun {
     }
 
     private DrillResult run() {
-        ExecutorService pool = Executors.newFixedThreadPool(users, r -> {
-            Thread t = new Thread(r, "unitas-drill-user");
-            t.setDaemon(true);
-            return t;
-        });
+        ExecutorService streams = Executors.newFixedThreadPool(users, daemon("unitas-drill-user"));
+        ExecutorService visits = visitEveryMillis == 0 ? null
+                : new ThreadPoolExecutor(0, users * VISITS_IN_FLIGHT_PER_USER, 1, TimeUnit.SECONDS,
+                                         new SynchronousQueue<>(), daemon("unitas-drill-visit"),
+                                         new ThreadPoolExecutor.CallerRunsPolicy());
         DrillFailover failover = naive || !scenario.movesTraffic() ? null : new DrillFailover(p, faulted, Duration.ofMillis(durationMillis));
         if (failover != null) {
             failover.enable();
@@ -119,15 +136,19 @@ final class DrillRun {
         phase(DrillPhase.LOAD);
         ExampleCalls exampleBefore = p.exampleCalls();
         for (int i = 0; i < users; i++) {
-            pool.execute(this::virtualUser);
+            streams.execute(() -> virtualUser(visits));
         }
         ExampleLoad example = exampleBefore.ran() ? ExampleLoad.start(p, () -> stop) : null;
         try {
             script();
         } finally {
             stop = true;
-            pool.shutdown();
-            awaitQuietly(pool);
+            streams.shutdown();
+            awaitQuietly(streams);
+            if (visits != null) {
+                visits.shutdown();
+                awaitQuietly(visits);
+            }
             if (entries != null) {
                 entries.close();
                 say(entries.summary());
@@ -180,46 +201,62 @@ final class DrillRun {
 
     // ---- the workload
 
-    private void virtualUser() {
-        ThreadLocalRandom random = ThreadLocalRandom.current();
-        List<LostResponse> lost = new ArrayList<>();
+    /**
+     * A virtual user: a visit every {@code visitEvery} on the drill's clock, each on a thread of its own (an open
+     * loop: a visit that hangs on a faulted region does not hold up the next, as one shopper's stuck page does not
+     * stop another's), or one after another as fast as answers come when it is 0. At most
+     * {@link #VISITS_IN_FLIGHT_PER_USER} visits run at once per virtual user; beyond that the next waits its turn.
+     */
+    private void virtualUser(ExecutorService visits) {
+        long nextVisit = now() + ThreadLocalRandom.current().nextLong(visitEveryMillis + 1); // spread the users
         while (!stop) {
-            retryLostResponses(lost);
-            String user;
-            if (recent.isEmpty() || random.nextBoolean()) {
-                user = register(random);
-                if (user == null) {
-                    continue;
-                }
+            sleepUntil(nextVisit);
+            nextVisit = Math.max(nextVisit + visitEveryMillis, now()); // late: the next at once, never a burst
+            if (stop) {
+                return;
+            }
+            if (visits == null) {
+                visit();
             } else {
-                user = returningUser(random);
-                if (user == null) {
-                    continue;
-                }
+                visits.execute(this::visit);
             }
-            String token = login(user);
-            if (token == null) {
-                continue;
-            }
-            String item = "item-" + random.nextInt(1000);
-            ShopClient.Reply add = call(user, false, base -> client.addToCart(base, user, token, item, 1));
-            if (add.ok()) {
-                cartItems.add(user + "|" + item);
-            }
-            countLostSession(add);
-            if (backingOff(user)) {
-                continue; // told to come back later: this user's checkout waits, the virtual user serves another
-            }
-            String key = UUID.randomUUID().toString();
-            String payload = "{\"items\":{\"" + item + "\":1}}";
-            orderingUsers.add(user);
-            ShopClient.Reply checkout = call(user, true, base -> client.checkout(base, user, token, key, payload));
-            countLostSession(checkout);
-            if (checkout.ok() && random.nextDouble() < LOST_RESPONSE_RATE) {
-                lost.add(new LostResponse(now() + 1000 + random.nextLong(Math.max(1000, durationMillis / 5)), user,
-                                          key, payload));
-            }
-            pause(20);
+        }
+    }
+
+    /** One visit: the lost responses now due are sent again; a user registers or returns, logs in, adds, checks out. */
+    private void visit() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        retryLostResponses();
+        String user;
+        if (recent.isEmpty() || random.nextBoolean()) {
+            user = register(random);
+        } else {
+            user = returningUser(random);
+        }
+        if (user == null) {
+            return;
+        }
+        String token = login(user);
+        if (token == null) {
+            return;
+        }
+        String item = "item-" + random.nextInt(1000);
+        ShopClient.Reply add = call(user, false, base -> client.addToCart(base, user, token, item, 1));
+        if (add.ok()) {
+            cartItems.add(user + "|" + item);
+        }
+        countLostSession(add);
+        if (backingOff(user)) {
+            return; // told to come back later: this user's checkout waits
+        }
+        String key = UUID.randomUUID().toString();
+        String payload = "{\"items\":{\"" + item + "\":1}}";
+        orderingUsers.add(user);
+        ShopClient.Reply checkout = call(user, true, base -> client.checkout(base, user, token, key, payload));
+        countLostSession(checkout);
+        if (checkout.ok() && random.nextDouble() < LOST_RESPONSE_RATE) {
+            lost.add(new LostResponse(now() + 1000 + random.nextLong(Math.max(1000, durationMillis / 5)), user,
+                                      key, payload));
         }
     }
 
@@ -279,18 +316,25 @@ final class DrillRun {
         }
     }
 
-    /** The checkouts whose responses were "lost" are sent again with the same key (logging in again if needed). */
-    private void retryLostResponses(List<LostResponse> lost) {
+    /**
+     * The checkouts whose responses were "lost" and are due are sent again with the same key (logging in again if
+     * needed); a user backing off keeps theirs until they come back.
+     */
+    private void retryLostResponses() {
         long now = now();
-        for (var it = lost.iterator(); it.hasNext() && !stop; ) {
-            LostResponse l = it.next();
-            if (l.dueMillis() > now || backingOff(l.user())) {
+        for (LostResponse l = lost.peek(); l != null && l.dueMillis() <= now && !stop; l = lost.peek()) {
+            if (!lost.remove(l)) {
+                continue; // another visit took it
+            }
+            if (backingOff(l.user())) {
+                lost.add(new LostResponse(backOffUntil.getOrDefault(l.user(), now), l.user(), l.key(), l.payload()));
                 continue;
             }
-            it.remove();
-            String token = login(l.user());
+            LostResponse resend = l;
+            String token = login(resend.user());
             if (token != null) {
-                call(l.user(), false, base -> client.checkout(base, l.user(), token, l.key(), l.payload()));
+                call(resend.user(), false,
+                     base -> client.checkout(base, resend.user(), token, resend.key(), resend.payload()));
             }
         }
     }
@@ -341,9 +385,8 @@ final class DrillRun {
 
     private DrillResult count(long rpoMillis) {
         long requests = attempts.size();
-        long failedInFault = attempts.stream()
-                                     .filter(a -> a.atMillis() >= faultAt && a.atMillis() < recoveryAt)
-                                     .filter(a -> a.status() == 0 || a.status() >= 500).count();
+        long failedInFault = attempts.stream().filter(a -> inFault(a) && a.failed()).count();
+        long failedAfter = attempts.stream().filter(a -> a.atMillis() >= recoveryAt && a.failed()).count();
         long failover = attempts.stream()
                                 .filter(a -> a.atMillis() >= faultAt && a.home().equals(faulted))
                                 .filter(a -> a.status() >= 200 && a.status() < 300)
@@ -362,7 +405,8 @@ final class DrillRun {
                                duplicateOrders(), lostCartItems(), sessionsLost.get(), failedInFault,
                                scenario.movesTraffic() ? failover : -1, timeline(),
                                new DrillResult.FaultWindow(servedInFault, faultedServedInFault,
-                                                           scenario.movesTraffic() ? writesBack : -1, rpoMillis),
+                                                           scenario.movesTraffic() ? writesBack : -1, rpoMillis,
+                                                           failedAfter),
                                reconciled(), exampleCalls);
     }
 
@@ -478,6 +522,14 @@ final class DrillRun {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    private static ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
     }
 
     private static void awaitQuietly(ExecutorService pool) {

@@ -9,7 +9,7 @@ public final class DrillTable {
     /** The column titles. */
     static final List<String> COLUMNS = List.of("scenario", "mode", "account not found", "uncompensated duplicates",
                                                 "lost cart items", "sessions lost", "failed in fault",
-                                                "ok in fault", "faulted users ok", "writes back",
+                                                "failed after", "ok in fault", "faulted users ok", "writes back",
                                                 "failover", "rpo", "duplicates detected", "compensated",
                                                 "conflicts", "requests", "wrong-region calls", "invariants");
 
@@ -20,7 +20,7 @@ public final class DrillTable {
         return results.stream().map(r -> List.of(
                 r.scenario().id(), r.mode(), Long.toString(r.accountNotFound()), Long.toString(r.duplicateOrders()),
                 Long.toString(r.lostCartItems()), Long.toString(r.sessionsLost()), Long.toString(r.failedInFault()),
-                Long.toString(r.window().served()), Long.toString(r.window().faultedServed()), writesBack(r),
+                Long.toString(r.window().failedAfter()), Long.toString(r.window().served()), Long.toString(r.window().faultedServed()), writesBack(r),
                 failover(r), rpo(r), Long.toString(r.reconciled().duplicatesDetected()),
                 Long.toString(r.reconciled().compensated()), Long.toString(r.reconciled().conflicts()),
                 Long.toString(r.requests()), wrongRegion(r), r.holds() ? "hold" : "BROKEN")).toList();
