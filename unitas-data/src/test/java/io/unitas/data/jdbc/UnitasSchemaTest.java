@@ -42,9 +42,9 @@ class UnitasSchemaTest {
 
     @Test
     void migrationsApplyOnce_andAStartAfterAppliesNothing() {
-        assertThat(UnitasSchema.migrate(dataSource, clock)).containsExactly(1, 2, 3);
+        assertThat(UnitasSchema.migrate(dataSource, clock)).containsExactly(1, 2, 3, 4);
         assertThat(UnitasSchema.migrate(dataSource, clock)).isEmpty();
-        assertThat(UnitasSchema.appliedVersions(dataSource)).containsExactly(1, 2, 3);
+        assertThat(UnitasSchema.appliedVersions(dataSource)).containsExactly(1, 2, 3, 4);
     }
 
     @Test
@@ -62,8 +62,8 @@ class UnitasSchemaTest {
                         return UnitasSchema.migrate(dataSource, clock);
                     }));
 
-            assertThat(applied.get(0).get().size() + applied.get(1).get().size()).isEqualTo(3);
-            assertThat(UnitasSchema.appliedVersions(dataSource)).containsExactly(1, 2, 3);
+            assertThat(applied.get(0).get().size() + applied.get(1).get().size()).isEqualTo(4);
+            assertThat(UnitasSchema.appliedVersions(dataSource)).containsExactly(1, 2, 3, 4);
         } finally {
             starts.shutdown();
         }
@@ -104,7 +104,7 @@ class UnitasSchemaTest {
         JdbcDataSource h2 = new JdbcDataSource();
         h2.setURL("jdbc:h2:mem:unitas-schema-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
 
-        assertThat(UnitasSchema.migrate(h2, clock)).containsExactly(1, 2, 3);
+        assertThat(UnitasSchema.migrate(h2, clock)).containsExactly(1, 2, 3, 4);
         assertThat(UnitasSchema.migrate(h2, clock)).isEmpty();
     }
 
@@ -130,7 +130,7 @@ class UnitasSchemaTest {
         try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
             s.execute("DELETE FROM unitas_outbox"); // every region applied it; the shipper trimmed it
         }
-        assertThat(UnitasSchema.migrate(dataSource, clock)).containsExactly(2, 3);
+        assertThat(UnitasSchema.migrate(dataSource, clock)).containsExactly(2, 3, 4);
     }
 
     @Test
@@ -153,7 +153,7 @@ class UnitasSchemaTest {
 
         JdbcIdempotencyStore store = new JdbcIdempotencyStore(io.unitas.core.Region.of("cn"), dataSource, clock);
 
-        assertThat(UnitasSchema.appliedVersions(dataSource)).containsExactly(1, 2, 3);
+        assertThat(UnitasSchema.appliedVersions(dataSource)).containsExactly(1, 2, 3, 4);
         assertThat(store.idempotencyRecord("k-old").value().claimToken()).isEmpty();
         assertThat(store.claim(io.unitas.data.store.IdempotencyRecord.inFlight(
                 "k-old", "alice", "hash-a", clock.instant(), clock.instant().plusSeconds(3600), "token-1")).status())
