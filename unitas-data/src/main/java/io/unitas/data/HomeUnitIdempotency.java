@@ -52,8 +52,9 @@ final class HomeUnitIdempotency implements Idempotency {
         }
         Instant now = clock.instant();
         IdempotencyStore store = homeStore.orElseThrow();
-        StoreResult<IdempotencyRecord> claimed = store.claim(
-                IdempotencyRecord.inFlight(key, owner, fingerprint, now, now.plus(ttl)));
+        // A fresh claim token per claim: the same claim sent again after its answer was lost is granted again.
+        StoreResult<IdempotencyRecord> claimed = store.claim(IdempotencyRecord.inFlight(
+                key, owner, fingerprint, now, now.plus(ttl), IdempotencyRecord.newClaimToken()));
         if (claimed.status() == StoreResult.Status.CONFLICT) {
             return answer(claimed.value(), owner, fingerprint);
         }

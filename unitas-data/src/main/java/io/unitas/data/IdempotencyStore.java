@@ -43,7 +43,9 @@ public interface IdempotencyStore {
 
     /**
      * Atomically claims {@code record.key()} with an in-flight record: {@code OK} when it was free or its record had
-     * expired, {@code CONFLICT} with the stored record when another holds it.
+     * expired, {@code OK} with the stored record when that is this same claim sent again (in flight under the same
+     * non-empty claim token, owner and fingerprint, {@link IdempotencyRecord#heldBy}: its first answer was lost),
+     * {@code CONFLICT} with the stored record when another holds it (a different token, or none).
      */
     StoreResult<IdempotencyRecord> claim(IdempotencyRecord record);
 

@@ -20,13 +20,14 @@ import javax.sql.DataSource;
  * Every call is a few auto-committed statements, so a claim is atomic without holding a transaction open: the
  * primary key decides which of two racing claims wins, and an expired record is taken over by a conditional update
  * that only one claimant can match. A held key is answered from a read, so retries are answered while the database
- * is read-only.
+ * is read-only. A claim finding the key held by the same claim (the same claim token, owner and fingerprint: the
+ * claimant sent it again after its answer was lost) is granted again.
  */
 public final class JdbcIdempotencyStore implements IdempotencyStore {
 
     private static final String UNIQUE_VIOLATION = "23505";
     private static final String COLUMNS = "idem_key, user_id, payload_hash, response_status, response_body,"
-                                          + " created_at, expires_at";
+                                          + " created_at, expires_at, claim_token";
     /** A claim that loses a race reads the winner's record; should that keep changing, it gives up after this many. */
     private static final int CLAIM_ATTEMPTS = 3;
 
@@ -54,7 +55,8 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
 
     /**
      * Claims {@code record}'s key for an in-flight request: OK when this call took it (new, or the stored record had
-     * expired), CONFLICT with the stored record when another request holds it.
+     * expired) or already held it (the same claim sent again, {@link IdempotencyRecord#heldBy}), CONFLICT with the
+     * stored record when another request holds it.
      */
     @Override
     public StoreResult<IdempotencyRecord> claim(IdempotencyRecord record) {
@@ -66,6 +68,9 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                 // Read first: a retry of a held key gets its record without a write, even from a read-only database.
                 IdempotencyRecord existing = find(c, record.key());
                 if (existing != null && !existing.isExpiredAt(clock.instant())) {
+                    if (existing.heldBy(record)) {
+                        return StoreResult.ok(existing); // the same claim again: its first answer was lost
+                    }
                     return StoreResult.conflict(region, "idempotency key", record.key(), existing);
                 }
                 if (existing == null && insert(c, record)) {
@@ -119,7 +124,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
 
     private boolean insert(Connection c, IdempotencyRecord r) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO unitas_idempotency (" + COLUMNS + ")"
-                                                       + " VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+                                                       + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
             ps.setString(1, r.key());
             ps.setString(2, r.userId());
             ps.setString(3, r.payloadHash());
@@ -127,6 +132,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
             ps.setNull(5, Types.VARCHAR);
             ps.setLong(6, r.createdAt().toEpochMilli());
             ps.setLong(7, r.expiresAt().toEpochMilli());
+            token(ps, 8, r);
             ps.executeUpdate();
             return true;
         } catch (SQLException e) {
@@ -141,15 +147,25 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     private boolean takeOverExpired(Connection c, IdempotencyRecord r) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("UPDATE unitas_idempotency SET user_id = ?, payload_hash = ?,"
                                                        + " response_status = NULL, response_body = NULL,"
-                                                       + " created_at = ?, expires_at = ?"
+                                                       + " created_at = ?, expires_at = ?, claim_token = ?"
                                                        + " WHERE idem_key = ? AND expires_at <= ?")) {
             ps.setString(1, r.userId());
             ps.setString(2, r.payloadHash());
             ps.setLong(3, r.createdAt().toEpochMilli());
             ps.setLong(4, r.expiresAt().toEpochMilli());
-            ps.setString(5, r.key());
-            ps.setLong(6, clock.millis());
+            token(ps, 5, r);
+            ps.setString(6, r.key());
+            ps.setLong(7, clock.millis());
             return ps.executeUpdate() == 1;
+        }
+    }
+
+    /** The claim token, NULL for none (records of before V3 read the same way). */
+    private static void token(PreparedStatement ps, int index, IdempotencyRecord r) throws SQLException {
+        if (r.claimToken().isEmpty()) {
+            ps.setNull(index, Types.VARCHAR);
+        } else {
+            ps.setString(index, r.claimToken());
         }
     }
 
@@ -164,7 +180,8 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                 int status = rs.getInt(4);
                 StoredResponse response = rs.wasNull() ? null : new StoredResponse(status, rs.getString(5));
                 return new IdempotencyRecord(rs.getString(1), rs.getString(2), rs.getString(3), response,
-                                             Instant.ofEpochMilli(rs.getLong(6)), Instant.ofEpochMilli(rs.getLong(7)));
+                                             Instant.ofEpochMilli(rs.getLong(6)), Instant.ofEpochMilli(rs.getLong(7)),
+                                             rs.getString(8) == null ? "" : rs.getString(8));
             }
         }
     }

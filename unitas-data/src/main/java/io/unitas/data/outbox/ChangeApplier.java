@@ -27,6 +27,20 @@ public interface ChangeApplier {
         return new JdbcChangeApplier(region, dataSource, handlers, clock, registry);
     }
 
+    /**
+     * As {@link #jdbc(Region, DataSource, Map, Clock, MeterRegistry)}, reconciling after promotions: a change that
+     * crossed a move of its unit recorded in {@code moves} ({@link MoveLog#crossed}) is never written by its handler;
+     * in the unit's new home it goes to {@code reconciler} (a {@link ReconcilingHandler}, or one per type with
+     * {@link CrossedChangeHandler#byType}), anywhere else it is counted applied without effect. Feed {@code moves}
+     * from the live unit-to-region map before each round ({@link MoveLog#observeAll}).
+     */
+    static ChangeApplier jdbc(Region region, DataSource dataSource, Map<String, ChangeHandler> handlers, Clock clock,
+                              MeterRegistry registry, MoveLog moves, CrossedChangeHandler reconciler) {
+        return new JdbcChangeApplier(region, dataSource, handlers, clock, registry,
+                                     java.util.Objects.requireNonNull(moves, "moves"),
+                                     java.util.Objects.requireNonNull(reconciler, "reconciler"));
+    }
+
     /** The region this applier writes into. */
     Region region();
 

@@ -30,7 +30,10 @@ import org.slf4j.LoggerFactory;
  * follow the last applied holds), hands the rest to the service's handlers in one batch call per entity type, and
  * moves each unit's position once. The lock makes two concurrent deliveries of one change apply it once. A change
  * refused in a batch rolls the batch back; each unit's changes are then applied one by one in a transaction of its
- * own, so those before it are applied and it alone stops its unit's stream.
+ * own, so those before it are applied and it alone stops its unit's stream. With a {@link MoveLog}, a change that
+ * crossed a move of its unit ({@link MoveLog#crossed}) is never written by its handler: the unit's new home hands it
+ * to its {@link CrossedChangeHandler}, any other region counts it applied (the new home's decision reaches it through
+ * the new home's own outbox); such changes go unit by unit.
  */
 final class JdbcChangeApplier implements ChangeApplier {
 
@@ -45,9 +48,18 @@ final class JdbcChangeApplier implements ChangeApplier {
     private final Set<StreamKey> knownStreams = ConcurrentHashMap.newKeySet();
     private final Map<StreamKey, StoppedStream> stopped = new ConcurrentHashMap<>();
     private final Set<StreamKey> metered = ConcurrentHashMap.newKeySet();
+    private final MoveLog moves; // null: no reconciliation
+    private final CrossedChangeHandler crossedHandler;
 
     JdbcChangeApplier(Region region, DataSource dataSource, Map<String, ChangeHandler> handlers, Clock clock,
                       MeterRegistry registry) {
+        this(region, dataSource, handlers, clock, registry, null, null);
+    }
+
+    JdbcChangeApplier(Region region, DataSource dataSource, Map<String, ChangeHandler> handlers, Clock clock,
+                      MeterRegistry registry, MoveLog moves, CrossedChangeHandler crossedHandler) {
+        this.moves = moves;
+        this.crossedHandler = crossedHandler;
         this.region = Objects.requireNonNull(region, "region");
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.handlers = Map.copyOf(handlers);
@@ -133,9 +145,9 @@ final class JdbcChangeApplier implements ChangeApplier {
                             }
                             continue;
                         }
-                        if (!handlers.containsKey(change.entityType())) {
+                        if (!handlers.containsKey(change.entityType()) || crossed(change).isPresent()) {
                             c.rollback();
-                            return null; // refused: its unit alone, one by one
+                            return null; // refused, or to reconcile: its unit alone, one by one
                         }
                         toWrite.add(change);
                         position = change.sequence();
@@ -313,8 +325,19 @@ final class JdbcChangeApplier implements ChangeApplier {
         }
     }
 
-    /** Runs the handler of {@code change}; returns why it was refused, or null when it wrote the entity. */
+    private java.util.Optional<RecordedMove> crossed(ChangeEnvelope change) {
+        return moves == null ? java.util.Optional.empty() : moves.crossed(change);
+    }
+
+    /**
+     * Runs the handler of {@code change} (or, for a change that crossed a move, the new home's reconciler, or nothing
+     * elsewhere); returns why it was refused, or null when it is done.
+     */
     private ApplyResult refusal(Connection c, ChangeEnvelope change, long position) throws SQLException {
+        java.util.Optional<RecordedMove> crossed = crossed(change);
+        if (crossed.isPresent()) {
+            return reconcile(c, change, position, crossed.get());
+        }
         ChangeHandler handler = handlers.get(change.entityType());
         if (handler == null) {
             return new ApplyResult(Outcome.REJECTED, change, position, "no handler for entity type '"
@@ -332,6 +355,30 @@ final class JdbcChangeApplier implements ChangeApplier {
             }
             return new ApplyResult(Outcome.REJECTED, change, position,
                                    "SQLSTATE " + e.getSQLState() + ": " + e.getMessage());
+        }
+    }
+
+    /** A change that crossed {@code move}: decided here when this is its new home, passed over elsewhere. */
+    private ApplyResult reconcile(Connection c, ChangeEnvelope change, long position, RecordedMove move)
+            throws SQLException {
+        if (!region.equals(move.to())) {
+            LOG.debug("{}: change {} crossed the move of unit {} from {} to {}: left to {}", region, change.id(),
+                      move.unit(), move.from(), move.to(), move.to());
+            return null;
+        }
+        try {
+            crossedHandler.reconcile(c, change, move);
+            return null;
+        } catch (RuntimeException e) {
+            return new ApplyResult(Outcome.REJECTED, change, position, "reconciliation of '" + change.entityType()
+                                   + "' " + change.key() + " (crossed the move of unit " + move.unit() + " from "
+                                   + move.from() + " to " + move.to() + ") failed: " + e);
+        } catch (SQLException e) {
+            if (SqlFailure.of(e) != SqlFailure.REJECTED) {
+                throw e;
+            }
+            return new ApplyResult(Outcome.REJECTED, change, position, "reconciliation of '" + change.entityType()
+                                   + "' " + change.key() + ": SQLSTATE " + e.getSQLState() + ": " + e.getMessage());
         }
     }
 

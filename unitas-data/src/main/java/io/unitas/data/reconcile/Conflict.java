@@ -31,4 +31,10 @@ public record Conflict(String changeId, String unit, String kind, String key, Re
         Objects.requireNonNull(detail, "detail");
         Objects.requireNonNull(detectedAt, "detectedAt");
     }
+
+    /** One line for logs and health reasons, naming the unit, the key and both homes. */
+    public String describe() {
+        return "unit " + unit + " " + kind + " " + key + ": change " + changeId + " of " + origin
+               + " kept aside, " + home + "'s version stands (" + detail + ")";
+    }
 }

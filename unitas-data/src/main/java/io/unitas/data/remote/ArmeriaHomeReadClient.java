@@ -47,7 +47,8 @@ import io.unitas.data.store.StoreResult;
 /**
  * {@link HomeReadClient} on Armeria's HTTP/2 client. Every time decision (hedge, deadline) is taken on the injected
  * {@link Timers}; Armeria's own response timeout is off so that only those decide. At most two attempts per call:
- * reads hedge and retry, a complete retries, a claim or a release goes again only when the home never received it.
+ * reads hedge and retry, a complete and a claim with a claim token retry, a claim without one or a release goes again
+ * only when the home never received it.
  */
 final class ArmeriaHomeReadClient implements HomeReadClient {
 
@@ -140,17 +141,29 @@ final class ArmeriaHomeReadClient implements HomeReadClient {
     /** One idempotency operation at {@code home}: never exceptionally, by the deadline, as a store's answer. */
     CompletionStage<StoreResult<?>> idempotencyCall(Region home, String unit, Operation op, String key, byte[] body,
                                                     boolean copy) {
+        return idempotencyCall(home, unit, op, key, body, copy, false);
+    }
+
+    /**
+     * As above; {@code tokenedClaim}: a claim carrying a claim token, which the home grants again when it already
+     * holds it, so it may be sent again like a complete.
+     */
+    CompletionStage<StoreResult<?>> idempotencyCall(Region home, String unit, Operation op, String key, byte[] body,
+                                                    boolean copy, boolean tokenedClaim) {
         Objects.requireNonNull(key, "key");
         QueryParamsBuilder query = QueryParams.builder().add("unit", unit).add("key", key);
         if (copy) {
             query.add("copy", "true");
         }
-        // Reading is safe to repeat; completing with the same response twice is the same as once; a claim or a
-        // release repeated could take or free a key another request holds by then, so it goes once (docs/data.md).
+        // Reading is safe to repeat; completing with the same response twice is the same as once; so is a claim with
+        // a claim token (the home grants its own claim again, and anyone else's stays a conflict). A claim without
+        // one or a release repeated could take or free a key another request holds by then, so it goes once
+        // (docs/data.md).
         Attempts attempts = switch (op) {
             case RECORD -> Attempts.HEDGED;
             case COMPLETE -> Attempts.RETRIED;
-            case CLAIM, RELEASE -> Attempts.ONCE;
+            case CLAIM -> tokenedClaim ? Attempts.RETRIED : Attempts.ONCE;
+            case RELEASE -> Attempts.ONCE;
         };
         return new Call<>(home, op == Operation.RECORD ? HttpMethod.GET : HttpMethod.POST,
                           op.path + "?" + query.build().toQueryString(), body, attempts,
@@ -161,7 +174,10 @@ final class ArmeriaHomeReadClient implements HomeReadClient {
     private enum Attempts {
         /** Reads: one hedge after {@code hedgeAfter}, or one retry at once when the first fails unanswered or 5xx. */
         HEDGED,
-        /** A write that is the same done twice: one retry at once when the first fails unanswered or 5xx. */
+        /**
+         * A write that is the same done twice (a complete, a claim with a token): one retry at once when the first
+         * fails unanswered or 5xx.
+         */
         RETRIED,
         /** A write that must not run twice: a second attempt only when the home never received the first. */
         ONCE

@@ -53,7 +53,8 @@ public interface HomeReadClient extends AutoCloseable {
      * {@link io.unitas.data.Idempotency.Builder#unitStores}. Each call blocks until the home answers or the deadline
      * passes; a home that cannot answer, or that does not own the unit now, is {@code UNAVAILABLE}, which
      * {@link io.unitas.data.Idempotency} answers with a retryable {@code data-not-ready}. Reads hedge and retry; a
-     * complete is retried once; a claim or a release is sent again only when the home never received it.
+     * complete is retried once, and so is a claim with a claim token (the home grants its own claim again); a claim
+     * without one or a release is sent again only when the home never received it.
      *
      * <p>Metrics: {@code unitas.data.home.idempotency.calls} (by home, operation and outcome) and
      * {@code unitas.data.home.idempotency.duration} (by home and operation).

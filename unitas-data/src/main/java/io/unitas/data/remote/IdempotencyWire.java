@@ -61,6 +61,9 @@ final class IdempotencyWire {
                 .put("fingerprint", r.payloadHash())
                 .put("createdAt", r.createdAt().toString())
                 .put("expiresAt", r.expiresAt().toString());
+        if (!r.claimToken().isEmpty()) {
+            node.put("claimToken", r.claimToken());
+        }
         if (r.response() != null) {
             node.set("response", response(r.response()));
         }
@@ -118,7 +121,14 @@ final class IdempotencyWire {
         Instant expiresAt = instant(node, "expiresAt", what);
         JsonNode response = node.get("response");
         StoredResponse stored = response == null || response.isNull() ? null : decodeResponse(response, what);
-        return new IdempotencyRecord(key, owner, fingerprint, stored, createdAt, expiresAt);
+        JsonNode token = node.get("claimToken");
+        if (token != null && !token.isNull()
+            && (!token.isTextual() || token.asText().length() > IdempotencyRecord.MAX_CLAIM_TOKEN)) {
+            throw new IllegalArgumentException(what + ": claimToken " + token + " (expected: text of at most "
+                                               + IdempotencyRecord.MAX_CLAIM_TOKEN + " characters)");
+        }
+        String claimToken = token == null || token.isNull() ? "" : token.asText();
+        return new IdempotencyRecord(key, owner, fingerprint, stored, createdAt, expiresAt, claimToken);
     }
 
     static StoredResponse decodeResponse(JsonNode node, String what) {

@@ -36,7 +36,10 @@ final class RemoteIdempotencyStore implements IdempotencyStore {
         if (!record.inFlight()) {
             throw new IllegalArgumentException("record of " + record.key() + ": completed (expected: in flight)");
         }
-        return record(call(Operation.CLAIM, record.key(), IdempotencyWire.bytes(IdempotencyWire.record(record))));
+        // With a claim token, a claim whose answer was lost is sent again: the home grants its own claim again.
+        return record(client.idempotencyCall(home, unit, Operation.CLAIM, record.key(),
+                                             IdempotencyWire.bytes(IdempotencyWire.record(record)), false,
+                                             !record.claimToken().isEmpty()).toCompletableFuture().join());
     }
 
     @Override

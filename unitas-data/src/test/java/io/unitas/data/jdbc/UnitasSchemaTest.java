@@ -42,9 +42,9 @@ class UnitasSchemaTest {
 
     @Test
     void migrationsApplyOnce_andAStartAfterAppliesNothing() {
-        assertThat(UnitasSchema.migrate(dataSource, clock)).containsExactly(1, 2);
+        assertThat(UnitasSchema.migrate(dataSource, clock)).containsExactly(1, 2, 3, 4);
         assertThat(UnitasSchema.migrate(dataSource, clock)).isEmpty();
-        assertThat(UnitasSchema.appliedVersions(dataSource)).containsExactly(1, 2);
+        assertThat(UnitasSchema.appliedVersions(dataSource)).containsExactly(1, 2, 3, 4);
     }
 
     @Test
@@ -62,8 +62,8 @@ class UnitasSchemaTest {
                         return UnitasSchema.migrate(dataSource, clock);
                     }));
 
-            assertThat(applied.get(0).get().size() + applied.get(1).get().size()).isEqualTo(2);
-            assertThat(UnitasSchema.appliedVersions(dataSource)).containsExactly(1, 2);
+            assertThat(applied.get(0).get().size() + applied.get(1).get().size()).isEqualTo(4);
+            assertThat(UnitasSchema.appliedVersions(dataSource)).containsExactly(1, 2, 3, 4);
         } finally {
             starts.shutdown();
         }
@@ -104,7 +104,7 @@ class UnitasSchemaTest {
         JdbcDataSource h2 = new JdbcDataSource();
         h2.setURL("jdbc:h2:mem:unitas-schema-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
 
-        assertThat(UnitasSchema.migrate(h2, clock)).containsExactly(1, 2);
+        assertThat(UnitasSchema.migrate(h2, clock)).containsExactly(1, 2, 3, 4);
         assertThat(UnitasSchema.migrate(h2, clock)).isEmpty();
     }
 
@@ -130,7 +130,35 @@ class UnitasSchemaTest {
         try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
             s.execute("DELETE FROM unitas_outbox"); // every region applied it; the shipper trimmed it
         }
-        assertThat(UnitasSchema.migrate(dataSource, clock)).containsExactly(2);
+        assertThat(UnitasSchema.migrate(dataSource, clock)).containsExactly(2, 3, 4);
+    }
+
+    @Test
+    void version3_keepsTheIdempotencyRecordsOfBefore_asClaimsWithoutToken() throws Exception {
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE unitas_schema_history (version INTEGER PRIMARY KEY, script VARCHAR(200) NOT NULL,"
+                      + " checksum VARCHAR(64) NOT NULL, installed_at BIGINT NOT NULL)");
+            for (int version = 1; version <= 2; version++) {
+                UnitasSchema.Script script = UnitasSchema.scripts().get(version);
+                for (String statement : script.statements()) {
+                    s.execute(statement);
+                }
+                s.execute("INSERT INTO unitas_schema_history VALUES (" + version + ", '" + script.name() + "', '"
+                          + script.checksum() + "', 0)");
+            }
+            long expires = clock.millis() + 3_600_000;
+            s.execute("INSERT INTO unitas_idempotency VALUES ('k-old', 'alice', 'hash-a', NULL, NULL, 0, " + expires
+                      + ")");
+        }
+
+        JdbcIdempotencyStore store = new JdbcIdempotencyStore(io.unitas.core.Region.of("cn"), dataSource, clock);
+
+        assertThat(UnitasSchema.appliedVersions(dataSource)).containsExactly(1, 2, 3, 4);
+        assertThat(store.idempotencyRecord("k-old").value().claimToken()).isEmpty();
+        assertThat(store.claim(io.unitas.data.store.IdempotencyRecord.inFlight(
+                "k-old", "alice", "hash-a", clock.instant(), clock.instant().plusSeconds(3600), "token-1")).status())
+                .as("held by a claim of before: still in flight")
+                .isEqualTo(io.unitas.data.store.StoreResult.Status.CONFLICT);
     }
 
     @Test

@@ -123,6 +123,83 @@ abstract class IdempotencyStoreContract {
         assertThatThrownBy(() -> store().claim(done)).hasMessage("record of k-1: completed (expected: in flight)");
     }
 
+    // ---- a claim token: the same claim sent again (its answer lost) is granted again; any other stays in flight
+
+    IdempotencyRecord inFlight(String key, String owner, String fingerprint, String claimToken) {
+        return IdempotencyRecord.inFlight(key, owner, fingerprint, clock.instant(), clock.instant().plus(TTL),
+                                          claimToken);
+    }
+
+    @Test
+    void theSameClaimSentAgain_withItsToken_isGrantedAgain_asTheClaimsOwner() {
+        IdempotencyRecord claim = inFlight("k-1", "alice", "hash-a", "token-1");
+
+        assertThat(store().claim(claim)).isEqualTo(StoreResult.ok(claim));
+        assertThat(store().claim(claim)).as("the first answer was lost; sent again").isEqualTo(StoreResult.ok(claim));
+        assertThat(store().idempotencyRecord("k-1").value()).isEqualTo(claim);
+        assertThat(store().idempotencyRecord("k-1").value().claimToken()).isEqualTo("token-1");
+    }
+
+    @Test
+    void aClaimWithAnotherToken_orNone_isStillTheKeyInFlight() {
+        IdempotencyRecord claim = inFlight("k-1", "alice", "hash-a", "token-1");
+        store().claim(claim);
+
+        StoreResult<IdempotencyRecord> other = store().claim(inFlight("k-1", "alice", "hash-a", "token-2"));
+        StoreResult<IdempotencyRecord> none = store().claim(inFlight("k-1", "alice", "hash-a"));
+
+        assertThat(other.status()).isEqualTo(Status.CONFLICT);
+        assertThat(other.value()).isEqualTo(claim);
+        assertThat(other.value().inFlight()).isTrue();
+        assertThat(none.status()).isEqualTo(Status.CONFLICT);
+        assertThat(none.value()).isEqualTo(claim);
+    }
+
+    @Test
+    void aClaimWithoutToken_isNeverGrantedTwice() {
+        store().claim(inFlight("k-1", "alice", "hash-a"));
+
+        assertThat(store().claim(inFlight("k-1", "alice", "hash-a")).status()).isEqualTo(Status.CONFLICT);
+    }
+
+    @Test
+    void theTokenOfAClaim_withAnotherFingerprint_isNotThatClaim() {
+        IdempotencyRecord claim = inFlight("k-1", "alice", "hash-a", "token-1");
+        store().claim(claim);
+
+        StoreResult<IdempotencyRecord> reused = store().claim(inFlight("k-1", "alice", "hash-b", "token-1"));
+
+        assertThat(reused.status()).isEqualTo(Status.CONFLICT);
+        assertThat(reused.value()).isEqualTo(claim);
+    }
+
+    @Test
+    void theSameClaimSentAgain_afterItCompleted_isAConflictCarryingTheResponse() {
+        IdempotencyRecord claim = inFlight("k-1", "alice", "hash-a", "token-1");
+        store().claim(claim);
+        StoredResponse response = new StoredResponse(201, "{\"order\":\"o-1\"}");
+        store().complete("k-1", response);
+
+        StoreResult<IdempotencyRecord> again = store().claim(claim);
+
+        assertThat(again.status()).as("replayed, never run twice").isEqualTo(Status.CONFLICT);
+        assertThat(again.value()).isEqualTo(claim.completed(response));
+    }
+
+    @Test
+    void aTokenWhoseRecordExpiredAndWasTakenByAnother_isNoLongerTheOwner() {
+        IdempotencyRecord first = inFlight("k-1", "alice", "hash-a", "token-1");
+        store().claim(first);
+        clock.advance(TTL);
+        IdempotencyRecord second = inFlight("k-1", "alice", "hash-a", "token-2");
+        assertThat(store().claim(second)).isEqualTo(StoreResult.ok(second));
+
+        StoreResult<IdempotencyRecord> late = store().claim(first);
+
+        assertThat(late.status()).isEqualTo(Status.CONFLICT);
+        assertThat(late.value()).isEqualTo(second);
+    }
+
     @Test
     void concurrentClaimsOfOneKey_exactlyOneWins_andTheOthersSeeItsRecord() throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(4);

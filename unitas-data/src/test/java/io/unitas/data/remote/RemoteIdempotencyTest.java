@@ -354,6 +354,71 @@ class RemoteIdempotencyTest {
         assertThat(secondAttempts()).isEqualTo(1);
     }
 
+    // ---- a claim whose answer is lost: sent again with its claim token and granted again; any other stays 409
+
+    /** cn's store that takes the key and then fails before answering, the first {@code times} claims. */
+    private IdempotencyStore losingClaimAnswers(int times, AtomicInteger claims) {
+        return new Forwarding(cnStore) {
+            @Override
+            public StoreResult<IdempotencyRecord> claim(IdempotencyRecord record) {
+                StoreResult<IdempotencyRecord> taken = super.claim(record);
+                if (claims.incrementAndGet() <= times) {
+                    throw new IllegalStateException("connection reset after the claim committed");
+                }
+                return taken;
+            }
+        };
+    }
+
+    @Test
+    void aClaimThatReachedCn_butWhoseAnswerWasLost_isGrantedAgainToItsOwner_andTheCheckoutRunsOnce() {
+        AtomicInteger claims = new AtomicInteger();
+        Idempotency checkouts = checkoutsInEu(eu(cn(losingClaimAnswers(1, claims)).uri()));
+
+        IdempotencyResult r = checkouts.execute("k-1", "alice", FINGERPRINT, this::placeOrder);
+
+        assertThat(r.outcome()).isEqualTo(IdempotencyResult.Outcome.EXECUTED);
+        assertThat(claims).as("sent again with the same claim token").hasValue(2);
+        assertThat(served("claim", "failed")).isEqualTo(1);
+        assertThat(served("claim", "ok")).isEqualTo(1);
+        assertThat(runs).hasValue(1);
+        assertThat(cnStore.idempotencyRecord("k-1").value().response()).isEqualTo(r.response());
+        assertThat(checkouts.execute("k-1", "alice", FINGERPRINT, this::placeOrder).outcome())
+                .isEqualTo(IdempotencyResult.Outcome.REPLAYED);
+        assertThat(runs).hasValue(1);
+    }
+
+    @Test
+    void aClaimHeldUnderAnotherToken_isStill409InFlight_andAnotherRequestUnderTheKeyIs422() {
+        AtomicInteger claims = new AtomicInteger();
+        Idempotency checkouts = checkoutsInEu(eu(cn(losingClaimAnswers(2, claims)).uri()));
+
+        IdempotencyResult lost = checkouts.execute("k-1", "alice", FINGERPRINT, this::placeOrder);
+        IdempotencyResult retry = checkouts.execute("k-1", "alice", FINGERPRINT, this::placeOrder);
+        IdempotencyResult reuse = checkouts.execute("k-1", "alice", "another-request", this::placeOrder);
+
+        assertThat(lost.problem().type()).as("both answers lost").isEqualTo(DataProblem.Type.DATA_NOT_READY);
+        assertThat(lost.problem().type().status()).isEqualTo(503);
+        assertThat(retry.problem().type()).as("a new claim, a new token: the key is held by the lost one")
+                .isEqualTo(DataProblem.Type.IDEMPOTENCY_KEY_IN_FLIGHT);
+        assertThat(retry.problem().type().status()).isEqualTo(409);
+        assertThat(reuse.problem().type()).isEqualTo(DataProblem.Type.IDEMPOTENCY_KEY_REUSED);
+        assertThat(reuse.problem().type().status()).isEqualTo(422);
+        assertThat(runs).hasValue(0);
+    }
+
+    @Test
+    void aClaimWithoutToken_whoseAnswerWasLost_isNotSentAgain() {
+        AtomicInteger claims = new AtomicInteger();
+        IdempotencyStore atCn = eu(cn(losingClaimAnswers(1, claims)).uri()).idempotency(CN, "u-cn");
+
+        StoreResult<IdempotencyRecord> r = atCn.claim(inFlight("k-1"));
+
+        assertThat(r.status()).isEqualTo(Status.UNAVAILABLE);
+        assertThat(claims).hasValue(1);
+        assertThat(secondAttempts()).isZero();
+    }
+
     // ---- stores around cn's
 
     private static class Forwarding implements IdempotencyStore {

@@ -1,5 +1,6 @@
 package io.unitas.playground.store;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.unitas.core.Region;
 import io.unitas.core.crdt.Cart;
 import io.unitas.data.Home;
@@ -10,6 +11,7 @@ import io.unitas.data.reconcile.Conflict;
 import io.unitas.data.reconcile.MoveLedger;
 import io.unitas.data.reconcile.Outcome;
 import io.unitas.data.reconcile.ReconcilePolicy;
+import io.unitas.data.reconcile.ReconcileStatus;
 import io.unitas.data.reconcile.Reconciliations;
 import io.unitas.data.reconcile.UnitMove;
 import io.unitas.data.store.IdempotencyRecord;
@@ -41,7 +43,7 @@ public final class ShopReconciler implements ChangeReconciler {
     private final HomeResolver homes;
     private final Clock clock;
     private final MoveLedger ledger = new MoveLedger();
-    private final Reconciliations counts = new Reconciliations();
+    private final Reconciliations counts;
     private final Compensator<Order> refunds;
 
     /**
@@ -50,6 +52,21 @@ public final class ShopReconciler implements ChangeReconciler {
      * @param clock     stamps moves, conflicts and refunds
      */
     public ShopReconciler(Supplier<Map<String, Region>> unitHomes, HomeResolver homes, Clock clock) {
+        this(unitHomes, homes, clock, new Reconciliations());
+    }
+
+    /**
+     * As above, exporting the counts, open conflicts and failures as meters in {@code registry}
+     * ({@link Reconciliations}).
+     */
+    public ShopReconciler(Supplier<Map<String, Region>> unitHomes, HomeResolver homes, Clock clock,
+                          MeterRegistry registry) {
+        this(unitHomes, homes, clock, new Reconciliations(registry));
+    }
+
+    private ShopReconciler(Supplier<Map<String, Region>> unitHomes, HomeResolver homes, Clock clock,
+                           Reconciliations counts) {
+        this.counts = counts;
         this.unitHomes = Objects.requireNonNull(unitHomes, "unitHomes");
         this.homes = Objects.requireNonNull(homes, "homes");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -66,6 +83,11 @@ public final class ShopReconciler implements ChangeReconciler {
     /** What reconciliation did so far. */
     public Reconciliations.Report report() {
         return counts.report();
+    }
+
+    /** The open conflicts and failing reconciliation, as a health reason for operators. */
+    public ReconcileStatus status() {
+        return counts.status();
     }
 
     @Override
@@ -85,7 +107,12 @@ public final class ShopReconciler implements ChangeReconciler {
         if (!target.region().equals(crossed.get().to())) {
             return target.setAside(change, null); // the new home decides; its own log brings the outcome here
         }
-        return reconcile(change, target, crossed.get(), user);
+        StoreResult<Boolean> done = reconcile(change, target, crossed.get(), user);
+        if (!done.isOk()) {
+            counts.failed(crossed.get().unit(), change.kind().name(), change.id(),
+                          target.region() + ": " + done.status() + " " + done.detail());
+        }
+        return done;
     }
 
     private StoreResult<Boolean> reconcile(Change change, RegionalStore target, UnitMove move, String user) {

@@ -2,6 +2,7 @@ package io.unitas.playground.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.unitas.core.Region;
 import io.unitas.data.Home;
 import io.unitas.data.reconcile.Compensation;
@@ -39,6 +40,7 @@ abstract class ReconciliationContract {
     static final String UNIT = "u-cn";
 
     final FakeClock clock = new FakeClock();
+    final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     final Map<String, Region> live = new ConcurrentHashMap<>(Map.of(UNIT, CN));
     RegionalStore cn;
     RegionalStore eu;
@@ -66,7 +68,8 @@ abstract class ReconciliationContract {
 
     /** Every user in cn's unit, wherever it lives now. */
     private ShopReconciler reconciler() {
-        return new ShopReconciler(() -> Map.copyOf(live), key -> Home.of(key, UNIT, live.get(UNIT)), clock);
+        return new ShopReconciler(() -> Map.copyOf(live), key -> Home.of(key, UNIT, live.get(UNIT)), clock,
+                                  registry);
     }
 
     private Replicator replicator(ChangeReconciler reconciler) {
@@ -153,6 +156,13 @@ abstract class ReconciliationContract {
         assertThat(conflicts.get(0).kind()).isEqualTo("ACCOUNT");
         assertThat(conflicts.get(0).key()).isEqualTo("alice");
         assertThat(conflicts.get(0).detail()).contains("Alice Liddell").contains("Alice L.");
+
+        // what operators see: the open conflict by kind, the refund counted, a reason naming the unit and key
+        assertThat(registry.get("unitas.data.reconcile.conflicts.open").tag("kind", "ACCOUNT").gauge().value())
+                .isEqualTo(1.0);
+        assertThat(registry.get("unitas.data.reconcile.duplicates.compensated").counter().count()).isEqualTo(1.0);
+        assertThat(reconciler.status().reason()).contains("1 reconciliation conflict open",
+                                                          "unit " + UNIT + " ACCOUNT alice");
     }
 
     @Test
