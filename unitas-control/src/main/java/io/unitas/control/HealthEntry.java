@@ -52,9 +52,26 @@ record HealthEntry(Region region, long sequence, Instant observedAt, Instant rec
 
     /** The freshness of a report received at {@code receivedAt}, seen at {@code now}. */
     static Freshness freshness(Instant receivedAt, Instant now, Duration ttl, Duration grace) {
+        return freshness(receivedAt, now, ttl, grace, java.util.Optional.empty(), Freshness.FRESH);
+    }
+
+    /**
+     * The freshness of a report received at {@code receivedAt}, seen at {@code now}, with what the other regions say:
+     * a report younger than the TTL is fresh whatever they say (a region that still pushes is up: a partition between
+     * two regions is no region failure); a stale one expires at once, without waiting for the grace, when another
+     * region reported the region unreachable after it ({@code unreachable}: the latest such report still alive, see
+     * {@link PeerEvidence#against}); and an expired report stays expired ({@code previous}) until a new one arrives,
+     * so that evidence that ages out does not bring back a region that has said nothing since.
+     */
+    static Freshness freshness(Instant receivedAt, Instant now, Duration ttl, Duration grace,
+                               java.util.Optional<PeerEvidence.Unreachable> unreachable, Freshness previous) {
         Duration age = Duration.between(receivedAt, now);
         if (age.compareTo(ttl) <= 0) {
             return Freshness.FRESH;
+        }
+        if (previous == Freshness.EXPIRED
+            || unreachable.filter(u -> u.receivedAt().isAfter(receivedAt)).isPresent()) {
+            return Freshness.EXPIRED;
         }
         return age.compareTo(ttl.plus(grace)) <= 0 ? Freshness.STALE : Freshness.EXPIRED;
     }
