@@ -16,9 +16,6 @@ import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.unitas.core.Problem;
 import io.unitas.core.Region;
 import io.unitas.core.RegionHealth;
@@ -66,7 +63,7 @@ final class ControlService {
      */
     private final AtomicReference<PeerEvidence> evidence = new AtomicReference<>(PeerEvidence.NONE);
     /** The control plane's own meters, served at {@code /metrics}. */
-    private final PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final ControlMetrics metrics = new ControlMetrics();
 
     private final StateStore store;
     private final Clock clock;
@@ -122,11 +119,10 @@ final class ControlService {
                     + observerId + "' (expected: a region of the topology: " + known + ")")), List.of(), null));
         }
         boolean self = observer.get().equals(region.get());
-        Counter.builder("unitas_control_unreachable_reports_total")
-               .description("Reports that a region is unreachable from another, by region, observer and result")
-               .tags("region", region.get().id(), "observer", observer.get().id(), "result",
-                     self ? "ignored_self" : "counted")
-               .register(metrics).increment();
+        metrics.increment("unitas_control_unreachable_reports_total",
+                          "Reports that a region is unreachable from another, by region, observer and result",
+                          "region", region.get().id(), "observer", observer.get().id(), "result",
+                          self ? "ignored_self" : "counted");
         if (self) {
             return new Evidence(false, "a region's report about itself is ignored", null);
         }
@@ -538,9 +534,9 @@ final class ControlService {
                                       && HealthEntry.freshness(entry.receivedAt(), now, healthTtl, healthGrace)
                                          != HealthEntry.Freshness.EXPIRED;
                     if (byPeers) {
-                        Counter.builder("unitas_control_regions_down_by_evidence_total")
-                               .description("Regions taken down before the grace: stale, and unreachable from another")
-                               .tag("region", region.id()).register(metrics).increment();
+                        metrics.increment("unitas_control_regions_down_by_evidence_total",
+                                "Regions taken down before the grace: stale, and unreachable from another",
+                                "region", region.id());
                     }
                     changed.add(region + " " + f.jsonName() + " (last report received " + entry.receivedAt()
                                 + (byPeers ? "; unreachable from " + seen.get().observer() + " since "
