@@ -4,8 +4,8 @@ import java.util.Locale;
 
 /**
  * What a token may do. Each role includes the ones before it: {@code viewer} reads; {@code observer} also reports a
- * peer region it cannot reach (a gateway); {@code reporter} also pushes region health; {@code operator} also changes rules, fences and switchovers; {@code admin} also replaces the
- * topology.
+ * peer region it cannot reach (a gateway); {@code reporter} also pushes region health; {@code operator} also changes
+ * rules, fences and switchovers; {@code admin} also replaces the topology.
  */
 public enum Role {
     /** Reads state, audit and the watch stream. */
@@ -32,13 +32,17 @@ public enum Role {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    /** The role named {@code name} ({@code viewer}, {@code observer}, {@code reporter}, {@code operator}, {@code admin}). */
+    /**
+     * The role named {@code name} ({@code viewer}, {@code observer}, {@code reporter}, {@code operator},
+     * {@code admin}).
+     */
     public static Role fromName(String name) {
         for (Role role : values()) {
             if (role.jsonName().equals(name)) {
                 return role;
             }
         }
-        throw new IllegalArgumentException("role: '" + name + "' (expected: viewer, observer, reporter, operator or admin)");
+        throw new IllegalArgumentException("role: '" + name
+                                           + "' (expected: viewer, observer, reporter, operator or admin)");
     }
 }
