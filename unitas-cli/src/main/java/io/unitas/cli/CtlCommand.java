@@ -529,7 +529,7 @@ final class CtlCommand {
         String name;
 
         @Option(names = "--role", required = true, converter = RoleConverter.class,
-                description = "viewer, reporter, operator or admin")
+                description = "viewer, observer, reporter, operator or admin")
         Role role;
 
         @Option(names = "--region", defaultValue = "", paramLabel = "REGION",

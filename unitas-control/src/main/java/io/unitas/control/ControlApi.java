@@ -116,6 +116,8 @@ final class ControlApi {
                                                                        body.path("reason").asText(why))));
         bind(sb, HttpMethod.PUT, "/api/v1/health/{region}", Role.REPORTER, "health.report", (ctx, who, body, why) ->
                 outcome(service.reportHealth(who.name(), ctx.pathParam("region"), body.document("health"))));
+        bind(sb, HttpMethod.POST, "/api/v1/health/{region}/unreachable", Role.OBSERVER, "health.unreachable",
+             (ctx, who, body, why) -> unreachable(who, ctx.pathParam("region"), body.json()));
         bind(sb, HttpMethod.DELETE, "/api/v1/health/{region}", Role.ADMIN, "health.reset", (ctx, who, body, why) ->
                 outcome(service.resetHealth(who.name(), ctx.pathParam("region"), why)));
         bind(sb, HttpMethod.POST, "/api/v1/fences", Role.OPERATOR, "fence.add", (ctx, who, body, why) ->
@@ -151,10 +153,56 @@ final class ControlApi {
             return delegate.serve(ctx, req);
         });
         sb.route().get("/api/v1/watch").build(this::watch);
+        sb.route().get("/metrics").build((ctx, req) -> {
+            Authorization auth = authorize(ctx, Role.VIEWER, false);
+            if (auth.refusal != null) {
+                return respond(Outcome.problem(auth.refusal));
+            }
+            return HttpResponse.of(HttpStatus.OK, MediaType.parse("text/plain; version=0.0.4; charset=utf-8"),
+                                   service.scrapeMetrics());
+        });
         sb.route().get("/api/v1/openapi.json").build(
                 HttpFile.of(ControlApi.class.getClassLoader(), "io/unitas/control/openapi.json").asService());
         sb.serviceUnder("/", FileService.builder(ControlApi.class.getClassLoader(), "io/unitas/control/console")
                                         .build());
+    }
+
+    /**
+     * A peer's report that {@code region} is unreachable from it: {@code {"observer": "eu"}}, the observer being the
+     * token's region when the token is bound to one (and then no other); 200 with whether it counted.
+     */
+    private Outcome unreachable(TokenTable.Principal who, String region, JsonNode doc) {
+        JsonNode field = doc.path("observer");
+        String observer;
+        if (field.isMissingNode() || field.isNull()) {
+            if (who.region().isEmpty()) {
+                return Outcome.problem(service.refuse(who.name(), "health.unreachable", region, "", badField(
+                        "observer", "missing (expected: the id of the region that cannot reach " + region + ")")));
+            }
+            observer = who.region();
+        } else if (!field.isTextual()) {
+            return Outcome.problem(service.refuse(who.name(), "health.unreachable", region, "", badField(
+                    "observer", field + " (expected: a region id, as a string)")));
+        } else {
+            observer = field.asText();
+        }
+        if (!who.region().isEmpty() && !who.region().equals(observer)) {
+            return Outcome.problem(service.refuse(who.name(), "health.unreachable", region, "", Refusal.of(
+                    Refusal.Kind.FORBIDDEN, "token '" + who.name() + "' speaks for region " + who.region()
+                    + " only (expected: observer '" + who.region() + "')")));
+        }
+        ControlService.Evidence e = service.reportUnreachable(who.name(), region, observer);
+        if (e.refusal() != null) {
+            return Outcome.problem(e.refusal());
+        }
+        ObjectNode out = StateJson.MAPPER.createObjectNode();
+        out.put("region", region).put("observer", observer).put("counted", e.counted()).put("detail", e.detail());
+        return Outcome.ok(out, 0);
+    }
+
+    private static Refusal badField(String field, String message) {
+        return new Refusal(Refusal.Kind.BAD_REQUEST, field + ": " + message, List.of(new Problem(field, message)),
+                           List.of(), null);
     }
 
     /** A replacement names the revision it replaces in {@code If-Match}: required, and a revision number. */

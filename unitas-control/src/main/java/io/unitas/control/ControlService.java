@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
@@ -58,6 +59,14 @@ final class ControlService {
     /** Since when this instance leads (its first tick as leader); null while it does not. The tick thread's own. */
     private Instant leadingSince;
 
+    /**
+     * The other regions' reports of regions they cannot reach, as this replica received them. Kept in memory, not in
+     * the store: evidence lives no longer than a health TTL, and a new leader waits out the grace as before.
+     */
+    private final AtomicReference<PeerEvidence> evidence = new AtomicReference<>(PeerEvidence.NONE);
+    /** The control plane's own meters, served at {@code /metrics}. */
+    private final ControlMetrics metrics = new ControlMetrics();
+
     private final StateStore store;
     private final Clock clock;
     private final Duration healthTtl;
@@ -77,6 +86,55 @@ final class ControlService {
 
     StateStore store() {
         return store;
+    }
+
+    /** The control plane's meters in Prometheus's text format. */
+    String scrapeMetrics() {
+        return metrics.scrape();
+    }
+
+    /**
+     * What a report that a region is unreachable did: {@code counted} as evidence, or ignored and why
+     * ({@code detail}); or the {@code refusal} when it could not be taken.
+     */
+    record Evidence(boolean counted, String detail, Refusal refusal) {}
+
+    /**
+     * {@code observerId}'s report that it cannot connect to any endpoint of {@code regionId} it tried: evidence that,
+     * once the region's own last report is stale, takes it down without waiting for the grace ({@link
+     * HealthEntry#freshness(Instant, Instant, Duration, Duration, Optional, HealthEntry.Freshness)}). A region's
+     * report about itself is ignored. Counted in {@code unitas_control_unreachable_reports_total}.
+     */
+    Evidence reportUnreachable(String actor, String regionId, String observerId) {
+        ControlState current = store.current();
+        Topology topology = current.topology();
+        Optional<Region> region = topology == null ? Optional.empty() : topology.region(regionId);
+        if (region.isEmpty()) {
+            return refused(actor, regionId, Refusal.of(Refusal.Kind.NOT_FOUND, "region '" + regionId
+                    + "': not in the topology"));
+        }
+        Optional<Region> observer = topology.region(observerId);
+        if (observer.isEmpty()) {
+            String known = String.join(", ", topology.regions().stream().map(Region::id).toList());
+            return refused(actor, regionId, new Refusal(Refusal.Kind.BAD_REQUEST, "observer: '" + observerId
+                    + "' (expected: a region of the topology: " + known + ")", List.of(new Problem("observer", "'"
+                    + observerId + "' (expected: a region of the topology: " + known + ")")), List.of(), null));
+        }
+        boolean self = observer.get().equals(region.get());
+        metrics.increment("unitas_control_unreachable_reports_total",
+                          "Reports that a region is unreachable from another, by region, observer and result",
+                          "region", region.get().id(), "observer", observer.get().id(), "result",
+                          self ? "ignored_self" : "counted");
+        if (self) {
+            return new Evidence(false, "a region's report about itself is ignored", null);
+        }
+        Instant now = clock.instant();
+        evidence.updateAndGet(e -> e.with(region.get(), observer.get(), now));
+        return new Evidence(true, region.get() + " unreachable from " + observer.get() + " at " + now, null);
+    }
+
+    private Evidence refused(String actor, String regionId, Refusal refusal) {
+        return new Evidence(false, refusal.detail(), refuse(actor, "health.unreachable", regionId, "", refusal));
     }
 
     /** A document as it was sent: the name errors carry ({@code rules.yaml}, {@code topology.json}) and its text. */
@@ -474,14 +532,27 @@ final class ControlService {
             leadingSince = now;
         }
         Instant leading = leadingSince;
+        PeerEvidence peers = evidence.updateAndGet(e -> e.pruned(now, healthTtl));
         change("control", "health.freshness", "health", "", ANY, current -> {
             Map<Region, HealthEntry> health = new LinkedHashMap<>(current.health());
             List<String> changed = new ArrayList<>();
             health.replaceAll((region, entry) -> {
+                Optional<PeerEvidence.Unreachable> seen = peers.against(region, entry.receivedAt(), now, healthTtl);
                 HealthEntry.Freshness f = HealthEntry.freshness(entry.receivedAt(), leading, now, healthTtl,
-                                                                  healthGrace);
+                                                                healthGrace, seen, entry.freshness());
                 if (f != entry.freshness()) {
-                    changed.add(region + " " + f.jsonName() + " (last report received " + entry.receivedAt() + ")");
+                    boolean byPeers = f == HealthEntry.Freshness.EXPIRED && seen.isPresent()
+                                      && HealthEntry.freshness(entry.receivedAt(), leading, now, healthTtl,
+                                                               healthGrace, Optional.empty(), entry.freshness())
+                                         != HealthEntry.Freshness.EXPIRED;
+                    if (byPeers) {
+                        metrics.increment("unitas_control_regions_down_by_evidence_total",
+                                "Regions taken down before the grace: stale, and unreachable from another",
+                                "region", region.id());
+                    }
+                    changed.add(region + " " + f.jsonName() + " (last report received " + entry.receivedAt()
+                                + (byPeers ? "; unreachable from " + seen.get().observer() + " since "
+                                             + seen.get().receivedAt() + ", before the grace" : "") + ")");
                 }
                 return entry.withFreshness(f);
             });

@@ -50,15 +50,37 @@ record HealthEntry(Region region, long sequence, Instant observedAt, Instant rec
                                HealthReportJson.toTree(report).get("checks"), Freshness.FRESH, report.unitLags());
     }
 
+    /** The freshness of a report received at {@code receivedAt}, seen at {@code now}. */
+    static Freshness freshness(Instant receivedAt, Instant now, Duration ttl, Duration grace) {
+        return freshness(receivedAt, now, ttl, grace, java.util.Optional.empty(), Freshness.FRESH);
+    }
+
+    /** {@link #freshness(Instant, Instant, Instant, Duration, Duration, java.util.Optional, Freshness)} for a leader
+     * that has led since before the report. */
+    static Freshness freshness(Instant receivedAt, Instant now, Duration ttl, Duration grace,
+                               java.util.Optional<PeerEvidence.Unreachable> unreachable, Freshness previous) {
+        return freshness(receivedAt, receivedAt, now, ttl, grace, unreachable, previous);
+    }
+
     /**
      * The freshness of a report received at {@code receivedAt}, seen at {@code now} by a leader that has led since
-     * {@code leadingSince}. Stale by the report's age; expired only once the region has had the TTL and the grace
-     * to push to this leader: a leader hears nothing before it leads (a restart, a failover of the control plane),
-     * and that silence says nothing about the region.
+     * {@code leadingSince}, with what the other regions say: a report younger than the TTL is fresh whatever they say
+     * (a region that still pushes is up: a partition between two regions is no region failure); a stale one expires
+     * at once, without waiting for the grace, when another region reported the region unreachable after it
+     * ({@code unreachable}: the latest such report still alive, see {@link PeerEvidence#against}); an expired report
+     * stays expired ({@code previous}) until a new one arrives, so that evidence that ages out does not bring back a
+     * region that has said nothing since. Otherwise it expires once the region has had the TTL and the grace to push
+     * to this leader: a leader hears nothing before it leads (a restart, a failover of the control plane), and that
+     * silence says nothing about the region.
      */
-    static Freshness freshness(Instant receivedAt, Instant leadingSince, Instant now, Duration ttl, Duration grace) {
+    static Freshness freshness(Instant receivedAt, Instant leadingSince, Instant now, Duration ttl, Duration grace,
+                               java.util.Optional<PeerEvidence.Unreachable> unreachable, Freshness previous) {
         if (Duration.between(receivedAt, now).compareTo(ttl) <= 0) {
             return Freshness.FRESH;
+        }
+        if (previous == Freshness.EXPIRED
+            || unreachable.filter(u -> u.receivedAt().isAfter(receivedAt)).isPresent()) {
+            return Freshness.EXPIRED;
         }
         Instant heardFrom = receivedAt.isAfter(leadingSince) ? receivedAt : leadingSince;
         return Duration.between(heardFrom, now).compareTo(ttl.plus(grace)) <= 0 ? Freshness.STALE : Freshness.EXPIRED;

@@ -217,9 +217,13 @@ final class Connections {
                                                     : connectHttp1(loop, endpoint, handler);
         connecting.addListener(f -> {
             if (!f.isSuccess()) {
+                if (Reachability.nothingAnswered(f.cause())) {
+                    endpoint.refused(); // a health check is a connection tried like any other
+                }
                 verdict.tryFailure(f.cause());
                 return;
             }
+            endpoint.connected();
             FullHttpRequest request = grpc ? HealthCheck.grpcRequest(endpoint)
                                            : HealthCheck.getRequest(endpoint, check);
             if (!endpoint.http2()) {

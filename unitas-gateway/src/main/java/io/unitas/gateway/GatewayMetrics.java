@@ -40,6 +40,8 @@ final class GatewayMetrics implements AutoCloseable {
 
     private final ScheduledExecutorService flusher;
     private volatile Supplier<WatchStatus> watchStatus;
+    private volatile Reachability reachability;
+    private volatile UnreachableReporter reporter;
 
     GatewayMetrics(String gatewayRegion, PrintStream accessLog) {
         this.gatewayRegion = gatewayRegion;
@@ -84,6 +86,52 @@ final class GatewayMetrics implements AutoCloseable {
                                 ToDoubleFunction<WatchStatus> f) {
         WatchStatus s = status.get();
         return s == null ? Double.NaN : f.applyAsDouble(s);
+    }
+
+    /**
+     * Publishes {@code unitas_gateway_region_unreachable} (1 or 0) by region, read from {@code r} at each scrape, and
+     * keeps {@code reporter} (null when the gateway follows no control plane) for {@code /unitas/healthz}.
+     */
+    void reachability(Reachability r, UnreachableReporter reporter) {
+        this.reachability = r;
+        this.reporter = reporter;
+        for (io.unitas.core.Region region : r.regions()) {
+            Gauge.builder("unitas.gateway.region.unreachable", r, x -> x.unreachable(region) ? 1 : 0)
+                 .description("Whether every upstream of the region tried in the last "
+                              + Reachability.WINDOW.toSeconds() + " s refused the connection (or timed out)")
+                 .tag("region", region.id()).register(registry);
+        }
+    }
+
+    /** Counts one report of {@code region} unreachable to the control plane by {@code result}. */
+    void unreachableReported(io.unitas.core.Region region, String result) {
+        Counter.builder("unitas.gateway.unreachable.reports")
+               .description("Reports to the control plane that a region is unreachable from here, by result")
+               .tags("region", region.id(), "result", result).register(registry).increment();
+    }
+
+    /**
+     * The lines for {@code /unitas/healthz}: the regions unreachable from here, and the reports' problem while there
+     * is one; empty when every region is reachable.
+     */
+    String reachabilityHealth() {
+        Reachability r = reachability;
+        if (r == null) {
+            return "";
+        }
+        java.util.List<io.unitas.core.Region> down = r.unreachable();
+        StringBuilder s = new StringBuilder();
+        if (!down.isEmpty()) {
+            s.append("unreachable from here: ").append(down.stream().map(io.unitas.core.Region::id)
+                                                          .collect(java.util.stream.Collectors.joining(", ")))
+             .append(" (every upstream tried in the last ").append(Reachability.WINDOW.toSeconds())
+             .append(" s refused the connection)\n");
+        }
+        UnreachableReporter rep = reporter;
+        if (rep != null && !rep.problem().isEmpty()) {
+            s.append("unreachable reports: ").append(rep.problem()).append('\n');
+        }
+        return s.toString();
     }
 
     /** The watch's line for {@code /unitas/healthz}, empty when the gateway watches no control plane. */

@@ -41,6 +41,7 @@ import io.netty.util.concurrent.GlobalEventExecutor;
 import io.unitas.control.client.state.RoutingState;
 import io.unitas.control.client.state.StateFeed;
 import io.unitas.control.client.state.StateHolder;
+import io.unitas.control.client.state.StateSource;
 
 /**
  * The gateway's server on Netty: HTTP/1.1 and h2c (prior knowledge or upgrade) on one port, one event loop per core,
@@ -64,10 +65,12 @@ final class GatewayServer implements Gateway {
     private final Upstreams upstreams;
     private final Proxy proxy;
     private final GatewayMetrics metrics;
+    private final UnreachableReporter reporter;
     private final CountDownLatch closed = new CountDownLatch(1);
 
     private GatewayServer(Channel server, EventLoopGroup loops, ChannelGroup connections, StateHolder holder,
-                          StateFeed feed, Upstreams upstreams, Proxy proxy, GatewayMetrics metrics) {
+                          StateFeed feed, Upstreams upstreams, Proxy proxy, GatewayMetrics metrics,
+                          UnreachableReporter reporter) {
         this.server = server;
         this.loops = loops;
         this.connections = connections;
@@ -76,6 +79,7 @@ final class GatewayServer implements Gateway {
         this.upstreams = upstreams;
         this.proxy = proxy;
         this.metrics = metrics;
+        this.reporter = reporter;
     }
 
     static StateFeed feedFor(GatewayConfig config) {
@@ -106,6 +110,7 @@ final class GatewayServer implements Gateway {
         Transport transport = Transport.best();
         int workers = config.workers() > 0 ? config.workers() : Runtime.getRuntime().availableProcessors();
         EventLoopGroup loops = transport.group(workers, "unitas-gateway");
+        UnreachableReporter reporter = null;
         try {
             Connections pools = new Connections(loops, transport, config.resilience().connectTimeout(), ticker);
             Upstreams upstreams = new Upstreams(config.upstreams(), config.resilience(), ticker);
@@ -114,6 +119,12 @@ final class GatewayServer implements Gateway {
             if (feed.watchStatus() != null) {
                 metrics.watch(feed::watchStatus);
             }
+            Reachability reachability = new Reachability(upstreams.endpointsByRegion(), ticker, Reachability.WINDOW);
+            reporter = config.source() instanceof StateSource.ControlPlane cp
+                       ? UnreachableReporter.start(config.region(), reachability, cp.client(),
+                                                   metrics::unreachableReported)
+                       : null;
+            metrics.reachability(reachability, reporter);
             ClientLimits limits = new ClientLimits(config.limits());
             metrics.clientLimits(limits);
             Timeouts timeouts = new Timeouts(loops, ticker, TICK_NANOS);
@@ -151,8 +162,11 @@ final class GatewayServer implements Gateway {
                 throw new IllegalStateException("cannot listen on " + at.getHostString() + ":" + at.getPort() + ": "
                                                 + bound.cause().getMessage());
             }
-            return new GatewayServer(bound.channel(), loops, open, holder, feed, upstreams, proxy, metrics);
+            return new GatewayServer(bound.channel(), loops, open, holder, feed, upstreams, proxy, metrics, reporter);
         } catch (RuntimeException e) {
+            if (reporter != null) {
+                reporter.close();
+            }
             loops.shutdownGracefully(0, 0, TimeUnit.SECONDS);
             feed.close();
             throw e;
@@ -268,6 +282,9 @@ final class GatewayServer implements Gateway {
             return;
         }
         feed.close();
+        if (reporter != null) {
+            reporter.close();
+        }
         server.close().syncUninterruptibly();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DRAIN_MILLIS);
         while (proxy.inFlight.get() > 0 && System.nanoTime() < deadline) {

@@ -117,7 +117,8 @@ final class Proxy {
         if (path.equals(HEALTH_PATH)) {
             return state.get() == null
                    ? text(HttpResponseStatus.SERVICE_UNAVAILABLE, "text/plain; charset=utf-8", "no routing state")
-                   : text(HttpResponseStatus.OK, "text/plain; charset=utf-8", "ok\n" + metrics.watchHealth());
+                   : text(HttpResponseStatus.OK, "text/plain; charset=utf-8", "ok\n" + metrics.watchHealth()
+                                                                               + metrics.reachabilityHealth());
         }
         return null;
     }

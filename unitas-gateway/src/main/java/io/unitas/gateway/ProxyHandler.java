@@ -443,6 +443,11 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
         }
 
         private void connected(Future<Connections.Link> connecting) {
+            if (connecting.isSuccess()) {
+                endpoint.connected();
+            } else if (Reachability.nothingAnswered(connecting.cause())) {
+                endpoint.refused();
+            }
             if (phase == Phase.DONE) {
                 if (connecting.isSuccess()) {
                     connecting.getNow().release();

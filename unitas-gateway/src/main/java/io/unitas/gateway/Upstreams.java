@@ -69,6 +69,17 @@ final class Upstreams implements AutoCloseable {
         return new Pool(eps, ticker);
     }
 
+    /** Every endpoint of each region, its gray versions' included. */
+    Map<Region, List<Endpoint>> endpointsByRegion() {
+        Map<Region, List<Endpoint>> all = new java.util.LinkedHashMap<>();
+        defaults.forEach((region, pool) -> {
+            List<Endpoint> eps = new ArrayList<>(List.of(pool.endpoints));
+            versions.getOrDefault(region, Map.of()).values().forEach(v -> eps.addAll(List.of(v.endpoints)));
+            all.put(region, List.copyOf(eps));
+        });
+        return all;
+    }
+
     /** The pool of {@code version} in {@code region}, or the region's default pool; {@code null} when none. */
     Pool pool(Region region, String version) {
         if (version != null) {
@@ -177,6 +188,9 @@ final class Upstreams implements AutoCloseable {
         private long windowStart;
         private int requests;
         private int failures;
+        /** When a connection to it was last made or refused (ticker), and which; see {@link Reachability}. */
+        private volatile long connectAt;
+        private volatile int connect = Reachability.UNTRIED;
 
         Endpoint(String hostPort, GatewayConfig.Protocol protocol, UpstreamTls tls, Resilience resilience,
                  LongSupplier ticker) {
@@ -222,6 +236,34 @@ final class Upstreams implements AutoCloseable {
 
         void checked(boolean passed) {
             passing = passed;
+        }
+
+        /**
+         * A connection to it was made (or an HTTP/2 stream opened on one). Written at most every 100 ms while it
+         * keeps succeeding, so that a busy endpoint's requests do not all write the same two fields.
+         */
+        void connected() {
+            long now = ticker.getAsLong();
+            if (connect != Reachability.CONNECTED || now - connectAt > Reachability.REFRESH_NANOS) {
+                connectAt = now;
+                connect = Reachability.CONNECTED;
+            }
+        }
+
+        /** A connection to it was refused or timed out: nothing answered at its address. */
+        void refused() {
+            connectAt = ticker.getAsLong();
+            connect = Reachability.REFUSED;
+        }
+
+        /** {@link Reachability#CONNECTED}, {@link Reachability#REFUSED} or {@link Reachability#UNTRIED}. */
+        int lastConnect() {
+            return connect;
+        }
+
+        /** When {@link #lastConnect()} happened, on the ticker. */
+        long lastConnectAt() {
+            return connectAt;
         }
 
         /**

@@ -124,8 +124,16 @@ final class DefaultPlayground implements Playground {
         this.ownWorkDir = b.workDir == null;
         this.workDir = ownWorkDir ? Files.createTempDirectory("unitas-playground") : b.workDir;
         Files.createDirectories(workDir);
-        Files.writeString(workDir.resolve("tokens"), String.join("\n", admin.fileLine(), reporter.fileLine(),
-                                                                  viewer.fileLine()) + "\n");
+        // Each gateway has a token of its own, bound to its region: it reads the state and reports the peer
+        // regions it cannot connect to, as that region only (docs/control.md, "Peer evidence").
+        List<String> tokenLines = new java.util.ArrayList<>(List.of(admin.fileLine(), reporter.fileLine(),
+                                                                    viewer.fileLine()));
+        for (Region r : layout.regions()) {
+            ControlToken gateway = ControlToken.generate("gateway-" + r.id(), Role.OBSERVER, r.id());
+            tokenLines.add(gateway.fileLine());
+            Files.writeString(workDir.resolve("gateway-" + r.id() + ".token"), gateway.secret());
+        }
+        Files.writeString(workDir.resolve("tokens"), String.join("\n", tokenLines) + "\n");
         Files.writeString(workDir.resolve("reporter.token"), reporter.secret());
         Files.writeString(workDir.resolve("viewer.token"), viewer.secret());
         this.storeKind = b.store;
@@ -389,7 +397,7 @@ final class DefaultPlayground implements Playground {
         }
         y.append("control_plane:\n")
          .append("  url: ").append(control()).append('\n')
-         .append("  token_file: '").append(workDir.resolve("viewer.token")).append("'\n")
+         .append("  token_file: '").append(workDir.resolve("gateway-" + here.id() + ".token")).append("'\n")
          .append("  state_file: '").append(workDir.resolve("gateway-" + here.id() + ".state.json")).append("'\n")
          .append("health_check: {path: /livez, interval: 1s}\n")
          .append("timeouts: {connect: 1s, response: 5s}\n")
@@ -450,8 +458,9 @@ final class DefaultPlayground implements Playground {
             case DB_READONLY, REPLICATION_BACKLOG -> CHECK_INTERVAL.multipliedBy(FALL).plus(CHECK_TIMEOUT)
                                                                    .plus(REACTION);
             // Nothing is left to report: the control plane notices the silence after the last push (at most one
-            // push interval old) has aged past the TTL and the grace.
-            case REGION_DOWN -> PUSH_EVERY.plus(HEALTH_TTL).plus(HEALTH_GRACE).plus(REACTION);
+            // push interval old) has aged past the TTL; the other regions' gateways, refused by the dead region's,
+            // have reported it unreachable since, so it is down then without waiting out the grace.
+            case REGION_DOWN -> PUSH_EVERY.plus(HEALTH_TTL).plus(REACTION);
             case CONTROL_PLANE_DOWN, DNS_DOWN -> throw new IllegalArgumentException(
                     "scenario: " + scenario.id() + " moves no traffic (expected: one whose users fail over)");
         };

@@ -23,7 +23,7 @@ class DrillTest {
 
     private static final Region CN = Region.of("cn");
     private static final Region EU = Region.of("eu");
-    /** Long enough for the longest failover promise (6.5 s) inside the fault window (40% of the drill). */
+    /** Long enough for the longest failover promise (5.5 s) inside the fault window (40% of the drill), with room. */
     private static final Duration DRILL = Duration.ofSeconds(17);
     /**
      * The seed's failures need retried checkouts to land during the fault: more time for them to happen (at 20 s a

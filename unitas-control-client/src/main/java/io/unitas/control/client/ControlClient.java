@@ -61,6 +61,15 @@ public interface ControlClient {
         return send("PUT", "/api/v1/health/" + Requests.segment(region), json, Map.of());
     }
 
+    /**
+     * {@code POST /api/v1/health/{region}/unreachable}: {@code observer} (a gateway's region) cannot connect to any
+     * endpoint of {@code region} it tried; evidence that takes a silent region down before its grace runs out.
+     */
+    default ControlResponse reportUnreachable(String region, String observer) {
+        return post("/api/v1/health/" + Requests.segment(region) + "/unreachable",
+                    Requests.object("observer", observer));
+    }
+
     /** {@code POST /api/v1/fences}: fences the writes of {@code units}, saying why. */
     default ControlResponse fence(List<String> units, String reason) {
         return post("/api/v1/fences", Requests.object("units", units, "reason", reason));
