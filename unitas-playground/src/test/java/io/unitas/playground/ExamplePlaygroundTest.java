@@ -92,9 +92,9 @@ class ExamplePlaygroundTest {
         WrongRegionCounter counter = new WrongRegionCounter();
 
         counter.accept(new ServiceCall("inventory", "inventory-eu", "eu", "/inventory/book/reservations", "u-cn",
-                                       "cn", "eu", "order-async-1"));
+                                       "cn", "eu", "order-async-1", "cn"));
         counter.accept(new ServiceCall("inventory", "inventory-eu", "eu", "/inventory/book/reservations", "u-cn",
-                                       "eu", "eu", "order-async-1")); // cn failed over to eu: not wrong
+                                       "eu", "eu", "order-async-1", "cn")); // cn failed over to eu: not wrong
 
         assertThat(counter.counts()).isEqualTo(new ExampleCalls(2, 2, 1));
         assertThat(counter.latestWrong()).hasSize(1);

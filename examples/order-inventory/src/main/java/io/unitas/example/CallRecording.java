@@ -2,6 +2,8 @@ package io.unitas.example;
 
 import io.unitas.client.RoutingContext;
 import io.unitas.client.RoutingContextHolder;
+import io.unitas.core.rules.Unit;
+import io.unitas.spring.UnitasRoutingState;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -37,7 +39,8 @@ public class CallRecording {
 
     @Bean
     FilterRegistrationBean<OncePerRequestFilter> callRecordingFilter(
-            CallLog log, @Value("${spring.application.name}") String service, @Value("${unitas.region}") String region,
+            CallLog log, UnitasRoutingState state, @Value("${spring.application.name}") String service,
+            @Value("${unitas.region}") String region,
             @Value("${example.instance:${spring.application.name}-${unitas.region}}") String instance) {
         OncePerRequestFilter filter = new OncePerRequestFilter() {
             @Override
@@ -45,8 +48,10 @@ public class CallRecording {
                     throws ServletException, IOException {
                 if (!req.getRequestURI().equals("/calls")) {
                     RoutingContext c = RoutingContextHolder.current();
+                    Unit unit = c.unit() == null ? null : state.current().rules().unit(c.unit());
                     log.record(new ServiceCall(service, instance, region, req.getRequestURI(), c.unit(), c.region(),
-                                               c.origin(), req.getHeader(THREAD_HEADER)));
+                                               c.origin(), req.getHeader(THREAD_HEADER),
+                                               unit == null ? null : unit.home().id()));
                 }
                 chain.doFilter(req, res);
             }

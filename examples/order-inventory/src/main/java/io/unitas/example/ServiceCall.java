@@ -12,9 +12,10 @@ package io.unitas.example;
  *                 or null
  * @param origin   the region the request entered at, or null
  * @param thread   the name of the thread that made the call to this service, as the caller sent it, or null
+ * @param homeNow  the unit's home in the serving service's routing state when it served the call, or null
  */
 public record ServiceCall(String service, String instance, String region, String path, String unit, String routedTo,
-                          String origin, String thread) {
+                          String origin, String thread, String homeNow) {
 
     /** A call that carries a unit: it must be served where its unit is routed. */
     public boolean crossUnit() {
@@ -24,9 +25,10 @@ public record ServiceCall(String service, String instance, String region, String
     /**
      * Whether the call carries a unit and a routed region and was served in another region: the load balancer sent it
      * somewhere the route decision did not. A failover is not wrong: the gateway's decision then names the failover
-     * region, and the starter's follows the same state.
+     * region, and the starter's follows the same state. Nor is a call whose unit moved while it was under way: the
+     * gateway's decision predates the move, and the call went where the unit lives now.
      */
     public boolean wrongRegion() {
-        return unit != null && routedTo != null && !routedTo.equals(region);
+        return unit != null && routedTo != null && !routedTo.equals(region) && !region.equals(homeNow);
     }
 }

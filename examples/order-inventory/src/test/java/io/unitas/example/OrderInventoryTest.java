@@ -125,14 +125,16 @@ class OrderInventoryTest {
         List<ServiceCall> told = new ArrayList<>();
         log.listen(told::add);
 
-        log.record(new ServiceCall("inventory", "inventory-eu", "eu", "/x", "u-cn", "cn", "eu", null));
-        log.record(new ServiceCall("inventory", "inventory-eu", "eu", "/x", "u-cn", "eu", "eu", null)); // failover
-        log.record(new ServiceCall("inventory", "inventory-eu", "eu", "/x", null, null, null, null));
+        log.record(new ServiceCall("inventory", "inventory-eu", "eu", "/x", "u-cn", "cn", "eu", null, "cn"));
+        log.record(new ServiceCall("inventory", "inventory-eu", "eu", "/x", "u-cn", "eu", "eu", null, "cn")); // failover
+        log.record(new ServiceCall("inventory", "inventory-eu", "eu", "/x", null, null, null, null, null));
+        // the unit moved to eu while the call was under way: it went where the unit lives now
+        log.record(new ServiceCall("inventory", "inventory-eu", "eu", "/x", "u-cn", "cn", "eu", null, "eu"));
 
-        assertThat(log.calls()).isEqualTo(3);
-        assertThat(log.crossUnit()).isEqualTo(2);
+        assertThat(log.calls()).isEqualTo(4);
+        assertThat(log.crossUnit()).isEqualTo(3);
         assertThat(log.wrongRegion()).isEqualTo(1);
-        assertThat(told).hasSize(3);
+        assertThat(told).hasSize(4);
     }
 
     private void assertOnlyCalled(String region) {
