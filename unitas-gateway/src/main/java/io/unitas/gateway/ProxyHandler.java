@@ -551,6 +551,11 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
         @Override
         public void responseHead(HttpResponse res) {
             reading = false;
+            if (res.decoderResult().isFailure()) { // not HTTP: Netty's stand-in (status 999) is no answer to relay
+                ReferenceCountUtil.release(res);
+                fail(res.decoderResult().cause(), false);
+                return;
+            }
             int code = res.status().code();
             boolean whole = res instanceof LastHttpContent;
             if (code < 200) { // 100 Continue was answered by this gateway; the final answer follows
@@ -596,6 +601,11 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
         @Override
         public void responseContent(HttpContent c) {
             reading = false;
+            if (c.decoderResult().isFailure()) { // a broken chunk: the stand-in end must not pass for the body's end
+                c.release();
+                fail(c.decoderResult().cause(), false);
+                return;
+            }
             boolean last = c instanceof LastHttpContent;
             if (phase == Phase.SKIPPING_INTERIM || phase == Phase.DISCARDING) {
                 c.release();
