@@ -11,9 +11,11 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpRequest;
 import io.netty.handler.codec.http.DefaultLastHttpContent;
+import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -374,6 +376,16 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
         boolean responseKeepAlive;
         /** Whether something was written to the attempt's upstream connection since it was last flushed. */
         boolean unflushed;
+        /**
+         * The request's head, held back while the client's read goes on so that, when the request's end follows in
+         * the same read (every request without a body), both go upstream as one message: see {@link #whole}.
+         */
+        HttpRequest heldRequest;
+        /**
+         * The answer's head, held back while the upstream's read goes on so that, when the answer's end follows in
+         * the same read (a short fixed-length answer), both go to the client as one message.
+         */
+        HttpResponse heldResponse;
         int status;
 
         Exchange(HttpRequest req, Decision d, Upstreams.Pool pool) {
@@ -459,13 +471,20 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
         private void connected(Connections.Link connected) {
             link = connected;
             unflushed = false;
+            heldRequest = null;
             link.bind(this);
             moveTo(Phase.AWAITING_ANSWER);
-            sendUp(head);
+            if (kept == null && pending == null && (requestEnded ? replayable : reading)) {
+                heldRequest = head; // its end follows below, or may come in this read: see sendUp
+            } else {
+                sendUp(head);
+            }
             if (replayable && kept != null) {
                 for (HttpContent c : kept) {
                     sendUp(c.retainedDuplicate());
                 }
+            } else if (replayable && requestEnded) { // a request without body, whose end is not kept
+                sendUp(LastHttpContent.EMPTY_LAST_CONTENT);
             } else if (pending != null) {
                 HttpContent c;
                 while ((c = pending.poll()) != null) {
@@ -486,7 +505,12 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
             if (replayable && keptBytes + c.content().readableBytes() > MAX_REPLAY_BYTES) {
                 stopKeeping();
             }
-            if (replayable) {
+            if (replayable && c == LastHttpContent.EMPTY_LAST_CONTENT && kept == null) {
+                // a request without body (most are): nothing to keep, a replay ends it the same way
+                if (link != null) {
+                    sendUp(c);
+                }
+            } else if (replayable) {
                 if (kept == null) {
                     kept = new ArrayList<>(2);
                 }
@@ -508,15 +532,33 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
             }
         }
 
-        /** Writes {@code msg} to the attempt's upstream connection, to go out at the next {@link #flushUp()}. */
+        /**
+         * Writes {@code msg} to the attempt's upstream connection, to go out at the next {@link #flushUp()}; after
+         * the request's head when that was held back, or with it as one message when {@code msg} ends the request.
+         */
         private void sendUp(Object msg) {
             Channel up = link.channel();
+            HttpRequest held = heldRequest;
+            if (held != null) {
+                heldRequest = null;
+                Object full = msg instanceof LastHttpContent last ? whole(held, last) : null;
+                if (full != null) {
+                    msg = full;
+                } else {
+                    up.write(held, up.voidPromise());
+                }
+            }
             up.write(msg, up.voidPromise());
             unflushed = true;
         }
 
         /** Flushes the attempt's upstream connection when something was written to it since the last flush. */
         void flushUp() {
+            HttpRequest held = heldRequest;
+            if (held != null) { // the request's end did not come in the read that brought its head
+                heldRequest = null;
+                sendUp(held);
+            }
             if (unflushed) {
                 unflushed = false;
                 link.channel().flush();
@@ -594,7 +636,7 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
             if (whole) { // kept whole, so that an HTTP/2 client gets headers that end the stream (gRPC's errors)
                 last(res);
             } else {
-                ctx.write(res, ctx.voidPromise());
+                heldResponse = res; // its end may come in this read: see responseContent
             }
         }
 
@@ -615,6 +657,16 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
                     retry();
                 }
                 return;
+            }
+            HttpResponse held = heldResponse;
+            if (held != null) {
+                heldResponse = null;
+                Object full = last ? whole(held, (LastHttpContent) c) : null;
+                if (full != null) {
+                    last(full);
+                    return;
+                }
+                ctx.write(held, ctx.voidPromise());
             }
             if (!last) {
                 timer.arm(proxy.timeouts.now() + proxy.idleTimeoutNanos);
@@ -676,6 +728,11 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
 
         @Override
         public void readComplete() {
+            HttpResponse held = heldResponse;
+            if (held != null) { // the answer's body comes in later reads
+                heldResponse = null;
+                ctx.write(held, ctx.voidPromise());
+            }
             ctx.flush();
         }
 
@@ -737,6 +794,8 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
         private void finish() {
             moveTo(Phase.DONE);
             timer.disarm();
+            heldRequest = null;
+            heldResponse = null;
             if (kept != null) {
                 kept.forEach(HttpContent::release);
                 kept = null;
@@ -753,6 +812,33 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
                 resume();
             }
         }
+    }
+
+    /**
+     * A message's head and its end as one message, when the end carries no trailers: one pass through the encoder
+     * and one buffer where a short body is copied in beside the head, where two messages take two of each.
+     * {@code null} when there are trailers, which stay a message of their own. Ownership of the end's body passes.
+     */
+    static FullHttpRequest whole(HttpRequest head, LastHttpContent end) {
+        if (!end.trailingHeaders().isEmpty()) {
+            return null;
+        }
+        DefaultFullHttpRequest full = new DefaultFullHttpRequest(head.protocolVersion(), head.method(), head.uri(),
+                                                                 end.content(), head.headers(), end.trailingHeaders());
+        full.setDecoderResult(head.decoderResult());
+        return full;
+    }
+
+    /** The answer's counterpart of {@link #whole(HttpRequest, LastHttpContent)}. */
+    static FullHttpResponse whole(HttpResponse head, LastHttpContent end) {
+        if (!end.trailingHeaders().isEmpty()) {
+            return null;
+        }
+        DefaultFullHttpResponse full = new DefaultFullHttpResponse(head.protocolVersion(), head.status(),
+                                                                   end.content(), head.headers(),
+                                                                   end.trailingHeaders());
+        full.setDecoderResult(head.decoderResult());
+        return full;
     }
 
     /**

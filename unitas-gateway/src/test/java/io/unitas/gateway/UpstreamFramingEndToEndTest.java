@@ -12,8 +12,12 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,6 +42,7 @@ class UpstreamFramingEndToEndTest {
             "/trailers", "HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\ntrailer: x-sum\r\n\r\n"
                          + "3\r\nabc\r\n0\r\nx-sum: 42\r\n\r\n",
             "/empty", "HTTP/1.1 204 No Content\r\n\r\n",
+            "/healthz", "HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n",
             "/head", "HTTP/1.1 200 OK\r\ncontent-length: 1234\r\n\r\n",
             "/garbage", "this is not http\r\n\r\n",
             "/badchunk", "HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n3\r\nabc\r\nzz\r\nxyz\r\n0\r\n\r\n",
@@ -110,6 +115,31 @@ class UpstreamFramingEndToEndTest {
     }
 
     @Test
+    void aRequestWhoseBodyComesInALaterReadGoesUpOnceHeadAndBody() throws IOException, InterruptedException {
+        upstream.received.clear();
+        try (Socket s = new Socket("127.0.0.1", gateway.port())) {
+            s.setSoTimeout(5_000);
+            OutputStream out = s.getOutputStream();
+            out.write("POST /fixed HTTP/1.1\r\nhost: gw\r\nx-user-id: 100\r\ncontent-length: 4\r\n\r\n"
+                              .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            Thread.sleep(100); // real I/O: the body comes in a read of its own
+            out.write("body".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            byte[] buf = new byte[8192];
+            String got = "";
+            while (!got.endsWith("hello")) {
+                int n = s.getInputStream().read(buf);
+                assertThat(n).isPositive();
+                got += new String(buf, 0, n, StandardCharsets.US_ASCII);
+            }
+            assertThat(got).startsWith("HTTP/1.1 200 OK");
+        }
+        assertThat(upstream.received).filteredOn(r -> !r.startsWith("GET /healthz ")).singleElement()
+                                     .asString().startsWith("POST /fixed HTTP/1.1\r\n").endsWith("\r\n\r\nbody");
+    }
+
+    @Test
     void anAnswerThatIsNotHttpIsA502Problem() throws IOException {
         String res = exchange("GET /garbage HTTP/1.1\r\nhost: gw\r\nx-user-id: 100\r\n\r\n", "}");
         assertThat(res).startsWith("HTTP/1.1 502 Bad Gateway").contains("upstream-failed");
@@ -163,8 +193,11 @@ class UpstreamFramingEndToEndTest {
 
     /** A raw HTTP/1.1 upstream: reads each request's head and writes the bytes {@link #ANSWERS} has for its path. */
     static final class RawUpstream implements AutoCloseable {
+        private static final Pattern CONTENT_LENGTH = Pattern.compile("(?i)\r\ncontent-length: *(\\d+)");
         final ServerSocket server;
         final AtomicInteger accepted = new AtomicInteger();
+        /** Each request as it came, head and body. */
+        final Queue<String> received = new ConcurrentLinkedQueue<>();
         final Map<Socket, Boolean> open = new ConcurrentHashMap<>();
         volatile boolean byteByByte;
 
@@ -210,6 +243,11 @@ class UpstreamFramingEndToEndTest {
                     if (head == null) {
                         return;
                     }
+                    Matcher length = CONTENT_LENGTH.matcher(head);
+                    String body = length.find()
+                                  ? new String(in.readNBytes(Integer.parseInt(length.group(1))),
+                                               StandardCharsets.US_ASCII) : "";
+                    received.add(head + body);
                     String path = head.split(" ", 3)[1];
                     String answer = ANSWERS.get(path);
                     byte[] bytes = answer.getBytes(StandardCharsets.US_ASCII);
