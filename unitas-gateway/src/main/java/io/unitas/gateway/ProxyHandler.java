@@ -11,11 +11,9 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpRequest;
 import io.netty.handler.codec.http.DefaultLastHttpContent;
-import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -376,16 +374,6 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
         boolean responseKeepAlive;
         /** Whether something was written to the attempt's upstream connection since it was last flushed. */
         boolean unflushed;
-        /**
-         * The request's head, held back while the client's read goes on so that, when the request's end follows in
-         * the same read (every request without a body), both go upstream as one message: see {@link #whole}.
-         */
-        HttpRequest heldRequest;
-        /**
-         * The answer's head, held back while the upstream's read goes on so that, when the answer's end follows in
-         * the same read (a short fixed-length answer), both go to the client as one message.
-         */
-        HttpResponse heldResponse;
         int status;
 
         Exchange(HttpRequest req, Decision d, Upstreams.Pool pool) {
@@ -471,14 +459,9 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
         private void connected(Connections.Link connected) {
             link = connected;
             unflushed = false;
-            heldRequest = null;
             link.bind(this);
             moveTo(Phase.AWAITING_ANSWER);
-            if (kept == null && pending == null && (requestEnded ? replayable : reading)) {
-                heldRequest = head; // its end follows below, or may come in this read: see sendUp
-            } else {
-                sendUp(head);
-            }
+            sendUp(head);
             if (replayable && kept != null) {
                 for (HttpContent c : kept) {
                     sendUp(c.retainedDuplicate());
@@ -532,33 +515,15 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
             }
         }
 
-        /**
-         * Writes {@code msg} to the attempt's upstream connection, to go out at the next {@link #flushUp()}; after
-         * the request's head when that was held back, or with it as one message when {@code msg} ends the request.
-         */
+        /** Writes {@code msg} to the attempt's upstream connection, to go out at the next {@link #flushUp()}. */
         private void sendUp(Object msg) {
             Channel up = link.channel();
-            HttpRequest held = heldRequest;
-            if (held != null) {
-                heldRequest = null;
-                Object full = msg instanceof LastHttpContent last ? whole(held, last) : null;
-                if (full != null) {
-                    msg = full;
-                } else {
-                    up.write(held, up.voidPromise());
-                }
-            }
             up.write(msg, up.voidPromise());
             unflushed = true;
         }
 
         /** Flushes the attempt's upstream connection when something was written to it since the last flush. */
         void flushUp() {
-            HttpRequest held = heldRequest;
-            if (held != null) { // the request's end did not come in the read that brought its head
-                heldRequest = null;
-                sendUp(held);
-            }
             if (unflushed) {
                 unflushed = false;
                 link.channel().flush();
@@ -636,7 +601,7 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
             if (whole) { // kept whole, so that an HTTP/2 client gets headers that end the stream (gRPC's errors)
                 last(res);
             } else {
-                heldResponse = res; // its end may come in this read: see responseContent
+                ctx.write(res, ctx.voidPromise());
             }
         }
 
@@ -657,16 +622,6 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
                     retry();
                 }
                 return;
-            }
-            HttpResponse held = heldResponse;
-            if (held != null) {
-                heldResponse = null;
-                Object full = last ? whole(held, (LastHttpContent) c) : null;
-                if (full != null) {
-                    last(full);
-                    return;
-                }
-                ctx.write(held, ctx.voidPromise());
             }
             if (!last) {
                 timer.arm(proxy.timeouts.now() + proxy.idleTimeoutNanos);
@@ -728,11 +683,6 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
 
         @Override
         public void readComplete() {
-            HttpResponse held = heldResponse;
-            if (held != null) { // the answer's body comes in later reads
-                heldResponse = null;
-                ctx.write(held, ctx.voidPromise());
-            }
             ctx.flush();
         }
 
@@ -794,8 +744,6 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
         private void finish() {
             moveTo(Phase.DONE);
             timer.disarm();
-            heldRequest = null;
-            heldResponse = null;
             if (kept != null) {
                 kept.forEach(HttpContent::release);
                 kept = null;
@@ -812,33 +760,6 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
                 resume();
             }
         }
-    }
-
-    /**
-     * A message's head and its end as one message, when the end carries no trailers: one pass through the encoder
-     * and one buffer where a short body is copied in beside the head, where two messages take two of each.
-     * {@code null} when there are trailers, which stay a message of their own. Ownership of the end's body passes.
-     */
-    static FullHttpRequest whole(HttpRequest head, LastHttpContent end) {
-        if (!end.trailingHeaders().isEmpty()) {
-            return null;
-        }
-        DefaultFullHttpRequest full = new DefaultFullHttpRequest(head.protocolVersion(), head.method(), head.uri(),
-                                                                 end.content(), head.headers(), end.trailingHeaders());
-        full.setDecoderResult(head.decoderResult());
-        return full;
-    }
-
-    /** The answer's counterpart of {@link #whole(HttpRequest, LastHttpContent)}. */
-    static FullHttpResponse whole(HttpResponse head, LastHttpContent end) {
-        if (!end.trailingHeaders().isEmpty()) {
-            return null;
-        }
-        DefaultFullHttpResponse full = new DefaultFullHttpResponse(head.protocolVersion(), head.status(),
-                                                                   end.content(), head.headers(),
-                                                                   end.trailingHeaders());
-        full.setDecoderResult(head.decoderResult());
-        return full;
     }
 
     /**
