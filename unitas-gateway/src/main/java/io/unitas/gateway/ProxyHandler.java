@@ -471,6 +471,8 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
                 for (HttpContent c : kept) {
                     sendUp(c.retainedDuplicate());
                 }
+            } else if (replayable && requestEnded) { // a request without body, whose end is not kept
+                sendUp(LastHttpContent.EMPTY_LAST_CONTENT);
             } else if (pending != null) {
                 HttpContent c;
                 while ((c = pending.poll()) != null) {
@@ -491,7 +493,12 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
             if (replayable && keptBytes + c.content().readableBytes() > MAX_REPLAY_BYTES) {
                 stopKeeping();
             }
-            if (replayable) {
+            if (replayable && c == LastHttpContent.EMPTY_LAST_CONTENT && kept == null) {
+                // a request without body (most are): nothing to keep, a replay ends it the same way
+                if (link != null) {
+                    sendUp(c);
+                }
+            } else if (replayable) {
                 if (kept == null) {
                     kept = new ArrayList<>(2);
                 }
@@ -556,6 +563,11 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
         @Override
         public void responseHead(HttpResponse res) {
             reading = false;
+            if (res.decoderResult().isFailure()) { // not HTTP: Netty's stand-in (status 999) is no answer to relay
+                ReferenceCountUtil.release(res);
+                fail(res.decoderResult().cause(), false);
+                return;
+            }
             int code = res.status().code();
             boolean whole = res instanceof LastHttpContent;
             if (code < 200) { // 100 Continue was answered by this gateway; the final answer follows
@@ -601,6 +613,11 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
         @Override
         public void responseContent(HttpContent c) {
             reading = false;
+            if (c.decoderResult().isFailure()) { // a broken chunk: the stand-in end must not pass for the body's end
+                c.release();
+                fail(c.decoderResult().cause(), false);
+                return;
+            }
             boolean last = c instanceof LastHttpContent;
             if (phase == Phase.SKIPPING_INTERIM || phase == Phase.DISCARDING) {
                 c.release();
