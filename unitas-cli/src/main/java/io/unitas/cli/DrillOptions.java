@@ -64,12 +64,21 @@ final class DrillOptions {
         }
     }
 
+    /** {@code --visit-every}, or null for the drill's own default. */
     Duration visitEvery() {
+        if (visitEvery == null) {
+            return null;
+        }
+        Duration every;
         try {
-            return visitEvery == null ? Duration.ofMillis(250) : DurationFormat.parse(visitEvery);
+            every = DurationFormat.parse(visitEvery);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--visit-every: " + e.getMessage(), e);
         }
+        if (every.compareTo(Duration.ofSeconds(10)) > 0) {
+            throw new IllegalArgumentException("--visit-every: " + visitEvery + " (expected: at most 10s)");
+        }
+        return every;
     }
 
     /** Checks every option (and the playgrounds') before anything starts; {@code playgrounds} is 1 or 2. */
@@ -78,9 +87,7 @@ final class DrillOptions {
         if (length.compareTo(Duration.ofSeconds(5)) < 0) {
             throw new IllegalArgumentException("--duration: " + duration + " (expected: at least 5s)");
         }
-        if (visitEvery().compareTo(Duration.ofSeconds(10)) > 0) {
-            throw new IllegalArgumentException("--visit-every: " + visitEvery + " (expected: at most 10s)");
-        }
+        visitEvery();
         if (users < 1 || users > 1000) {
             throw new IllegalArgumentException("--users: " + users + " (expected: 1..1000)");
         }
@@ -143,11 +150,13 @@ final class DrillOptions {
             for (Scenario s : scenarios) {
                 lane.step("waiting until every gateway routes every user home");
                 p.awaitReady(Duration.ofSeconds(120));
-                results.add(Drill.builder().scenario(s).naive(naive).duration(length).users(users)
-                                 .visitEvery(visitEvery())
-                                 .progress(lane::line)
-                                 .phases((phase, at) -> lane.phase(s, length, phase, at))
-                                 .build().run(p));
+                Drill.Builder drill = Drill.builder().scenario(s).naive(naive).duration(length).users(users)
+                                           .progress(lane::line)
+                                           .phases((phase, at) -> lane.phase(s, length, phase, at));
+                if (visitEvery() != null) {
+                    drill.visitEvery(visitEvery());
+                }
+                results.add(drill.build().run(p));
             }
             lane.step("stopping the playground");
             return results;
