@@ -2,11 +2,13 @@ package io.unitas.control;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.unitas.control.HealthEntry.Freshness;
 import io.unitas.control.client.ControlClient;
 import io.unitas.testkit.MutableClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -72,21 +74,28 @@ class HealthFreshnessTest {
             assertThat(admin.get("/api/v1/state").json().path("health").path("cn").path("healthy").asBoolean())
                     .as("healthy while the regions may still push").isTrue();
 
-            clock.advance(Duration.ofSeconds(29));
-            sleepTicks();
-            assertThat(freshness(admin)).as("29 s after the restart").isEqualTo("stale");
-
-            clock.advance(Duration.ofSeconds(2));
+            clock.advance(Duration.ofSeconds(31)); // TTL + grace (30 s) since the restart
             Fixtures.awaitEquals("cn freshness", Duration.ofSeconds(5), () -> freshness(admin), "expired");
         }
     }
 
-    private static void sleepTicks() {
-        try {
-            Thread.sleep(200); // ten ticks: a change would have been made
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+    /** The rule the restarted control plane applies, at its edges: stale until TTL + grace after it began to lead. */
+    @Test
+    void aReportOlderThanTheLeader_expiresTtlAndGraceAfterTheLeaderBegan_notAfterTheReport() {
+        Duration ttl = Duration.ofSeconds(10);
+        Duration grace = Duration.ofSeconds(20);
+        Instant leading = T0.plus(Duration.ofMinutes(1));
+
+        assertThat(HealthEntry.freshness(T0, leading, leading, ttl, grace, Optional.empty(), Freshness.FRESH))
+                .as("at the restart").isEqualTo(Freshness.STALE);
+        assertThat(HealthEntry.freshness(T0, leading, leading.plusSeconds(29), ttl, grace, Optional.empty(),
+                                         Freshness.FRESH))
+                .as("29 s after the restart").isEqualTo(Freshness.STALE);
+        assertThat(HealthEntry.freshness(T0, leading, leading.plusSeconds(31), ttl, grace, Optional.empty(),
+                                         Freshness.STALE))
+                .as("31 s after the restart").isEqualTo(Freshness.EXPIRED);
+        assertThat(HealthEntry.freshness(T0, T0, leading, ttl, grace, Optional.empty(), Freshness.FRESH))
+                .as("a leader since before the report: the report's age decides").isEqualTo(Freshness.EXPIRED);
     }
 
     private static String freshness(ControlClient client) {

@@ -13,8 +13,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Queue;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -117,13 +120,14 @@ class UpstreamFramingEndToEndTest {
     @Test
     void aRequestWhoseBodyComesInALaterReadGoesUpOnceHeadAndBody() throws IOException, InterruptedException {
         upstream.received.clear();
+        upstream.heads.clear();
         try (Socket s = new Socket("127.0.0.1", gateway.port())) {
             s.setSoTimeout(5_000);
             OutputStream out = s.getOutputStream();
             out.write("POST /fixed HTTP/1.1\r\nhost: gw\r\nx-user-id: 100\r\ncontent-length: 4\r\n\r\n"
                               .getBytes(StandardCharsets.US_ASCII));
             out.flush();
-            Thread.sleep(100); // real I/O: the body comes in a read of its own
+            awaitHead("POST /fixed "); // the gateway has read and sent up the head: the body comes in a later read
             out.write("body".getBytes(StandardCharsets.US_ASCII));
             out.flush();
             byte[] buf = new byte[8192];
@@ -137,6 +141,17 @@ class UpstreamFramingEndToEndTest {
         }
         assertThat(upstream.received).filteredOn(r -> !r.startsWith("GET /healthz ")).singleElement()
                                      .asString().startsWith("POST /fixed HTTP/1.1\r\n").endsWith("\r\n\r\nbody");
+    }
+
+    /** Waits until the upstream has received a request head starting with {@code start} (health checks aside). */
+    private void awaitHead(String start) throws InterruptedException {
+        while (true) {
+            String head = upstream.heads.poll(5, TimeUnit.SECONDS);
+            assertThat(head).as("a head starting with " + start + " at the upstream").isNotNull();
+            if (head.startsWith(start)) {
+                return;
+            }
+        }
     }
 
     @Test
@@ -198,6 +213,8 @@ class UpstreamFramingEndToEndTest {
         final AtomicInteger accepted = new AtomicInteger();
         /** Each request as it came, head and body. */
         final Queue<String> received = new ConcurrentLinkedQueue<>();
+        /** Each request's head as soon as it has come, before its body is read. */
+        final BlockingQueue<String> heads = new LinkedBlockingQueue<>();
         final Map<Socket, Boolean> open = new ConcurrentHashMap<>();
         volatile boolean byteByByte;
 
@@ -243,6 +260,7 @@ class UpstreamFramingEndToEndTest {
                     if (head == null) {
                         return;
                     }
+                    heads.add(head);
                     Matcher length = CONTENT_LENGTH.matcher(head);
                     String body = length.find()
                                   ? new String(in.readNBytes(Integer.parseInt(length.group(1))),
