@@ -1,4 +1,4 @@
-# Shared by run.sh and jvm-ab.sh: the nginx backend, the gateway's state files and the measurements.
+# Shared by run.sh, jvm-ab.sh and together-ab.sh: the nginx backend, the gateway's state files and the measurements.
 # Expects NGINX set; measure() reads THREADS, CONNECTIONS and DURATION.
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
@@ -54,4 +54,38 @@ measure() { # port pid -> "req/s cpu-microseconds-per-request"
   t1=$(ticks "$2")
   awk -v t=$((t1 - t0)) -v hz="$(getconf CLK_TCK)" '/requests in/ {n = $1} /Requests\/sec/ {r = $2}
     END {printf "%s %.1f\n", r, t * 1e6 / hz / n}' <<<"$out"
+}
+
+# Two gateways side by side, A on PA and B on PB, in front of one nginx backend on BACKEND, in a fresh work dir
+# removed on exit with every process started here (pids).
+two_gateways() {
+  work="$(mktemp -d)"
+  pids=()
+  trap stop_two_gateways EXIT
+  BACKEND=$(free_port); PA=$(free_port); PB=$(free_port)
+  nginx_conf "$work/backend" "server { listen 127.0.0.1:$BACKEND; keepalive_requests 1000000;
+  location / { return 200 'ok'; } }"
+  state_files "$work"
+}
+stop_two_gateways() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  [[ -f "$work/backend/nginx.pid" ]] && kill "$(cat "$work/backend/nginx.pid")" 2>/dev/null || true
+  rm -rf "$work"
+}
+
+# One gateway (one worker, access log off, the state files) on port with the JVM options, from jar; waits until it
+# answers (up to a minute).
+start_gateway() { # port, options, jar
+  cat >"$work/gw-$1.yaml" <<YAML
+region: cn
+listen: 127.0.0.1:$1
+workers: 1
+upstreams: {cn: {endpoints: ["127.0.0.1:$BACKEND"]}, eu: {endpoints: ["127.0.0.1:$BACKEND"]}}
+access_log: off
+static: {topology: topology.yaml, rules: rules.yaml, health: health.yaml}
+YAML
+  # shellcheck disable=SC2086
+  java -Xmx512m $2 -jar "$3" gateway --config "$work/gw-$1.yaml" >"$work/gw-$1.log" 2>&1 &
+  pids+=($!)
+  for _ in $(seq 1 120); do curl -fs -o /dev/null -H 'x-user-id: 1' "http://127.0.0.1:$1/" && return; sleep 0.5; done
 }

@@ -19,35 +19,10 @@ NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
 . "$here/common.sh"
 (cd "$root" && mvn -B -ntp -q -pl unitas-cli -am package -DskipTests)
 
-work="$(mktemp -d)"
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  [[ -f "$work/backend/nginx.pid" ]] && kill "$(cat "$work/backend/nginx.pid")" 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-BACKEND=$(free_port); PA=$(free_port); PB=$(free_port)
-nginx_conf "$work/backend" "server { listen 127.0.0.1:$BACKEND; keepalive_requests 1000000;
-  location / { return 200 'ok'; } }"
-state_files "$work"
-start() { # port, options
-  cat >"$work/gw-$1.yaml" <<YAML
-region: cn
-listen: 127.0.0.1:$1
-workers: 1
-upstreams: {cn: {endpoints: ["127.0.0.1:$BACKEND"]}, eu: {endpoints: ["127.0.0.1:$BACKEND"]}}
-access_log: off
-static: {topology: topology.yaml, rules: rules.yaml, health: health.yaml}
-YAML
-  # shellcheck disable=SC2086
-  java -Xmx512m $2 -jar "$root/unitas-cli/target/unitas.jar" gateway --config "$work/gw-$1.yaml" \
-    >"$work/gw-$1.log" 2>&1 &
-  pids+=($!)
-}
-start "$PA" "$A"; start "$PB" "$B"
+two_gateways
+jar="$root/unitas-cli/target/unitas.jar"
+start_gateway "$PA" "$A" "$jar"; start_gateway "$PB" "$B" "$jar"
 for p in "$PA" "$PB"; do
-  for _ in $(seq 1 60); do curl -fs -o /dev/null -H 'x-user-id: 1' "http://127.0.0.1:$p/" && break; sleep 0.5; done
   wrk -t2 -c64 -d"$WARMUP" -H 'x-user-id: 1234' "http://127.0.0.1:$p/" >/dev/null
 done
 for i in $(seq 1 "$PAIRS"); do
