@@ -33,65 +33,21 @@ echo "{cn: true, eu: true, us: true}" >"$work/health.yaml"
 "$root/unitas" dns --config "$work/dns.yaml" >"$work/unitas.log" 2>&1 &
 pid=$!
 
-python3 - "$port" "$work" "$FLIPS" "$POLL_MS" <<'PY'
-import os, random, socket, struct, sys, time
+PYTHONPATH="$here" python3 - "$port" "$work" "$FLIPS" "$POLL_MS" <<'PY'
+import os, sys
+from flips import asker, await_answer, summary, time_flips
 port, work, flips, poll = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4]) / 1000
+tmp = os.path.join(work, "health.yaml.tmp")
 
-def query(qid):
-    name = b"".join(bytes([len(l)]) + l for l in b"www.shop.example".split(b".")) + b"\0"
-    ecs = struct.pack("!HHHBBBB", 8, 6, 1, 16, 0, 10, 1)  # client subnet 10.1.0.0/16: cn
-    opt = b"\0" + struct.pack("!HHIH", 41, 1232, 0, len(ecs)) + ecs
-    return struct.pack("!HHHHHH", qid, 0, 1, 0, 0, 1) + name + struct.pack("!HH", 1, 1) + opt
-
-def first_address(packet):
-    an = struct.unpack("!H", packet[6:8])[0]
-    if an == 0:
-        return None
-    i = 12
-    while packet[i] != 0:
-        i += packet[i] + 1
-    i += 5  # the question's root label, type and class
-    i += 2 if packet[i] & 0xC0 == 0xC0 else packet.index(b"\0", i) - i + 1
-    rdlength = struct.unpack("!H", packet[i + 8:i + 10])[0]
-    return socket.inet_ntoa(packet[i + 10:i + 10 + rdlength]) if rdlength == 4 else None
-
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.settimeout(1)
-def ask():
-    s.sendto(query(7), ("127.0.0.1", port))
-    try:
-        return first_address(s.recv(4096))
-    except socket.timeout:
-        return None
-
-deadline = time.time() + 120
-while ask() is None:
-    if time.time() > deadline:
-        sys.exit("unitas dns did not answer; see its log")
-    time.sleep(0.2)
-
-latencies = []
-rng = random.Random(1)
-for n in range(flips):
-    time.sleep(rng.uniform(0, 1.2))  # so flips fall anywhere in the reload interval, not just after a reload
-    down = n % 2 == 0
-    want = "10.0.2.1" if down else "10.0.1.1"
-    tmp = os.path.join(work, "health.yaml.tmp")
+def write(down):
     with open(tmp, "w") as f:
         f.write("{cn: %s, eu: true, us: true}\n" % ("false" if down else "true"))
-    t0 = time.monotonic()
-    os.replace(tmp, os.path.join(work, "health.yaml"))
-    while ask() != want:
-        if time.monotonic() - t0 > 30:
-            sys.exit("flip %d: no changed answer within 30 s" % n)
-        time.sleep(poll)
-    latencies.append((time.monotonic() - t0) * 1000)
 
-latencies.sort()
-p = lambda q: latencies[min(len(latencies) - 1, max(0, int(round(q * len(latencies))) - 1))]
+ask = asker(port)
+await_answer(ask, lambda a: a is not None, "unitas dns did not answer; see its log")
+latencies = time_flips(ask, flips, poll, lambda down: os.replace(tmp, os.path.join(work, "health.yaml")), write)
 print("%d flips, reload_interval %s, hold_down %s, polled every %d ms"
       % (flips, os.environ.get("RELOAD", "1s"), os.environ.get("HOLD_DOWN", "0s"), poll * 1000))
-print("file renamed -> changed answer (ms): median %.0f  p99 %.0f  max %.0f  (target: p99 <= 1000)"
-      % (p(0.5), p(0.99), latencies[-1]))
+summary(latencies, "file renamed -> changed answer")
 PY
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
