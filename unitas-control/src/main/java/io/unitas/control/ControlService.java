@@ -102,8 +102,8 @@ final class ControlService {
     /**
      * {@code observerId}'s report that it cannot connect to any endpoint of {@code regionId} it tried: evidence that,
      * once the region's own last report is stale, takes it down without waiting for the grace ({@link
-     * HealthEntry#freshness(Instant, Instant, Duration, Duration, Optional, HealthEntry.Freshness)}). A region's
-     * report about itself is ignored. Counted in {@code unitas_control_unreachable_reports_total}.
+     * HealthEntry#freshness(Instant, Instant, Instant, Duration, Duration, Optional, HealthEntry.Freshness)}). A
+     * region's report about itself is ignored. Counted in {@code unitas_control_unreachable_reports_total}.
      */
     Evidence reportUnreachable(String actor, String regionId, String observerId) {
         ControlState current = store.current();

@@ -50,18 +50,6 @@ record HealthEntry(Region region, long sequence, Instant observedAt, Instant rec
                                HealthReportJson.toTree(report).get("checks"), Freshness.FRESH, report.unitLags());
     }
 
-    /** The freshness of a report received at {@code receivedAt}, seen at {@code now}. */
-    static Freshness freshness(Instant receivedAt, Instant now, Duration ttl, Duration grace) {
-        return freshness(receivedAt, now, ttl, grace, java.util.Optional.empty(), Freshness.FRESH);
-    }
-
-    /** {@link #freshness(Instant, Instant, Instant, Duration, Duration, java.util.Optional, Freshness)} for a leader
-     * that has led since before the report. */
-    static Freshness freshness(Instant receivedAt, Instant now, Duration ttl, Duration grace,
-                               java.util.Optional<PeerEvidence.Unreachable> unreachable, Freshness previous) {
-        return freshness(receivedAt, receivedAt, now, ttl, grace, unreachable, previous);
-    }
-
     /**
      * The freshness of a report received at {@code receivedAt}, seen at {@code now} by a leader that has led since
      * {@code leadingSince}, with what the other regions say: a report younger than the TTL is fresh whatever they say

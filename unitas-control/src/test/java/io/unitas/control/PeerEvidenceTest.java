@@ -30,7 +30,7 @@ class PeerEvidenceTest {
     /** cn's freshness now, its last report received at T0, after {@code previous}, with {@code evidence}. */
     private Freshness cn(PeerEvidence evidence, Freshness previous) {
         Instant now = clock.instant();
-        return HealthEntry.freshness(T0, now, TTL, GRACE, evidence.against(CN, T0, now, TTL), previous);
+        return HealthEntry.freshness(T0, T0, now, TTL, GRACE, evidence.against(CN, T0, now, TTL), previous);
     }
 
     @Test
@@ -90,7 +90,7 @@ class PeerEvidenceTest {
         assertThat(cn(PeerEvidence.NONE, Freshness.EXPIRED)).isEqualTo(Freshness.EXPIRED);
 
         Instant next = clock.instant();
-        assertThat(HealthEntry.freshness(next, next, TTL, GRACE, Optional.empty(), Freshness.EXPIRED))
+        assertThat(HealthEntry.freshness(next, next, next, TTL, GRACE, Optional.empty(), Freshness.EXPIRED))
                 .as("a new report is fresh whatever came before").isEqualTo(Freshness.FRESH);
     }
 
