@@ -11,6 +11,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
 
 import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
@@ -25,7 +26,10 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpMessage;
+import io.netty.handler.codec.http.HttpRequestEncoder;
 import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseDecoder;
 import io.netty.handler.codec.http2.Http2Connection;
 import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
@@ -37,6 +41,7 @@ import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.resolver.dns.DnsAddressResolverGroup;
 import io.netty.resolver.dns.DnsNameResolverBuilder;
+import io.netty.util.AsciiString;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.Future;
@@ -111,7 +116,37 @@ final class Connections {
 
         /** The connection broke or closed before the exchange ended. */
         void failed(Throwable cause);
+
+        /**
+         * Whether the answer may come as bytes ({@link #rawHead}, {@link #rawBody}; see {@link RawAnswers}) rather
+         * than parsed; it comes parsed whenever {@link RawAnswers} does not take it as it is.
+         */
+        default boolean takesBytes() {
+            return false;
+        }
+
+        /** Whether the request is a {@code HEAD}, whose answer has no body whatever its head says. */
+        default boolean asksHead() {
+            return false;
+        }
+
+        /** Header names the exchange stamps on the answer: left out of a head that comes as bytes. */
+        default AsciiString[] stampNames() {
+            return NO_NAMES;
+        }
+
+        /** See {@link RawAnswers.Sink#rawHead}. */
+        default void rawHead(ByteBuf head, int status, boolean keepAlive, boolean last) {
+            throw new UnsupportedOperationException("answers are taken parsed");
+        }
+
+        /** See {@link RawAnswers.Sink#rawBody}. */
+        default void rawBody(ByteBuf body, boolean last) {
+            throw new UnsupportedOperationException("answers are taken parsed");
+        }
     }
+
+    private static final AsciiString[] NO_NAMES = {};
 
     /**
      * A link to {@code endpoint} on {@code loop} for one exchange: an HTTP/2 stream, or an HTTP/1.1 connection,
@@ -127,7 +162,10 @@ final class Connections {
             return loop.newSucceededFuture(idle);
         }
         Link link = new Link(endpoint, pool, ticker);
-        return linked(loop.newPromise(), link, connectHttp1(loop, endpoint, link));
+        link.raw = new RawAnswers(link);
+        link.answers = new Answers();
+        return linked(loop.newPromise(), link,
+                      connect(loop, endpoint, new HttpRequestEncoder(), link.raw, link.answers, link));
     }
 
     /**
@@ -245,7 +283,7 @@ final class Connections {
         return verdict;
     }
 
-    /** A new HTTP/1.1 client connection on {@code loop}, its responses going to {@code handler}. */
+    /** A new HTTP/1.1 client connection on {@code loop} for a health check, its responses going to {@code handler}. */
     private ChannelFuture connectHttp1(EventLoop loop, Upstreams.Endpoint endpoint, ChannelHandler handler) {
         return connect(loop, endpoint, new HttpClientCodec(RESPONSES, false, false), handler);
     }
@@ -283,6 +321,30 @@ final class Connections {
         }).open();
     }
 
+    /**
+     * The parsed answers of an HTTP/1.1 connection whose exchanges may take answers as bytes, where
+     * {@link HttpClientCodec} would pair answers with the methods of the requests it encoded: an answer read as
+     * bytes never reaches it, so the exchange says whether its request was a {@code HEAD}.
+     */
+    static final class Answers extends HttpResponseDecoder {
+        /** Whether the exchange on the connection asked {@code HEAD}. */
+        boolean head;
+
+        Answers() {
+            super(RESPONSES);
+        }
+
+        @Override
+        protected boolean isContentAlwaysEmpty(HttpMessage msg) {
+            return head && ((HttpResponse) msg).status().code() >= 200 || super.isContentAlwaysEmpty(msg);
+        }
+
+        /** Bytes read past the last answer: an upstream that said more than it was asked. */
+        int buffered() {
+            return actualReadableBytes();
+        }
+    }
+
     /** One loop's idle HTTP/1.1 connections and its HTTP/2 connections, by endpoint; touched only from that loop. */
     private static final class LoopPool {
         final Map<Upstreams.Endpoint, ArrayDeque<Link>> idle = new HashMap<>();
@@ -293,7 +355,7 @@ final class Connections {
      * One upstream HTTP/1.1 connection or HTTP/2 stream: relays what it reads to the exchange it is bound to; a
      * connection goes back to its loop's pool when that exchange ends cleanly, a stream is done.
      */
-    static final class Link extends ChannelInboundHandlerAdapter {
+    static final class Link extends ChannelInboundHandlerAdapter implements RawAnswers.Sink {
 
         final Upstreams.Endpoint endpoint;
         /** {@code null} for an HTTP/2 stream, which carries one exchange. */
@@ -303,6 +365,9 @@ final class Connections {
         private Throwable failure;
         private final LongSupplier ticker;
         private long idleSince;
+        /** A pooled HTTP/1.1 connection's decoders; {@code null} on an HTTP/2 stream. */
+        private RawAnswers raw;
+        private Answers answers;
 
         Link(Upstreams.Endpoint endpoint, LoopPool pool, LongSupplier ticker) {
             this.endpoint = endpoint;
@@ -316,12 +381,16 @@ final class Connections {
 
         void bind(Listener listener) {
             this.listener = listener;
+            if (raw != null) {
+                raw.expect(listener.takesBytes());
+                answers.head = listener.asksHead();
+            }
         }
 
         /** Back to the pool for the next exchange; closed instead when the pool for its endpoint is full. */
         void release() {
             listener = null;
-            if (pool == null || !channel.isActive()) {
+            if (pool == null || !channel.isActive() || answers != null && answers.buffered() > 0) {
                 channel.close();
                 return;
             }
@@ -362,6 +431,34 @@ final class Connections {
             } else if (msg instanceof HttpContent content) {
                 l.responseContent(content);
             }
+        }
+
+        @Override
+        public AsciiString[] stampNames() {
+            Listener l = listener;
+            return l != null ? l.stampNames() : NO_NAMES;
+        }
+
+        @Override
+        public void rawHead(ByteBuf head, int status, boolean keepAlive, boolean last) {
+            Listener l = listener;
+            if (l == null) { // an idle connection has nothing to say
+                head.release();
+                channel.close();
+                return;
+            }
+            l.rawHead(head, status, keepAlive, last);
+        }
+
+        @Override
+        public void rawBody(ByteBuf body, boolean last) {
+            Listener l = listener;
+            if (l == null) {
+                body.release();
+                channel.close();
+                return;
+            }
+            l.rawBody(body, last);
         }
 
         @Override

@@ -67,6 +67,8 @@ final class Proxy {
     final AsciiString hopsHeader;
     final AsciiString servedByHeader;
     final AsciiString routeHeader;
+    /** The stamps every answer gets: the upstream's own headers of these names are not relayed. */
+    final AsciiString[] answerStamps;
     final int maxAttempts;
     final long responseTimeoutNanos;
     final long idleTimeoutNanos;
@@ -94,6 +96,7 @@ final class Proxy {
         this.hopsHeader = AsciiString.cached(names.hops());
         this.servedByHeader = AsciiString.cached(names.servedBy());
         this.routeHeader = AsciiString.cached(names.route());
+        this.answerStamps = new AsciiString[] {servedByHeader, routeHeader};
         this.maxAttempts = Math.max(1, config.resilience().maxAttempts());
         this.responseTimeoutNanos = config.resilience().responseTimeout().toNanos();
         this.idleTimeoutNanos = config.resilience().idleTimeout().toNanos();

@@ -4,6 +4,10 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
+import java.nio.charset.StandardCharsets;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelConfig;
@@ -23,6 +27,7 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerUpgradeHandler;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
@@ -84,6 +89,11 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
      * a read whose end is not signalled (TLS can deliver a piece from a task) never leaves a request unflushed.
      */
     private boolean reading;
+    /**
+     * HTTP/1.1: the codec's context, past which upstream answers taken as bytes are written ({@link RawAnswers});
+     * {@code null} until looked up, and on an HTTP/2 stream.
+     */
+    private ChannelHandlerContext codec;
 
     ProxyHandler(Proxy proxy, boolean http2Stream, ConnectionGuard guard) {
         this.proxy = proxy;
@@ -231,8 +241,29 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
             record(req, d, p.status(), proxy.timeouts.now());
             return;
         }
-        exchange = new Exchange(req, d, pool);
+        exchange = new Exchange(req, d, pool, takesBytes(req));
         exchange.start();
+    }
+
+    /**
+     * Whether the upstream's answer to {@code req} may be relayed as the bytes it came in ({@link RawAnswers}): to
+     * an HTTP/1.1 client that keeps its connection, past the codec, whose record of requests is then kept in step
+     * ({@link ServerCodecs}). Not to {@code HEAD} or {@code CONNECT}, whose answers the codec frames its own way, nor
+     * to a request with a {@code Transfer-Encoding}, after whose answer the codec may close the connection.
+     */
+    private boolean takesBytes(HttpRequest req) {
+        if (http2Stream || http10 || !keepAlive || !ServerCodecs.available()) {
+            return false;
+        }
+        HttpMethod method = req.method();
+        if (method.equals(HttpMethod.HEAD) || method.equals(HttpMethod.CONNECT)
+            || req.headers().contains(HttpHeaderNames.TRANSFER_ENCODING)) {
+            return false;
+        }
+        if (codec == null) {
+            codec = ctx.pipeline().context(HttpServerCodec.class);
+        }
+        return codec != null;
     }
 
     /** A piece of the request body: the exchange's while it takes the body, dropped once it has given up on it. */
@@ -375,8 +406,11 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
         /** Whether something was written to the attempt's upstream connection since it was last flushed. */
         boolean unflushed;
         int status;
+        /** Whether the answer may come as bytes, relayed past the codec as they are. */
+        final boolean takesBytes;
 
-        Exchange(HttpRequest req, Decision d, Upstreams.Pool pool) {
+        Exchange(HttpRequest req, Decision d, Upstreams.Pool pool, boolean takesBytes) {
+            this.takesBytes = takesBytes;
             this.original = req;
             this.decision = d;
             this.pool = pool;
@@ -639,6 +673,65 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
             last(c);
         }
 
+        @Override
+        public boolean takesBytes() {
+            return takesBytes;
+        }
+
+        @Override
+        public boolean asksHead() {
+            return original.method().equals(HttpMethod.HEAD);
+        }
+
+        @Override
+        public AsciiString[] stampNames() {
+            return proxy.answerStamps;
+        }
+
+        /**
+         * A final answer's head as it came, less its hop-by-hop lines (see {@link RawAnswers}): stamped and written
+         * past the codec. The answers that may be retried never come this way.
+         */
+        @Override
+        public void rawHead(ByteBuf head, int code, boolean keepAlive, boolean last) {
+            reading = false;
+            endpoint.report(true);
+            responseKeepAlive = keepAlive;
+            status = code;
+            moveTo(Phase.STREAMING);
+            timer.arm(proxy.timeouts.now() + proxy.idleTimeoutNanos);
+            stamp(head, proxy.servedByHeader, decision.target().id());
+            stamp(head, proxy.routeHeader, decision.route());
+            head.writeShort(CRLF);
+            ServerCodecs.answered((HttpServerCodec) codec.handler());
+            if (last) {
+                lastBytes(head);
+            } else {
+                codec.write(head, codec.voidPromise());
+            }
+        }
+
+        @Override
+        public void rawBody(ByteBuf body, boolean last) {
+            reading = false;
+            if (!last) {
+                timer.arm(proxy.timeouts.now() + proxy.idleTimeoutNanos);
+                codec.write(body, codec.voidPromise());
+                if (!ctx.channel().isWritable()) {
+                    link.channel().config().setAutoRead(false);
+                }
+                return;
+            }
+            lastBytes(body);
+        }
+
+        /** The end of an answer taken as bytes, which ends the exchange; the client keeps its connection. */
+        private void lastBytes(ByteBuf bytes) {
+            endAttempt();
+            codec.writeAndFlush(bytes, codec.voidPromise());
+            finish();
+        }
+
         /** Relays the end of the response, which ends the exchange. */
         private void last(Object msg) {
             endAttempt();
@@ -765,6 +858,16 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
                 resume();
             }
         }
+    }
+
+    private static final int CRLF = '\r' << 8 | '\n';
+
+    /** Appends the header line {@code name: value} to a head being written as bytes. */
+    private static void stamp(ByteBuf head, AsciiString name, CharSequence value) {
+        ByteBufUtil.copy(name, head);
+        head.writeShort(':' << 8 | ' ');
+        head.writeCharSequence(value, StandardCharsets.US_ASCII);
+        head.writeShort(CRLF);
     }
 
     /**

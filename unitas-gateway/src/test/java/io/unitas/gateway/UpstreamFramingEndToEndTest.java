@@ -47,6 +47,7 @@ class UpstreamFramingEndToEndTest {
             "/empty", "HTTP/1.1 204 No Content\r\n\r\n",
             "/healthz", "HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n",
             "/head", "HTTP/1.1 200 OK\r\ncontent-length: 1234\r\n\r\n",
+            "/old", "HTTP/1.0 200 OK\r\ncontent-length: 5\r\n\r\nhello",
             "/garbage", "this is not http\r\n\r\n",
             "/badchunk", "HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n3\r\nabc\r\nzz\r\nxyz\r\n0\r\n\r\n",
             "/cut", "HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\nonly a part");
@@ -104,6 +105,19 @@ class UpstreamFramingEndToEndTest {
         String res = exchange(twice, null);
         assertThat(res).startsWith("HTTP/1.1 200 OK").containsIgnoringCase("content-length: 1234")
                        .contains("\r\n\r\nHTTP/1.1 204 No Content").endsWith("\r\n\r\n");
+    }
+
+    @Test
+    void answersRelayedAsBytesKeepTheClientCodecsPairingOfAnswersWithHeadRequests() throws IOException {
+        // The first answer passes the client's codec as bytes, the other two through it (an answer to HEAD, and an
+        // HTTP/1.0 answer, which is parsed): the codec must pair the second with HEAD and the third with GET, or it
+        // drops the third's body as an answer to HEAD.
+        String res = exchange("GET /fixed HTTP/1.1\r\nhost: gw\r\nx-user-id: 100\r\n\r\n"
+                              + "HEAD /head HTTP/1.1\r\nhost: gw\r\nx-user-id: 100\r\n\r\n"
+                              + "GET /old HTTP/1.1\r\nhost: gw\r\nx-user-id: 100\r\nconnection: close\r\n\r\n",
+                              null);
+        assertThat(res.split(" 200 OK\r\n", -1)).hasSize(4);
+        assertThat(res).containsIgnoringCase("content-length: 1234").endsWith("\r\n\r\nhello");
     }
 
     @Test
