@@ -75,6 +75,46 @@ final class JdbcOutbox implements Outbox {
         return new ChangeEnvelope(unit, origin, position, 0, entityType, key, payload, writtenAt);
     }
 
+    @Override
+    public OutboxWrite writeAndAppend(Connection transaction, String sql, List<?> parameters, String unit,
+                                      String entityType, String key, byte[] payload) throws SQLException {
+        if (!postgres) {
+            return Outbox.super.writeAndAppend(transaction, sql, parameters, unit, entityType, key, payload);
+        }
+        String write = OutboxStatements.checkedWrite(sql);
+        if (transaction.getAutoCommit()) {
+            throw new IllegalStateException("outbox of " + origin + ": connection in auto-commit mode (expected:"
+                                            + " the transaction of the write the change belongs to)");
+        }
+        Instant writtenAt = clock.instant();
+        // the service's write runs in its CTE to its end (its rows locked) before the outbox row's nextval, which is
+        // projected from its count and from tx (the transaction's id, taken first, as the horizon requires); no row
+        // written, no change
+        try (PreparedStatement ps = transaction.prepareStatement(
+                "WITH written AS (" + write + " RETURNING 1),"
+                + " counted AS (SELECT count(*) AS n FROM written),"
+                + " tx AS MATERIALIZED (SELECT pg_current_xact_id()),"
+                + " appended AS (INSERT INTO unitas_outbox (position_id, unit, entity_type, entity_key, payload,"
+                + " written_at) SELECT nextval('unitas_outbox_positions'), ?, ?, ?, ?, ? FROM tx, counted"
+                + " WHERE counted.n > 0 RETURNING position_id)"
+                + " SELECT counted.n, (SELECT position_id FROM appended) FROM counted")) {
+            int at = OutboxStatements.bind(ps, 1, parameters);
+            ps.setString(at, unit);
+            ps.setString(at + 1, entityType);
+            ps.setString(at + 2, key);
+            ps.setBytes(at + 3, payload);
+            ps.setLong(at + 4, writtenAt.toEpochMilli());
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                int rows = Math.toIntExact(rs.getLong(1));
+                long position = rs.getLong(2);
+                return rows == 0 ? new OutboxWrite(0, Optional.empty())
+                        : new OutboxWrite(rows, Optional.of(new ChangeEnvelope(unit, origin, position, 0, entityType,
+                                                                               key, payload, writtenAt)));
+            }
+        }
+    }
+
     /**
      * One statement, one round trip: no row lock, one heap row and one index entry. The materialized CTE gives the
      * transaction its id before {@code nextval} runs, which the horizon relies on (a service that appends before its
