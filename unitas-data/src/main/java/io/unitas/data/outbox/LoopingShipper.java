@@ -263,7 +263,9 @@ final class LoopingShipper implements OutboxShipper {
             t.setDaemon(true);
             return t;
         });
-        loop.scheduleWithFixedDelay(() -> {
+        // at a fixed rate: a round that took part of the interval is followed by the next one interval after its start
+        // (at once when it took longer), not a whole interval after its end, which would add its length to the lag
+        loop.scheduleAtFixedRate(() -> {
             try {
                 shipDue();
             } catch (RuntimeException e) {
