@@ -29,9 +29,11 @@ import javax.sql.DataSource;
  * sequence and transaction ids: read the sequence's last value M, then (a later statement, which takes and commits
  * a transaction id of its own) the next transaction id X. A transaction that took a position at most M held a
  * transaction id before taking it (the append assigns one first), so one below X; once the oldest running
- * transaction id ({@code xmin} of a later snapshot) reaches X, all of them have ended, and M is the horizon. Usually that is the next round; a long-running write transaction anywhere on the
- * server holds the horizon (and shows as lag). On H2 (one process, the embedded default) appends update one lock row
- * and so commit in position order: everything committed is below the horizon.
+ * transaction id ({@code xmin} of a later snapshot) reaches X, all of them have ended, and M is the horizon. The
+ * read checks xmin again a few times, briefly, for the writes in flight when X was taken, so usually that is the same
+ * read; a long-running write transaction anywhere on the server holds the horizon (and shows as lag). On H2 (one
+ * process, the embedded default) appends update one lock row and so commit in position order: everything committed is
+ * below the horizon.
  */
 final class JdbcOutbox implements Outbox {
 

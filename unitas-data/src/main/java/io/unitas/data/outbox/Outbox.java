@@ -54,8 +54,8 @@ public interface Outbox {
      *
      * <p>On PostgreSQL both go in one statement, so one round trip (a data-modifying {@code WITH} around
      * {@code sql}): what a write costs the service plus a row in {@code unitas_outbox}, without the round trip of a
-     * separate {@link #append}. Elsewhere (H2, in process) it runs {@code sql}, then {@link #append}. A transaction that
-     * writes several statements, or whose write is not a single statement, appends with {@link #append}.
+     * separate {@link #append}. Elsewhere (H2, in process) it runs {@code sql}, then {@link #append}. A transaction
+     * that writes several statements, or whose write is not a single statement, appends with {@link #append}.
      *
      * @param parameters the values of {@code sql}'s {@code ?} in order ({@link PreparedStatement#setObject}; null for
      *                   SQL NULL)
