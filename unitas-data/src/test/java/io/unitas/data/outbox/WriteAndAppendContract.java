@@ -14,7 +14,12 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -161,6 +166,50 @@ abstract class WriteAndAppendContract {
 
             assertThat(outbox.after(0, 10)).extracting(ChangeEnvelope::key).containsExactly("e-1", "e-2");
         }
+    }
+
+    @Test
+    void twoWritesOfOneEntity_takeTheirPositionsInTheOrderTheyCommit() throws Exception {
+        assumeTrue(postgres(), "on H2 appends commit in position order by the lock row");
+        Ledger.execute(db, "INSERT INTO ledger_entries VALUES ('e-1', 'alice', 1)");
+        String update = "UPDATE ledger_entries SET amount = ? WHERE entry_id = ?";
+        ExecutorService second = Executors.newSingleThreadExecutor();
+        try (Connection first = db.getConnection(); Connection other = db.getConnection()) {
+            first.setAutoCommit(false);
+            other.setAutoCommit(false);
+            try (var ps = first.prepareStatement("UPDATE ledger_entries SET amount = 2 WHERE entry_id = 'e-1'")) {
+                ps.executeUpdate(); // the first holds the entry's row lock
+            }
+            Future<OutboxWrite> blocked = second.submit(() -> {
+                OutboxWrite w = outbox.writeAndAppend(other, update, List.of(3L, "e-1"), "u-1", Ledger.ENTRY, "e-1",
+                                                      bytes("alice|3"));
+                other.commit();
+                return w;
+            });
+            awaitALockWait();
+            // the second waits for the row: its position must come after the first's, taken now
+            ChangeEnvelope firstChange = outbox.append(first, "u-1", Ledger.ENTRY, "e-1", bytes("alice|2"));
+            first.commit();
+            ChangeEnvelope secondChange = blocked.get(20, TimeUnit.SECONDS).change().orElseThrow();
+
+            assertThat(secondChange.sequence()).as("the later write's change is later in the unit's stream")
+                    .isGreaterThan(firstChange.sequence());
+            assertThat(Ledger.count(db, "SELECT amount FROM ledger_entries")).isEqualTo(3);
+        } finally {
+            second.shutdownNow();
+        }
+    }
+
+    /** Waits until a statement of this database waits for a lock (a condition, checked every 10 ms, for 20 s). */
+    private void awaitALockWait() {
+        for (int i = 0; i < 2_000; i++) {
+            if (Ledger.count(db, "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database()"
+                                 + " AND wait_event_type = 'Lock'") > 0) {
+                return;
+            }
+            LockSupport.parkNanos(10_000_000);
+        }
+        throw new AssertionError("no statement waits for a lock in 20 s");
     }
 
     @Test
