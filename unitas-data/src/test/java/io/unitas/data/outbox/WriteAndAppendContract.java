@@ -116,6 +116,23 @@ abstract class WriteAndAppendContract {
     }
 
     @Test
+    void onPostgres_anInsertThatFindsItsRowThere_appendsNoChange() throws SQLException {
+        assumeTrue(postgres(), "ON CONFLICT is PostgreSQL's");
+        Ledger.execute(db, "INSERT INTO ledger_entries VALUES ('e-1', 'alice', 1)");
+        try (Connection tx = db.getConnection()) {
+            tx.setAutoCommit(false);
+            OutboxWrite written = outbox.writeAndAppend(tx, INSERT + " ON CONFLICT (entry_id) DO NOTHING",
+                                                        List.of("e-1", "alice", 10L), "u-1", Ledger.ENTRY, "e-1",
+                                                        bytes("alice|10"));
+            tx.commit();
+
+            assertThat(written.rows()).isZero();
+            assertThat(written.change()).isEmpty();
+        }
+        assertThat(outbox.lastSequences()).isEmpty();
+    }
+
+    @Test
     void aWriteOfSeveralRows_appendsOneChange_andNullParametersAreSqlNull() throws SQLException {
         Ledger.execute(db, "INSERT INTO ledger_entries VALUES ('e-1', 'alice', 1), ('e-2', 'alice', 2),"
                            + " ('e-3', 'bob', 3)");
