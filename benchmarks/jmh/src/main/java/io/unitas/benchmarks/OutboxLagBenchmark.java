@@ -105,6 +105,13 @@ public final class OutboxLagBenchmark {
         private final AtomicLong written = new AtomicLong();
         private final long[] lags = new long[16 * 1024 * 1024];
         private final AtomicLong lagCount = new AtomicLong();
+        /** Each change's age when the shipper read it (its commit, the wait for a round and for the horizon). */
+        private final long[] readAges = new long[8 * 1024 * 1024];
+        private final AtomicLong readCount = new AtomicLong();
+        private final AtomicLong applyCalls = new AtomicLong();
+        private final AtomicLong applyNanos = new AtomicLong();
+        private final AtomicLong readCalls = new AtomicLong();
+        private final AtomicLong readNanos = new AtomicLong();
         private volatile boolean measuring;
         private volatile boolean stop;
 
@@ -132,7 +139,7 @@ public final class OutboxLagBenchmark {
                 transport.receiver(new Measured(applier));
             }
             for (Region region : REGIONS) {
-                shippers.add(OutboxShipper.create(outbox.get(region), transport,
+                shippers.add(OutboxShipper.create(new Timed(outbox.get(region)), transport,
                                                   REGIONS.stream().filter(r -> !r.equals(region)).toList(), clock,
                                                   new SimpleMeterRegistry(), Duration.ofSeconds(30)));
             }
@@ -229,6 +236,86 @@ public final class OutboxLagBenchmark {
             System.out.printf("  lag max     %8d ms%n", sorted[count - 1]);
             System.out.printf("  stopped     %8d streams%s%n", stopped.size(),
                               stopped.isEmpty() ? "" : ": " + stopped.get(0).describe());
+            int reads = (int) Math.min(readCount.get(), readAges.length);
+            if (reads > 0) {
+                long[] ages = Arrays.copyOf(readAges, reads);
+                Arrays.sort(ages);
+                System.out.printf("  where it goes: age when read for shipping p50 %d ms, p99 %d ms;"
+                                  + " a read (horizon included) %.1f ms on average (%d);"
+                                  + " an applying call %.1f ms on average (%d)%n",
+                                  ages[reads / 2], ages[Math.min(reads - 1, (int) (reads * 0.99))],
+                                  readNanos.get() / 1e6 / Math.max(1, readCalls.get()), readCalls.get(),
+                                  applyNanos.get() / 1e6 / Math.max(1, applyCalls.get()), applyCalls.get());
+            }
+        }
+
+        /** The outbox, timing the shipper's reads and recording each change's age when read. */
+        private final class Timed implements Outbox {
+
+            private final Outbox outbox;
+
+            Timed(Outbox outbox) {
+                this.outbox = outbox;
+            }
+
+            @Override
+            public Region origin() {
+                return outbox.origin();
+            }
+
+            @Override
+            public ChangeEnvelope append(Connection transaction, String unit, String entityType, String key,
+                                         byte[] payload) throws SQLException {
+                return outbox.append(transaction, unit, entityType, key, payload);
+            }
+
+            @Override
+            public List<ChangeEnvelope> after(long afterPosition, int limit) {
+                long start = System.nanoTime();
+                List<ChangeEnvelope> read = outbox.after(afterPosition, limit);
+                if (measuring) {
+                    readNanos.addAndGet(System.nanoTime() - start);
+                    readCalls.incrementAndGet();
+                    long now = clock.millis();
+                    for (ChangeEnvelope change : read) {
+                        long i = readCount.getAndIncrement();
+                        if (i < readAges.length) {
+                            readAges[(int) i] = now - change.writtenAt().toEpochMilli();
+                        }
+                    }
+                }
+                return read;
+            }
+
+            @Override
+            public Map<String, java.time.Instant> oldestAfter(long afterPosition) {
+                return outbox.oldestAfter(afterPosition);
+            }
+
+            @Override
+            public int trim(long throughPosition) {
+                return outbox.trim(throughPosition);
+            }
+
+            @Override
+            public Map<String, Long> lastSequences() {
+                return outbox.lastSequences();
+            }
+
+            @Override
+            public List<ChangeEnvelope> after(String unit, long afterSequence, int limit) {
+                return outbox.after(unit, afterSequence, limit);
+            }
+
+            @Override
+            public java.util.Optional<java.time.Instant> oldestAfter(String unit, long afterSequence) {
+                return outbox.oldestAfter(unit, afterSequence);
+            }
+
+            @Override
+            public int trim(String unit, long throughSequence) {
+                return outbox.trim(unit, throughSequence);
+            }
         }
 
         /** The applier, recording each applied change's age once its transaction has committed. */
@@ -252,8 +339,11 @@ public final class OutboxLagBenchmark {
 
             @Override
             public List<ApplyResult> applyAll(List<ChangeEnvelope> changes) {
+                long start = System.nanoTime();
                 List<ApplyResult> results = applier.applyAll(changes);
                 if (measuring) {
+                    applyNanos.addAndGet(System.nanoTime() - start);
+                    applyCalls.incrementAndGet();
                     long now = clock.millis();
                     for (ApplyResult result : results) {
                         if (result.outcome() == ApplyResult.Outcome.APPLIED) {

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.locks.LockSupport;
 import javax.sql.DataSource;
 
 /**
@@ -28,14 +29,19 @@ import javax.sql.DataSource;
  * sequence and transaction ids: read the sequence's last value M, then (a later statement, which takes and commits
  * a transaction id of its own) the next transaction id X. A transaction that took a position at most M held a
  * transaction id before taking it (the append assigns one first), so one below X; once the oldest running
- * transaction id ({@code xmin} of a later snapshot) reaches X, all of them have ended, and M is the horizon. Usually that is the next round; a long-running write transaction anywhere on the
- * server holds the horizon (and shows as lag). On H2 (one process, the embedded default) appends update one lock row
- * and so commit in position order: everything committed is below the horizon.
+ * transaction id ({@code xmin} of a later snapshot) reaches X, all of them have ended, and M is the horizon. The
+ * read checks xmin again a few times, briefly, for the writes in flight when X was taken, so usually that is the same
+ * read; a long-running write transaction anywhere on the server holds the horizon (and shows as lag). On H2 (one
+ * process, the embedded default) appends update one lock row and so commit in position order: everything committed is
+ * below the horizon.
  */
 final class JdbcOutbox implements Outbox {
 
     /** Candidates kept while a long transaction holds the horizon; the newest is replaced beyond this. */
     private static final int MAX_CANDIDATES = 64;
+    /** How often a read checks again for the writes in flight when it took its candidate, and the pause between. */
+    private static final int HORIZON_CHECKS = 10;
+    private static final long HORIZON_CHECK_PAUSE_NANOS = 500_000;
 
     private final Region origin;
     private final DataSource dataSource;
@@ -73,6 +79,46 @@ final class JdbcOutbox implements Outbox {
         long position = postgres ? appendOnPostgres(transaction, unit, entityType, key, payload, writtenAt)
                                  : appendOnH2(transaction, unit, entityType, key, payload, writtenAt);
         return new ChangeEnvelope(unit, origin, position, 0, entityType, key, payload, writtenAt);
+    }
+
+    @Override
+    public OutboxWrite writeAndAppend(Connection transaction, String sql, List<?> parameters, String unit,
+                                      String entityType, String key, byte[] payload) throws SQLException {
+        if (!postgres) {
+            return Outbox.super.writeAndAppend(transaction, sql, parameters, unit, entityType, key, payload);
+        }
+        String write = OutboxStatements.checkedWrite(sql);
+        if (transaction.getAutoCommit()) {
+            throw new IllegalStateException("outbox of " + origin + ": connection in auto-commit mode (expected:"
+                                            + " the transaction of the write the change belongs to)");
+        }
+        Instant writtenAt = clock.instant();
+        // the service's write runs in its CTE to its end (its rows locked) before the outbox row's nextval, which is
+        // projected from its count and from tx (the transaction's id, taken first, as the horizon requires); no row
+        // written, no change
+        try (PreparedStatement ps = transaction.prepareStatement(
+                "WITH written AS (" + write + " RETURNING 1),"
+                + " counted AS (SELECT count(*) AS n FROM written),"
+                + " tx AS MATERIALIZED (SELECT pg_current_xact_id()),"
+                + " appended AS (INSERT INTO unitas_outbox (position_id, unit, entity_type, entity_key, payload,"
+                + " written_at) SELECT nextval('unitas_outbox_positions'), ?, ?, ?, ?, ? FROM tx, counted"
+                + " WHERE counted.n > 0 RETURNING position_id)"
+                + " SELECT counted.n, (SELECT position_id FROM appended) FROM counted")) {
+            int at = OutboxStatements.bind(ps, 1, parameters);
+            ps.setString(at, unit);
+            ps.setString(at + 1, entityType);
+            ps.setString(at + 2, key);
+            ps.setBytes(at + 3, payload);
+            ps.setLong(at + 4, writtenAt.toEpochMilli());
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                int rows = Math.toIntExact(rs.getLong(1));
+                long position = rs.getLong(2);
+                return rows == 0 ? new OutboxWrite(0, Optional.empty())
+                        : new OutboxWrite(rows, Optional.of(new ChangeEnvelope(unit, origin, position, 0, entityType,
+                                                                               key, payload, writtenAt)));
+            }
+        }
     }
 
     /**
@@ -169,20 +215,36 @@ final class JdbcOutbox implements Outbox {
             rs.next();
             next = rs.getLong(1);
         }
-        long xmin;
-        try (Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint")) {
-            rs.next();
-            xmin = rs.getLong(1);
-        }
         if (candidates.size() >= MAX_CANDIDATES) {
             candidates.removeLast(); // later and later candidates are safe later; keeping the older ones is enough
         }
         candidates.addLast(new long[] {taken, next});
+        release(oldestRunning(c));
+        // writes in flight when the id was taken are short: wait for them briefly rather than a whole round, which
+        // would add a round to the lag of nearly every change under a steady stream of writes. A long transaction
+        // holds the candidate beyond these checks, as before.
+        for (int check = 0; check < HORIZON_CHECKS && !candidates.isEmpty()
+                            && candidates.peekLast()[0] > horizon; check++) {
+            LockSupport.parkNanos(HORIZON_CHECK_PAUSE_NANOS);
+            release(oldestRunning(c));
+        }
+        return horizon;
+    }
+
+    /** The oldest transaction id still running on the server, from a snapshot taken now. */
+    private static long oldestRunning(Connection c) throws SQLException {
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /** Moves the horizon past every candidate whose transaction id {@code xmin} has reached; guarded by this. */
+    private void release(long xmin) {
         while (!candidates.isEmpty() && candidates.peekFirst()[1] <= xmin) {
             horizon = Math.max(horizon, candidates.removeFirst()[0]);
         }
-        return horizon;
     }
 
     @Override
@@ -202,14 +264,39 @@ final class JdbcOutbox implements Outbox {
         });
     }
 
+    /**
+     * On PostgreSQL the trim commits without waiting for its WAL flush: lost in a crash, its rows come back and are
+     * read again, and the shipper passes over what every target acknowledged and trims them again. So the shipping
+     * round does not wait for a disk flush of its own.
+     */
     @Override
     public int trim(long throughPosition) {
         return query("trim", c -> {
-            try (PreparedStatement ps = c.prepareStatement("DELETE FROM unitas_outbox WHERE position_id <= ?")) {
-                ps.setLong(1, throughPosition);
-                return ps.executeUpdate();
+            if (!postgres) {
+                return deleteThrough(c, throughPosition);
+            }
+            c.setAutoCommit(false);
+            try {
+                try (Statement s = c.createStatement()) {
+                    s.execute("SET LOCAL synchronous_commit TO OFF");
+                }
+                int deleted = deleteThrough(c, throughPosition);
+                c.commit();
+                return deleted;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(true);
             }
         });
+    }
+
+    private static int deleteThrough(Connection c, long throughPosition) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM unitas_outbox WHERE position_id <= ?")) {
+            ps.setLong(1, throughPosition);
+            return ps.executeUpdate();
+        }
     }
 
     @Override

@@ -263,16 +263,31 @@ final class LoopingShipper implements OutboxShipper {
             t.setDaemon(true);
             return t;
         });
-        loop.scheduleWithFixedDelay(() -> {
-            try {
-                shipDue();
-            } catch (RuntimeException e) {
-                // counted and logged by shipDue; the next round tries again
-            } catch (Throwable e) {
-                LOG.error("outbox shipping of {}: loop died: {}", outbox.origin(), e.toString());
-                throw e;
+        ScheduledExecutorService executor = loop;
+        executor.execute(() -> loopRound(executor, interval.toNanos()));
+    }
+
+    /**
+     * One round of the loop, then the next one {@code intervalNanos} after this one started, or at once when it took
+     * longer: not a whole interval after its end, which would add the round's length to every change's lag. A round
+     * that stalled is followed by one round, not by a burst catching up on the rounds it missed.
+     */
+    private void loopRound(ScheduledExecutorService executor, long intervalNanos) {
+        long started = System.nanoTime();
+        try {
+            shipDue();
+        } catch (RuntimeException e) {
+            // counted and logged by shipDue; the next round tries again
+        } catch (Throwable e) {
+            LOG.error("outbox shipping of {}: loop died: {}", outbox.origin(), e.toString());
+            throw e;
+        }
+        long wait = Math.max(0, intervalNanos - (System.nanoTime() - started));
+        synchronized (this) {
+            if (loop == executor) { // not closed meanwhile
+                executor.schedule(() -> loopRound(executor, intervalNanos), wait, TimeUnit.NANOSECONDS);
             }
-        }, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+        }
     }
 
     @Override

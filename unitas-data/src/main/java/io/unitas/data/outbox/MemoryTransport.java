@@ -9,7 +9,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * transaction). A unit whose head is refused (stopped, or the target
  * unavailable) holds; the unit beside it does not. Each link is locked on its own, so links deliver in parallel. A
  * publish that finds a link full delivers it first, so only a link that does not move (paused, its target unavailable
- * or its streams stopped) reaches its capacity.
+ * or its streams stopped) reaches its capacity. A flush delivers the links in parallel.
  */
 final class MemoryTransport implements InProcessTransport {
 
@@ -33,6 +37,12 @@ final class MemoryTransport implements InProcessTransport {
     private final Map<Region, ChangeApplier> receivers = new ConcurrentHashMap<>();
     private final List<Region> order = new CopyOnWriteArrayList<>();
     private final Map<Link, LinkQueue> links = new ConcurrentHashMap<>();
+    /** Delivers the links {@link #flush()} does not deliver on its caller's thread; idle threads end. */
+    private final ExecutorService delivery = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "unitas-in-process-delivery");
+        t.setDaemon(true);
+        return t;
+    });
 
     MemoryTransport(int capacity) {
         if (capacity < 1) {
@@ -68,14 +78,51 @@ final class MemoryTransport implements InProcessTransport {
         });
     }
 
+    /**
+     * Delivers every link at once, one on this thread and the others on the delivery threads (a link's target commits,
+     * and waits for its disk, while the next link's does). A link that another thread is delivering now is left to it:
+     * its delivery started after this caller's publish had queued its changes (both hold the link's lock), so it
+     * hands them on, and this caller does not wait for another origin's links.
+     */
     @Override
     public void flush() {
+        List<Runnable> deliveries = new ArrayList<>();
         for (Region origin : order) {
             for (Region target : order) {
                 if (!target.equals(origin)) {
-                    link(new Link(origin, target)).deliver(receivers.get(target));
+                    LinkQueue link = link(new Link(origin, target));
+                    if (!link.deliveredElsewhere()) {
+                        deliveries.add(() -> link.deliver(receivers.get(target)));
+                    }
                 }
             }
+        }
+        List<CompletableFuture<Void>> others = new ArrayList<>();
+        for (int i = 1; i < deliveries.size(); i++) {
+            others.add(CompletableFuture.runAsync(deliveries.get(i), delivery));
+        }
+        RuntimeException failed = null;
+        try {
+            if (!deliveries.isEmpty()) {
+                deliveries.get(0).run();
+            }
+        } catch (RuntimeException e) {
+            failed = e;
+        }
+        for (CompletableFuture<Void> other : others) {
+            try {
+                other.join();
+            } catch (CompletionException e) {
+                RuntimeException cause = e.getCause() instanceof RuntimeException r ? r : e;
+                if (failed == null) {
+                    failed = cause;
+                } else {
+                    failed.addSuppressed(cause);
+                }
+            }
+        }
+        if (failed != null) {
+            throw failed;
         }
     }
 
@@ -131,6 +178,7 @@ final class MemoryTransport implements InProcessTransport {
     @Override
     public void close() {
         links.values().forEach(LinkQueue::clear);
+        delivery.shutdown();
     }
 
     @Override
@@ -155,6 +203,8 @@ final class MemoryTransport implements InProcessTransport {
         private boolean overCap;
         private boolean replay;
         private long refused;
+        /** The thread in {@link #deliver} now, if any. */
+        private volatile Thread deliverer;
 
         LinkQueue(Link link) {
             this.link = link;
@@ -181,10 +231,24 @@ final class MemoryTransport implements InProcessTransport {
             }
         }
 
+        boolean deliveredElsewhere() {
+            Thread now = deliverer;
+            return now != null && now != Thread.currentThread();
+        }
+
         synchronized void deliver(ChangeApplier applier) {
             if (paused || applier == null) {
                 return;
             }
+            deliverer = Thread.currentThread();
+            try {
+                deliverQueued(applier);
+            } finally {
+                deliverer = null;
+            }
+        }
+
+        private void deliverQueued(ChangeApplier applier) {
             Set<String> held = new java.util.HashSet<>();
             while (true) {
                 // up to APPLY_BATCH changes, a few of every unit that flows, in one call (one transaction)

@@ -2,6 +2,7 @@ package io.unitas.data.outbox;
 
 import io.unitas.core.Region;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
@@ -43,6 +44,41 @@ public interface Outbox {
      */
     ChangeEnvelope append(Connection transaction, String unit, String entityType, String key, byte[] payload)
             throws SQLException;
+
+    /**
+     * Runs the service's own write, one {@code INSERT}, {@code UPDATE} or {@code DELETE} ({@code sql}, with a
+     * {@code ?} for each of {@code parameters} and no {@code RETURNING}), and appends its change, in
+     * {@code transaction}, the caller's open transaction, as {@link #append} does. When the statement writes no row,
+     * nothing is appended. The change is appended after the statement took its rows' locks, so the entity's lock orders
+     * its changes as with {@link #append} after the write.
+     *
+     * <p>On PostgreSQL both go in one statement, so one round trip (a data-modifying {@code WITH} around
+     * {@code sql}): what a write costs the service plus a row in {@code unitas_outbox}, without the round trip of a
+     * separate {@link #append}. Elsewhere (H2, in process) it runs {@code sql}, then {@link #append}. A transaction
+     * that writes several statements, or whose write is not a single statement, appends with {@link #append}.
+     *
+     * @param parameters the values of {@code sql}'s {@code ?} in order ({@link PreparedStatement#setObject}; null for
+     *                   SQL NULL)
+     * @throws SQLException             as the caller's own statement would (the caller rolls back)
+     * @throws IllegalArgumentException when {@code sql} is not one {@code INSERT}, {@code UPDATE} or {@code DELETE}
+     *                                  without {@code RETURNING}
+     * @throws IllegalStateException    when {@code transaction} is in auto-commit mode
+     */
+    default OutboxWrite writeAndAppend(Connection transaction, String sql, List<?> parameters, String unit,
+                                       String entityType, String key, byte[] payload) throws SQLException {
+        String statement = OutboxStatements.checkedWrite(sql);
+        if (transaction.getAutoCommit()) {
+            throw new IllegalStateException("outbox of " + origin() + ": connection in auto-commit mode (expected:"
+                                            + " the transaction of the write the change belongs to)");
+        }
+        int rows;
+        try (PreparedStatement ps = transaction.prepareStatement(statement)) {
+            OutboxStatements.bind(ps, 1, parameters);
+            rows = ps.executeUpdate();
+        }
+        return rows == 0 ? new OutboxWrite(0, Optional.empty())
+                         : new OutboxWrite(rows, Optional.of(append(transaction, unit, entityType, key, payload)));
+    }
 
     /**
      * Up to {@code limit} committed changes of every unit after position {@code afterPosition}, in position order, and

@@ -44,7 +44,10 @@ public interface OutboxShipper extends AutoCloseable {
     /** Whether rounds run and succeed and no stream is stopped, as of now by the clock. */
     ShipperStatus status();
 
-    /** Runs {@link #shipDue()} every {@code interval} on a daemon thread until {@link #close()}. */
+    /**
+     * Runs {@link #shipDue()} every {@code interval} on a daemon thread until {@link #close()}: a round starts
+     * {@code interval} after the one before started, or as soon as it ended when it took longer.
+     */
     void start(Duration interval);
 
     /** Stops the background loop, if started. */
