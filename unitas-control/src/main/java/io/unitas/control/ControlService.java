@@ -560,7 +560,7 @@ final class ControlService {
                                      : Change.to(current.withHealth(health), String.join("; ", changed));
         });
         change("control", "health.faults", "health", "", ANY, current -> {
-            Map<Region, Instant> faults = faults(current, now);
+            Map<Region, Instant> faults = faults(current, now, leading);
             if (faults.equals(current.faults())) {
                 return Change.none();
             }
@@ -596,10 +596,13 @@ final class ControlService {
 
     /**
      * Since when each region of the topology has been unable to take writes (unhealthy, read-only, or its report
-     * expired or missing), keeping the first instant seen for a fault that lasts. Tracked only while a failover
-     * policy has groups: without one nothing reads it, and the state's revision moves only for what matters.
+     * expired or missing), keeping the first instant seen for a fault that lasts. A region whose report expired has
+     * been unreachable since it was last heard from ({@link HealthEntry#heardFrom}: its last report, or when this
+     * leader began to lead if later), not since the expiry noticed it: the policy's {@code promote_after} is time
+     * without contact, as an operator counts it. Tracked only while a failover policy has groups: without one nothing
+     * reads it, and the state's revision moves only for what matters.
      */
-    private static Map<Region, Instant> faults(ControlState current, Instant now) {
+    private static Map<Region, Instant> faults(ControlState current, Instant now, Instant leadingSince) {
         Map<Region, Instant> faults = new LinkedHashMap<>();
         if (current.topology() == null || current.failover().groups().isEmpty()) {
             return faults;
@@ -607,7 +610,10 @@ final class ControlService {
         io.unitas.core.HealthSnapshot snapshot = current.healthSnapshot();
         for (Region region : current.topology().regions()) {
             if (!snapshot.isHealthy(region) || !snapshot.get(region).writable()) {
-                faults.put(region, current.faults().getOrDefault(region, now));
+                HealthEntry entry = current.health().get(region);
+                Instant since = entry != null && entry.freshness() == HealthEntry.Freshness.EXPIRED
+                        ? HealthEntry.heardFrom(entry.receivedAt(), leadingSince) : now;
+                faults.put(region, current.faults().getOrDefault(region, since));
             }
         }
         return faults;
