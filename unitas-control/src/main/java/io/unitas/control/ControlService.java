@@ -631,8 +631,8 @@ final class ControlService {
             return;
         }
         List<FailoverPolicy.Move> due = current.failover().due(current.topology(), current.healthSnapshot(),
-                current.homes(), current.faults(), r -> current.health().containsKey(r)
-                        && current.health().get(r).trusted(), now);
+                current.homes(), current.faults(), region -> Optional.ofNullable(current.health().get(region))
+                        .filter(HealthEntry::trusted).map(HealthEntry::report), healthTtl, now);
         for (FailoverPolicy.Move move : due) {
             if (move.mode() != FailoverPolicy.Mode.AUTOMATIC || current.switchoverRunning()) {
                 continue;

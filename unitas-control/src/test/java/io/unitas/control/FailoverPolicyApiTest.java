@@ -203,6 +203,29 @@ class FailoverPolicyApiTest {
     }
 
     @Test
+    void automatic_aHomeThatReportsNoLagOfItsUnits_isNotFencedForASwitchoverThatCouldNotDrain_butPromoted() {
+        applyPolicy("automatic");
+        Runnable reports = () -> { // cn's database stopped answering: it reports, but measures no lag
+            assertThat(admin.send("PUT", "/api/v1/health/cn", Fixtures.report("cn", ++sequence, clock.instant(),
+                    false, -1), Map.of()).status()).isEqualTo(200);
+            reportWell("eu", "us");
+        };
+        reports.run();
+        awaitFault("cn");
+
+        pass(Duration.ofSeconds(115), reports);
+        assertThat(state().path("switchover").isNull()).as("no lag to wait on: no switchover, no fence").isTrue();
+        assertThat(state().path("fences").size()).isZero();
+        pass(Duration.ofSeconds(5), reports);
+
+        Fixtures.awaitEquals("phase", WAIT, this::phase, "completed");
+        JsonNode sw = state().path("switchover");
+        assertThat(sw.path("reason").asText()).isEqualTo("group cn-users: cn unwritable since " + T0
+                                                         + " (120000 ms >= promote_after 120000 ms)");
+        assertThat(state().path("rules").path("units").get(0).path("region").asText()).isEqualTo("eu");
+    }
+
+    @Test
     void automatic_aSwitchoverThatCannotDrain_givesWayToAPromotionAsSoonAsPromoteAfterAllows_notAfterTheRetryPause() {
         String policy = "{\"groups\":[{\"name\":\"cn-users\",\"home\":\"cn\",\"mode\":\"automatic\","
                         + "\"after\":\"30s\",\"promote_after\":\"40s\",\"timeout\":\"5s\"}]}";
