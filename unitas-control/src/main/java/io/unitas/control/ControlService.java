@@ -48,6 +48,8 @@ final class ControlService {
 
     /** Who the failover policy's own changes are recorded as. */
     static final String POLICY_ACTOR = "failover-policy";
+    /** How often the leader's loop ticks unless told otherwise. */
+    static final Duration DEFAULT_TICK = Duration.ofMillis(100);
     /** The least time between two automatic attempts for one group and home, when its after is shorter. */
     private static final Duration LEAST_RETRY = Duration.ofSeconds(5);
 
@@ -73,9 +75,17 @@ final class ControlService {
     private final Duration healthGrace;
     private final SwitchoverCooldown cooldown;
     private final Duration healthClockSkew;
+    private final Duration tickInterval;
 
     ControlService(StateStore store, Clock clock, Duration healthTtl, Duration healthGrace,
                    SwitchoverCooldown cooldown, Duration healthClockSkew) {
+        this(store, clock, healthTtl, healthGrace, cooldown, healthClockSkew, DEFAULT_TICK);
+    }
+
+    /** With {@code tick}, how often the leader's loop calls {@link #tick()}: how long a promotion's fence holds. */
+    ControlService(StateStore store, Clock clock, Duration healthTtl, Duration healthGrace,
+                   SwitchoverCooldown cooldown, Duration healthClockSkew, Duration tick) {
+        this.tickInterval = tick;
         this.store = store;
         this.clock = clock;
         this.healthTtl = healthTtl;
@@ -682,15 +692,16 @@ final class ControlService {
     }
 
     /** The state with {@code next} in place and the effects of the phase it entered: fence, flip or unfence. */
-    private static ControlState withEffects(ControlState current, Switchover next) {
+    private ControlState withEffects(ControlState current, Switchover next) {
         ControlState state = current.withSwitchover(next, current.switchoverCount());
         Map<String, FenceRecord> fences = new LinkedHashMap<>(current.fences());
         SwitchoverPhase phase = next.phase();
         Instant at = next.updatedAt();
         if (phase == SwitchoverPhase.CATCHING_UP) {
             // A fence an operator already holds stays theirs: lifting this switchover's fences must not lift it.
+            Duration retryAfter = next.fenceRetryAfter(at, tickInterval);
             next.units().forEach(u -> fences.putIfAbsent(u, new FenceRecord(u, "switchover " + next.id() + " to "
-                                                                              + next.target(), at, next.id())));
+                    + next.target(), at, next.id(), retryAfter)));
         } else if (phase == SwitchoverPhase.FLIPPED) {
             Map<String, String> moves = new LinkedHashMap<>();
             next.units().forEach(u -> moves.put(u, next.target().id()));
