@@ -69,7 +69,7 @@ public interface ControlServer extends AutoCloseable {
         Duration healthGrace = Duration.ofSeconds(30);
         SwitchoverCooldown cooldown = SwitchoverCooldown.DEFAULT;
         Duration healthClockSkew = Duration.ofSeconds(30);
-        Duration tick = Duration.ofMillis(100);
+        Duration tick = ControlService.DEFAULT_TICK;
         Duration leaderLease = Duration.ofSeconds(5);
         int maxConnections = 16_384; // above the 10,000 watches allowed in all, with room for API calls
         Duration headerTimeout = Duration.ofSeconds(10);

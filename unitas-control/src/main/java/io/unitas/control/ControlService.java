@@ -48,6 +48,8 @@ final class ControlService {
 
     /** Who the failover policy's own changes are recorded as. */
     static final String POLICY_ACTOR = "failover-policy";
+    /** How often the leader's loop ticks unless told otherwise. */
+    static final Duration DEFAULT_TICK = Duration.ofMillis(100);
     /** The least time between two automatic attempts for one group and home, when its after is shorter. */
     private static final Duration LEAST_RETRY = Duration.ofSeconds(5);
 
@@ -73,9 +75,17 @@ final class ControlService {
     private final Duration healthGrace;
     private final SwitchoverCooldown cooldown;
     private final Duration healthClockSkew;
+    private final Duration tickInterval;
 
     ControlService(StateStore store, Clock clock, Duration healthTtl, Duration healthGrace,
                    SwitchoverCooldown cooldown, Duration healthClockSkew) {
+        this(store, clock, healthTtl, healthGrace, cooldown, healthClockSkew, DEFAULT_TICK);
+    }
+
+    /** With {@code tick}, how often the leader's loop calls {@link #tick()}: how long a promotion's fence holds. */
+    ControlService(StateStore store, Clock clock, Duration healthTtl, Duration healthGrace,
+                   SwitchoverCooldown cooldown, Duration healthClockSkew, Duration tick) {
+        this.tickInterval = tick;
         this.store = store;
         this.clock = clock;
         this.healthTtl = healthTtl;
@@ -560,7 +570,7 @@ final class ControlService {
                                      : Change.to(current.withHealth(health), String.join("; ", changed));
         });
         change("control", "health.faults", "health", "", ANY, current -> {
-            Map<Region, Instant> faults = faults(current, now);
+            Map<Region, Instant> faults = faults(current, now, leading);
             if (faults.equals(current.faults())) {
                 return Change.none();
             }
@@ -596,10 +606,13 @@ final class ControlService {
 
     /**
      * Since when each region of the topology has been unable to take writes (unhealthy, read-only, or its report
-     * expired or missing), keeping the first instant seen for a fault that lasts. Tracked only while a failover
-     * policy has groups: without one nothing reads it, and the state's revision moves only for what matters.
+     * expired or missing), keeping the first instant seen for a fault that lasts. A region whose report expired has
+     * been unreachable since it was last heard from ({@link HealthEntry#heardFrom}: its last report, or when this
+     * leader began to lead if later), not since the expiry noticed it: the policy's {@code promote_after} is time
+     * without contact, as an operator counts it. Tracked only while a failover policy has groups: without one nothing
+     * reads it, and the state's revision moves only for what matters.
      */
-    private static Map<Region, Instant> faults(ControlState current, Instant now) {
+    private static Map<Region, Instant> faults(ControlState current, Instant now, Instant leadingSince) {
         Map<Region, Instant> faults = new LinkedHashMap<>();
         if (current.topology() == null || current.failover().groups().isEmpty()) {
             return faults;
@@ -607,7 +620,10 @@ final class ControlService {
         io.unitas.core.HealthSnapshot snapshot = current.healthSnapshot();
         for (Region region : current.topology().regions()) {
             if (!snapshot.isHealthy(region) || !snapshot.get(region).writable()) {
-                faults.put(region, current.faults().getOrDefault(region, now));
+                HealthEntry entry = current.health().get(region);
+                Instant since = entry != null && entry.freshness() == HealthEntry.Freshness.EXPIRED
+                        ? HealthEntry.heardFrom(entry.receivedAt(), leadingSince) : now;
+                faults.put(region, current.faults().getOrDefault(region, since));
             }
         }
         return faults;
@@ -625,8 +641,8 @@ final class ControlService {
             return;
         }
         List<FailoverPolicy.Move> due = current.failover().due(current.topology(), current.healthSnapshot(),
-                current.homes(), current.faults(), r -> current.health().containsKey(r)
-                        && current.health().get(r).trusted(), now);
+                current.homes(), current.faults(), region -> Optional.ofNullable(current.health().get(region))
+                        .filter(HealthEntry::trusted).map(HealthEntry::report), healthTtl, now);
         for (FailoverPolicy.Move move : due) {
             if (move.mode() != FailoverPolicy.Mode.AUTOMATIC || current.switchoverRunning()) {
                 continue;
@@ -676,15 +692,16 @@ final class ControlService {
     }
 
     /** The state with {@code next} in place and the effects of the phase it entered: fence, flip or unfence. */
-    private static ControlState withEffects(ControlState current, Switchover next) {
+    private ControlState withEffects(ControlState current, Switchover next) {
         ControlState state = current.withSwitchover(next, current.switchoverCount());
         Map<String, FenceRecord> fences = new LinkedHashMap<>(current.fences());
         SwitchoverPhase phase = next.phase();
         Instant at = next.updatedAt();
         if (phase == SwitchoverPhase.CATCHING_UP) {
             // A fence an operator already holds stays theirs: lifting this switchover's fences must not lift it.
+            Duration retryAfter = next.fenceRetryAfter(at, tickInterval);
             next.units().forEach(u -> fences.putIfAbsent(u, new FenceRecord(u, "switchover " + next.id() + " to "
-                                                                              + next.target(), at, next.id())));
+                    + next.target(), at, next.id(), retryAfter)));
         } else if (phase == SwitchoverPhase.FLIPPED) {
             Map<String, String> moves = new LinkedHashMap<>();
             next.units().forEach(u -> moves.put(u, next.target().id()));

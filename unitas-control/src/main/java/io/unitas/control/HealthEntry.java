@@ -70,8 +70,17 @@ record HealthEntry(Region region, long sequence, Instant observedAt, Instant rec
             || unreachable.filter(u -> u.receivedAt().isAfter(receivedAt)).isPresent()) {
             return Freshness.EXPIRED;
         }
-        Instant heardFrom = receivedAt.isAfter(leadingSince) ? receivedAt : leadingSince;
-        return Duration.between(heardFrom, now).compareTo(ttl.plus(grace)) <= 0 ? Freshness.STALE : Freshness.EXPIRED;
+        return Duration.between(heardFrom(receivedAt, leadingSince), now).compareTo(ttl.plus(grace)) <= 0
+                ? Freshness.STALE : Freshness.EXPIRED;
+    }
+
+    /**
+     * Since when a region whose last report arrived at {@code receivedAt} has been silent to a leader that has led
+     * since {@code leadingSince}: from that report, or from when this leader began to lead if later (it heard
+     * nothing before, and that silence says nothing about the region).
+     */
+    static Instant heardFrom(Instant receivedAt, Instant leadingSince) {
+        return receivedAt.isAfter(leadingSince) ? receivedAt : leadingSince;
     }
 
     HealthEntry withFreshness(Freshness next) {

@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.unitas.config.ConfigDocument;
+import io.unitas.config.DurationFormat;
 import io.unitas.config.FailoverPolicyFile;
 import io.unitas.config.HealthReportJson;
 import io.unitas.config.UnitRulesFile;
@@ -26,6 +27,7 @@ import io.unitas.core.switchover.Switchover;
 import io.unitas.core.switchover.SwitchoverPhase;
 import io.unitas.core.switchover.SwitchoverPlan;
 import io.unitas.core.switchover.SwitchoverStep;
+import io.unitas.core.fence.FencePolicy;
 import io.unitas.core.fence.FenceRecord;
 
 /**
@@ -131,12 +133,15 @@ final class StateJson {
 
     static ObjectNode fence(FenceRecord f) {
         return MAPPER.createObjectNode().put("reason", f.reason()).put("since", f.since().toString())
-                     .put("switchover", f.switchover());
+                     .put("switchover", f.switchover()).put("retry_after", DurationFormat.format(f.retryAfter()));
     }
 
+    /** A fence as stored; one stored before fences said their retry-after tells the default. */
     static FenceRecord readFence(String unit, JsonNode o) {
         return new FenceRecord(unit, o.path("reason").asText(), Instant.parse(o.path("since").asText()),
-                              o.path("switchover").asText(""));
+                              o.path("switchover").asText(""), o.has("retry_after")
+                                      ? DurationFormat.parsePositive(o.get("retry_after").asText())
+                                      : FencePolicy.DEFAULT_RETRY_AFTER);
     }
 
     static ObjectNode health(HealthEntry h) {

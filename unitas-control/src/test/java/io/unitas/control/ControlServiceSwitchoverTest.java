@@ -14,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.unitas.core.Problem;
 import io.unitas.core.Region;
+import io.unitas.core.fence.FencePolicy;
 import io.unitas.core.switchover.Switchover;
 import io.unitas.core.switchover.SwitchoverCooldown;
 import io.unitas.core.switchover.SwitchoverPhase;
@@ -251,6 +252,29 @@ class ControlServiceSwitchoverTest {
         long revision = store.current().revision();
         service.tick();
         assertThat(store.current().revision()).as("an ended switchover changes nothing more").isEqualTo(revision);
+    }
+
+    @Test
+    void eachFence_tellsRefusedWritesToWaitAboutAsLongAsItHolds() {
+        service.addFences("ops", List.of("u-ny"), "db repair");
+        assertThat(store.current().fences().get("u-ny").retryAfter()).isEqualTo(FencePolicy.DEFAULT_RETRY_AFTER);
+
+        // A switchover's fence holds at most until its deadline: 3 s from its start, 2.9 s from the fence.
+        started(service.startSwitchover("ops", new ControlService.SwitchoverRequest(List.of("u-sh"), "", "eu", 500,
+                null, Duration.ofSeconds(3), false, false, "")));
+        clock.advance(Duration.ofMillis(100));
+        service.tick();
+        assertThat(store.current().fences().get("u-sh").retryAfter()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(StateJson.fence(store.current().fences().get("u-sh")).path("retry_after").asText())
+                .isEqualTo("3s");
+        assertThat(service.abortSwitchover("ops", "sw-1", "")).isInstanceOf(ChangeResult.Applied.class);
+
+        // A promotion's fence holds two ticks (100 ms each here): its writes come back after the least, a second.
+        started(service.startSwitchover("ops", new ControlService.SwitchoverRequest(List.of("u-bj"), "", "eu", 0,
+                null, null, false, false, "", true)));
+        service.tick();
+        assertThat(store.current().fences().get("u-bj").retryAfter()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(store.current().fences().get("u-ny").retryAfter()).isEqualTo(FencePolicy.DEFAULT_RETRY_AFTER);
     }
 
     @Test

@@ -67,6 +67,13 @@ class FailoverPolicyApiTest {
         assertThat(admin.send("PUT", "/api/v1/health/cn", report, Map.of()).status()).isEqualTo(200);
     }
 
+    /** cn writable and reporting, with u-sh and u-bj {@code lagMs} behind in eu. */
+    private void reportCnWell(long lagMs) {
+        String report = Fixtures.reportWithUnitLag("cn", ++sequence, clock.instant(), "eu", lagMs, clock.instant(),
+                                                   "u-sh", "u-bj");
+        assertThat(admin.send("PUT", "/api/v1/health/cn", report, Map.of()).status()).isEqualTo(200);
+    }
+
     private void reportWell(String... regions) {
         for (String region : regions) {
             assertThat(admin.send("PUT", "/api/v1/health/" + region, Fixtures.report(region, ++sequence,
@@ -147,6 +154,75 @@ class FailoverPolicyApiTest {
         assertThat(sw.path("reason").asText()).contains("cn unreachable since").contains("promote_after 120000 ms");
         assertThat(admin.get("/api/v1/audit").json().path("entries").findValuesAsText("action"))
                 .contains("switchover.promote");
+    }
+
+    @Test
+    void automatic_aWritableHomeThatFallsSilent_isPromotedPromoteAfterItsLastReport_notAfterItWasTakenDown() {
+        applyPolicy("automatic");
+        Instant lastReport = clock.instant();
+        reportCnWell(700); // its last word: then it is gone, and only its report's expiry says so
+        pass(Duration.ofSeconds(35), () -> reportWell("eu", "us"));
+        Fixtures.await("cn recorded as faulted", WAIT, () -> state().path("faults").has("cn"));
+        assertThat(state().path("faults").path("cn").asText()).as("unreachable since it was last heard from")
+                                                              .isEqualTo(lastReport.toString());
+
+        pass(Duration.ofSeconds(80), () -> reportWell("eu", "us"));
+        assertThat(state().path("switchover").isNull()).as("115 s without a word: no promotion yet").isTrue();
+        pass(Duration.ofSeconds(5), () -> reportWell("eu", "us"));
+
+        Fixtures.awaitEquals("phase", WAIT, this::phase, "completed");
+        JsonNode sw = state().path("switchover");
+        assertThat(sw.path("rpo_ms").toString()).isEqualTo("{\"u-sh\":700,\"u-bj\":700}");
+        assertThat(sw.path("reason").asText()).isEqualTo("group cn-users: cn unreachable since " + lastReport
+                                                         + " (120000 ms >= promote_after 120000 ms)");
+    }
+
+    @Test
+    void automatic_aHomeSilentSinceBeforeARestart_countsItsSilenceFromWhenTheNewLeaderLed() {
+        applyPolicy("automatic");
+        reportCnWell(700);
+        server.close();
+        clock.advance(Duration.ofMinutes(10)); // the control plane is down far longer than promote_after
+        Instant restarted = clock.instant();
+        server = ControlServer.builder().port(0).dataDir(dir).tokens(Fixtures.tokensFile(dir)).clock(clock)
+                              .tick(Duration.ofMillis(20))
+                              .healthFreshness(Duration.ofSeconds(10), Duration.ofSeconds(20)).start();
+        admin = ControlClient.of(server.uri(), Fixtures.ADMIN.secret());
+        reportWell("eu", "us");
+        pass(Duration.ofSeconds(35), () -> reportWell("eu", "us"));
+        Fixtures.await("cn recorded as faulted", WAIT, () -> state().path("faults").has("cn"));
+
+        assertThat(state().path("faults").path("cn").asText())
+                .as("a leader hears nothing before it leads: cn's silence counts from then")
+                .isEqualTo(restarted.toString());
+        assertThat(state().path("switchover").isNull()).as("no promotion on the silence of a control plane")
+                                                       .isTrue();
+        pass(Duration.ofSeconds(85), () -> reportWell("eu", "us"));
+        Fixtures.awaitEquals("phase", WAIT, this::phase, "completed");
+        assertThat(state().path("switchover").path("reason").asText()).contains("cn unreachable since " + restarted);
+    }
+
+    @Test
+    void automatic_aHomeThatReportsNoLagOfItsUnits_isNotFencedForASwitchoverThatCouldNotDrain_butPromoted() {
+        applyPolicy("automatic");
+        Runnable reports = () -> { // cn's database stopped answering: it reports, but measures no lag
+            assertThat(admin.send("PUT", "/api/v1/health/cn", Fixtures.report("cn", ++sequence, clock.instant(),
+                    false, -1), Map.of()).status()).isEqualTo(200);
+            reportWell("eu", "us");
+        };
+        reports.run();
+        awaitFault("cn");
+
+        pass(Duration.ofSeconds(115), reports);
+        assertThat(state().path("switchover").isNull()).as("no lag to wait on: no switchover, no fence").isTrue();
+        assertThat(state().path("fences").size()).isZero();
+        pass(Duration.ofSeconds(5), reports);
+
+        Fixtures.awaitEquals("phase", WAIT, this::phase, "completed");
+        JsonNode sw = state().path("switchover");
+        assertThat(sw.path("reason").asText()).isEqualTo("group cn-users: cn unwritable since " + T0
+                                                         + " (120000 ms >= promote_after 120000 ms)");
+        assertThat(state().path("rules").path("units").get(0).path("region").asText()).isEqualTo("eu");
     }
 
     @Test

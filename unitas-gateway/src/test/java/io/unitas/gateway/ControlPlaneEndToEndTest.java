@@ -118,7 +118,9 @@ class ControlPlaneEndToEndTest {
         gateway = startGateway(port);
         eventually(() -> gateway.revision() == fenced);
         assertThat(send(HttpMethod.GET, "7000").contentUtf8()).startsWith("backend=eu-main");
-        assertThat(send(HttpMethod.POST, "7000").status().code()).isEqualTo(503);
+        AggregatedHttpResponse refused = send(HttpMethod.POST, "7000");
+        assertThat(refused.status().code()).isEqualTo(503);
+        assertThat(refused.headers().get("retry-after")).as("an operator's fence tells the default").isEqualTo("5");
         assertThat(dir.resolve("state/last-good.json")).exists();
 
         control.close(); // kill -9

@@ -110,6 +110,7 @@ class StaticFilesEndToEndTest {
         long before = gateway.revision();
         rewrite("fences.yaml", "u-eu: {mode: reject, retry_after: 3s}\n");
         eventually(() -> send(HttpMethod.POST, "7000").status().code() == 503);
+        assertThat(send(HttpMethod.POST, "7000").headers().get("retry-after")).isEqualTo("3");
         assertThat(send(HttpMethod.GET, "7000").status().code()).isEqualTo(200);
         long fenced = gateway.revision();
         assertThat(fenced).isGreaterThan(before);

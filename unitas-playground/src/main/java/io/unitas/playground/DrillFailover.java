@@ -26,7 +26,8 @@ final class DrillFailover {
         this.after = atLeast(Duration.ofMillis(500), drill.dividedBy(80));
         this.timeout = atLeast(Duration.ofSeconds(1), drill.dividedBy(40));
         // The naive setup's operator takes its DNS switch a twentieth of the drill after the fault: the policy waits
-        // as long before it promotes (no less than a switchover's attempt, after + timeout).
+        // as long before it promotes (no less than a switchover's attempt, after + timeout), counted from cn's first
+        // report of the fault, or from its last report when it falls silent.
         this.promoteAfter = atLeast(after.plus(timeout), drill.dividedBy(20));
         this.faulted = faulted;
         this.admin = ControlClient.of(p.control(), p.adminToken());

@@ -15,6 +15,9 @@ import java.util.Objects;
  */
 public record FencePolicy(Mode mode, double writesPerSecond, int burst, Duration retryAfter) {
 
+    /** What a refused write is told to wait when its fence does not say (an operator's fence, a fence file's). */
+    public static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(5);
+
     /** What a fence does to writes. */
     public enum Mode {
         /** Every write is refused. */

@@ -9,21 +9,23 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
-import java.util.function.Predicate;
+import java.util.function.Function;
 
 import io.unitas.core.HealthSnapshot;
 import io.unitas.core.Problem;
 import io.unitas.core.Region;
 import io.unitas.core.Topology;
+import io.unitas.core.health.HealthReport;
 
 /**
  * What the control plane does by itself when a region stays unable to take writes (read-only, or unreachable):
  * per group of units, nothing ({@link Mode#OFF}), move them ({@link Mode#AUTOMATIC}) or propose the move to an
  * operator ({@link Mode#ASK}). A move goes to the first region of the home's fallback order that is healthy and
- * writable; it is a switchover that waits on the units' measured lag while the old home still reports (it can still
- * ship), and a promotion with a stated RPO once {@link Group#promoteAfter()} has passed (the old home cannot ship,
- * or its backlog is stuck). A unit belongs to the first group that covers it; a unit no group covers is off.
+ * writable; it is a switchover that waits on the units' measured lag while the old home still reports it (it can
+ * still ship), and a promotion with a stated RPO once {@link Group#promoteAfter()} has passed (the old home cannot
+ * ship, or its backlog is stuck). A unit belongs to the first group that covers it; a unit no group covers is off.
  *
  * @param groups the groups, in order
  */
@@ -144,15 +146,18 @@ public record FailoverPolicy(List<Group> groups) {
     /**
      * The moves due at {@code now}, one per group and faulted home: the units the group covers whose home has been
      * unwritable or unreachable for at least {@code after}. A promotion once {@code promoteAfter} has passed; before
-     * then a switchover if the home still reports ({@code reporting}), else nothing yet (no lag can drain). Nothing
-     * for a home with no healthy, writable region in its fallback order.
+     * then a switchover if the home still reports the units' lag to the target ({@link MovingLag#known()}), else
+     * nothing yet: a switchover flips only on a measured lag, so without one it would fence the units' writes until
+     * its deadline and roll back. Nothing for a home with no healthy, writable region in its fallback order.
      *
      * @param homes        every unit's current home, in the rules' order
      * @param faultedSince per region, since when it has been unwritable or unreachable; absent when it is fine
-     * @param reporting    whether a region's reports are still fresh (it is reachable and can ship)
+     * @param trusted      a region's last report while it is fresh (it is reachable and can ship), else empty
+     * @param lagMaxAge    a unit's lag measured longer ago than this is unknown, as a switchover reads it
      */
     public List<Move> due(Topology topology, HealthSnapshot health, Map<String, Region> homes,
-                          Map<Region, Instant> faultedSince, Predicate<Region> reporting, Instant now) {
+                          Map<Region, Instant> faultedSince, Function<Region, Optional<HealthReport>> trusted,
+                          Duration lagMaxAge, Instant now) {
         Map<List<Object>, List<String>> byGroupAndHome = new LinkedHashMap<>();
         homes.forEach((unit, home) -> {
             for (Group g : groups) {
@@ -178,10 +183,12 @@ public record FailoverPolicy(List<Group> groups) {
                 return;
             }
             boolean promote = g.promoteAfter() != null && faulted.compareTo(g.promoteAfter()) >= 0;
-            if (!promote && !reporting.test(home)) {
+            Map<String, Region> origins = new LinkedHashMap<>();
+            units.forEach(u -> origins.put(u, home));
+            if (!promote && !MovingLag.of(units, origins, target, trusted, now, lagMaxAge).known()) {
                 return;
             }
-            String why = home + (reporting.test(home) ? " unwritable" : " unreachable") + " since "
+            String why = home + (trusted.apply(home).isPresent() ? " unwritable" : " unreachable") + " since "
                     + faultedSince.get(home) + " (" + faulted.toMillis() + " ms >= " + (promote
                     ? "promote_after " + g.promoteAfter().toMillis() : "after " + g.after().toMillis()) + " ms)";
             moves.add(new Move(g.name(), g.mode(), home, target, units, promote, why));

@@ -1,5 +1,6 @@
 package io.unitas.core.switchover;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -10,6 +11,7 @@ import java.util.Objects;
 
 import io.unitas.core.Region;
 import io.unitas.core.RegionHealth;
+import io.unitas.core.fence.FencePolicy;
 
 /**
  * One move of units to a target region, as a value: what moves, the limits it runs under, the phase it is in
@@ -145,6 +147,20 @@ public record Switchover(String id, List<String> units, Region target, Map<Strin
             case FLIPPED -> end(SwitchoverPhase.COMPLETED, now, "unfenced " + String.join(", ", units));
             case COMPLETED, ROLLED_BACK, ABORTED -> this;
         };
+    }
+
+    /**
+     * What a write refused by this move's fence, put up at {@code fencedAt}, is told to wait: about as long as the
+     * fence is expected to hold. A promotion's fence holds two of the control plane's ticks (it flips on the next
+     * and unfences on the one after, waiting on nothing), so its writes come back after one {@code tick}; a
+     * switchover's holds until its lag is low enough, at most until its deadline, so its writes come back after what
+     * is left of that. Whole seconds (what {@code Retry-After} can say), rounded up, at least one and never more than
+     * {@link FencePolicy#DEFAULT_RETRY_AFTER}.
+     */
+    public Duration fenceRetryAfter(Instant fencedAt, Duration tick) {
+        Duration expected = promotion() ? tick : Duration.between(fencedAt, deadline);
+        long seconds = expected.getSeconds() + (expected.getNano() > 0 ? 1 : 0);
+        return Duration.ofSeconds(Math.max(1, Math.min(seconds, FencePolicy.DEFAULT_RETRY_AFTER.getSeconds())));
     }
 
     /** Whether {@link #abort} would succeed: the mapping has not flipped yet. */

@@ -8,7 +8,9 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 import org.junit.jupiter.api.Test;
 
@@ -17,6 +19,8 @@ import io.unitas.core.Problem;
 import io.unitas.core.Region;
 import io.unitas.core.RegionHealth;
 import io.unitas.core.Topology;
+import io.unitas.core.health.HealthReport;
+import io.unitas.core.health.UnitLag;
 import io.unitas.core.switchover.FailoverPolicy.Group;
 import io.unitas.core.switchover.FailoverPolicy.Mode;
 import io.unitas.core.switchover.FailoverPolicy.Move;
@@ -33,6 +37,7 @@ class FailoverPolicyTest {
     private static final Duration PROMOTE_AFTER = Duration.ofMinutes(2);
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
     private static final RegionHealth READ_ONLY = new RegionHealth(true, false, -1, 0.5, List.of("pg: read-only"));
+    private static final Duration LAG_MAX_AGE = Duration.ofSeconds(10);
 
     private static Map<String, Region> homes() {
         Map<String, Region> homes = new LinkedHashMap<>();
@@ -50,9 +55,23 @@ class FailoverPolicyTest {
         return new FailoverPolicy(List.of(new Group("cn-users", List.of(), CN, mode, AFTER, PROMOTE_AFTER, TIMEOUT)));
     }
 
+    /** A report of {@code region} that measures, at {@code at}, each of its units' lag to the other regions. */
+    private static HealthReport measuring(Region region, Instant at) {
+        List<UnitLag> lags = homes().entrySet().stream().filter(e -> e.getValue().equals(region))
+                .flatMap(e -> TOPOLOGY.regions().stream().filter(r -> !r.equals(region))
+                        .map(to -> new UnitLag(e.getKey(), to, 900, at))).toList();
+        return new HealthReport(region, 1, at, RegionHealth.up(), Map.of(), lags);
+    }
+
+    /** Every region reports; cn's report measures its units' lag as of {@code faulted}, unless it is silent. */
     private static List<Move> due(FailoverPolicy policy, HealthSnapshot health, boolean cnReporting, Duration faulted) {
-        return policy.due(TOPOLOGY, health, homes(), Map.of(CN, T0), r -> !r.equals(CN) || cnReporting,
-                          T0.plus(faulted));
+        return due(policy, health, r -> !r.equals(CN) || cnReporting ? Optional.of(measuring(r, T0.plus(faulted)))
+                                                                     : Optional.empty(), faulted);
+    }
+
+    private static List<Move> due(FailoverPolicy policy, HealthSnapshot health,
+                                  Function<Region, Optional<HealthReport>> trusted, Duration faulted) {
+        return policy.due(TOPOLOGY, health, homes(), Map.of(CN, T0), trusted, LAG_MAX_AGE, T0.plus(faulted));
     }
 
     @Test
@@ -63,6 +82,32 @@ class FailoverPolicyTest {
         assertThat(due(policy(Mode.AUTOMATIC), health, true, AFTER)).containsExactly(new Move("cn-users",
                 Mode.AUTOMATIC, CN, EU, List.of("u-sh", "u-bj"), false,
                 "cn unwritable since 2026-11-30T14:00:00Z (30000 ms >= after 30000 ms)"));
+    }
+
+    @Test
+    void aHomeThatReportsButMeasuresNoLagOfItsUnits_getsNoSwitchoverThatCouldNotDrain_andIsPromotedAtPromoteAfter() {
+        HealthSnapshot health = health(RegionHealth.down(), RegionHealth.up()); // its database stopped answering
+        Function<Region, Optional<HealthReport>> cnWithoutLag = r -> Optional.of(r.equals(CN)
+                ? new HealthReport(CN, 1, T0, RegionHealth.down(), Map.of()) : measuring(r, T0));
+
+        assertThat(due(policy(Mode.AUTOMATIC), health, cnWithoutLag, AFTER)).as("a switchover waits on measured lag")
+                                                                           .isEmpty();
+        assertThat(due(policy(Mode.AUTOMATIC), health, cnWithoutLag, PROMOTE_AFTER)).singleElement()
+                .satisfies(m -> {
+                    assertThat(m.promote()).isTrue();
+                    assertThat(m.why()).isEqualTo("cn unwritable since 2026-11-30T14:00:00Z (120000 ms >= "
+                                                  + "promote_after 120000 ms)");
+                });
+    }
+
+    @Test
+    void aLagMeasuredLongerAgoThanItsMaxAge_isNoLagToSwitchOverOn() {
+        HealthSnapshot health = health(READ_ONLY, RegionHealth.up());
+        Function<Region, Optional<HealthReport>> measured = r -> Optional.of(measuring(r, T0));
+
+        assertThat(due(policy(Mode.AUTOMATIC), health, measured, AFTER)).isEmpty();
+        assertThat(due(policy(Mode.AUTOMATIC), health, r -> Optional.of(measuring(r, T0.plus(AFTER)
+                .minus(LAG_MAX_AGE))), AFTER)).singleElement().extracting(Move::promote).isEqualTo(false);
     }
 
     @Test
@@ -96,8 +141,7 @@ class FailoverPolicyTest {
         assertThat(due(policy(Mode.AUTOMATIC), health(READ_ONLY, READ_ONLY), true, AFTER))
                 .singleElement().extracting(Move::to).isEqualTo(US);
         HealthSnapshot nowhere = HealthSnapshot.of(Map.of(CN, READ_ONLY, EU, READ_ONLY, US, RegionHealth.down()));
-        assertThat(policy(Mode.AUTOMATIC).due(TOPOLOGY, nowhere, homes(), Map.of(CN, T0), r -> true,
-                                              T0.plus(AFTER))).isEmpty();
+        assertThat(due(policy(Mode.AUTOMATIC), nowhere, true, AFTER)).isEmpty();
     }
 
     @Test
@@ -117,7 +161,8 @@ class FailoverPolicyTest {
     @Test
     void aHomeThatIsFine_movesNothing() {
         assertThat(policy(Mode.AUTOMATIC).due(TOPOLOGY, health(RegionHealth.up(), RegionHealth.up()), homes(),
-                                              Map.of(), r -> true, T0.plus(Duration.ofDays(1)))).isEmpty();
+                                              Map.of(), r -> Optional.of(measuring(r, T0)), LAG_MAX_AGE,
+                                              T0.plus(Duration.ofDays(1)))).isEmpty();
     }
 
     @Test

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 
 import io.unitas.core.Region;
 import io.unitas.core.RegionHealth;
+import io.unitas.core.fence.FencePolicy;
 
 class SwitchoverTest {
 
@@ -155,6 +156,29 @@ class SwitchoverTest {
         Switchover done = flipped.advance(T0.plusSeconds(7), unknown);
         assertThat(done.phase()).isEqualTo(SwitchoverPhase.COMPLETED);
         assertThat(done.rpoMs()).isEqualTo(p.rpoMs());
+    }
+
+    @Test
+    void aPromotionsFence_tellsRefusedWritesToComeBackAfterATick_atLeastASecond() {
+        Switchover p = Switchover.promote("sw-2", List.of("u-sh"), EU, Map.of("u-sh", CN), Map.of("u-sh", 800L),
+                                          T0.plusSeconds(60), false, "failover-policy", "cn down", T0);
+        Instant fenced = T0.plusMillis(100);
+
+        assertThat(p.fenceRetryAfter(fenced, Duration.ofMillis(100))).isEqualTo(Duration.ofSeconds(1));
+        assertThat(p.fenceRetryAfter(fenced, Duration.ofMillis(2_500))).isEqualTo(Duration.ofSeconds(3));
+        assertThat(p.fenceRetryAfter(fenced, Duration.ofMinutes(1))).isEqualTo(FencePolicy.DEFAULT_RETRY_AFTER);
+    }
+
+    @Test
+    void aSwitchoversFence_tellsRefusedWritesItsRemainingDeadline_neverMoreThanTheDefault() {
+        Switchover s = Switchover.start("sw-1", List.of("u-sh"), EU, Map.of("u-sh", CN), 500, T0.plusSeconds(3),
+                                        false, "failover-policy", "cn lagging", T0);
+        Duration tick = Duration.ofMillis(100);
+
+        assertThat(s.fenceRetryAfter(T0.plusMillis(100), tick)).isEqualTo(Duration.ofSeconds(3)); // 2.9 s, rounded up
+        assertThat(s.fenceRetryAfter(T0.plusMillis(2_500), tick)).isEqualTo(Duration.ofSeconds(1));
+        assertThat(s.fenceRetryAfter(T0.plusSeconds(9), tick)).isEqualTo(Duration.ofSeconds(1)); // past: at least 1 s
+        assertThat(started().fenceRetryAfter(T0.plusMillis(100), tick)).isEqualTo(FencePolicy.DEFAULT_RETRY_AFTER);
     }
 
     @Test

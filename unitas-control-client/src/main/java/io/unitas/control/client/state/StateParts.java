@@ -28,12 +28,13 @@ import io.unitas.core.rules.UnitRules;
 /**
  * Reads the parts of routing state, the same whether they come from static files or from a control plane's
  * state document: topology, unit rules, health ({@code region: {healthy, writable, replication_lag_ms, score,
- * reasons}}) and fences ({@code unit: {mode: reject|throttle, writes_per_second, burst, retry_after}}).
+ * reasons}}) and fences ({@code unit: {mode: reject|throttle, writes_per_second, burst, retry_after}}; a control
+ * plane's fence says its {@code retry_after}, worked out by the control plane from how long the fence should hold).
  */
 public final class StateParts {
 
-    /** What a refused write is told to wait when the fence does not say. */
-    public static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(5);
+    /** What a refused write is told to wait when the fence does not say ({@link FencePolicy#DEFAULT_RETRY_AFTER}). */
+    public static final Duration DEFAULT_RETRY_AFTER = FencePolicy.DEFAULT_RETRY_AFTER;
 
     private StateParts() {
     }
