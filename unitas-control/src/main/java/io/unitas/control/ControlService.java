@@ -77,11 +77,6 @@ final class ControlService {
     private final Duration healthClockSkew;
     private final Duration tickInterval;
 
-    ControlService(StateStore store, Clock clock, Duration healthTtl, Duration healthGrace,
-                   SwitchoverCooldown cooldown, Duration healthClockSkew) {
-        this(store, clock, healthTtl, healthGrace, cooldown, healthClockSkew, DEFAULT_TICK);
-    }
-
     /** With {@code tick}, how often the leader's loop calls {@link #tick()}: how long a promotion's fence holds. */
     ControlService(StateStore store, Clock clock, Duration healthTtl, Duration healthGrace,
                    SwitchoverCooldown cooldown, Duration healthClockSkew, Duration tick) {

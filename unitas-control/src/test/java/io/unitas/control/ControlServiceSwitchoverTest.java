@@ -41,7 +41,7 @@ class ControlServiceSwitchoverTest {
     void seed() {
         store = new EmbeddedStore(dir);
         service = new ControlService(store, clock, Duration.ofSeconds(30), Duration.ofSeconds(30),
-                                     SwitchoverCooldown.DEFAULT, Duration.ofSeconds(30));
+                                     SwitchoverCooldown.DEFAULT, Duration.ofSeconds(30), ControlService.DEFAULT_TICK);
         assertThat(service.replaceTopology("root", 0, new ControlService.Document("topology.json",
                 Fixtures.TOPOLOGY), "")).isInstanceOf(ChangeResult.Applied.class);
         assertThat(service.replaceRules("root", 1, new ControlService.Document("rules.json", Fixtures.RULES), ""))
@@ -152,7 +152,7 @@ class ControlServiceSwitchoverTest {
     void beforeAnyRules_aSwitchoverIsInvalid() {
         try (EmbeddedStore empty = new EmbeddedStore(dir.resolve("empty"))) {
             ControlService fresh = new ControlService(empty, clock, Duration.ofSeconds(30), Duration.ofSeconds(30),
-                                                      SwitchoverCooldown.DEFAULT, Duration.ofSeconds(30));
+                                                      SwitchoverCooldown.DEFAULT, Duration.ofSeconds(30), ControlService.DEFAULT_TICK);
 
             Refusal r = refusal(fresh.startSwitchover("ops", move(List.of("u-sh"), "eu")));
 

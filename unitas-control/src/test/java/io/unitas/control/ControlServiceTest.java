@@ -92,7 +92,7 @@ class ControlServiceTest {
             FailingAudit failing = new FailingAudit(store);
             ControlService service = new ControlService(failing, clock, Duration.ofSeconds(30), Duration.ofSeconds(30),
                                                     io.unitas.core.switchover.SwitchoverCooldown.DEFAULT,
-                                                    Duration.ofSeconds(30));
+                                                    Duration.ofSeconds(30), ControlService.DEFAULT_TICK);
             long before = store.current().revision();
 
             ChangeResult result = service.addFences("ops", List.of("u-sh"), "db repair");
@@ -111,7 +111,7 @@ class ControlServiceTest {
     private ControlService seeded(StateStore store) {
         ControlService service = new ControlService(store, clock, Duration.ofSeconds(30), Duration.ofSeconds(30),
                                                     io.unitas.core.switchover.SwitchoverCooldown.DEFAULT,
-                                                    Duration.ofSeconds(30));
+                                                    Duration.ofSeconds(30), ControlService.DEFAULT_TICK);
         assertThat(service.replaceTopology("root", 0, new ControlService.Document("topology.json",
                 Fixtures.TOPOLOGY), "")).isInstanceOf(ChangeResult.Applied.class);
         assertThat(service.replaceRules("root", 1, new ControlService.Document("rules.json", Fixtures.RULES), ""))
