@@ -71,10 +71,7 @@ final class JdbcOutbox implements Outbox {
     @Override
     public ChangeEnvelope append(Connection transaction, String unit, String entityType, String key, byte[] payload)
             throws SQLException {
-        if (transaction.getAutoCommit()) {
-            throw new IllegalStateException("outbox of " + origin + ": connection in auto-commit mode (expected:"
-                                            + " the transaction of the write the change belongs to)");
-        }
+        OutboxStatements.requireTransaction(transaction, origin);
         Instant writtenAt = clock.instant();
         long position = postgres ? appendOnPostgres(transaction, unit, entityType, key, payload, writtenAt)
                                  : appendOnH2(transaction, unit, entityType, key, payload, writtenAt);
@@ -88,10 +85,7 @@ final class JdbcOutbox implements Outbox {
             return Outbox.super.writeAndAppend(transaction, sql, parameters, unit, entityType, key, payload);
         }
         String write = OutboxStatements.checkedWrite(sql);
-        if (transaction.getAutoCommit()) {
-            throw new IllegalStateException("outbox of " + origin + ": connection in auto-commit mode (expected:"
-                                            + " the transaction of the write the change belongs to)");
-        }
+        OutboxStatements.requireTransaction(transaction, origin);
         Instant writtenAt = clock.instant();
         // the service's write runs in its CTE to its end (its rows locked) before the outbox row's nextval, which is
         // projected from its count and from tx (the transaction's id, taken first, as the horizon requires); no row

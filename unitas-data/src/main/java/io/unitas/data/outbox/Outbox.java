@@ -67,10 +67,7 @@ public interface Outbox {
     default OutboxWrite writeAndAppend(Connection transaction, String sql, List<?> parameters, String unit,
                                        String entityType, String key, byte[] payload) throws SQLException {
         String statement = OutboxStatements.checkedWrite(sql);
-        if (transaction.getAutoCommit()) {
-            throw new IllegalStateException("outbox of " + origin() + ": connection in auto-commit mode (expected:"
-                                            + " the transaction of the write the change belongs to)");
-        }
+        OutboxStatements.requireTransaction(transaction, origin());
         int rows;
         try (PreparedStatement ps = transaction.prepareStatement(statement)) {
             OutboxStatements.bind(ps, 1, parameters);

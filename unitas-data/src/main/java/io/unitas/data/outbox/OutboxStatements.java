@@ -1,12 +1,17 @@
 package io.unitas.data.outbox;
 
+import io.unitas.core.Region;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
-/** Checks and binds the service's own write statement given to {@link Outbox#writeAndAppend}. */
+/**
+ * Checks the transaction an outbox append joins, and checks and binds the service's own write statement given to
+ * {@link Outbox#writeAndAppend}.
+ */
 final class OutboxStatements {
 
     private static final Pattern WRITE = Pattern.compile("(?is)\\s*(insert|update|delete)\\b.*");
@@ -36,6 +41,14 @@ final class OutboxStatements {
                                                + " the outbox adds its own)");
         }
         return statement;
+    }
+
+    /** Refuses a connection in auto-commit mode: a change is appended in the transaction of the write it belongs to. */
+    static void requireTransaction(Connection transaction, Region origin) throws SQLException {
+        if (transaction.getAutoCommit()) {
+            throw new IllegalStateException("outbox of " + origin + ": connection in auto-commit mode (expected:"
+                                            + " the transaction of the write the change belongs to)");
+        }
     }
 
     /** Binds {@code parameters} from index {@code first} on and returns the next index. */
