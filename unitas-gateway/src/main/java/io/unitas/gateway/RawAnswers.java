@@ -42,6 +42,10 @@ final class RawAnswers extends ChannelInboundHandlerAdapter {
     static final int MAX_HEAD_BYTES = 64 * 1024;
     /** A chunk's size line or a trailer line longer than this is refused (the decoder's limit is the same order). */
     private static final int MAX_LINE_BYTES = 8 * 1024;
+    /** {@link #framingLineEnd}: the line's end is in a later read. */
+    private static final int INCOMPLETE = -1;
+    /** {@link #framingLineEnd}: the line cannot be chunked framing. */
+    private static final int MALFORMED = -2;
 
     private static final int PASS = 0;
     private static final int HEAD = 1;
@@ -283,12 +287,11 @@ final class RawAnswers extends ChannelInboundHandlerAdapter {
                     state = CHUNK_SIZE;
                 }
                 case CHUNK_SIZE -> {
-                    int eol = lineEnd(buf, at, to);
-                    if (eol < 0) {
-                        if (buf.indexOf(at, to, (byte) '\n') >= 0 || to - at > MAX_LINE_BYTES) {
-                            malformed(ctx, buf);
-                            return;
-                        }
+                    int eol = framingLineEnd(buf, at, to);
+                    if (eol == MALFORMED) {
+                        malformed(ctx, buf);
+                        return;
+                    } else if (eol == INCOMPLETE) {
                         break loop;
                     }
                     long size = chunkSize(buf, at, eol);
@@ -305,12 +308,11 @@ final class RawAnswers extends ChannelInboundHandlerAdapter {
                     }
                 }
                 default -> { // TRAILERS: lines up to a blank one
-                    int eol = lineEnd(buf, at, to);
-                    if (eol < 0) {
-                        if (buf.indexOf(at, to, (byte) '\n') >= 0 || to - at > MAX_LINE_BYTES) {
-                            malformed(ctx, buf);
-                            return;
-                        }
+                    int eol = framingLineEnd(buf, at, to);
+                    if (eol == MALFORMED) {
+                        malformed(ctx, buf);
+                        return;
+                    } else if (eol == INCOMPLETE) {
                         break loop;
                     }
                     byte first = buf.getByte(at);
@@ -338,6 +340,18 @@ final class RawAnswers extends ChannelInboundHandlerAdapter {
         buf.skipBytes(buf.readableBytes());
         state = PASS;
         ctx.fireExceptionCaught(new IllegalArgumentException("malformed chunked framing in an upstream answer"));
+    }
+
+    /**
+     * The index of the CR ending the chunk-size or trailer line at {@code at}; {@link #INCOMPLETE} when the rest is
+     * still to come, {@link #MALFORMED} for a bare LF or a line longer than {@link #MAX_LINE_BYTES}.
+     */
+    private static int framingLineEnd(ByteBuf buf, int at, int to) {
+        int eol = lineEnd(buf, at, to);
+        if (eol >= 0) {
+            return eol;
+        }
+        return buf.indexOf(at, to, (byte) '\n') >= 0 || to - at > MAX_LINE_BYTES ? MALFORMED : INCOMPLETE;
     }
 
     /** The index of the CR of the CRLF ending the line at {@code from}, or -1 (no LF, or a bare LF). */
