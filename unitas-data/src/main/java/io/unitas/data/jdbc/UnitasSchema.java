@@ -36,6 +36,7 @@ public final class UnitasSchema {
                                           + " checksum VARCHAR(64) NOT NULL, installed_at BIGINT NOT NULL)";
     private static final String UNIQUE_VIOLATION = "23505";
     private static final String DUPLICATE_TABLE = "42P07";
+    private static final String DUPLICATE_OBJECT = "42710";
 
     private UnitasSchema() {}
 
@@ -67,8 +68,9 @@ public final class UnitasSchema {
             s.execute(HISTORY);
         } catch (SQLException e) {
             // PostgreSQL: two sessions creating the same table "if not exists" at once can both pass the check; the
-            // loser fails on the catalog's unique index or as a duplicate table, and the table is there.
-            if (!UNIQUE_VIOLATION.equals(e.getSQLState()) && !DUPLICATE_TABLE.equals(e.getSQLState())) {
+            // loser fails on the catalog's unique index, as a duplicate table or as a duplicate of the table's row
+            // type, and the table is there.
+            if (!List.of(UNIQUE_VIOLATION, DUPLICATE_TABLE, DUPLICATE_OBJECT).contains(e.getSQLState())) {
                 throw e;
             }
         }
