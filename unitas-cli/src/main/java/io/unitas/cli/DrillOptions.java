@@ -48,6 +48,11 @@ final class DrillOptions {
                           + "come). The same offered load in both modes, so the counts compare availability.")
     String visitEvery;
 
+    @Option(names = "--seed", defaultValue = "1",
+            description = "Seed of the virtual users' draws (default: ${DEFAULT-VALUE}): both modes get the same "
+                          + "visits, so their counts differ by how each setup answers.")
+    long seed;
+
     @Option(names = "--report", description = "Write the HTML report (timeline charts and the invariant table) here.")
     Path report;
 
@@ -151,6 +156,7 @@ final class DrillOptions {
                 lane.step("waiting until every gateway routes every user home");
                 p.awaitReady(Duration.ofSeconds(120));
                 Drill.Builder drill = Drill.builder().scenario(s).naive(naive).duration(length).users(users)
+                                           .seed(seed)
                                            .progress(lane::line)
                                            .phases((phase, at) -> lane.phase(s, length, phase, at));
                 if (visitEvery() != null) {

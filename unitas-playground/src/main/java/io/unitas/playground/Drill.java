@@ -32,6 +32,7 @@ public interface Drill {
         Consumer<String> progress = line -> { };
         ObjLongConsumer<DrillPhase> phases = (phase, atMillis) -> { };
         LongSupplier ticker = System::nanoTime;
+        long seed = 1;
 
         private Builder() {}
 
@@ -80,6 +81,15 @@ public interface Drill {
                 throw new IllegalArgumentException("visit every: " + visitEvery + " (expected: 0 to 10s)");
             }
             this.visitEvery = visitEvery;
+            return this;
+        }
+
+        /**
+         * The seed of the virtual users' draws (default 1): drills with the same seed offer the same visits (new or
+         * returning users, their home regions, items, lost responses) in either mode.
+         */
+        public Builder seed(long seed) {
+            this.seed = seed;
             return this;
         }
 

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -67,6 +68,7 @@ final class DrillRun {
     private final long durationMillis;
     private final int users;
     private final long visitEveryMillis;
+    private final long seed;
     private final Drill.Builder settings;
     private final Region faulted;
     private final LongSupplier ticker;
@@ -82,7 +84,8 @@ final class DrillRun {
             new PriorityBlockingQueue<>(64, Comparator.comparingLong(LostResponse::dueMillis));
     private final Map<String, Region> homes = new ConcurrentHashMap<>();
     private final Set<String> registered = ConcurrentHashMap.newKeySet();
-    private final List<String> recent = Collections.synchronizedList(new ArrayList<>());
+    /** Recently registered users by home region, the returning users a visit draws from. */
+    private final Map<Region, List<String>> recent = new ConcurrentHashMap<>();
     private final Set<String> cartItems = ConcurrentHashMap.newKeySet();
     private final Set<String> orderingUsers = ConcurrentHashMap.newKeySet();
     // A fresh range of user ids per run, so drills on one playground do not share users.
@@ -109,6 +112,7 @@ final class DrillRun {
         this.durationMillis = b.duration.toMillis();
         this.users = b.users;
         this.visitEveryMillis = b.visitEvery.toMillis();
+        this.seed = b.seed;
         this.faulted = p.regions().get(0);
         this.dns = new NaiveDns(p.regions(), faulted, durationMillis / 20, durationMillis / 20);
     }
@@ -136,7 +140,8 @@ final class DrillRun {
         phase(DrillPhase.LOAD);
         ExampleCalls exampleBefore = p.exampleCalls();
         for (int i = 0; i < users; i++) {
-            streams.execute(() -> virtualUser(visits));
+            int virtualUser = i;
+            streams.execute(() -> virtualUser(virtualUser, visits));
         }
         ExampleLoad example = exampleBefore.ran() ? ExampleLoad.start(p, () -> stop) : null;
         try {
@@ -207,31 +212,50 @@ final class DrillRun {
      * stop another's), or one after another as fast as answers come when it is 0. At most
      * {@link #VISITS_IN_FLIGHT_PER_USER} visits run at once per virtual user; beyond that the next waits its turn.
      */
-    private void virtualUser(ExecutorService visits) {
-        long nextVisit = now() + ThreadLocalRandom.current().nextLong(visitEveryMillis + 1); // spread the users
-        while (!stop) {
+    private void virtualUser(int index, ExecutorService visits) {
+        long nextVisit = now() + random(index, -1).nextLong(visitEveryMillis + 1); // spread the users
+        for (long n = 0; !stop; n++) {
             sleepUntil(nextVisit);
             nextVisit = Math.max(nextVisit + visitEveryMillis, now()); // late: the next at once, never a burst
             if (stop) {
                 return;
             }
+            SplittableRandom random = random(index, n);
             if (visits == null) {
-                visit();
+                visit(random);
             } else {
-                visits.execute(this::visit);
+                visits.execute(() -> visit(random));
             }
         }
     }
 
-    /** One visit: the lost responses now due are sent again; a user registers or returns, logs in, adds, checks out. */
-    private void visit() {
-        ThreadLocalRandom random = ThreadLocalRandom.current();
+    /**
+     * The draws of one visit of one virtual user ({@code visit} -1: its start), from the drill's seed alone: a
+     * unitas drill and a naive one with the same seed offer the same visits (new or returning user, home region,
+     * item, lost response), so their counts differ by how each setup answers, not by chance.
+     */
+    private SplittableRandom random(int virtualUser, long visit) {
+        return new SplittableRandom((seed * 1_000_003L + virtualUser) * 1_000_000_007L + visit);
+    }
+
+    /**
+     * One visit: the lost responses now due are sent again; a user of a drawn home region registers or returns, logs
+     * in, adds, checks out.
+     */
+    private void visit(SplittableRandom random) {
         retryLostResponses();
+        boolean returning = random.nextBoolean();
+        List<Region> regions = p.regions();
+        Region home = random.nextBoolean() ? faulted : regions.get(1 + random.nextInt(regions.size() - 1));
+        String item = "item-" + random.nextInt(1000);
+        boolean loseResponse = random.nextDouble() < LOST_RESPONSE_RATE;
+        long resendAfter = 1000 + random.nextLong(Math.max(1000, durationMillis / 5));
+        List<String> returningUsers = recent.getOrDefault(home, List.of());
         String user;
-        if (recent.isEmpty() || random.nextBoolean()) {
-            user = register(random);
+        if (!returning || returningUsers.isEmpty()) {
+            user = register(home);
         } else {
-            user = returningUser(random);
+            user = returningUser(returningUsers, random);
         }
         if (user == null) {
             return;
@@ -240,7 +264,6 @@ final class DrillRun {
         if (token == null) {
             return;
         }
-        String item = "item-" + random.nextInt(1000);
         ShopClient.Reply add = call(user, false, base -> client.addToCart(base, user, token, item, 1));
         if (add.ok()) {
             cartItems.add(user + "|" + item);
@@ -254,21 +277,20 @@ final class DrillRun {
         orderingUsers.add(user);
         ShopClient.Reply checkout = call(user, true, base -> client.checkout(base, user, token, key, payload));
         countLostSession(checkout);
-        if (checkout.ok() && random.nextDouble() < LOST_RESPONSE_RATE) {
-            lost.add(new LostResponse(now() + 1000 + random.nextLong(Math.max(1000, durationMillis / 5)), user,
-                                      key, payload));
+        if (checkout.ok() && loseResponse) {
+            lost.add(new LostResponse(now() + resendAfter, user, key, payload));
         }
     }
 
     /**
-     * One of the recently registered users that is not backing off (a few draws), or null: each user is a client of
-     * their own, and one told to come back later does not hold up the others.
+     * One of {@code candidates} (recently registered users of one home) that is not backing off (a few draws), or
+     * null: each user is a client of their own, and one told to come back later does not hold up the others.
      */
-    private String returningUser(ThreadLocalRandom random) {
+    private String returningUser(List<String> candidates, SplittableRandom random) {
         for (int draw = 0; draw < 4; draw++) {
             String user;
-            synchronized (recent) {
-                user = recent.get(random.nextInt(recent.size()));
+            synchronized (candidates) {
+                user = candidates.get(random.nextInt(candidates.size()));
             }
             if (!backingOff(user)) {
                 return user;
@@ -282,9 +304,7 @@ final class DrillRun {
         return until != null && until > now();
     }
 
-    private String register(ThreadLocalRandom random) {
-        List<Region> regions = p.regions();
-        Region home = random.nextBoolean() ? faulted : regions.get(1 + random.nextInt(regions.size() - 1));
+    private String register(Region home) {
         String user = p.userId(home, nextUser.getAndIncrement());
         homes.put(user, home);
         ShopClient.Reply r = call(user, false, base -> client.register(base, user));
@@ -292,10 +312,11 @@ final class DrillRun {
             return null;
         }
         registered.add(user);
-        synchronized (recent) {
-            recent.add(user);
-            if (recent.size() > 200) {
-                recent.remove(0);
+        List<String> users = recent.computeIfAbsent(home, h -> Collections.synchronizedList(new ArrayList<>()));
+        synchronized (users) {
+            users.add(user);
+            if (users.size() > 100) {
+                users.remove(0);
             }
         }
         return user;
