@@ -19,7 +19,7 @@ import java.util.Map;
  *                            reconciliation: uncompensated duplicate orders
  * @param lostCartItems       acknowledged cart items missing from the cart at the end
  * @param sessionsLost        valid sessions answered "session not found" (the seed's login failures)
- * @param failedInFault       requests that failed (5xx or no answer) between fault and recovery
+ * @param failedInFault       requests that failed (5xx or no answer) of the visits due between fault and recovery
  * @param failoverMillis      from the fault to the first success of a faulted-region user served elsewhere; -1
  *                            when that never happened
  * @param timeline            per second: served requests by region, and errors
@@ -54,14 +54,16 @@ public record DrillResult(Scenario scenario, boolean naive, long durationMillis,
      * Availability during the fault: the goal is that unitas serves at least as many requests here as the naive
      * setup, without giving up an invariant.
      *
-     * @param served         successful (2xx) requests of every user answered between fault and recovery
+     * @param served         successful (2xx) requests of every user's visits due between fault and recovery (and
+     *                       of the lost responses' resends due then): the same offered requests in either mode
      * @param faultedServed  of those, the faulted region's users'
      * @param writesBackMillis from the fault to the first successful checkout (a write kept with the user's home
      *                       unit) of a faulted-region user sent after it was in place; -1 when none succeeded before
      *                       recovery or the scenario moves no traffic
      * @param rpoMillis      the RPO the control plane recorded for the faulted region's unit: its lag when it was
      *                       promoted, 0 when a switchover drained it, -1 when it did not move (or a naive run)
-     * @param failedAfter    requests that failed (5xx or no answer) from the recovery to the end: an outage the
+     * @param failedAfter    requests that failed (5xx or no answer) of the visits due from the recovery to the end:
+     *                       an outage the
      *                       recovery itself causes (a control plane that comes back and forgets every region's
      *                       health did) is as real as the fault's
      */

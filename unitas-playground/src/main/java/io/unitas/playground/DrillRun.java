@@ -44,11 +44,11 @@ final class DrillRun {
     private static final int VISITS_IN_FLIGHT_PER_USER = 16;
 
     /**
-     * One HTTP request as a client saw it: sent at {@code sentMillis}, answered at {@code atMillis}; {@code checkout}
-     * for a checkout of a new key.
+     * One HTTP request as a client saw it: of a visit due at {@code dueMillis}, sent at {@code sentMillis}, answered
+     * at {@code atMillis}; {@code checkout} for a checkout of a new key.
      */
-    private record Attempt(long sentMillis, long atMillis, Region home, boolean checkout, String servedBy,
-                           int status) {
+    private record Attempt(long dueMillis, long sentMillis, long atMillis, Region home, boolean checkout,
+                           String servedBy, int status) {
         boolean ok() {
             return status >= 200 && status < 300;
         }
@@ -59,7 +59,7 @@ final class DrillRun {
         }
     }
 
-    /** A checkout whose response the client lost: it will send the same key again. */
+    /** A checkout whose response the client lost: it will send the same key again when due. */
     private record LostResponse(long dueMillis, String user, String key, String payload) {}
 
     private final Playground p;
@@ -186,7 +186,7 @@ final class DrillRun {
             phase(DrillPhase.BACKLOG);
             say("replication from " + faulted + " paused (backlog builds)");
         }
-        sleepUntil(durationMillis * 3 / 10);
+        sleepUntil(faultDue());
         faultAt = now();
         phase(DrillPhase.FAULT);
         scenario.inject(p, faulted);
@@ -195,7 +195,7 @@ final class DrillRun {
             dns.faultAt(faultAt);
         }
         say("fault injected: " + scenario.description());
-        sleepUntil(durationMillis * 7 / 10);
+        sleepUntil(recoveryDue());
         recoveryAt = now();
         phase(DrillPhase.RECOVERED);
         scenario.recover(p, faulted);
@@ -213,7 +213,8 @@ final class DrillRun {
      * {@link #VISITS_IN_FLIGHT_PER_USER} visits run at once per virtual user; beyond that the next waits its turn.
      */
     private void virtualUser(int index, ExecutorService visits) {
-        long nextVisit = now() + random(index, -1).nextLong(visitEveryMillis + 1); // spread the users
+        long first = now() + random(index, -1).nextLong(visitEveryMillis + 1); // spread the users
+        long nextVisit = first;
         for (long n = 0; !stop; n++) {
             sleepUntil(nextVisit);
             nextVisit = Math.max(nextVisit + visitEveryMillis, now()); // late: the next at once, never a burst
@@ -221,10 +222,11 @@ final class DrillRun {
                 return;
             }
             SplittableRandom random = random(index, n);
+            long due = first + n * visitEveryMillis; // the plan's time, in either mode, however late it starts
             if (visits == null) {
-                visit(random);
+                visit(due, random);
             } else {
-                visits.execute(() -> visit(random));
+                visits.execute(() -> visit(due, random));
             }
         }
     }
@@ -242,7 +244,7 @@ final class DrillRun {
      * One visit: the lost responses now due are sent again; a user of a drawn home region registers or returns, logs
      * in, adds, checks out.
      */
-    private void visit(SplittableRandom random) {
+    private void visit(long due, SplittableRandom random) {
         retryLostResponses();
         boolean returning = random.nextBoolean();
         List<Region> regions = p.regions();
@@ -253,18 +255,18 @@ final class DrillRun {
         List<String> returningUsers = recent.getOrDefault(home, List.of());
         String user;
         if (!returning || returningUsers.isEmpty()) {
-            user = register(home);
+            user = register(home, due);
         } else {
             user = returningUser(returningUsers, random);
         }
         if (user == null) {
             return;
         }
-        String token = login(user);
+        String token = login(user, due);
         if (token == null) {
             return;
         }
-        ShopClient.Reply add = call(user, false, base -> client.addToCart(base, user, token, item, 1));
+        ShopClient.Reply add = call(user, due, false, base -> client.addToCart(base, user, token, item, 1));
         if (add.ok()) {
             cartItems.add(user + "|" + item);
         }
@@ -275,10 +277,10 @@ final class DrillRun {
         String key = UUID.randomUUID().toString();
         String payload = "{\"items\":{\"" + item + "\":1}}";
         orderingUsers.add(user);
-        ShopClient.Reply checkout = call(user, true, base -> client.checkout(base, user, token, key, payload));
+        ShopClient.Reply checkout = call(user, due, true, base -> client.checkout(base, user, token, key, payload));
         countLostSession(checkout);
         if (checkout.ok() && loseResponse) {
-            lost.add(new LostResponse(now() + resendAfter, user, key, payload));
+            lost.add(new LostResponse(due + resendAfter, user, key, payload));
         }
     }
 
@@ -304,10 +306,10 @@ final class DrillRun {
         return until != null && until > now();
     }
 
-    private String register(Region home) {
+    private String register(Region home, long due) {
         String user = p.userId(home, nextUser.getAndIncrement());
         homes.put(user, home);
-        ShopClient.Reply r = call(user, false, base -> client.register(base, user));
+        ShopClient.Reply r = call(user, due, false, base -> client.register(base, user));
         if (!r.ok()) {
             return null;
         }
@@ -323,8 +325,8 @@ final class DrillRun {
     }
 
     /** A session token, or null; counts "account not found" answered for an acknowledged registration. */
-    private String login(String user) {
-        ShopClient.Reply r = call(user, false, base -> client.login(base, user));
+    private String login(String user, long due) {
+        ShopClient.Reply r = call(user, due, false, base -> client.login(base, user));
         if (r.status() == 404 && r.problem().equals("account-not-found") && registered.contains(user)) {
             accountNotFound.incrementAndGet();
         }
@@ -352,9 +354,9 @@ final class DrillRun {
                 continue;
             }
             LostResponse resend = l;
-            String token = login(resend.user());
+            String token = login(resend.user(), resend.dueMillis());
             if (token != null) {
-                call(resend.user(), false,
+                call(resend.user(), resend.dueMillis(), false,
                      base -> client.checkout(base, resend.user(), token, resend.key(), resend.payload()));
             }
         }
@@ -367,7 +369,8 @@ final class DrillRun {
      * and report whether it answered, so a gateway that stops answering loses them within a few calls, tried at
      * once one after another; naive clients call a shop of the region the naive DNS answers with.
      */
-    private ShopClient.Reply call(String user, boolean checkout, Function<URI, ShopClient.Reply> request) {
+    private ShopClient.Reply call(String user, long due, boolean checkout,
+                                  Function<URI, ShopClient.Reply> request) {
         Region home = homes.get(user);
         ShopClient.Reply r = null;
         for (int attempt = 0; attempt < ATTEMPTS && !stop; attempt++) {
@@ -380,7 +383,7 @@ final class DrillRun {
             }
             long sent = now();
             r = base == null ? new ShopClient.Reply(0, MissingNode.getInstance(), "", "no-entry") : request.apply(base);
-            attempts.add(new Attempt(sent, now(), home, checkout, r.servedBy(), r.status()));
+            attempts.add(new Attempt(due, sent, now(), home, checkout, r.servedBy(), r.status()));
             if (!naive) {
                 entries.report(home, base, r.status() != 0);
             }
@@ -407,7 +410,7 @@ final class DrillRun {
     private DrillResult count(long rpoMillis) {
         long requests = attempts.size();
         long failedInFault = attempts.stream().filter(a -> inFault(a) && a.failed()).count();
-        long failedAfter = attempts.stream().filter(a -> a.atMillis() >= recoveryAt && a.failed()).count();
+        long failedAfter = attempts.stream().filter(a -> a.dueMillis() >= recoveryDue() && a.failed()).count();
         long failover = attempts.stream()
                                 .filter(a -> a.atMillis() >= faultAt && a.home().equals(faulted))
                                 .filter(a -> a.status() >= 200 && a.status() < 300)
@@ -481,8 +484,23 @@ final class DrillRun {
         return lost;
     }
 
+    /**
+     * Whether {@code a} belongs to a visit (or a resent checkout) due between the script's fault and recovery: the
+     * same requests in either mode, however late each setup answered them, so the window's counts compare what
+     * each made of the same offered load.
+     */
     private boolean inFault(Attempt a) {
-        return a.atMillis() >= faultAt && a.atMillis() < recoveryAt;
+        return a.dueMillis() >= faultDue() && a.dueMillis() < recoveryDue();
+    }
+
+    /** When the script injects the fault: at 30% of the drill. */
+    private long faultDue() {
+        return durationMillis * 3 / 10;
+    }
+
+    /** When the script recovers it: at 70%. */
+    private long recoveryDue() {
+        return durationMillis * 7 / 10;
     }
 
     private List<DrillResult.Second> timeline() {
