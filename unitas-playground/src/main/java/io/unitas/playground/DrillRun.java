@@ -38,10 +38,12 @@ import java.util.function.LongSupplier;
 final class DrillRun {
 
     private static final int ATTEMPTS = 4;
-    private static final double LOST_RESPONSE_RATE = 0.3;
     private static final long FIRST_USER = 100;
-    /** Visits of one virtual user that may run at once (an open loop, bounded). */
-    private static final int VISITS_IN_FLIGHT_PER_USER = 16;
+    /**
+     * Visits of one virtual user that may run at once (an open loop, bounded): enough that a slow start or a faulted
+     * region's hanging answers do not hold up the visits due next.
+     */
+    private static final int VISITS_IN_FLIGHT_PER_USER = 64;
 
     /**
      * One HTTP request as a client saw it: of a visit due at {@code dueMillis}, sent at {@code sentMillis}, answered
@@ -79,6 +81,8 @@ final class DrillRun {
     private final EntryResolver entries;
 
     private final ConcurrentLinkedQueue<Attempt> attempts = new ConcurrentLinkedQueue<>();
+    /** How late each visit started after it was due, in milliseconds: whether the load was offered as planned. */
+    private final ConcurrentLinkedQueue<Long> startedLate = new ConcurrentLinkedQueue<>();
     /** Checkouts whose response was "lost", by when their client sends them again. */
     private final PriorityBlockingQueue<LostResponse> lost =
             new PriorityBlockingQueue<>(64, Comparator.comparingLong(LostResponse::dueMillis));
@@ -163,6 +167,7 @@ final class DrillRun {
             }
         }
         exampleCalls = p.exampleCalls().since(exampleBefore);
+        say(lateness());
         phase(DrillPhase.REPLICATION);
         say("load stopped; waiting for replication to catch up");
         awaitReplication(Duration.ofSeconds(20));
@@ -211,53 +216,39 @@ final class DrillRun {
      * loop: a visit that hangs on a faulted region does not hold up the next, as one shopper's stuck page does not
      * stop another's), or one after another as fast as answers come when it is 0. At most
      * {@link #VISITS_IN_FLIGHT_PER_USER} visits run at once per virtual user; beyond that the next waits its turn.
+     * A visit that could not start when due starts late, and so do the ones due meanwhile: each mode makes every
+     * visit of the plan, at the plan's times as far as the machine allows.
      */
     private void virtualUser(int index, ExecutorService visits) {
-        long first = now() + random(index, -1).nextLong(visitEveryMillis + 1); // spread the users
-        long nextVisit = first;
+        long first = now() + VisitPlan.firstDue(seed, index, visitEveryMillis); // spread the users
         for (long n = 0; !stop; n++) {
-            sleepUntil(nextVisit);
-            nextVisit = Math.max(nextVisit + visitEveryMillis, now()); // late: the next at once, never a burst
+            long due = visits == null ? now() : first + n * visitEveryMillis;
+            sleepUntil(due);
             if (stop) {
                 return;
             }
-            SplittableRandom random = random(index, n);
-            long due = first + n * visitEveryMillis; // the plan's time, in either mode, however late it starts
+            VisitPlan plan = VisitPlan.draw(seed, index, n, p.regions(), durationMillis);
             if (visits == null) {
-                visit(due, random);
+                visit(due, plan);
             } else {
-                visits.execute(() -> visit(due, random));
+                visits.execute(() -> visit(due, plan));
             }
         }
-    }
-
-    /**
-     * The draws of one visit of one virtual user ({@code visit} -1: its start), from the drill's seed alone: a
-     * unitas drill and a naive one with the same seed offer the same visits (new or returning user, home region,
-     * item, lost response), so their counts differ by how each setup answers, not by chance.
-     */
-    private SplittableRandom random(int virtualUser, long visit) {
-        return new SplittableRandom((seed * 1_000_003L + virtualUser) * 1_000_000_007L + visit);
     }
 
     /**
      * One visit: the lost responses now due are sent again; a user of a drawn home region registers or returns, logs
      * in, adds, checks out.
      */
-    private void visit(long due, SplittableRandom random) {
+    private void visit(long due, VisitPlan plan) {
+        startedLate.add(now() - due);
         retryLostResponses();
-        boolean returning = random.nextBoolean();
-        List<Region> regions = p.regions();
-        Region home = random.nextBoolean() ? faulted : regions.get(1 + random.nextInt(regions.size() - 1));
-        String item = "item-" + random.nextInt(1000);
-        boolean loseResponse = random.nextDouble() < LOST_RESPONSE_RATE;
-        long resendAfter = 1000 + random.nextLong(Math.max(1000, durationMillis / 5));
-        List<String> returningUsers = recent.getOrDefault(home, List.of());
+        List<String> returningUsers = recent.getOrDefault(plan.home(), List.of());
         String user;
-        if (!returning || returningUsers.isEmpty()) {
-            user = register(home, due);
+        if (!plan.returning() || returningUsers.isEmpty()) {
+            user = register(plan.home(), due);
         } else {
-            user = returningUser(returningUsers, random);
+            user = returningUser(returningUsers, new SplittableRandom(plan.pick()));
         }
         if (user == null) {
             return;
@@ -266,6 +257,7 @@ final class DrillRun {
         if (token == null) {
             return;
         }
+        String item = plan.item();
         ShopClient.Reply add = call(user, due, false, base -> client.addToCart(base, user, token, item, 1));
         if (add.ok()) {
             cartItems.add(user + "|" + item);
@@ -279,8 +271,8 @@ final class DrillRun {
         orderingUsers.add(user);
         ShopClient.Reply checkout = call(user, due, true, base -> client.checkout(base, user, token, key, payload));
         countLostSession(checkout);
-        if (checkout.ok() && loseResponse) {
-            lost.add(new LostResponse(due + resendAfter, user, key, payload));
+        if (checkout.ok() && plan.loseResponse()) {
+            lost.add(new LostResponse(due + plan.resendAfter(), user, key, payload));
         }
     }
 
@@ -520,6 +512,17 @@ final class DrillRun {
         return served.entrySet().stream()
                      .map(e -> new DrillResult.Second(e.getKey(), e.getValue(), errors.getOrDefault(e.getKey(), 0L)))
                      .toList();
+    }
+
+    /** How late the visits started: a comparison of the modes holds as far as both offered their visits on time. */
+    private String lateness() {
+        long[] late = startedLate.stream().mapToLong(Long::longValue).sorted().toArray();
+        if (late.length == 0) {
+            return "no visit started";
+        }
+        return String.format(Locale.ROOT, "%d visits, started after they were due by: median %d ms, p99 %d ms, "
+                                          + "at most %d ms", late.length, late[late.length / 2],
+                             late[(int) (late.length * 0.99)], late[late.length - 1]);
     }
 
     private void awaitReplication(Duration timeout) {
