@@ -229,10 +229,18 @@ final class CtlCommand {
         @Mixin
         Reason reason;
 
+        @Option(names = "--retry-after", paramLabel = "DURATION",
+                description = "What refused writes are told to wait before trying again: about as long as the "
+                              + "fence will hold (default: 5s; at least 1s).")
+        String retryAfter;
+
         @Override
         public Integer call() {
             ObjectNode body = JSON.createObjectNode().put("reason", reason.text);
             units.forEach(body.putArray("units")::add);
+            if (retryAfter != null) {
+                body.put("retry_after", retryAfter);
+            }
             return ctl.call("fence", c -> c.post("/api/v1/fences", body.toString()), res -> {
                 ctl.main.out().println("fenced " + String.join(", ", units) + ": revision "
                                        + res.json().path("revision").asLong());

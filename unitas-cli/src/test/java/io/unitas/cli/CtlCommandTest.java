@@ -112,6 +112,18 @@ class CtlCommandTest {
     }
 
     @Test
+    void fence_retryAfter_isWhatRefusedWritesAreTold_andANonsenseWaitIsRefused() {
+        assertThat(ctl("fence", "u-newyork", "--retry-after", "1m").exit()).isZero();
+        assertThat(ctl("get", "fences").out()).contains("\"retry_after\" : \"1m\"");
+
+        Cli refused = ctl("fence", "u-paris", "--retry-after", "now");
+        assertThat(refused.exit()).as("bad input").isEqualTo(Main.EXIT_USAGE);
+        assertThat(refused.err()).contains("retry_after").contains("'now'").doesNotContain("Exception");
+        assertThat(ctl("get", "fences").out()).doesNotContain("u-paris");
+        ctl("unfence", "u-newyork");
+    }
+
+    @Test
     void switchWait_rolledBack_exits1_soAScriptKnowsTheUnitsDidNotMove() {
         // cn reports u-shanghai 20 ms behind in eu: it never reaches 1 ms, and the deadline rolls the switchover back.
         Cli res = ctl("switch", "--units", "u-shanghai", "--to", "eu", "--max-lag", "1ms", "--timeout", "1s",

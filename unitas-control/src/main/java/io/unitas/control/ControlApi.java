@@ -35,8 +35,10 @@ import com.linecorp.armeria.server.ServiceRequestContext;
 import com.linecorp.armeria.server.file.FileService;
 import com.linecorp.armeria.server.file.HttpFile;
 
+import io.unitas.config.DurationFormat;
 import io.unitas.config.ProblemJson;
 import io.unitas.core.Problem;
+import io.unitas.core.fence.FencePolicy;
 
 /**
  * The HTTP API under {@code /api/v1} (described by {@code /api/v1/openapi.json}), the watch stream and the
@@ -121,7 +123,7 @@ final class ControlApi {
         bind(sb, HttpMethod.DELETE, "/api/v1/health/{region}", Role.ADMIN, "health.reset", (ctx, who, body, why) ->
                 outcome(service.resetHealth(who.name(), ctx.pathParam("region"), why)));
         bind(sb, HttpMethod.POST, "/api/v1/fences", Role.OPERATOR, "fence.add", (ctx, who, body, why) ->
-                outcome(service.addFences(who.name(), texts(body.path("units")), body.path("reason").asText(why))));
+                addFences(who, body.json, why));
         bind(sb, HttpMethod.DELETE, "/api/v1/fences/{unit}", Role.OPERATOR, "fence.lift", (ctx, who, body, why) ->
                 outcome(service.liftFence(who.name(), ctx.pathParam("unit"), why)));
         bind(sb, HttpMethod.POST, "/api/v1/switchovers", Role.OPERATOR, "switchover.start", (ctx, who, body, why) ->
@@ -224,6 +226,26 @@ final class ControlApi {
     }
 
     /** A switchover request read from its JSON body; a deadline that is no instant is refused here. */
+    /** {@code {"units": [...], "reason": "...", "retry_after": "10s"}}; without {@code retry_after}, the default. */
+    private Outcome addFences(TokenTable.Principal who, JsonNode doc, String why) {
+        String reason = doc.path("reason").asText(why);
+        Duration retryAfter = FencePolicy.DEFAULT_RETRY_AFTER;
+        if (doc.hasNonNull("retry_after")) {
+            String text = doc.get("retry_after").asText();
+            try {
+                retryAfter = DurationFormat.parse(text);
+            } catch (IllegalArgumentException e) {
+                retryAfter = Duration.ZERO;
+            }
+            if (retryAfter.compareTo(Duration.ofSeconds(1)) < 0) {
+                return Outcome.problem(service.refuse(who.name(), "fence.add", "fence", reason, Refusal.invalid(
+                        "fence", List.of(new Problem("retry_after", "'" + text + "' (expected: a duration of at "
+                                                                    + "least 1s, such as 10s or 1m)")))));
+            }
+        }
+        return outcome(service.addFences(who.name(), texts(doc.path("units")), reason, retryAfter));
+    }
+
     private Outcome startSwitchover(TokenTable.Principal who, JsonNode doc) {
         List<String> units = texts(doc.path("units"));
         Instant deadline = null;

@@ -28,6 +28,7 @@ import io.unitas.core.switchover.Switchover;
 import io.unitas.core.switchover.SwitchoverPhase;
 import io.unitas.core.switchover.SwitchoverCooldown;
 import io.unitas.core.switchover.SwitchoverPlan;
+import io.unitas.core.fence.FencePolicy;
 import io.unitas.core.fence.FenceRecord;
 
 /**
@@ -361,7 +362,16 @@ final class ControlService {
         });
     }
 
+    /** Fences writes of {@code units}, refused writes told {@link FencePolicy#DEFAULT_RETRY_AFTER}. */
     ChangeResult addFences(String actor, List<String> units, String reason) {
+        return addFences(actor, units, reason, FencePolicy.DEFAULT_RETRY_AFTER);
+    }
+
+    /**
+     * Fences writes of {@code units} (those fenced already keep their fence), refused writes told to come back after
+     * {@code retryAfter}: about as long as the operator expects the fence to hold.
+     */
+    ChangeResult addFences(String actor, List<String> units, String reason, Duration retryAfter) {
         return change(actor, "fence.add", String.join(",", units), reason, ANY, current -> {
             Map<String, Region> homes = current.homes();
             List<Problem> problems = new ArrayList<>();
@@ -379,7 +389,8 @@ final class ControlService {
             Map<String, FenceRecord> fences = new LinkedHashMap<>(current.fences());
             Instant now = clock.instant();
             units.forEach(u -> fences.putIfAbsent(u, new FenceRecord(u, reason.isEmpty() ? "fenced by " + actor
-                                                                                        : reason, now, "")));
+                                                                                        : reason, now, "",
+                                                                      retryAfter)));
             return Change.to(current.withFences(fences), "fenced " + String.join(", ", units));
         });
     }

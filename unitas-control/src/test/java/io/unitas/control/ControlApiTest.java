@@ -205,6 +205,25 @@ class ControlApiTest {
     }
 
     @Test
+    void anOperatorsFence_saysHowLongRefusedWritesShouldWait_andANonsenseWaitIsRefusedWithNothingFenced() {
+        assertThat(operator.post("/api/v1/fences", "{\"units\":[\"u-sh\"],\"retry_after\":\"30s\"}").status())
+                .isEqualTo(200);
+        assertThat(admin.get("/api/v1/state").json().path("fences").path("u-sh").path("retry_after").asText())
+                .isEqualTo("30s");
+        assertThat(operator.post("/api/v1/fences", "{\"units\":[\"u-ny\"]}").status()).isEqualTo(200);
+        assertThat(admin.get("/api/v1/state").json().path("fences").path("u-ny").path("retry_after").asText())
+                .isEqualTo("5s");
+
+        for (String wait : new String[] {"\"500ms\"", "\"soon\"", "\"-3s\""}) {
+            ControlResponse refused = operator.post("/api/v1/fences",
+                                                    "{\"units\":[\"u-xx\"],\"retry_after\":" + wait + "}");
+            assertThat(refused.status()).as(wait).isEqualTo(422);
+            assertThat(refused.json().path("problems").get(0).path("path").asText()).isEqualTo("retry_after");
+        }
+        assertThat(admin.get("/api/v1/state").json().path("fences").size()).isEqualTo(2);
+    }
+
+    @Test
     void theOpenApiDocumentAndTheConsoleAreServed() {
         ControlClient anyone = ControlClient.of(server.uri(), null);
 
