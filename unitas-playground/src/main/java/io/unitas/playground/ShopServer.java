@@ -93,7 +93,8 @@ final class ShopServer implements Shop {
         b.mounts.forEach(server::serviceUnder);
         shop.server = server
                             .http(new InetSocketAddress("127.0.0.1", b.port))
-                            .gracefulShutdownTimeout(Duration.ZERO, Duration.ofMillis(200))
+                            .gracefulShutdownTimeout(Duration.ZERO, Duration.ZERO)
+                            .connectionDrainDuration(Duration.ZERO)
                             .route().post("/register").build(shop.blocking(shop::register))
                             .route().post("/login").build(shop.blocking(shop::login))
                             .route().get("/cart").build(shop.blocking(shop::cart))

@@ -95,6 +95,34 @@ class ShopTest {
         return login.body().path("token").asText();
     }
 
+    /**
+     * A region that dies stops answering at once: a closed shop answers no request, also none on a connection a
+     * client kept open (it drained them for a second, which kept a "dead" region serving its users that long).
+     */
+    @Test
+    void aClosingShop_answersNothing_onceItStopsTakingConnections() throws Exception {
+        StoreDirectory stores = StoreDirectory.of(cn, eu, us);
+        Shop shop = shop(CN, stores, ShopMode.NAIVE);
+        URI base = URI.create("http://127.0.0.1:" + shop.port());
+        assertThat(client.register(base, alice).ok()).isTrue(); // the client keeps this connection
+        Thread closing = new Thread(shop::close);
+        closing.start();
+        while (accepts(shop.port())) {
+            Thread.onSpinWait();
+        }
+        ShopClient.Reply late = client.login(base, alice);
+        closing.join();
+        assertThat(late.ok()).as("answered " + late.status() + " after the shop stopped taking connections").isFalse();
+    }
+
+    private static boolean accepts(int port) {
+        try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+            return true;
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
     @Test
     void a_user_registered_in_cn_logs_in_at_eu_before_replication_by_reading_cn() {
         assertThat(client.register(at(cnShop), alice).status()).isEqualTo(201);
