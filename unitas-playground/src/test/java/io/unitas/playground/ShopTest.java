@@ -116,7 +116,8 @@ class ShopTest {
     }
 
     private static boolean accepts(int port) {
-        try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+        try {
+            new java.net.Socket("127.0.0.1", port).close();
             return true;
         } catch (java.io.IOException e) {
             return false;
