@@ -74,7 +74,8 @@ final class DrillRun {
     private final Drill.Builder settings;
     private final Region faulted;
     private final LongSupplier ticker;
-    private final long startNanos;
+    /** The drill's clock reads 0 when the load starts, so both modes' visits and fault fall at the same times. */
+    private long startNanos;
     private final ShopClient client = new ShopClient(Duration.ofSeconds(5));
     private final NaiveDns dns;
     /** Unitas clients' entries: unitas dns and the resolver SDK (null in naive mode). */
@@ -110,7 +111,6 @@ final class DrillRun {
         this.settings = b;
         this.ticker = b.ticker;
         this.entries = b.naive ? null : EntryResolver.warm(p, Duration.ofSeconds(10));
-        this.startNanos = ticker.getAsLong();
         this.scenario = b.scenario;
         this.naive = b.naive;
         this.durationMillis = b.duration.toMillis();
@@ -141,8 +141,9 @@ final class DrillRun {
             failover.enable();
         }
         reconciledBefore = p.reconciliation();
-        phase(DrillPhase.LOAD);
         ExampleCalls exampleBefore = p.exampleCalls();
+        startNanos = ticker.getAsLong();
+        phase(DrillPhase.LOAD);
         for (int i = 0; i < users; i++) {
             int virtualUser = i;
             streams.execute(() -> virtualUser(virtualUser, visits));
@@ -220,7 +221,7 @@ final class DrillRun {
      * visit of the plan, at the plan's times as far as the machine allows.
      */
     private void virtualUser(int index, ExecutorService visits) {
-        long first = now() + VisitPlan.firstDue(seed, index, visitEveryMillis); // spread the users
+        long first = VisitPlan.firstDue(seed, index, visitEveryMillis); // spread the users
         for (long n = 0; !stop; n++) {
             long due = visits == null ? now() : first + n * visitEveryMillis;
             sleepUntil(due);
