@@ -96,11 +96,21 @@ final class ControlCommand implements Callable<Integer> {
             description = "a stale region turns unhealthy after this much more (default: ${DEFAULT-VALUE})")
     Duration healthGrace;
 
+    @Option(names = "--health-ttl-with-evidence", paramLabel = "DURATION",
+            converter = ProbeCommand.DurationConverter.class,
+            description = "a region whose last report is this old and that another region's gateway reported "
+                          + "unreachable since is down at once; about two of its agent's push intervals, at most "
+                          + "--health-ttl (default: the health ttl)")
+    Duration healthTtlWithEvidence;
+
     @Override
     public Integer call() throws InterruptedException {
         ControlServer.Builder b = ControlServer.builder().port(port).dataDir(data).etcdPrefix(etcdPrefix)
                 .healthFreshness(healthTtl, healthGrace).healthClockSkew(healthClockSkew)
                 .allowPlaintext(allowPlaintext);
+        if (healthTtlWithEvidence != null) {
+            b.healthTtlWithEvidence(healthTtlWithEvidence);
+        }
         if (listen != null) {
             int colon = listen.lastIndexOf(':');
             try {

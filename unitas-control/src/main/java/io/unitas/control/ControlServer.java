@@ -67,6 +67,8 @@ public interface ControlServer extends AutoCloseable {
         // Three of the health agent's 10 s heartbeats, so one lost push does not make a region stale.
         Duration healthTtl = Duration.ofSeconds(30);
         Duration healthGrace = Duration.ofSeconds(30);
+        /** Null: the TTL. */
+        Duration healthTtlWithEvidence;
         SwitchoverCooldown cooldown = SwitchoverCooldown.DEFAULT;
         Duration healthClockSkew = Duration.ofSeconds(30);
         Duration tick = ControlService.DEFAULT_TICK;
@@ -171,6 +173,20 @@ public interface ControlServer extends AutoCloseable {
             }
             this.healthTtl = ttl;
             this.healthGrace = grace;
+            return this;
+        }
+
+        /**
+         * How old a region's last report may be and still count as fresh when another region has reported it
+         * unreachable since (peer evidence): about two of its agent's push intervals, so that a region that stopped
+         * pushing and that others cannot reach is taken down without waiting out the whole TTL. At most the TTL,
+         * which is the default (evidence then only saves the grace).
+         */
+        public Builder healthTtlWithEvidence(Duration ttl) {
+            if (ttl.isNegative() || ttl.isZero()) {
+                throw new IllegalArgumentException("health ttl with evidence: " + ttl + " (expected: > 0)");
+            }
+            this.healthTtlWithEvidence = ttl;
             return this;
         }
 

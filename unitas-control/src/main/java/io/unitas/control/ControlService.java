@@ -74,18 +74,21 @@ final class ControlService {
     private final Clock clock;
     private final Duration healthTtl;
     private final Duration healthGrace;
+    private final Duration healthTtlWithEvidence;
     private final SwitchoverCooldown cooldown;
     private final Duration healthClockSkew;
     private final Duration tickInterval;
 
     /** With {@code tick}, how often the leader's loop calls {@link #tick()}: how long a promotion's fence holds. */
     ControlService(StateStore store, Clock clock, Duration healthTtl, Duration healthGrace,
-                   SwitchoverCooldown cooldown, Duration healthClockSkew, Duration tick) {
+                   Duration healthTtlWithEvidence, SwitchoverCooldown cooldown, Duration healthClockSkew,
+                   Duration tick) {
         this.tickInterval = tick;
         this.store = store;
         this.clock = clock;
         this.healthTtl = healthTtl;
         this.healthGrace = healthGrace;
+        this.healthTtlWithEvidence = healthTtlWithEvidence;
         this.cooldown = cooldown;
         this.healthClockSkew = healthClockSkew;
     }
@@ -555,11 +558,13 @@ final class ControlService {
             health.replaceAll((region, entry) -> {
                 Optional<PeerEvidence.Unreachable> seen = peers.against(region, entry.receivedAt(), now, healthTtl);
                 HealthEntry.Freshness f = HealthEntry.freshness(entry.receivedAt(), leading, now, healthTtl,
-                                                                healthGrace, seen, entry.freshness());
+                                                                healthGrace, healthTtlWithEvidence, seen,
+                                                                entry.freshness());
                 if (f != entry.freshness()) {
                     boolean byPeers = f == HealthEntry.Freshness.EXPIRED && seen.isPresent()
                                       && HealthEntry.freshness(entry.receivedAt(), leading, now, healthTtl,
-                                                               healthGrace, Optional.empty(), entry.freshness())
+                                                               healthGrace, healthTtlWithEvidence,
+                                                               Optional.empty(), entry.freshness())
                                          != HealthEntry.Freshness.EXPIRED;
                     if (byPeers) {
                         metrics.increment("unitas_control_regions_down_by_evidence_total",

@@ -20,6 +20,7 @@ import org.slf4j.LoggerFactory;
 
 import com.linecorp.armeria.server.Server;
 import com.linecorp.armeria.server.ServerBuilder;
+import io.unitas.config.DurationFormat;
 
 /** The control plane wired together: store, service, watch hub, HTTP server and the leader's tick loop. */
 final class DefaultControlServer implements ControlServer {
@@ -47,14 +48,20 @@ final class DefaultControlServer implements ControlServer {
 
     static ControlServer start(ControlServer.Builder b) {
         InetSocketAddress address = listenAddress(b);
+        Duration withEvidence = b.healthTtlWithEvidence == null ? b.healthTtl : b.healthTtlWithEvidence;
+        if (withEvidence.compareTo(b.healthTtl) > 0) {
+            throw new IllegalArgumentException("health ttl with evidence: " + DurationFormat.format(withEvidence)
+                                               + " (expected: at most the health ttl, "
+                                               + DurationFormat.format(b.healthTtl) + ")");
+        }
         Path tokensFile = b.tokens != null ? b.tokens : b.dataDir.resolve("tokens");
         ControlToken generated = b.tokens == null ? firstAdminToken(tokensFile) : null;
         TokensFile tokens = new TokensFile(tokensFile);
         StateStore store = b.etcdEndpoints.isEmpty()
                 ? new EmbeddedStore(b.dataDir)
                 : new EtcdStore(b.etcdEndpoints, b.etcdPrefix, b.leaderLease, b.etcdAccess);
-        ControlService service = new ControlService(store, b.clock, b.healthTtl, b.healthGrace, b.cooldown,
-                                                     b.healthClockSkew, b.tick);
+        ControlService service = new ControlService(store, b.clock, b.healthTtl, b.healthGrace, withEvidence,
+                                                     b.cooldown, b.healthClockSkew, b.tick);
         WatchHub hub = new WatchHub(store, b.clock, b.watchLimits);
         tokens.onReload(hub::tokensChanged);
         HeaderDeadlines deadlines = new HeaderDeadlines(b.headerTimeout, b.idleTimeout);

@@ -52,22 +52,25 @@ record HealthEntry(Region region, long sequence, Instant observedAt, Instant rec
 
     /**
      * The freshness of a report received at {@code receivedAt}, seen at {@code now} by a leader that has led since
-     * {@code leadingSince}, with what the other regions say: a report younger than the TTL is fresh whatever they say
-     * (a region that still pushes is up: a partition between two regions is no region failure); a stale one expires
-     * at once, without waiting for the grace, when another region reported the region unreachable after it
-     * ({@code unreachable}: the latest such report still alive, see {@link PeerEvidence#against}); an expired report
+     * {@code leadingSince}, with what the other regions say: a report younger than {@code withEvidence} (at most the
+     * TTL) is fresh whatever they say (a region that still pushes is up: a partition between two regions is no region
+     * failure); one older expires at once, without waiting for the TTL and the grace, when another region reported the
+     * region unreachable after it ({@code unreachable}: the latest such report still alive, see
+     * {@link PeerEvidence#against}), and without such a report is fresh until the TTL; an expired report
      * stays expired ({@code previous}) until a new one arrives, so that evidence that ages out does not bring back a
      * region that has said nothing since. Otherwise it expires once the region has had the TTL and the grace to push
      * to this leader: a leader hears nothing before it leads (a restart, a failover of the control plane), and that
      * silence says nothing about the region.
      */
     static Freshness freshness(Instant receivedAt, Instant leadingSince, Instant now, Duration ttl, Duration grace,
-                               java.util.Optional<PeerEvidence.Unreachable> unreachable, Freshness previous) {
-        if (Duration.between(receivedAt, now).compareTo(ttl) <= 0) {
+                               Duration withEvidence, java.util.Optional<PeerEvidence.Unreachable> unreachable,
+                               Freshness previous) {
+        Duration age = Duration.between(receivedAt, now);
+        boolean contradicted = unreachable.filter(u -> u.receivedAt().isAfter(receivedAt)).isPresent();
+        if (age.compareTo(contradicted ? withEvidence : ttl) <= 0) {
             return Freshness.FRESH;
         }
-        if (previous == Freshness.EXPIRED
-            || unreachable.filter(u -> u.receivedAt().isAfter(receivedAt)).isPresent()) {
+        if (previous == Freshness.EXPIRED || contradicted) {
             return Freshness.EXPIRED;
         }
         return Duration.between(heardFrom(receivedAt, leadingSince), now).compareTo(ttl.plus(grace)) <= 0

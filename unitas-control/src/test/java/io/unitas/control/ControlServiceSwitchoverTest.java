@@ -40,7 +40,7 @@ class ControlServiceSwitchoverTest {
     @BeforeEach
     void seed() {
         store = new EmbeddedStore(dir);
-        service = new ControlService(store, clock, Duration.ofSeconds(30), Duration.ofSeconds(30),
+        service = new ControlService(store, clock, Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofSeconds(30),
                                      SwitchoverCooldown.DEFAULT, Duration.ofSeconds(30), ControlService.DEFAULT_TICK);
         assertThat(service.replaceTopology("root", 0, new ControlService.Document("topology.json",
                 Fixtures.TOPOLOGY), "")).isInstanceOf(ChangeResult.Applied.class);
@@ -151,7 +151,7 @@ class ControlServiceSwitchoverTest {
     @Test
     void beforeAnyRules_aSwitchoverIsInvalid() {
         try (EmbeddedStore empty = new EmbeddedStore(dir.resolve("empty"))) {
-            ControlService fresh = new ControlService(empty, clock, Duration.ofSeconds(30), Duration.ofSeconds(30),
+            ControlService fresh = new ControlService(empty, clock, Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofSeconds(30),
                                                       SwitchoverCooldown.DEFAULT, Duration.ofSeconds(30), ControlService.DEFAULT_TICK);
 
             Refusal r = refusal(fresh.startSwitchover("ops", move(List.of("u-sh"), "eu")));

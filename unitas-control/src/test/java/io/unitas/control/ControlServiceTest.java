@@ -90,7 +90,7 @@ class ControlServiceTest {
         try (EmbeddedStore store = new EmbeddedStore(dir)) {
             ControlService seeded = seeded(store);
             FailingAudit failing = new FailingAudit(store);
-            ControlService service = new ControlService(failing, clock, Duration.ofSeconds(30), Duration.ofSeconds(30),
+            ControlService service = new ControlService(failing, clock, Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofSeconds(30),
                                                     io.unitas.core.switchover.SwitchoverCooldown.DEFAULT,
                                                     Duration.ofSeconds(30), ControlService.DEFAULT_TICK);
             long before = store.current().revision();
@@ -109,7 +109,7 @@ class ControlServiceTest {
     }
 
     private ControlService seeded(StateStore store) {
-        ControlService service = new ControlService(store, clock, Duration.ofSeconds(30), Duration.ofSeconds(30),
+        ControlService service = new ControlService(store, clock, Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofSeconds(30),
                                                     io.unitas.core.switchover.SwitchoverCooldown.DEFAULT,
                                                     Duration.ofSeconds(30), ControlService.DEFAULT_TICK);
         assertThat(service.replaceTopology("root", 0, new ControlService.Document("topology.json",

@@ -86,15 +86,15 @@ class HealthFreshnessTest {
         Duration grace = Duration.ofSeconds(20);
         Instant leading = T0.plus(Duration.ofMinutes(1));
 
-        assertThat(HealthEntry.freshness(T0, leading, leading, ttl, grace, Optional.empty(), Freshness.FRESH))
+        assertThat(HealthEntry.freshness(T0, leading, leading, ttl, grace, ttl, Optional.empty(), Freshness.FRESH))
                 .as("at the restart").isEqualTo(Freshness.STALE);
-        assertThat(HealthEntry.freshness(T0, leading, leading.plusSeconds(29), ttl, grace, Optional.empty(),
+        assertThat(HealthEntry.freshness(T0, leading, leading.plusSeconds(29), ttl, grace, ttl, Optional.empty(),
                                          Freshness.FRESH))
                 .as("29 s after the restart").isEqualTo(Freshness.STALE);
-        assertThat(HealthEntry.freshness(T0, leading, leading.plusSeconds(31), ttl, grace, Optional.empty(),
+        assertThat(HealthEntry.freshness(T0, leading, leading.plusSeconds(31), ttl, grace, ttl, Optional.empty(),
                                          Freshness.STALE))
                 .as("31 s after the restart").isEqualTo(Freshness.EXPIRED);
-        assertThat(HealthEntry.freshness(T0, T0, leading, ttl, grace, Optional.empty(), Freshness.FRESH))
+        assertThat(HealthEntry.freshness(T0, T0, leading, ttl, grace, ttl, Optional.empty(), Freshness.FRESH))
                 .as("a leader since before the report: the report's age decides").isEqualTo(Freshness.EXPIRED);
     }
 

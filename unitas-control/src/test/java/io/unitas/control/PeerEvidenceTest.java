@@ -30,7 +30,7 @@ class PeerEvidenceTest {
     /** cn's freshness now, its last report received at T0, after {@code previous}, with {@code evidence}. */
     private Freshness cn(PeerEvidence evidence, Freshness previous) {
         Instant now = clock.instant();
-        return HealthEntry.freshness(T0, T0, now, TTL, GRACE, evidence.against(CN, T0, now, TTL), previous);
+        return HealthEntry.freshness(T0, T0, now, TTL, GRACE, TTL, evidence.against(CN, T0, now, TTL), previous);
     }
 
     @Test
@@ -41,6 +41,25 @@ class PeerEvidenceTest {
 
         assertThat(cn(PeerEvidence.NONE, Freshness.STALE)).isEqualTo(Freshness.STALE);
         assertThat(cn(evidence, Freshness.STALE)).isEqualTo(Freshness.EXPIRED);
+    }
+
+    @Test
+    void withATtlForEvidence_aRegionThatMissedTwoPushesAndOthersCannotReach_isDownBeforeItsTtl() {
+        Duration twoPushesMissed = Duration.ofMillis(1500); // it pushes every 500 ms
+        clock.advance(Duration.ofMillis(300));
+        PeerEvidence evidence = PeerEvidence.NONE.with(CN, EU, clock.instant());
+        clock.advance(Duration.ofMillis(1100)); // 1.4 s since cn's last report
+        Instant now = clock.instant();
+        assertThat(HealthEntry.freshness(T0, T0, now, TTL, GRACE, twoPushesMissed, evidence.against(CN, T0, now, TTL),
+                                         Freshness.FRESH)).isEqualTo(Freshness.FRESH);
+
+        clock.advance(Duration.ofMillis(200)); // 1.6 s: two pushes missed, and eu cannot reach it
+        now = clock.instant();
+        assertThat(HealthEntry.freshness(T0, T0, now, TTL, GRACE, twoPushesMissed, evidence.against(CN, T0, now, TTL),
+                                         Freshness.FRESH)).isEqualTo(Freshness.EXPIRED);
+        assertThat(HealthEntry.freshness(T0, T0, now, TTL, GRACE, twoPushesMissed, Optional.empty(),
+                                         Freshness.FRESH)).as("without evidence: fresh until the TTL")
+                .isEqualTo(Freshness.FRESH);
     }
 
     @Test
@@ -90,7 +109,7 @@ class PeerEvidenceTest {
         assertThat(cn(PeerEvidence.NONE, Freshness.EXPIRED)).isEqualTo(Freshness.EXPIRED);
 
         Instant next = clock.instant();
-        assertThat(HealthEntry.freshness(next, next, next, TTL, GRACE, Optional.empty(), Freshness.EXPIRED))
+        assertThat(HealthEntry.freshness(next, next, next, TTL, GRACE, TTL, Optional.empty(), Freshness.EXPIRED))
                 .as("a new report is fresh whatever came before").isEqualTo(Freshness.FRESH);
     }
 

@@ -57,6 +57,8 @@ final class DefaultPlayground implements Playground {
     private static final Duration PUSH_EVERY = Duration.ofMillis(500);
     private static final Duration HEALTH_TTL = Duration.ofSeconds(2);
     private static final Duration HEALTH_GRACE = Duration.ofSeconds(1);
+    /** A region that missed two pushes and that another region's gateway cannot reach is down. */
+    private static final Duration HEALTH_TTL_WITH_EVIDENCE = PUSH_EVERY.multipliedBy(3);
     /**
      * After detection: the control plane's tick (100 ms), the watch event to every gateway and a client's next
      * attempt (the drill's retry pauses are 150 to 450 ms); about 0.5 s on an idle machine, the rest is room for a
@@ -213,6 +215,7 @@ final class DefaultPlayground implements Playground {
         control = ControlServer.builder().port(layout.controlPort()).dataDir(workDir.resolve("control"))
                                .tokens(workDir.resolve("tokens"))
                                .healthFreshness(HEALTH_TTL, HEALTH_GRACE)
+                               .healthTtlWithEvidence(HEALTH_TTL_WITH_EVIDENCE)
                                .switchoverCooldown(SWITCHOVER_COOLDOWN).start();
     }
 
