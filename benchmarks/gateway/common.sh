@@ -47,6 +47,10 @@ median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a
 
 # CPU time a proxy spends per request (user + system, from /proc): less sensitive than req/s to what else runs.
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+# Each thread's CPU ticks (user + system) by its name, to split a process's CPU per request by what spends it.
+thread_ticks() { for t in /proc/"$1"/task/*; do
+                   printf '%s %s %s\n' "${t##*/}" "$(awk '{print $14 + $15}' "$t/stat")" "$(tr ' ' _ <"$t/comm")"
+                 done | sort -k1,1; }
 measure() { # port pid -> "req/s cpu-microseconds-per-request"
   local t0 t1 out
   t0=$(ticks "$2")

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# How much a gateway's CPU per request depends on its launch: starts the gateway LAUNCHES times one after the other
+# (cycling through the JVM option sets given, so that A and B launches interleave), loads each for WARMUP, then
+# measures MEASURES times DURATION of load and prints per launch the CPU time per request, split by thread: the event
+# loop, the JIT compilers, the collector and the rest; a launch's figure is the median of its runs. With LOGS=dir
+# each launch's output (what -XX:+PrintCompilation and the like print) is kept there as launch-N.log; with JFR=1
+# also a flight recording of the whole launch from its warm-up on (the JDK's profile settings, every compilation and
+# inlining decision) as launch-N.jfr, and the measurements' start and end (epoch milliseconds) as launch-N.windows.
+#   benchmarks/gateway/launches.sh "-XX:+UseParallelGC -Dio.netty.leakDetection.level=disabled"
+# Usage: benchmarks/gateway/launches.sh "OPTIONS_A" ["OPTIONS_B" ...]
+#        (env: LAUNCHES=6 MEASURES=2 DURATION=8s WARMUP=30s JAR=unitas-cli/target/unitas.jar LOGS=dir JFR=1)
+set -euo pipefail
+if [[ "${1:-}" == --help || "${1:-}" == -h || $# -lt 1 ]]; then
+  sed -n '2,11p' "$0" | cut -c3-
+  [[ "${1:-}" == --help || "${1:-}" == -h ]] && exit 0 || exit 2
+fi
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+LAUNCHES="${LAUNCHES:-6}"; MEASURES="${MEASURES:-2}"; DURATION="${DURATION:-8s}"; WARMUP="${WARMUP:-30s}"
+THREADS=2; CONNECTIONS=64
+JAR="${JAR:-$root/unitas-cli/target/unitas.jar}"
+command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] || { echo "needs nginx and wrk (see run.sh)" >&2; exit 2; }
+command -v wrk >/dev/null || { echo "needs nginx and wrk (see run.sh)" >&2; exit 2; }
+NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
+# shellcheck source=common.sh
+. "$here/common.sh"
+[[ -f "$JAR" ]] || (cd "$root" && mvn -B -ntp -q -pl unitas-cli -am package -DskipTests)
+
+two_gateways
+# The launcher's class-data archive, written once by a launch that is not measured, so that every measured launch
+# starts as the launcher's do.
+cds="$work/gateway.jsa"
+start_gateway "$PA" "-XX:ArchiveClassesAtExit=$cds -Xlog:cds=off -Xlog:cds+dynamic=off" "$JAR"
+kill "${pids[0]}"; wait "${pids[0]}" 2>/dev/null || true; pids=()
+
+# port pid -> "req/s us-per-request loop jit gc other"
+measure_split() {
+  local out
+  thread_ticks "$2" >"$work/ticks0"
+  out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" -H 'x-user-id: 1234' "http://127.0.0.1:$1/")
+  thread_ticks "$2" >"$work/ticks1"
+  join "$work/ticks0" "$work/ticks1" | awk -v hz="$(getconf CLK_TCK)" \
+      -v n="$(awk '/requests in/ {print $1}' <<<"$out")" -v r="$(awk '/Requests\/sec/ {print $2}' <<<"$out")" '{
+      d = $4 - $2
+      if ($3 ~ /^unitas-gateway-/) p = 1; else if ($3 ~ /Compiler/) p = 2; else if ($3 ~ /^GC_|^VM_Thread/) p = 3
+      else p = 4
+      t[p] += d; total += d }
+    END { u = 1e6 / hz / n; printf "%s %.1f %.1f %.1f %.1f %.1f\n", r, total * u, t[1] * u, t[2] * u, t[3] * u, t[4] * u }'
+}
+
+# The JDK's profile settings with every compilation (not only those over 100 ms) and every inlining decision.
+jfc="$(dirname "$(readlink -f "$(command -v java)")")/../lib/jfr/profile.jfc"
+sed -e 's|control="compiler-compilation-threshold">[^<]*<|control="compiler-compilation-threshold">0 ms<|' \
+    -e 's|control="compiler-enabled-failure">false<|control="compiler-enabled-failure">true<|' "$jfc" >"$work/jit.jfc"
+opts=("$@")
+for i in $(seq 1 "$LAUNCHES"); do
+  o=$(((i - 1) % ${#opts[@]})); x=$(printf "\\x$(printf %x $((65 + o)))")
+  port=$(free_port)
+  start_gateway "$port" "-XX:SharedArchiveFile=$cds -Xlog:cds=off -Xlog:cds+dynamic=off ${opts[$o]}" "$JAR"
+  recording=$([[ -n "${LOGS:-}" && "${JFR:-}" == 1 ]] && echo "$LOGS/launch-$i" || true)
+  [[ -z "$recording" ]] || { mkdir -p "$LOGS"; : >"$recording.windows"
+                             jcmd "${pids[0]}" JFR.start name=launch settings="$work/jit.jfc" >/dev/null; }
+  wrk -t"$THREADS" -c"$CONNECTIONS" -d"$WARMUP" -H 'x-user-id: 1234' "http://127.0.0.1:$port/" >/dev/null
+  for _ in $(seq 1 "$MEASURES"); do
+    t0=$(date +%s%3N)
+    measure_split "$port" "${pids[0]}"
+    [[ -z "$recording" ]] || echo "$t0 $(date +%s%3N)" >>"$recording.windows"
+  done >"$work/launch"
+  [[ -z "$recording" ]] || jcmd "${pids[0]}" JFR.stop name=launch filename="$recording.jfr" >/dev/null
+  kill "${pids[0]}"; wait "${pids[0]}" 2>/dev/null || true; pids=()
+  if [[ -n "${LOGS:-}" ]]; then mkdir -p "$LOGS"; cp "$work/gw-$port.log" "$LOGS/launch-$i.log"; fi
+  printf '%s launch %d: %s us CPU per request (runs: %s); loop %s, JIT %s, GC %s, other %s; load %s\n' "$x" "$i" \
+    "$(awk '{print $2}' "$work/launch" | median)" "$(awk '{printf "%s%s", s, $2; s = " "}' "$work/launch")" \
+    "$(awk '{print $3}' "$work/launch" | median)" "$(awk '{print $4}' "$work/launch" | median)" \
+    "$(awk '{print $5}' "$work/launch" | median)" "$(awk '{print $6}' "$work/launch" | median)" \
+    "$(cut -d' ' -f1 /proc/loadavg)" | tee -a "$work/launches"
+done
+for o in "${!opts[@]}"; do
+  x=$(printf "\\x$(printf %x $((65 + o)))")
+  echo "$x: launches' medians $(awk -v x="$x" '$1 == x {printf "%s%s", s, $4; s = " "}' "$work/launches");" \
+       "median $(awk -v x="$x" '$1 == x {print $4}' "$work/launches" | median) us; options '${opts[$o]}'"
+done
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
