@@ -2,16 +2,18 @@
 # How much a gateway's CPU per request depends on its launch: starts the gateway LAUNCHES times one after the other
 # (cycling through the JVM option sets given, so that A and B launches interleave), loads each for WARMUP, then
 # measures MEASURES times DURATION of load and prints per launch the CPU time per request, split by thread: the event
-# loop, the JIT compilers, the collector and the rest; a launch's figure is the median of its runs. With LOGS=dir
-# each launch's output (what -XX:+PrintCompilation and the like print) is kept there as launch-N.log; with JFR=1
-# also a flight recording of the whole launch from its warm-up on (the JDK's profile settings, every compilation and
-# inlining decision) as launch-N.jfr, and the measurements' start and end (epoch milliseconds) as launch-N.windows.
+# loop, the JIT compilers, the collector and the rest; a launch's figure is the median of its runs. Each run also
+# splits the loop's CPU into user and system time, counts its system calls (with perf) and says which CPU it ran on.
+# With LOGS=dir each launch's output (what -XX:+PrintCompilation and the like print) is kept there as launch-N.log;
+# with JFR=1 also a flight recording of the whole launch from its warm-up on (the JDK's profile settings, every
+# compilation and inlining decision) as launch-N.jfr, and the measurements' start and end (epoch milliseconds) as
+# launch-N.windows.
 #   benchmarks/gateway/launches.sh "-XX:+UseParallelGC -Dio.netty.leakDetection.level=disabled"
 # Usage: benchmarks/gateway/launches.sh "OPTIONS_A" ["OPTIONS_B" ...]
 #        (env: LAUNCHES=6 MEASURES=2 DURATION=8s WARMUP=30s JAR=unitas-cli/target/unitas.jar LOGS=dir JFR=1)
 set -euo pipefail
 if [[ "${1:-}" == --help || "${1:-}" == -h || $# -lt 1 ]]; then
-  sed -n '2,11p' "$0" | cut -c3-
+  sed -n '2,13p' "$0" | cut -c3-
   [[ "${1:-}" == --help || "${1:-}" == -h ]] && exit 0 || exit 2
 fi
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -33,19 +35,40 @@ cds="$work/gateway.jsa"
 start_gateway "$PA" "-XX:ArchiveClassesAtExit=$cds -Xlog:cds=off -Xlog:cds+dynamic=off" "$JAR"
 kill "${pids[0]}"; wait "${pids[0]}" 2>/dev/null || true; pids=()
 
-# port pid -> "req/s us-per-request loop jit gc other"
+# The event loops' threads of a gateway, comma-separated.
+loop_threads() { for t in /proc/"$1"/task/*; do
+                   [[ "$(cat "$t/comm")" == unitas-gateway-* ]] && echo "${t##*/}"
+                 done | paste -sd,; }
+# The event loops' user and system ticks, and the CPU the first of them last ran on.
+loop_times() { for t in ${1//,/ }; do awk '{print $14, $15, $39}' "/proc/$2/task/$t/stat"; done |
+                 awk 'NR == 1 {c = $3} {u += $1; s += $2} END {print u, s, c}'; }
+# Whether the kernel counts system calls per thread for us (perf, with its tracepoints readable).
+counts_syscalls=$(perf stat -x, -e raw_syscalls:sys_enter -- true >/dev/null 2>&1 && echo true || echo false)
+
+# port pid -> "req/s us-per-request loop jit gc other loop-user loop-system loop-syscalls-per-request loop-cpu"
 measure_split() {
-  local out
+  local out loops perf=""
+  loops=$(loop_threads "$2")
   thread_ticks "$2" >"$work/ticks0"
+  read -r u0 s0 _ <<<"$(loop_times "$loops" "$2")"
+  if $counts_syscalls; then
+    perf stat -x, -o "$work/syscalls" -e raw_syscalls:sys_enter -t "$loops" & perf=$!
+  fi
   out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" -H 'x-user-id: 1234' "http://127.0.0.1:$1/")
+  [[ -z "$perf" ]] || { kill -INT "$perf"; wait "$perf" || true; }
+  read -r u1 s1 cpu <<<"$(loop_times "$loops" "$2")"
   thread_ticks "$2" >"$work/ticks1"
   join "$work/ticks0" "$work/ticks1" | awk -v hz="$(getconf CLK_TCK)" \
-      -v n="$(awk '/requests in/ {print $1}' <<<"$out")" -v r="$(awk '/Requests\/sec/ {print $2}' <<<"$out")" '{
+      -v n="$(awk '/requests in/ {print $1}' <<<"$out")" -v r="$(awk '/Requests\/sec/ {print $2}' <<<"$out")" \
+      -v lu=$((u1 - u0)) -v ls=$((s1 - s0)) -v cpu="$cpu" \
+      -v calls="$([[ -z "$perf" ]] || awk -F, '/raw_syscalls/ {print $1}' "$work/syscalls")" '{
       d = $4 - $2
       if ($3 ~ /^unitas-gateway-/) p = 1; else if ($3 ~ /Compiler/) p = 2; else if ($3 ~ /^GC_|^VM_Thread/) p = 3
       else p = 4
       t[p] += d; total += d }
-    END { u = 1e6 / hz / n; printf "%s %.1f %.1f %.1f %.1f %.1f\n", r, total * u, t[1] * u, t[2] * u, t[3] * u, t[4] * u }'
+    END { u = 1e6 / hz / n
+          printf "%s %.1f %.1f %.1f %.1f %.1f %.1f %.1f %s %s\n", r, total * u, t[1] * u, t[2] * u, t[3] * u, t[4] * u,
+                 lu * u, ls * u, calls == "" ? "-" : sprintf("%.2f", calls / n), cpu }'
 }
 
 # The JDK's profile settings with every compilation (not only those over 100 ms) and every inlining decision.
@@ -74,6 +97,9 @@ for i in $(seq 1 "$LAUNCHES"); do
     "$(awk '{print $3}' "$work/launch" | median)" "$(awk '{print $4}' "$work/launch" | median)" \
     "$(awk '{print $5}' "$work/launch" | median)" "$(awk '{print $6}' "$work/launch" | median)" \
     "$(cut -d' ' -f1 /proc/loadavg)" | tee -a "$work/launches"
+  # The loop's own split tells code (user time) from the kernel's work for it (system time, per system call).
+  awk '{printf "    run %d: loop user %s us, system %s us, %s system calls per request; on CPU %s\n", NR, $7, $8, $9, $10}' \
+    "$work/launch"
 done
 for o in "${!opts[@]}"; do
   x=$(printf "\\x$(printf %x $((65 + o)))")
