@@ -20,6 +20,17 @@ CONF
   "$NGINX" -c "$1/nginx.conf" -p "$1"
 }
 
+# nginx as the reference proxy on port, in front of the backend on BACKEND: the same header-based choice of upstream
+# as the gateway's, keepalive connections to it.
+nginx_proxy() { # dir, port
+  nginx_conf "$1" "upstream cn { server 127.0.0.1:$BACKEND; keepalive 64; }
+  upstream eu { server 127.0.0.1:$BACKEND; keepalive 64; }
+  map \$http_x_user_id \$region { \"~^[0-4][0-9]{0,3}\$\" cn; default eu; }
+  server { listen 127.0.0.1:$2; keepalive_requests 1000000;
+    location / { proxy_pass http://\$region; proxy_http_version 1.1; proxy_set_header Connection '';
+                 proxy_set_header x-unitas-region \$region; } }"
+}
+
 # Two regions and their units, both healthy: the state a static-mode gateway reads from dir.
 state_files() { # dir
   local work="$1"
@@ -73,7 +84,9 @@ two_gateways() {
 }
 stop_two_gateways() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  [[ -f "$work/backend/nginx.pid" ]] && kill "$(cat "$work/backend/nginx.pid")" 2>/dev/null || true
+  for n in backend proxy; do  # the proxy when a script started one (nginx_proxy)
+    [[ -f "$work/$n/nginx.pid" ]] && kill "$(cat "$work/$n/nginx.pid")" 2>/dev/null || true
+  done
   rm -rf "$work"
 }
 
