@@ -20,6 +20,17 @@ CONF
   "$NGINX" -c "$1/nginx.conf" -p "$1"
 }
 
+# nginx as the reference proxy on port, in front of the backend on BACKEND: the same header-based choice of upstream
+# as the gateway's, keepalive connections to it.
+nginx_proxy() { # dir, port
+  nginx_conf "$1" "upstream cn { server 127.0.0.1:$BACKEND; keepalive 64; }
+  upstream eu { server 127.0.0.1:$BACKEND; keepalive 64; }
+  map \$http_x_user_id \$region { \"~^[0-4][0-9]{0,3}\$\" cn; default eu; }
+  server { listen 127.0.0.1:$2; keepalive_requests 1000000;
+    location / { proxy_pass http://\$region; proxy_http_version 1.1; proxy_set_header Connection '';
+                 proxy_set_header x-unitas-region \$region; } }"
+}
+
 # Two regions and their units, both healthy: the state a static-mode gateway reads from dir.
 state_files() { # dir
   local work="$1"
@@ -47,6 +58,10 @@ median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a
 
 # CPU time a proxy spends per request (user + system, from /proc): less sensitive than req/s to what else runs.
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+# Each thread's CPU ticks (user + system) by its name, to split a process's CPU per request by what spends it.
+thread_ticks() { for t in /proc/"$1"/task/*; do
+                   printf '%s %s %s\n' "${t##*/}" "$(awk '{print $14 + $15}' "$t/stat")" "$(tr ' ' _ <"$t/comm")"
+                 done | sort -k1,1; }
 measure() { # port pid -> "req/s cpu-microseconds-per-request"
   local t0 t1 out
   t0=$(ticks "$2")
@@ -69,7 +84,9 @@ two_gateways() {
 }
 stop_two_gateways() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  [[ -f "$work/backend/nginx.pid" ]] && kill "$(cat "$work/backend/nginx.pid")" 2>/dev/null || true
+  for n in backend proxy; do  # the proxy when a script started one (nginx_proxy)
+    [[ -f "$work/$n/nginx.pid" ]] && kill "$(cat "$work/$n/nginx.pid")" 2>/dev/null || true
+  done
   rm -rf "$work"
 }
 

@@ -62,10 +62,6 @@ jfc="$(dirname "$(readlink -f "$(command -v java)")")/../lib/jfr/profile.jfc"
 sed -e 's|control="allocation-profiling">[^<]*<|control="allocation-profiling">1000000000/s<|' \
     -e 's|control="method-sampling-java-interval">[^<]*<|control="method-sampling-java-interval">1 ms<|' \
     "$jfc" >"$work/perrequest.jfc"
-# Each thread's CPU ticks (user + system) by its name, to split the process's CPU per request by what spends it.
-thread_ticks() { for t in /proc/"$1"/task/*; do
-                   printf '%s %s %s\n' "${t##*/}" "$(awk '{print $14 + $15}' "$t/stat")" "$(tr ' ' _ <"$t/comm")"
-                 done | sort -k1,1; }
 thread_ticks "${pids[0]}" >"$work/ticks0"
 jcmd "${pids[0]}" JFR.start name=perrequest settings="$work/perrequest.jfc" >/dev/null
 out=$(load "$DURATION")

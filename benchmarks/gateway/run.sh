@@ -52,13 +52,7 @@ BACKEND=$(free_port); NGINX_PROXY=$(free_port); UNITAS=$(free_port); SCG=$(free_
 # The backend every proxy sends to: a fixed small answer.
 nginx_conf "$work/backend" "server { listen 127.0.0.1:$BACKEND; keepalive_requests 1000000;
   location / { return 200 'ok'; } }"
-# nginx as the reference proxy: the same header-based choice of upstream, keepalive connections to it.
-nginx_conf "$work/proxy" "upstream cn { server 127.0.0.1:$BACKEND; keepalive 64; }
-  upstream eu { server 127.0.0.1:$BACKEND; keepalive 64; }
-  map \$http_x_user_id \$region { \"~^[0-4][0-9]{0,3}\$\" cn; default eu; }
-  server { listen 127.0.0.1:$NGINX_PROXY; keepalive_requests 1000000;
-    location / { proxy_pass http://\$region; proxy_http_version 1.1; proxy_set_header Connection '';
-                 proxy_set_header x-unitas-region \$region; } }"
+nginx_proxy "$work/proxy" "$NGINX_PROXY"
 
 # The unitas gateway from static files: two regions, both served by the backend.
 state_files "$work"
