@@ -225,8 +225,10 @@ final class ControlApi {
         return outcome(change.apply(revision));
     }
 
-    /** A switchover request read from its JSON body; a deadline that is no instant is refused here. */
-    /** {@code {"units": [...], "reason": "...", "retry_after": "10s"}}; without {@code retry_after}, the default. */
+    /**
+     * Fences read from their JSON body, {@code {"units": [...], "reason": "...", "retry_after": "10s"}}; a
+     * {@code retry_after} that is no duration of at least a second is refused here, without it the default.
+     */
     private Outcome addFences(TokenTable.Principal who, JsonNode doc, String why) {
         String reason = doc.path("reason").asText(why);
         Duration retryAfter = FencePolicy.DEFAULT_RETRY_AFTER;
@@ -246,6 +248,7 @@ final class ControlApi {
         return outcome(service.addFences(who.name(), texts(doc.path("units")), reason, retryAfter));
     }
 
+    /** A switchover request read from its JSON body; a deadline that is no instant is refused here. */
     private Outcome startSwitchover(TokenTable.Principal who, JsonNode doc) {
         List<String> units = texts(doc.path("units"));
         Instant deadline = null;

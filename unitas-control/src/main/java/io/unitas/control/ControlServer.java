@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
+import io.unitas.config.DurationFormat;
 import io.unitas.core.switchover.SwitchoverCooldown;
 
 /**
@@ -184,7 +185,8 @@ public interface ControlServer extends AutoCloseable {
          */
         public Builder healthTtlWithEvidence(Duration ttl) {
             if (ttl.isNegative() || ttl.isZero()) {
-                throw new IllegalArgumentException("health ttl with evidence: " + ttl + " (expected: > 0)");
+                throw new IllegalArgumentException("health ttl with evidence: " + DurationFormat.format(ttl)
+                                                   + " (expected: > 0)");
             }
             this.healthTtlWithEvidence = ttl;
             return this;
