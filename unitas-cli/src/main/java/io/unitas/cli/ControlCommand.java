@@ -99,8 +99,8 @@ final class ControlCommand implements Callable<Integer> {
     @Option(names = "--health-ttl-with-evidence", paramLabel = "DURATION",
             converter = ProbeCommand.DurationConverter.class,
             description = "a region whose last report is this old and that another region's gateway reported "
-                          + "unreachable since is down at once; about two of its agent's push intervals, at most "
-                          + "--health-ttl (default: the health ttl)")
+                          + "unreachable since is down at once; three of its agent's push intervals (two pushes "
+                          + "missed), at most --health-ttl (default: the health ttl)")
     Duration healthTtlWithEvidence;
 
     @Override

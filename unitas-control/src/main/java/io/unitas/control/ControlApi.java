@@ -231,21 +231,23 @@ final class ControlApi {
      */
     private Outcome addFences(TokenTable.Principal who, JsonNode doc, String why) {
         String reason = doc.path("reason").asText(why);
-        Duration retryAfter = FencePolicy.DEFAULT_RETRY_AFTER;
-        if (doc.hasNonNull("retry_after")) {
-            String text = doc.get("retry_after").asText();
-            try {
-                retryAfter = DurationFormat.parse(text);
-            } catch (IllegalArgumentException e) {
-                retryAfter = Duration.ZERO;
-            }
-            if (retryAfter.compareTo(Duration.ofSeconds(1)) < 0) {
-                return Outcome.problem(service.refuse(who.name(), "fence.add", "fence", reason, Refusal.invalid(
-                        "fence", List.of(new Problem("retry_after", "'" + text + "' (expected: a duration of at "
-                                                                    + "least 1s, such as 10s or 1m)")))));
-            }
+        String text = doc.hasNonNull("retry_after") ? doc.get("retry_after").asText() : null;
+        Duration retryAfter = text == null ? FencePolicy.DEFAULT_RETRY_AFTER : readableDuration(text);
+        if (retryAfter == null || retryAfter.compareTo(FencePolicy.MIN_RETRY_AFTER) < 0) {
+            return Outcome.problem(service.refuse(who.name(), "fence.add", "fence", reason, Refusal.invalid(
+                    "fence", List.of(new Problem("retry_after", "'" + text + "' (expected: a duration of at least "
+                            + DurationFormat.format(FencePolicy.MIN_RETRY_AFTER) + ", such as 10s or 1m)")))));
         }
         return outcome(service.addFences(who.name(), texts(doc.path("units")), reason, retryAfter));
+    }
+
+    /** {@code text} in the duration grammar, or null when it is none. */
+    private static Duration readableDuration(String text) {
+        try {
+            return DurationFormat.parse(text);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     /** A switchover request read from its JSON body; a deadline that is no instant is refused here. */

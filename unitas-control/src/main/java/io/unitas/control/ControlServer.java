@@ -179,9 +179,9 @@ public interface ControlServer extends AutoCloseable {
 
         /**
          * How old a region's last report may be and still count as fresh when another region has reported it
-         * unreachable since (peer evidence): about two of its agent's push intervals, so that a region that stopped
-         * pushing and that others cannot reach is taken down without waiting out the whole TTL. At most the TTL,
-         * which is the default (evidence then only saves the grace).
+         * unreachable since (peer evidence): three of its agent's push intervals (two pushes missed), so that a
+         * region that stopped pushing and that others cannot reach is taken down without waiting out the whole TTL.
+         * At most the TTL, which is the default (evidence then only saves the grace).
          */
         public Builder healthTtlWithEvidence(Duration ttl) {
             if (ttl.isNegative() || ttl.isZero()) {

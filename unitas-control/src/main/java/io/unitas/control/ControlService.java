@@ -28,7 +28,6 @@ import io.unitas.core.switchover.Switchover;
 import io.unitas.core.switchover.SwitchoverPhase;
 import io.unitas.core.switchover.SwitchoverCooldown;
 import io.unitas.core.switchover.SwitchoverPlan;
-import io.unitas.core.fence.FencePolicy;
 import io.unitas.core.fence.FenceRecord;
 
 /**
@@ -363,11 +362,6 @@ final class ControlService {
                     + (last == null ? " (none reported)" : " (last: sequence " + last.sequence() + " observed at "
                                                            + last.observedAt() + ")"));
         });
-    }
-
-    /** Fences writes of {@code units}, refused writes told {@link FencePolicy#DEFAULT_RETRY_AFTER}. */
-    ChangeResult addFences(String actor, List<String> units, String reason) {
-        return addFences(actor, units, reason, FencePolicy.DEFAULT_RETRY_AFTER);
     }
 
     /**

@@ -216,7 +216,7 @@ class ControlServiceSwitchoverTest {
 
     @Test
     void aSwitchover_fencesItsUnits_flipsTheirHome_onMeasuredLag_thenLiftsOnlyItsOwnFences() {
-        service.addFences("ops", List.of("u-sh"), "db repair");
+        service.addFences("ops", List.of("u-sh"), "db repair", FencePolicy.DEFAULT_RETRY_AFTER);
         started(service.startSwitchover("ops", move(List.of("u-sh", "u-bj"), "eu")));
 
         service.tick();
@@ -256,7 +256,7 @@ class ControlServiceSwitchoverTest {
 
     @Test
     void eachFence_tellsRefusedWritesToWaitAboutAsLongAsItHolds() {
-        service.addFences("ops", List.of("u-ny"), "db repair");
+        service.addFences("ops", List.of("u-ny"), "db repair", FencePolicy.DEFAULT_RETRY_AFTER);
         assertThat(store.current().fences().get("u-ny").retryAfter()).isEqualTo(FencePolicy.DEFAULT_RETRY_AFTER);
 
         // A switchover's fence holds at most until its deadline: 3 s from its start, 2.9 s from the fence.

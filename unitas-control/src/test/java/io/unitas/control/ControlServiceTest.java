@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 
+import io.unitas.core.fence.FencePolicy;
 import io.unitas.testkit.MutableClock;
 
 /** The control plane's domain on its own: typed commands in, typed results out, no HTTP or JSON. */
@@ -95,7 +96,8 @@ class ControlServiceTest {
                                                     Duration.ofSeconds(30), ControlService.DEFAULT_TICK);
             long before = store.current().revision();
 
-            ChangeResult result = service.addFences("ops", List.of("u-sh"), "db repair");
+            ChangeResult result = service.addFences("ops", List.of("u-sh"), "db repair",
+                                                    FencePolicy.DEFAULT_RETRY_AFTER);
 
             assertThat(result).isEqualTo(ChangeResult.Applied.at(before + 1));
             assertThat(store.current().fences()).containsKey("u-sh");

@@ -17,6 +17,8 @@ public record FencePolicy(Mode mode, double writesPerSecond, int burst, Duration
 
     /** What a refused write is told to wait when its fence does not say (an operator's fence, a fence file's). */
     public static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(5);
+    /** The least a refused write is told to wait: {@code Retry-After} counts whole seconds. */
+    public static final Duration MIN_RETRY_AFTER = Duration.ofSeconds(1);
 
     /** What a fence does to writes. */
     public enum Mode {
@@ -36,7 +38,7 @@ public record FencePolicy(Mode mode, double writesPerSecond, int burst, Duration
         if (mode == Mode.THROTTLE && burst < 1) {
             throw new IllegalArgumentException("burst: " + burst + " (expected: >= 1)");
         }
-        if (retryAfter.compareTo(Duration.ofSeconds(1)) < 0) {
+        if (retryAfter.compareTo(MIN_RETRY_AFTER) < 0) {
             throw new IllegalArgumentException("retry_after: " + retryAfter + " (expected: >= 1s)");
         }
     }

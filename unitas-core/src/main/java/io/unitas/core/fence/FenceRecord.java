@@ -25,7 +25,7 @@ public record FenceRecord(String unit, String reason, Instant since, String swit
         Objects.requireNonNull(since, "since");
         Objects.requireNonNull(switchover, "switchover");
         Objects.requireNonNull(retryAfter, "retryAfter");
-        if (retryAfter.compareTo(Duration.ofSeconds(1)) < 0) {
+        if (retryAfter.compareTo(FencePolicy.MIN_RETRY_AFTER) < 0) {
             throw new IllegalArgumentException("retry_after: " + retryAfter + " (expected: >= 1s)");
         }
     }
