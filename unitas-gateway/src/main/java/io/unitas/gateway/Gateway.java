@@ -14,6 +14,9 @@ public interface Gateway extends AutoCloseable {
     /** The port it listens on (the one chosen when the configuration said 0). */
     int port();
 
+    /** The socket layer it runs on: {@code io_uring}, {@code epoll} or {@code nio}. */
+    String transport();
+
     /** The revision of the routing state it serves with, or -1 before it has any. */
     long revision();
 

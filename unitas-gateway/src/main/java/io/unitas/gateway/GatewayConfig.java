@@ -22,6 +22,7 @@ import io.unitas.core.fence.Writes;
  * @param tls          the gateway's certificate, with which it serves TLS; {@code null} for cleartext (h2c)
  * @param workers      event loops, each serving its share of connections with its own upstream connections (as
  *                     nginx's worker processes); 0 for one per core
+ * @param transport    the socket layer: io_uring, epoll, Java NIO, or the best of them this machine offers
  * @param upstreams    per region: its own services for {@link #region()}, the region's gateways for the others
  * @param source       where rules, health and fences come from
  * @param headers      the header names used along the call chain
@@ -34,7 +35,7 @@ import io.unitas.core.fence.Writes;
  *                     stay idle
  */
 public record GatewayConfig(Region region, InetSocketAddress listen, Certificate tls, int workers,
-                            Map<Region, Upstream> upstreams,
+                            TransportKind transport, Map<Region, Upstream> upstreams,
                             StateSource source, Headers headers, int hopLimit, Writes writes,
                             Resilience resilience, String accessLog, Routing routing, Limits limits) {
 
@@ -42,6 +43,7 @@ public record GatewayConfig(Region region, InetSocketAddress listen, Certificate
     public GatewayConfig {
         Objects.requireNonNull(region, "region");
         Objects.requireNonNull(listen, "listen");
+        Objects.requireNonNull(transport, "transport");
         upstreams = Map.copyOf(upstreams);
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(headers, "headers");
@@ -59,21 +61,24 @@ public record GatewayConfig(Region region, InetSocketAddress listen, Certificate
 
     /** A copy listening on {@code address}; for tests and embedding that pick ports at run time. */
     public GatewayConfig withListen(InetSocketAddress address) {
-        return new GatewayConfig(region, address, tls, workers, upstreams, source, headers, hopLimit, writes,
-                                 resilience, accessLog, routing, limits);
+        return new GatewayConfig(region, address, tls, workers, transport, upstreams, source, headers, hopLimit,
+                                 writes, resilience, accessLog, routing, limits);
     }
 
     /** A copy routing by {@code routing}; for tests and embedding. */
     public GatewayConfig withRouting(Routing routing) {
-        return new GatewayConfig(region, listen, tls, workers, upstreams, source, headers, hopLimit, writes,
-                                 resilience, accessLog, routing, limits);
+        return new GatewayConfig(region, listen, tls, workers, transport, upstreams, source, headers, hopLimit,
+                                 writes, resilience, accessLog, routing, limits);
     }
 
     /** A copy with {@code limits} on client connections; for tests and embedding. */
     public GatewayConfig withLimits(Limits limits) {
-        return new GatewayConfig(region, listen, tls, workers, upstreams, source, headers, hopLimit, writes,
-                                 resilience, accessLog, routing, limits);
+        return new GatewayConfig(region, listen, tls, workers, transport, upstreams, source, headers, hopLimit,
+                                 writes, resilience, accessLog, routing, limits);
     }
+
+    /** What {@code transport} may say: {@code auto} takes io_uring where the kernel allows it, else epoll, else NIO. */
+    public enum TransportKind { AUTO, IO_URING, EPOLL, NIO }
 
     /**
      * How the route decision treats flapping regions and partial health, and whose stamps it follows.

@@ -31,10 +31,9 @@ import io.unitas.gateway.GatewayConfig.Resilience;
 /** Reads {@code gateway.yaml}, collecting every problem with its line before giving up. */
 final class GatewayConfigReader extends DocumentReader {
 
-    private static final Set<String> TOP = Set.of("region", "listen", "tls", "workers", "upstreams", "control_plane",
-                                                  "static", "headers", "hop_limit", "write_methods", "read_paths",
-                                                  "health_check",
-                                                  "timeouts", "retries", "outlier", "access_log",
+    private static final Set<String> TOP = Set.of("region", "listen", "tls", "workers", "transport", "upstreams",
+                                                  "control_plane", "static", "headers", "hop_limit", "write_methods",
+                                                  "read_paths", "health_check", "timeouts", "retries", "outlier", "access_log",
                                                   "hold_down", "on_read_only", "on_read_only_units",
                                                   "trusted_peers", "limits");
     private static final Pattern ENDPOINT = Pattern.compile("[^\\s:/]+:\\d{1,5}");
@@ -61,6 +60,7 @@ final class GatewayConfigReader extends DocumentReader {
         InetSocketAddress listen = listen(root.get("listen"));
         GatewayConfig.Certificate tls = certificate(root.get("tls"));
         int workers = workers(root.get("workers"));
+        GatewayConfig.TransportKind transport = transport(root.get("transport"));
         Map<Region, GatewayConfig.Upstream> upstreams = upstreams(root.get("upstreams"), region);
         StateSource source = source();
         Headers headers = headers(root.get("headers"));
@@ -74,7 +74,7 @@ final class GatewayConfigReader extends DocumentReader {
                            : text(log, "access_log", "stdout");
         GatewayConfig.Routing routing = routing(root);
         throwIfProblems();
-        return new GatewayConfig(region, listen, tls, workers, upstreams, source, headers, hopLimit, writes,
+        return new GatewayConfig(region, listen, tls, workers, transport, upstreams, source, headers, hopLimit, writes,
                                  resilience, accessLog, routing, limits);
     }
 
@@ -137,6 +137,20 @@ final class GatewayConfigReader extends DocumentReader {
                 wholeNumber(li.get("max_connections"), "limits.max_connections", d.maxConnections(), 1),
                 duration(li.get("header_read_timeout"), "limits.header_read_timeout", d.headerReadTimeout()),
                 duration(li.get("idle_timeout"), "limits.idle_timeout", d.idleTimeout()));
+    }
+
+    /** {@code auto} (or absent), {@code io_uring}, {@code epoll} or {@code nio}. */
+    private GatewayConfig.TransportKind transport(JsonNode node) {
+        if (node == null) {
+            return GatewayConfig.TransportKind.AUTO;
+        }
+        for (GatewayConfig.TransportKind kind : GatewayConfig.TransportKind.values()) {
+            if (kind.name().toLowerCase(Locale.ROOT).equals(node.asText())) {
+                return kind;
+            }
+        }
+        problem("transport", node + " (expected: auto, io_uring, epoll or nio)");
+        return GatewayConfig.TransportKind.AUTO;
     }
 
     /** {@code auto} (or absent): one per core, as 0; else a count. */

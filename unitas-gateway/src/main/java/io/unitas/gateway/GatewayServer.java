@@ -66,11 +66,12 @@ final class GatewayServer implements Gateway {
     private final Proxy proxy;
     private final GatewayMetrics metrics;
     private final UnreachableReporter reporter;
+    private final String transport;
     private final CountDownLatch closed = new CountDownLatch(1);
 
     private GatewayServer(Channel server, EventLoopGroup loops, ChannelGroup connections, StateHolder holder,
                           StateFeed feed, Upstreams upstreams, Proxy proxy, GatewayMetrics metrics,
-                          UnreachableReporter reporter) {
+                          UnreachableReporter reporter, String transport) {
         this.server = server;
         this.loops = loops;
         this.connections = connections;
@@ -80,6 +81,7 @@ final class GatewayServer implements Gateway {
         this.proxy = proxy;
         this.metrics = metrics;
         this.reporter = reporter;
+        this.transport = transport;
     }
 
     static StateFeed feedFor(GatewayConfig config) {
@@ -107,7 +109,7 @@ final class GatewayServer implements Gateway {
     static GatewayServer start(GatewayConfig config, StateFeed feed, Clock clock, LongSupplier ticker) {
         StateHolder holder = new StateHolder(ticker, clock, config.routing().holdDown());
         feed.start(holder); // first, so that bad state files stop the start before anything is opened
-        Transport transport = Transport.best();
+        Transport transport = Transport.of(config.transport());
         int workers = config.workers() > 0 ? config.workers() : Runtime.getRuntime().availableProcessors();
         EventLoopGroup loops = transport.group(workers, "unitas-gateway");
         UnreachableReporter reporter = null;
@@ -162,7 +164,8 @@ final class GatewayServer implements Gateway {
                 throw new IllegalStateException("cannot listen on " + at.getHostString() + ":" + at.getPort() + ": "
                                                 + bound.cause().getMessage());
             }
-            return new GatewayServer(bound.channel(), loops, open, holder, feed, upstreams, proxy, metrics, reporter);
+            return new GatewayServer(bound.channel(), loops, open, holder, feed, upstreams, proxy, metrics, reporter,
+                                     transport.name());
         } catch (RuntimeException e) {
             if (reporter != null) {
                 reporter.close();
@@ -247,6 +250,11 @@ final class GatewayServer implements Gateway {
     @Override
     public int port() {
         return ((InetSocketAddress) server.localAddress()).getPort();
+    }
+
+    @Override
+    public String transport() {
+        return transport;
     }
 
     @Override

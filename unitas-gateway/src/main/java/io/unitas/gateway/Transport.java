@@ -15,18 +15,65 @@ import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.channel.uring.IoUring;
+import io.netty.channel.uring.IoUringDatagramChannel;
+import io.netty.channel.uring.IoUringIoHandler;
+import io.netty.channel.uring.IoUringServerSocketChannel;
+import io.netty.channel.uring.IoUringSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 
-/** The socket layer: Linux epoll where its native library loads, Java NIO elsewhere; UDP for DNS. */
-record Transport(IoHandlerFactory io, Class<? extends ServerChannel> serverChannel,
+import io.unitas.gateway.GatewayConfig.TransportKind;
+
+/**
+ * The socket layer, as {@code transport} in gateway.yaml chooses it: io_uring (a ring of submissions and completions
+ * shared with the kernel: fewer system calls per request), Linux epoll, or Java NIO; UDP for DNS on the same.
+ *
+ * @param name the layer's name as gateway.yaml spells it
+ */
+record Transport(String name, IoHandlerFactory io, Class<? extends ServerChannel> serverChannel,
                  Class<? extends Channel> socketChannel, Class<? extends DatagramChannel> datagramChannel) {
 
-    static Transport best() {
-        return Epoll.isAvailable()
-               ? new Transport(EpollIoHandler.newFactory(), EpollServerSocketChannel.class, EpollSocketChannel.class,
-                               EpollDatagramChannel.class)
-               : new Transport(NioIoHandler.newFactory(), NioServerSocketChannel.class, NioSocketChannel.class,
-                               NioDatagramChannel.class);
+    /**
+     * The layer {@code kind} names; {@code auto} takes the first of io_uring, epoll and NIO that this machine offers
+     * (io_uring may be missing from the kernel or forbidden to the process, as container runtimes do by default).
+     *
+     * @throws IllegalStateException when the named layer is not available here, with the reason
+     */
+    static Transport of(TransportKind kind) {
+        return switch (kind) {
+            case AUTO -> IoUring.isAvailable() ? ioUring() : Epoll.isAvailable() ? epoll() : nio();
+            case IO_URING -> {
+                require("io_uring", IoUring.unavailabilityCause());
+                yield ioUring();
+            }
+            case EPOLL -> {
+                require("epoll", Epoll.unavailabilityCause());
+                yield epoll();
+            }
+            case NIO -> nio();
+        };
+    }
+
+    private static void require(String name, Throwable unavailable) {
+        if (unavailable != null) {
+            throw new IllegalStateException("transport: " + name + " is not available here (" + unavailable
+                                            + "); use transport: auto to take the best that is");
+        }
+    }
+
+    private static Transport ioUring() {
+        return new Transport("io_uring", IoUringIoHandler.newFactory(), IoUringServerSocketChannel.class,
+                             IoUringSocketChannel.class, IoUringDatagramChannel.class);
+    }
+
+    private static Transport epoll() {
+        return new Transport("epoll", EpollIoHandler.newFactory(), EpollServerSocketChannel.class,
+                             EpollSocketChannel.class, EpollDatagramChannel.class);
+    }
+
+    private static Transport nio() {
+        return new Transport("nio", NioIoHandler.newFactory(), NioServerSocketChannel.class, NioSocketChannel.class,
+                             NioDatagramChannel.class);
     }
 
     /** {@code threads} event loops named {@code name-N}, as daemon threads. */

@@ -116,7 +116,15 @@ class GatewayEndToEndTest {
     /** Every test gateway: static state fed by the test, default headers and writes, health checked on /healthz. */
     static GatewayConfig config(String region, int port, GatewayConfig.Certificate tls, int workers,
                                 Map<Region, GatewayConfig.Upstream> upstreams, GatewayConfig.Resilience resilience) {
-        return new GatewayConfig(Region.of(region), new InetSocketAddress("127.0.0.1", port), tls, workers, upstreams,
+        return config(region, port, tls, workers, GatewayConfig.TransportKind.AUTO, upstreams, resilience);
+    }
+
+    /** As above, on the socket layer {@code transport}. */
+    static GatewayConfig config(String region, int port, GatewayConfig.Certificate tls, int workers,
+                                GatewayConfig.TransportKind transport, Map<Region, GatewayConfig.Upstream> upstreams,
+                                GatewayConfig.Resilience resilience) {
+        return new GatewayConfig(Region.of(region), new InetSocketAddress("127.0.0.1", port), tls, workers, transport,
+                                 upstreams,
                                  new StateSource.StaticFiles(null, null, null, null, Duration.ofSeconds(1)),
                                  GatewayConfig.Headers.DEFAULTS, 3, Writes.DEFAULT, resilience, "off", ROUTING,
                                  GatewayConfig.Limits.DEFAULTS);
