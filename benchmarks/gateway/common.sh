@@ -91,7 +91,9 @@ stop_two_gateways() {
 }
 
 # One gateway (one worker, access log off, the state files) on port with the JVM options, from jar; waits until it
-# answers (up to a minute).
+# answers (up to a minute). In a session of its own, as nginx's daemon is and as a service manager starts it: the
+# kernel's autogroup scheduling shares CPU between sessions first, so a gateway started in this shell's session
+# would share one share with wrk while nginx had one to itself.
 start_gateway() { # port, options, jar
   cat >"$work/gw-$1.yaml" <<YAML
 region: cn
@@ -102,7 +104,7 @@ access_log: off
 static: {topology: topology.yaml, rules: rules.yaml, health: health.yaml}
 YAML
   # shellcheck disable=SC2086
-  java -Xmx512m $2 -jar "$3" gateway --config "$work/gw-$1.yaml" >"$work/gw-$1.log" 2>&1 &
+  setsid java -Xmx512m $2 -jar "$3" gateway --config "$work/gw-$1.yaml" >"$work/gw-$1.log" 2>&1 &
   pids+=($!)
   for _ in $(seq 1 120); do curl -fs -o /dev/null -H 'x-user-id: 1' "http://127.0.0.1:$1/" && return; sleep 0.5; done
 }

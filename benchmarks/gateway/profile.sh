@@ -47,7 +47,7 @@ upstreams:
 access_log: off
 static: {topology: topology.yaml, rules: rules.yaml, health: health.yaml}
 YAML
-UNITAS_JAVA_OPTS="${GATEWAY_JAVA_OPTS:--Xmx512m}" "$root/unitas" gateway --config "$work/gateway.yaml" \
+UNITAS_JAVA_OPTS="${GATEWAY_JAVA_OPTS:--Xmx512m}" setsid "$root/unitas" gateway --config "$work/gateway.yaml" \
   >"$work/unitas.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 1 240); do curl -fs -o /dev/null -H 'x-user-id: 1234' "http://127.0.0.1:$UNITAS/" && break; sleep 0.5; done

@@ -66,11 +66,12 @@ upstreams:
 access_log: off
 static: {topology: topology.yaml, rules: rules.yaml, health: health.yaml}
 YAML
-# Through the launcher, so with the JVM options users get.
-UNITAS_JAVA_OPTS="${GATEWAY_JAVA_OPTS:--Xmx512m}" "$root/unitas" gateway --config "$work/gateway.yaml" \
+# Through the launcher, so with the JVM options users get. Each proxy in a session of its own, as nginx's daemon is
+# (see start_gateway in common.sh).
+UNITAS_JAVA_OPTS="${GATEWAY_JAVA_OPTS:--Xmx512m}" setsid "$root/unitas" gateway --config "$work/gateway.yaml" \
   >"$work/unitas.log" 2>&1 &
 pids+=($!)
-java -Xmx512m -jar "$here/scg/target/scg-peer.jar" --server.port="$SCG" \
+setsid java -Xmx512m -jar "$here/scg/target/scg-peer.jar" --server.port="$SCG" \
   --backend.cn="http://127.0.0.1:$BACKEND" --backend.eu="http://127.0.0.1:$BACKEND" >"$work/scg.log" 2>&1 &
 pids+=($!)
 
