@@ -94,7 +94,7 @@ stop_two_gateways() {
 # answers (up to a minute). In a session of its own, as nginx's daemon is and as a service manager starts it: the
 # kernel's autogroup scheduling shares CPU between sessions first, so a gateway started in this shell's session
 # would share one share with wrk while nginx had one to itself.
-start_gateway() { # port, options, jar
+start_gateway() { # port, options, jar[, more lines of gateway.yaml such as "transport: epoll"]
   cat >"$work/gw-$1.yaml" <<YAML
 region: cn
 listen: 127.0.0.1:$1
@@ -102,6 +102,7 @@ workers: 1
 upstreams: {cn: {endpoints: ["127.0.0.1:$BACKEND"]}, eu: {endpoints: ["127.0.0.1:$BACKEND"]}}
 access_log: off
 static: {topology: topology.yaml, rules: rules.yaml, health: health.yaml}
+${4:-}
 YAML
   # shellcheck disable=SC2086
   setsid java -Xmx512m $2 -jar "$3" gateway --config "$work/gw-$1.yaml" >"$work/gw-$1.log" 2>&1 &

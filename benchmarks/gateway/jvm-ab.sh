@@ -3,7 +3,10 @@
 # in alternation so that whatever else the machine does hits both alike. Prints each one's median req/s and CPU
 # time per request. It is how the launcher's JVM options for `unitas gateway` were chosen:
 #   benchmarks/gateway/jvm-ab.sh "" "-XX:+UseParallelGC -Dio.netty.leakDetection.level=disabled"
-# Usage: benchmarks/gateway/jvm-ab.sh "OPTIONS_A" "OPTIONS_B"   (env: PAIRS=8 DURATION=10s WARMUP=30s)
+# With YAML_A or YAML_B, that side's gateway.yaml gets those lines too: the socket layers compared,
+#   YAML_B="transport: epoll" benchmarks/gateway/jvm-ab.sh "$OPTS" "$OPTS"
+# Usage: benchmarks/gateway/jvm-ab.sh "OPTIONS_A" "OPTIONS_B"
+#        (env: PAIRS=8 DURATION=10s WARMUP=30s YAML_A= YAML_B=)
 set -euo pipefail
 if [[ "${1:-}" == "--help" || "${1:-}" == "-h" ]]; then  # the comment above, without its marks
   sed -n "2,$((${LINENO} - 3))p" "$0" | sed 's/^# \{0,1\}//'
@@ -21,7 +24,7 @@ NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
 
 two_gateways
 jar="$root/unitas-cli/target/unitas.jar"
-start_gateway "$PA" "$A" "$jar"; start_gateway "$PB" "$B" "$jar"
+start_gateway "$PA" "$A" "$jar" "${YAML_A:-}"; start_gateway "$PB" "$B" "$jar" "${YAML_B:-}"
 for p in "$PA" "$PB"; do
   wrk -t2 -c64 -d"$WARMUP" -H 'x-user-id: 1234' "http://127.0.0.1:$p/" >/dev/null
 done
@@ -33,4 +36,4 @@ for x in A B; do
   echo "$x: median $(awk -v x="$x" '$1 == x {print $2}' "$work/runs" | median) req/s," \
        "$(awk -v x="$x" '$1 == x {print $3}' "$work/runs" | median) us CPU per request"
 done
-echo "A = '$A'; B = '$B'; load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "A = '$A' ${YAML_A:-}; B = '$B' ${YAML_B:-}; load average: $(cut -d' ' -f1-3 /proc/loadavg)"

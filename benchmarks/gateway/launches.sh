@@ -11,10 +11,11 @@
 # (epoch milliseconds) as launch-N.windows.
 #   benchmarks/gateway/launches.sh "-XX:+UseParallelGC -Dio.netty.leakDetection.level=disabled"
 # Usage: benchmarks/gateway/launches.sh "OPTIONS_A" ["OPTIONS_B" ...]
-#        (env: LAUNCHES=6 MEASURES=2 DURATION=8s WARMUP=30s JAR=unitas-cli/target/unitas.jar LOGS=dir JFR=1)
+#        (env: LAUNCHES=6 MEASURES=2 DURATION=8s WARMUP=30s JAR=unitas-cli/target/unitas.jar LOGS=dir JFR=1
+#         GATEWAY_YAML="transport: epoll": more lines for every launch's gateway.yaml)
 set -euo pipefail
 if [[ "${1:-}" == --help || "${1:-}" == -h || $# -lt 1 ]]; then
-  sed -n '2,14p' "$0" | cut -c3-
+  sed -n '2,15p' "$0" | cut -c3-
   [[ "${1:-}" == --help || "${1:-}" == -h ]] && exit 0 || exit 2
 fi
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -106,7 +107,7 @@ opts=("$@")
 for i in $(seq 1 "$LAUNCHES"); do
   o=$(((i - 1) % ${#opts[@]})); x=$(printf "\\x$(printf %x $((65 + o)))")
   port=$(free_port)
-  start_gateway "$port" "-XX:SharedArchiveFile=$cds -Xlog:cds=off -Xlog:cds+dynamic=off ${opts[$o]}" "$JAR"
+  start_gateway "$port" "-XX:SharedArchiveFile=$cds -Xlog:cds=off -Xlog:cds+dynamic=off ${opts[$o]}" "$JAR" "${GATEWAY_YAML:-}"
   recording=$([[ -n "${LOGS:-}" && "${JFR:-}" == 1 ]] && echo "$LOGS/launch-$i" || true)
   [[ -z "$recording" ]] || { mkdir -p "$LOGS"; : >"$recording.windows"
                              jcmd "${pids[0]}" JFR.start name=launch settings="$work/jit.jfc" >/dev/null; }

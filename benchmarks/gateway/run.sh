@@ -6,7 +6,8 @@
 #   CPU time per request (user + system, from /proc) <= nginx's;
 #   p99 added over a direct call, at half of nginx's peak rate, <= what nginx adds;
 # then the throughput ratios (>= 0.8 x nginx, >= 2 x Spring Cloud Gateway). Medians of RUNS interleaved runs.
-# Usage: benchmarks/gateway/run.sh   (env: RUNS=5 DURATION=10s CONNECTIONS=64 THREADS=2 WARMUP=30s)
+# Usage: benchmarks/gateway/run.sh   (env: RUNS=5 DURATION=10s CONNECTIONS=64 THREADS=2 WARMUP=30s
+#        GATEWAY_YAML="transport: epoll": more lines for the gateway's gateway.yaml)
 set -euo pipefail
 if [[ "${1:-}" == "--help" || "${1:-}" == "-h" ]]; then  # the comment above, without its marks
   sed -n "2,$((${LINENO} - 3))p" "$0" | sed 's/^# \{0,1\}//'
@@ -65,6 +66,7 @@ upstreams:
   eu: {endpoints: ["127.0.0.1:$BACKEND"]}
 access_log: off
 static: {topology: topology.yaml, rules: rules.yaml, health: health.yaml}
+${GATEWAY_YAML:-}
 YAML
 # Through the launcher, so with the JVM options users get. Each proxy in a session of its own, as nginx's daemon is
 # (see start_gateway in common.sh).

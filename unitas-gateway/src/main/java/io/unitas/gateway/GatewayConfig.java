@@ -77,7 +77,7 @@ public record GatewayConfig(Region region, InetSocketAddress listen, Certificate
                                  writes, resilience, accessLog, routing, limits);
     }
 
-    /** What {@code transport} may say: {@code auto} takes io_uring where the kernel allows it, else epoll, else NIO. */
+    /** What {@code transport} may say; {@code auto} takes io_uring where the kernel allows it, else epoll, else NIO. */
     public enum TransportKind { AUTO, IO_URING, EPOLL, NIO }
 
     /**

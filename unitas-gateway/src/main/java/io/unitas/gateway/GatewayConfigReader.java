@@ -33,8 +33,8 @@ final class GatewayConfigReader extends DocumentReader {
 
     private static final Set<String> TOP = Set.of("region", "listen", "tls", "workers", "transport", "upstreams",
                                                   "control_plane", "static", "headers", "hop_limit", "write_methods",
-                                                  "read_paths", "health_check", "timeouts", "retries", "outlier", "access_log",
-                                                  "hold_down", "on_read_only", "on_read_only_units",
+                                                  "read_paths", "health_check", "timeouts", "retries", "outlier",
+                                                  "access_log", "hold_down", "on_read_only", "on_read_only_units",
                                                   "trusted_peers", "limits");
     private static final Pattern ENDPOINT = Pattern.compile("[^\\s:/]+:\\d{1,5}");
 
@@ -74,8 +74,8 @@ final class GatewayConfigReader extends DocumentReader {
                            : text(log, "access_log", "stdout");
         GatewayConfig.Routing routing = routing(root);
         throwIfProblems();
-        return new GatewayConfig(region, listen, tls, workers, transport, upstreams, source, headers, hopLimit, writes,
-                                 resilience, accessLog, routing, limits);
+        return new GatewayConfig(region, listen, tls, workers, transport, upstreams, source, headers, hopLimit,
+                                 writes, resilience, accessLog, routing, limits);
     }
 
     /** {@code hold_down}, {@code on_read_only}, {@code on_read_only_units} and {@code trusted_peers}. */

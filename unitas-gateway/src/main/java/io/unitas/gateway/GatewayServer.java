@@ -107,9 +107,9 @@ final class GatewayServer implements Gateway {
 
     /** Starts a gateway on {@code clock} (health transitions, hold-downs) and {@code ticker} (every timeout). */
     static GatewayServer start(GatewayConfig config, StateFeed feed, Clock clock, LongSupplier ticker) {
+        Transport transport = Transport.of(config.transport()); // opens nothing: a missing layer stops the start
         StateHolder holder = new StateHolder(ticker, clock, config.routing().holdDown());
         feed.start(holder); // first, so that bad state files stop the start before anything is opened
-        Transport transport = Transport.of(config.transport());
         int workers = config.workers() > 0 ? config.workers() : Runtime.getRuntime().availableProcessors();
         EventLoopGroup loops = transport.group(workers, "unitas-gateway");
         UnreachableReporter reporter = null;

@@ -35,7 +35,7 @@ record Transport(String name, IoHandlerFactory io, Class<? extends ServerChannel
 
     /**
      * The layer {@code kind} names; {@code auto} takes the first of io_uring, epoll and NIO that this machine offers
-     * (io_uring may be missing from the kernel or forbidden to the process, as container runtimes do by default).
+     * (io_uring may be missing from the kernel, or forbidden to the process by a container's seccomp profile).
      *
      * @throws IllegalStateException when the named layer is not available here, with the reason
      */

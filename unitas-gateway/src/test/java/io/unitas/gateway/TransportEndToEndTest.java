@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Instant;
+import java.util.Locale;
 import java.util.Map;
 
 import org.junit.jupiter.params.ParameterizedTest;
@@ -53,7 +54,8 @@ class TransportEndToEndTest {
             if (missing != null) {
                 assertThatThrownBy(() -> GatewayServer.start(cnConfig, feed(), clock))
                         .isInstanceOf(IllegalStateException.class)
-                        .hasMessageStartingWith("transport: " + kind.name().toLowerCase() + " is not available here");
+                        .hasMessageStartingWith("transport: " + kind.name().toLowerCase(Locale.ROOT)
+                                                + " is not available here");
                 return;
             }
             GatewayConfig euConfig = GatewayEndToEndTest.config(
@@ -65,7 +67,7 @@ class TransportEndToEndTest {
                  Gateway eu = GatewayServer.start(euConfig, feed(), clock)) {
                 String expected = switch (kind) {
                     case AUTO -> IoUring.isAvailable() ? "io_uring" : Epoll.isAvailable() ? "epoll" : "nio";
-                    default -> kind.name().toLowerCase();
+                    default -> kind.name().toLowerCase(Locale.ROOT);
                 };
                 assertThat(cn.transport()).isEqualTo(expected);
                 for (SessionProtocol protocol : new SessionProtocol[] {SessionProtocol.H1C, SessionProtocol.H2C}) {
