@@ -450,7 +450,7 @@ final class DefaultPlayground implements Playground {
                 }
             }
         }
-        return "";
+        return example == null ? "" : example.notYetServing(this::gateway);
     }
 
     @Override

@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -76,6 +77,37 @@ final class ExampleServices implements AutoCloseable {
             running.put(region, started);
         }
         warmUp(region);
+    }
+
+    /**
+     * Empty when an order of a user of each running region, entering at that region's gateway, is served (201);
+     * else what answered otherwise. The services follow the control plane's state on their own (the starter's
+     * watch), so they may see a region able to serve a moment after the gateways do.
+     */
+    String notYetServing(Function<Region, URI> gateway) {
+        List<Region> regions;
+        synchronized (running) {
+            regions = List.copyOf(running.keySet());
+        }
+        for (Region home : regions) {
+            HttpRequest req = HttpRequest.newBuilder(gateway.apply(home).resolve(ExampleProxy.PREFIX + "/orders"))
+                                         .timeout(Duration.ofSeconds(10)).header("x-user-id", layout.userId(home, 0))
+                                         .header("content-type", "application/json")
+                                         .POST(HttpRequest.BodyPublishers.ofString("{\"sku\":\"ready\"}")).build();
+            try {
+                HttpResponse<String> res = HTTP.send(req, HttpResponse.BodyHandlers.ofString());
+                if (res.statusCode() != 201) {
+                    return "example services of " + home + " answer an order with " + res.statusCode() + " "
+                           + res.body();
+                }
+            } catch (IOException e) {
+                return "example services of " + home + ": " + e;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return "interrupted";
+            }
+        }
+        return "";
     }
 
     /**
