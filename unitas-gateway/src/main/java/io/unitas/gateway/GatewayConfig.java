@@ -4,6 +4,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -78,7 +79,14 @@ public record GatewayConfig(Region region, InetSocketAddress listen, Certificate
     }
 
     /** What {@code transport} may say; {@code auto} takes io_uring where the kernel allows it, else epoll, else NIO. */
-    public enum TransportKind { AUTO, IO_URING, EPOLL, NIO }
+    public enum TransportKind {
+        AUTO, IO_URING, EPOLL, NIO;
+
+        /** The name in {@code gateway.yaml}. */
+        public String id() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
 
     /**
      * How the route decision treats flapping regions and partial health, and whose stamps it follows.

@@ -145,7 +145,7 @@ final class GatewayConfigReader extends DocumentReader {
             return GatewayConfig.TransportKind.AUTO;
         }
         for (GatewayConfig.TransportKind kind : GatewayConfig.TransportKind.values()) {
-            if (kind.name().toLowerCase(Locale.ROOT).equals(node.asText())) {
+            if (kind.id().equals(node.asText())) {
                 return kind;
             }
         }

@@ -28,9 +28,9 @@ import io.unitas.gateway.GatewayConfig.TransportKind;
  * The socket layer, as {@code transport} in gateway.yaml chooses it: io_uring (a ring of submissions and completions
  * shared with the kernel: fewer system calls per request), Linux epoll, or Java NIO; UDP for DNS on the same.
  *
- * @param name the layer's name as gateway.yaml spells it
+ * @param kind the layer, never {@code AUTO}
  */
-record Transport(String name, IoHandlerFactory io, Class<? extends ServerChannel> serverChannel,
+record Transport(TransportKind kind, IoHandlerFactory io, Class<? extends ServerChannel> serverChannel,
                  Class<? extends Channel> socketChannel, Class<? extends DatagramChannel> datagramChannel) {
 
     /**
@@ -42,38 +42,38 @@ record Transport(String name, IoHandlerFactory io, Class<? extends ServerChannel
     static Transport of(TransportKind kind) {
         return switch (kind) {
             case AUTO -> IoUring.isAvailable() ? ioUring() : Epoll.isAvailable() ? epoll() : nio();
-            case IO_URING -> {
-                require("io_uring", IoUring.unavailabilityCause());
-                yield ioUring();
-            }
-            case EPOLL -> {
-                require("epoll", Epoll.unavailabilityCause());
-                yield epoll();
-            }
+            case IO_URING -> available(ioUring(), IoUring.unavailabilityCause());
+            case EPOLL -> available(epoll(), Epoll.unavailabilityCause());
             case NIO -> nio();
         };
     }
 
-    private static void require(String name, Throwable unavailable) {
+    private static Transport available(Transport transport, Throwable unavailable) {
         if (unavailable != null) {
-            throw new IllegalStateException("transport: " + name + " is not available here (" + unavailable
-                                            + "); use transport: auto to take the best that is");
+            throw new IllegalStateException("transport: " + transport.name() + " is not available here ("
+                                            + unavailable + "); use transport: auto to take the best that is");
         }
+        return transport;
     }
 
     private static Transport ioUring() {
-        return new Transport("io_uring", IoUringIoHandler.newFactory(), IoUringServerSocketChannel.class,
+        return new Transport(TransportKind.IO_URING, IoUringIoHandler.newFactory(), IoUringServerSocketChannel.class,
                              IoUringSocketChannel.class, IoUringDatagramChannel.class);
     }
 
     private static Transport epoll() {
-        return new Transport("epoll", EpollIoHandler.newFactory(), EpollServerSocketChannel.class,
+        return new Transport(TransportKind.EPOLL, EpollIoHandler.newFactory(), EpollServerSocketChannel.class,
                              EpollSocketChannel.class, EpollDatagramChannel.class);
     }
 
     private static Transport nio() {
-        return new Transport("nio", NioIoHandler.newFactory(), NioServerSocketChannel.class, NioSocketChannel.class,
-                             NioDatagramChannel.class);
+        return new Transport(TransportKind.NIO, NioIoHandler.newFactory(), NioServerSocketChannel.class,
+                             NioSocketChannel.class, NioDatagramChannel.class);
+    }
+
+    /** The layer's name as gateway.yaml spells it. */
+    String name() {
+        return kind.id();
     }
 
     /** {@code threads} event loops named {@code name-N}, as daemon threads. */

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Instant;
-import java.util.Locale;
 import java.util.Map;
 
 import org.junit.jupiter.params.ParameterizedTest;
@@ -54,8 +53,7 @@ class TransportEndToEndTest {
             if (missing != null) {
                 assertThatThrownBy(() -> GatewayServer.start(cnConfig, feed(), clock))
                         .isInstanceOf(IllegalStateException.class)
-                        .hasMessageStartingWith("transport: " + kind.name().toLowerCase(Locale.ROOT)
-                                                + " is not available here");
+                        .hasMessageStartingWith("transport: " + kind.id() + " is not available here");
                 return;
             }
             GatewayConfig euConfig = GatewayEndToEndTest.config(
@@ -67,7 +65,7 @@ class TransportEndToEndTest {
                  Gateway eu = GatewayServer.start(euConfig, feed(), clock)) {
                 String expected = switch (kind) {
                     case AUTO -> IoUring.isAvailable() ? "io_uring" : Epoll.isAvailable() ? "epoll" : "nio";
-                    default -> kind.name().toLowerCase(Locale.ROOT);
+                    default -> kind.id();
                 };
                 assertThat(cn.transport()).isEqualTo(expected);
                 for (SessionProtocol protocol : new SessionProtocol[] {SessionProtocol.H1C, SessionProtocol.H2C}) {
