@@ -90,10 +90,8 @@ final class ExampleServices implements AutoCloseable {
             regions = List.copyOf(running.keySet());
         }
         for (Region home : regions) {
-            HttpRequest req = HttpRequest.newBuilder(gateway.apply(home).resolve(ExampleProxy.PREFIX + "/orders"))
-                                         .timeout(Duration.ofSeconds(10)).header("x-user-id", layout.userId(home, 0))
-                                         .header("content-type", "application/json")
-                                         .POST(HttpRequest.BodyPublishers.ofString("{\"sku\":\"ready\"}")).build();
+            HttpRequest req = order(gateway.apply(home).resolve(ExampleProxy.PREFIX + "/orders"), "ready")
+                    .timeout(Duration.ofSeconds(10)).header("x-user-id", layout.userId(home, 0)).build();
             try {
                 HttpResponse<String> res = HTTP.send(req, HttpResponse.BodyHandlers.ofString());
                 if (res.statusCode() != 201) {
@@ -116,10 +114,8 @@ final class ExampleServices implements AutoCloseable {
      * than a gateway waits for an answer.
      */
     private void warmUp(Region region) {
-        HttpRequest req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + layout.exampleOrderPort(region)
-                                                            + "/orders"))
-                                     .timeout(Duration.ofSeconds(60)).header("content-type", "application/json")
-                                     .POST(HttpRequest.BodyPublishers.ofString("{\"sku\":\"warm-up\"}")).build();
+        HttpRequest req = order(URI.create("http://127.0.0.1:" + layout.exampleOrderPort(region) + "/orders"),
+                                "warm-up").timeout(Duration.ofSeconds(60)).build();
         try {
             // Any answer will do: before the regions' first health reports reach the control plane, the services
             // see no region able to serve and answer 503, having built what the first call builds all the same.
@@ -129,6 +125,12 @@ final class ExampleServices implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** An order of one {@code sku} posted to {@code orders}. */
+    private static HttpRequest.Builder order(URI orders, String sku) {
+        return HttpRequest.newBuilder(orders).header("content-type", "application/json")
+                          .POST(HttpRequest.BodyPublishers.ofString("{\"sku\":\"" + sku + "\"}"));
     }
 
     /** Stops the region's instances, as a region that dies loses them. */
