@@ -1,5 +1,11 @@
-# Shared by run.sh, jvm-ab.sh and together-ab.sh: the nginx backend, the gateway's state files and the measurements.
-# Expects NGINX set; measure() reads THREADS, CONNECTIONS and DURATION.
+# Shared by the gateway's benchmark scripts: the nginx backend, the gateway's state files and the measurements.
+# measure() and p99_at() read THREADS, CONNECTIONS and DURATION.
+
+NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
+# For the scripts that leave installing nginx and wrk to run.sh.
+require_nginx_and_wrk() {
+  [[ -x "$NGINX" ]] && command -v wrk >/dev/null || { echo "needs nginx and wrk (see run.sh)" >&2; exit 2; }
+}
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
@@ -69,6 +75,21 @@ measure() { # port pid -> "req/s cpu-microseconds-per-request"
   t1=$(ticks "$2")
   awk -v t=$((t1 - t0)) -v hz="$(getconf CLK_TCK)" '/requests in/ {n = $1} /Requests\/sec/ {r = $2}
     END {printf "%s %.1f\n", r, t * 1e6 / hz / n}' <<<"$out"
+}
+
+# The p99 latency (ms) of DURATION of load from CONNECTIONS connections on port, paced to rate requests/s in all:
+# each connection waits between an answer and its next request (0: unpaced, the next request at once).
+p99_at() { # port, rate
+  local pacing=()
+  if (($2 > 0)); then
+    printf '%s\n' 'local pause' 'function init(args) pause = tonumber(args[1]) end' \
+                  'function delay() return pause end' >"$work/rate.lua"
+    pacing=(-s "$work/rate.lua")
+  fi
+  wrk -t"$((CONNECTIONS < THREADS ? CONNECTIONS : THREADS))" -c"$CONNECTIONS" -d"$DURATION" --latency "${pacing[@]}" \
+      -H 'x-user-id: 1234' "http://127.0.0.1:$1/" -- "$(($2 > 0 ? CONNECTIONS * 1000 / $2 : 0))" |
+    awk '$1 == "99%" {v = $2; if (v ~ /us$/) {sub(/us/, "", v); v /= 1000} else if (v ~ /ms$/) sub(/ms/, "", v)
+                      else if (v ~ /s$/) {sub(/s/, "", v); v *= 1000}; print v}'
 }
 
 # Two gateways side by side, A on PA and B on PB, in front of one nginx backend on BACKEND, in a fresh work dir

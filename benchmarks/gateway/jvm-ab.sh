@@ -16,10 +16,9 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 A="$1"; B="$2"
 PAIRS="${PAIRS:-8}"; DURATION="${DURATION:-10s}"; WARMUP="${WARMUP:-30s}"; THREADS=2; CONNECTIONS=64
-command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] || { echo "needs nginx and wrk (see run.sh)" >&2; exit 2; }
-NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
 # shellcheck source=common.sh
 . "$here/common.sh"
+require_nginx_and_wrk
 (cd "$root" && mvn -B -ntp -q -pl unitas-cli -am package -DskipTests)
 
 two_gateways

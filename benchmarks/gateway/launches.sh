@@ -23,11 +23,9 @@ root="$(cd "$here/../.." && pwd)"
 LAUNCHES="${LAUNCHES:-6}"; MEASURES="${MEASURES:-2}"; DURATION="${DURATION:-8s}"; WARMUP="${WARMUP:-30s}"
 THREADS=2; CONNECTIONS=64
 JAR="${JAR:-$root/unitas-cli/target/unitas.jar}"
-command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] || { echo "needs nginx and wrk (see run.sh)" >&2; exit 2; }
-command -v wrk >/dev/null || { echo "needs nginx and wrk (see run.sh)" >&2; exit 2; }
-NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
 # shellcheck source=common.sh
 . "$here/common.sh"
+require_nginx_and_wrk
 [[ -f "$JAR" ]] || (cd "$root" && mvn -B -ntp -q -pl unitas-cli -am package -DskipTests)
 
 two_gateways

@@ -17,11 +17,9 @@ WARMUP="${WARMUP:-30s}"
 DURATION="${DURATION:-10s}"
 CONNECTIONS="${CONNECTIONS:-64}"
 THREADS="${THREADS:-2}"
-command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] || { echo "needs nginx and wrk (see run.sh)" >&2; exit 2; }
-command -v wrk >/dev/null || { echo "needs nginx and wrk (see run.sh)" >&2; exit 2; }
-NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
 # shellcheck source=common.sh
 . "$here/common.sh"
+require_nginx_and_wrk
 
 work="$(mktemp -d)"
 pids=()

@@ -30,7 +30,6 @@ if ((${#need[@]})); then
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
-NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
 # shellcheck source=common.sh
 . "$here/common.sh"
 
@@ -81,20 +80,8 @@ wait_up() { for _ in $(seq 1 120); do curl -fs -o /dev/null -H 'x-user-id: 1234'
             echo "port $1 did not come up" >&2; cat "$work"/*.log >&2; exit 1; }
 for p in $BACKEND $NGINX_PROXY $UNITAS $SCG; do wait_up "$p"; done
 
-# Throttled load for the latency comparison: each connection waits so that all together send RATE requests/s.
-cat >"$work/rate.lua" <<'LUA'
-local pause
-function init(args) pause = tonumber(args[1]) end
-function delay() return pause end
-LUA
-
 rps() { wrk -t"$THREADS" -c"$CONNECTIONS" -d"$1" -H 'x-user-id: 1234' "http://127.0.0.1:$2/" \
         | awk '/Requests\/sec/ {print $2}'; }
-p99_at() { # port, total rate
-  local pause=$(( CONNECTIONS * 1000 / $2 ))
-  wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "$work/rate.lua" -H 'x-user-id: 1234' \
-      "http://127.0.0.1:$1/" -- "$pause" | awk '$1 == "99%" {v=$2; if (v ~ /us$/) {sub(/us/,"",v); v/=1000}
-        else if (v ~ /ms$/) {sub(/ms/,"",v)} else if (v ~ /s$/) {sub(/s/,"",v); v*=1000}; print v}'; }
 
 echo "warming up the JVMs..."
 rps "$WARMUP" "$UNITAS" >/dev/null; rps "$WARMUP" "$SCG" >/dev/null

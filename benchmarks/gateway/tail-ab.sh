@@ -15,13 +15,11 @@ fi
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 A="$1"; B="$2"
-ROUNDS="${ROUNDS:-6}"; DURATION="${DURATION:-10s}"; RATE="${RATE:-12000}"; CONNECTIONS="${CONNECTIONS:-64}"
+ROUNDS="${ROUNDS:-6}"; THREADS=2; DURATION="${DURATION:-10s}"; RATE="${RATE:-12000}"; CONNECTIONS="${CONNECTIONS:-64}"
 WARMUP="${WARMUP:-30s}"
-command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] || { echo "needs nginx and wrk (see run.sh)" >&2; exit 2; }
-command -v wrk >/dev/null || { echo "needs nginx and wrk (see run.sh)" >&2; exit 2; }
-NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
 # shellcheck source=common.sh
 . "$here/common.sh"
+require_nginx_and_wrk
 (cd "$root" && mvn -B -ntp -q -pl unitas-cli -am package -DskipTests)
 
 two_gateways
@@ -33,37 +31,25 @@ for p in "$PA" "$PB" "$NGINX_PROXY"; do
   wrk -t2 -c64 -d"$WARMUP" -H 'x-user-id: 1234' "http://127.0.0.1:$p/" >/dev/null
 done
 
-cat >"$work/rate.lua" <<'LUA'
-local pause
-function init(args) pause = tonumber(args[1]) end
-function delay() return pause end
-LUA
-p99() { # port -> p99 in ms
-  local threads=$((CONNECTIONS < 2 ? 1 : 2)) pacing=()
-  ((RATE > 0)) && pacing=(-s "$work/rate.lua")
-  wrk -t"$threads" -c"$CONNECTIONS" -d"$DURATION" --latency "${pacing[@]}" -H 'x-user-id: 1234' \
-      "http://127.0.0.1:$1/" -- "$((RATE > 0 ? CONNECTIONS * 1000 / RATE : 0))" |
-    awk '$1 == "99%" {v = $2; if (v ~ /us$/) {sub(/us/, "", v); v /= 1000} else if (v ~ /ms$/) sub(/ms/, "", v)
-                      else if (v ~ /s$/) {sub(/s/, "", v); v *= 1000}; print v}'
-}
 jit_ticks() { for t in /proc/"$1"/task/*; do [[ "$(cat "$t/comm")" == *Compiler* ]] && awk '{print $14 + $15}' "$t/stat"
               done | awk '{s += $1} END {print s + 0}'; }
 # A gateway's run: "p99 jit-ticks all-ticks".
 watched_p99() { # port pid
   local j0 c0 p
   j0=$(jit_ticks "$2"); c0=$(ticks "$2")
-  p=$(p99 "$1")
+  p=$(p99_at "$1" "$RATE")
   echo "$p $(($(jit_ticks "$2") - j0)) $(($(ticks "$2") - c0))"
 }
 for r in $(seq 1 "$ROUNDS"); do   # interleaved, so a burst of load elsewhere hits all four alike
-  d=$(p99 "$BACKEND")
+  d=$(p99_at "$BACKEND" "$RATE")
   read -r a ja ca <<<"$(watched_p99 "$PA" "${pids[0]}")"
   read -r b jb cb <<<"$(watched_p99 "$PB" "${pids[1]}")"
-  n=$(p99 "$NGINX_PROXY")
+  n=$(p99_at "$NGINX_PROXY" "$RATE")
   echo "$r $d $a $ja $ca $b $jb $cb $n" >>"$work/rounds"
-  awk -v r="$r" -v d="$d" -v a="$a" -v ja="$ja" -v ca="$ca" -v b="$b" -v jb="$jb" -v cb="$cb" -v n="$n" -v l="$(cut -d' ' -f1 /proc/loadavg)" 'BEGIN {
+  awk -v l="$(cut -d' ' -f1 /proc/loadavg)" '{
     printf "round %d: p99 direct %.2f ms; A %.2f (+%.2f; JIT %d of %d ticks); B %.2f (+%.2f; JIT %d of %d);" \
-           " nginx %.2f (+%.2f); load %s\n", r, d, a, a - d, ja, ca, b, b - d, jb, cb, n, n - d, l }'
+           " nginx %.2f (+%.2f); load %s\n", $1, $2, $3, $3 - $2, $4, $5, $6, $6 - $2, $7, $8, $9, $9 - $2, l }' \
+    <<<"$r $d $a $ja $ca $b $jb $cb $n"
 done
 echo "p99 added, medians of $ROUNDS rounds at $([[ $RATE -gt 0 ]] && echo "$RATE req/s" || echo "full speed")," \
      "$CONNECTIONS connections:" \

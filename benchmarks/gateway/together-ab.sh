@@ -16,11 +16,9 @@ root="$(cd "$here/../.." && pwd)"
 A="$1"; B="$2"
 JAR_A="${3:-$root/unitas-cli/target/unitas.jar}"; JAR_B="${4:-$JAR_A}"
 ROUNDS="${ROUNDS:-8}"; DURATION="${DURATION:-8s}"; WARMUP="${WARMUP:-30s}"; CONNECTIONS="${CONNECTIONS:-32}"
-command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] || { echo "needs nginx and wrk (see run.sh)" >&2; exit 2; }
-command -v wrk >/dev/null || { echo "needs nginx and wrk (see run.sh)" >&2; exit 2; }
-NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
 # shellcheck source=common.sh
 . "$here/common.sh"
+require_nginx_and_wrk
 [[ -f "$JAR_A" && -f "$JAR_B" ]] || (cd "$root" && mvn -B -ntp -q -pl unitas-cli -am package -DskipTests)
 
 two_gateways
