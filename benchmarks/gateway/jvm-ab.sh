@@ -19,11 +19,7 @@ PAIRS="${PAIRS:-8}"; DURATION="${DURATION:-10s}"; WARMUP="${WARMUP:-30s}"; THREA
 # shellcheck source=common.sh
 . "$here/common.sh"
 require_nginx_and_wrk
-(cd "$root" && mvn -B -ntp -q -pl unitas-cli -am package -DskipTests)
-
-two_gateways
-jar="$root/unitas-cli/target/unitas.jar"
-start_gateway "$PA" "$A" "$jar" "${YAML_A:-}"; start_gateway "$PB" "$B" "$jar" "${YAML_B:-}"
+two_gateways_running "$A" "$B"
 for p in "$PA" "$PB"; do
   wrk -t2 -c64 -d"$WARMUP" -H 'x-user-id: 1234' "http://127.0.0.1:$p/" >/dev/null
 done

@@ -20,11 +20,7 @@ WARMUP="${WARMUP:-30s}"
 # shellcheck source=common.sh
 . "$here/common.sh"
 require_nginx_and_wrk
-(cd "$root" && mvn -B -ntp -q -pl unitas-cli -am package -DskipTests)
-
-two_gateways
-jar="$root/unitas-cli/target/unitas.jar"
-start_gateway "$PA" "$A" "$jar" "${YAML_A:-}"; start_gateway "$PB" "$B" "$jar" "${YAML_B:-}"
+two_gateways_running "$A" "$B"
 NGINX_PROXY=$(free_port)
 nginx_proxy "$work/proxy" "$NGINX_PROXY"
 for p in "$PA" "$PB" "$NGINX_PROXY"; do
