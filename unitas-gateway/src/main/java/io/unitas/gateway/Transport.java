@@ -1,5 +1,7 @@
 package io.unitas.gateway;
 
+import java.util.function.Supplier;
+
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
@@ -42,18 +44,19 @@ record Transport(TransportKind kind, IoHandlerFactory io, Class<? extends Server
     static Transport of(TransportKind kind) {
         return switch (kind) {
             case AUTO -> IoUring.isAvailable() ? ioUring() : Epoll.isAvailable() ? epoll() : nio();
-            case IO_URING -> available(ioUring(), IoUring.unavailabilityCause());
-            case EPOLL -> available(epoll(), Epoll.unavailabilityCause());
+            case IO_URING -> available(kind, IoUring.unavailabilityCause(), Transport::ioUring);
+            case EPOLL -> available(kind, Epoll.unavailabilityCause(), Transport::epoll);
             case NIO -> nio();
         };
     }
 
-    private static Transport available(Transport transport, Throwable unavailable) {
+    /** The layer, built only when it is available: building a missing one fails in Netty's words, not ours. */
+    private static Transport available(TransportKind kind, Throwable unavailable, Supplier<Transport> layer) {
         if (unavailable != null) {
-            throw new IllegalStateException("transport: " + transport.name() + " is not available here ("
-                                            + unavailable + "); use transport: auto to take the best that is");
+            throw new IllegalStateException("transport: " + kind.id() + " is not available here (" + unavailable
+                                            + "); use transport: auto to take the best that is");
         }
-        return transport;
+        return layer.get();
     }
 
     private static Transport ioUring() {
