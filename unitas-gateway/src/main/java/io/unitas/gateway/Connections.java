@@ -86,7 +86,7 @@ final class Connections {
         this.ticker = ticker;
         this.resolver = new DnsAddressResolverGroup(new DnsNameResolverBuilder()
                                                             .datagramChannelType(transport.datagramChannel()));
-        this.bootstrap = new Bootstrap().channel(transport.socketChannel()).resolver(resolver)
+        this.bootstrap = transport.connecting(new Bootstrap()).resolver(resolver)
                                         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS,
                                                 (int) connectTimeout.toMillis())
                                         .option(ChannelOption.TCP_NODELAY, true)

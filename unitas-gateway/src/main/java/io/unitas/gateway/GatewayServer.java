@@ -134,9 +134,8 @@ final class GatewayServer implements Gateway {
             Proxy proxy = new Proxy(config, holder, upstreams, pools, metrics, clock, timeouts, limits);
             SslContext tls = config.tls() == null ? null : ListenerTls.context(config.tls());
             ChannelGroup open = new DefaultChannelGroup("unitas-gateway", GlobalEventExecutor.INSTANCE);
-            ChannelFuture bound = new ServerBootstrap()
+            ChannelFuture bound = transport.accepting(new ServerBootstrap())
                     .group(loops)
-                    .channel(transport.serverChannel())
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childHandler(new ChannelInitializer<>() {

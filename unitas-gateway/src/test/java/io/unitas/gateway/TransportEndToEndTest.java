@@ -5,9 +5,15 @@ import static io.unitas.gateway.GatewayEndToEndTest.http1;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -79,6 +85,49 @@ class TransportEndToEndTest {
                                                         .add("x-user-id", "7000").build();
                     assertThat(client.execute(HttpRequest.of(post, HttpData.ofUtf8(big))).aggregate().join()
                                      .contentUtf8()).startsWith("backend=eu-main").endsWith("body=" + big.length());
+                }
+            }
+        }
+    }
+
+    /**
+     * io_uring reads into a ring of at most 512 buffers per event loop: a request in flight on each of 700 connections
+     * at once (all written before any answer is read), more than the ring has buffers, and every one is answered.
+     */
+    @Test
+    void moreConnectionsReadingAtOnceThanTheBufferRingHoldsAreAllAnswered() throws Exception {
+        Assumptions.assumeTrue(IoUring.isAvailable(), () -> "io_uring: " + IoUring.unavailabilityCause());
+        int connections = 700;
+        try (Backend cnMain = new Backend("cn-main")) {
+            GatewayConfig config = GatewayEndToEndTest.config(
+                    "cn", Ports.free(), null, 1, TransportKind.IO_URING,
+                    Map.of(Region.of("cn"), http1(null, cnMain.endpoint())), GatewayConfig.Resilience.DEFAULTS);
+            try (Gateway cn = GatewayServer.start(config, feed(), new MutableClock(Instant.now()))) {
+                assertThat(Transport.of(TransportKind.IO_URING).bufferRing()).as("this kernel offers rings").isTrue();
+                List<Socket> sockets = new ArrayList<>();
+                try {
+                    for (int i = 0; i < connections; i++) {
+                        Socket socket = new Socket("127.0.0.1", cn.port());
+                        socket.setSoTimeout(30_000);
+                        sockets.add(socket);
+                    }
+                    byte[] request = ("GET /orders HTTP/1.1\r\nhost: cn\r\nx-user-id: 1500\r\n"
+                                      + "connection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+                    for (Socket socket : sockets) {
+                        socket.getOutputStream().write(request);
+                    }
+                    int answered = 0;
+                    for (Socket socket : sockets) {
+                        String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+                        if (answer.startsWith("HTTP/1.1 200") && answer.contains("backend=cn-main")) {
+                            answered++;
+                        }
+                    }
+                    assertThat(answered).isEqualTo(connections);
+                } finally {
+                    for (Socket socket : sockets) {
+                        socket.close();
+                    }
                 }
             }
         }
