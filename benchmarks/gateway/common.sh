@@ -103,11 +103,12 @@ two_gateways() {
   location / { return 200 'ok'; } }"
   state_files "$work"
 }
-# The jar built from root, then two_gateways with gateway A (options, YAML_A's lines) on PA and B (YAML_B) on PB.
+# The jar built from root, then two_gateways with gateway A (options, YAML_A's lines) on PA and B (YAML_B) on PB;
+# with JAR_A, gateway A runs that jar instead (another build of unitas, to compare two versions of the code).
 two_gateways_running() { # options A, options B
   (cd "$root" && mvn -B -ntp -q -pl unitas-cli -am package -DskipTests)
   two_gateways
-  start_gateway "$PA" "$1" "$root/unitas-cli/target/unitas.jar" "${YAML_A:-}"
+  start_gateway "$PA" "$1" "${JAR_A:-$root/unitas-cli/target/unitas.jar}" "${YAML_A:-}"
   start_gateway "$PB" "$2" "$root/unitas-cli/target/unitas.jar" "${YAML_B:-}"
 }
 stop_two_gateways() {

@@ -6,7 +6,8 @@
 # With YAML_A or YAML_B, that side's gateway.yaml gets those lines too: the socket layers compared,
 #   YAML_B="transport: epoll" benchmarks/gateway/jvm-ab.sh "$OPTS" "$OPTS"
 # Usage: benchmarks/gateway/jvm-ab.sh "OPTIONS_A" "OPTIONS_B"
-#        (env: PAIRS=8 DURATION=10s WARMUP=30s YAML_A= YAML_B=)
+#        (env: PAIRS=8 DURATION=10s WARMUP=30s YAML_A= YAML_B=
+#        JAR_A=another build's unitas.jar for gateway A)
 set -euo pipefail
 if [[ "${1:-}" == "--help" || "${1:-}" == "-h" ]]; then  # the comment above, without its marks
   sed -n "2,$((${LINENO} - 3))p" "$0" | sed 's/^# \{0,1\}//'

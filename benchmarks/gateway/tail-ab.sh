@@ -6,10 +6,11 @@
 # the CPU ticks each gateway's JIT compilers and whole process spent in its run; then the medians of what each adds.
 #   benchmarks/gateway/tail-ab.sh "$OPTS" "$OPTS -XX:ThreadPriorityPolicy=1 -XX:CompilerThreadPriority=19"
 # Usage: benchmarks/gateway/tail-ab.sh "OPTIONS_A" "OPTIONS_B"
-#        (env: ROUNDS=6 DURATION=10s RATE=12000 CONNECTIONS=64 WARMUP=30s YAML_A= YAML_B=)
+#        (env: ROUNDS=6 DURATION=10s RATE=12000 CONNECTIONS=64 WARMUP=30s YAML_A= YAML_B=
+#        JAR_A=another build's unitas.jar for gateway A)
 set -euo pipefail
 if [[ "${1:-}" == "--help" || "${1:-}" == "-h" || $# -lt 2 ]]; then  # the comment above, without its marks
-  sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n "2,$((${LINENO} - 3))p" "$0" | sed 's/^# \{0,1\}//'
   [[ "${1:-}" == "--help" || "${1:-}" == "-h" ]] && exit 0 || exit 2
 fi
 here="$(cd "$(dirname "$0")" && pwd)"
