@@ -39,8 +39,8 @@ import io.unitas.gateway.GatewayConfig.TransportKind;
  * <p>io_uring reads into a ring of buffers that each event loop hands the kernel (where the kernel offers such rings):
  * a connection's read is then one completion carrying its bytes, instead of a completion saying the socket is readable
  * and a second one, a pass over the ring later, for the read that follows it. Side by side on the benchmark's load that
- * cut the gateway's CPU per request by a tenth and the p99 it adds by a sixth (docs/gateway.md, "Reads into a ring of
- * buffers").
+ * cut the gateway's CPU per request by a tenth; its effect on the p99 added is within this machine's noise
+ * (docs/gateway.md, "Reads into a ring of buffers").
  *
  * @param kind the layer, never {@code AUTO}
  * @param bufferRing whether stream connections read into the event loop's ring of buffers (io_uring only)
