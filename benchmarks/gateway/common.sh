@@ -77,9 +77,9 @@ measure() { # port pid -> "req/s cpu-microseconds-per-request"
     END {printf "%s %.1f\n", r, t * 1e6 / hz / n}' <<<"$out"
 }
 
-# The p99 latency (ms) of DURATION of load from CONNECTIONS connections on port, paced to rate requests/s in all:
-# each connection waits between an answer and its next request (0: unpaced, the next request at once).
-p99_at() { # port, rate
+# The p50, p90 and p99 latencies (ms) of DURATION of load from CONNECTIONS connections on port, paced to rate
+# requests/s in all: each connection waits between an answer and its next request (0: unpaced, the next at once).
+latencies_at() { # port, rate
   local pacing=()
   if (($2 > 0)); then
     printf '%s\n' 'local pause' 'function init(args) pause = tonumber(args[1]) end' \
@@ -88,9 +88,12 @@ p99_at() { # port, rate
   fi
   wrk -t"$((CONNECTIONS < THREADS ? CONNECTIONS : THREADS))" -c"$CONNECTIONS" -d"$DURATION" --latency "${pacing[@]}" \
       -H 'x-user-id: 1234' "http://127.0.0.1:$1/" -- "$(($2 > 0 ? CONNECTIONS * 1000 / $2 : 0))" |
-    awk '$1 == "99%" {v = $2; if (v ~ /us$/) {sub(/us/, "", v); v /= 1000} else if (v ~ /ms$/) sub(/ms/, "", v)
-                      else if (v ~ /s$/) {sub(/s/, "", v); v *= 1000}; print v}'
+    awk 'function ms(v) {if (v ~ /us$/) {sub(/us/, "", v); return v / 1000}
+                         if (v ~ /ms$/) {sub(/ms/, "", v); return v + 0}; sub(/s/, "", v); return v * 1000}
+         $1 == "50%" {p50 = ms($2)} $1 == "90%" {p90 = ms($2)} $1 == "99%" {p99 = ms($2)}
+         END {print p50, p90, p99}'
 }
+p99_at() { latencies_at "$@" | cut -d' ' -f3; } # port, rate
 
 # Two gateways side by side, A on PA and B on PB, in front of one nginx backend on BACKEND, in a fresh work dir
 # removed on exit with every process started here (pids).

@@ -3,7 +3,8 @@
 # backend: each gets WARMUP of full load, then ROUNDS of a direct call, gateway A, gateway B and nginx, one wrk run of
 # DURATION each, CONNECTIONS connections paced to RATE requests/s in all (RATE=0: unpaced, each connection sending
 # its next request when the answer came). Prints per round each one's p99 and what it adds over the direct call, and
-# the CPU ticks each gateway's JIT compilers and whole process spent in its run; then the medians of what each adds.
+# the CPU ticks each gateway's JIT compilers and whole process spent in its run; then the medians of what each adds
+# at the p99, the p90 and the median.
 #   benchmarks/gateway/tail-ab.sh "$OPTS" "$OPTS -XX:ThreadPriorityPolicy=1 -XX:CompilerThreadPriority=19"
 # Usage: benchmarks/gateway/tail-ab.sh "OPTIONS_A" "OPTIONS_B"
 #        (env: ROUNDS=6 DURATION=10s RATE=12000 CONNECTIONS=64 WARMUP=30s YAML_A= YAML_B=
@@ -30,26 +31,25 @@ done
 
 jit_ticks() { for t in /proc/"$1"/task/*; do [[ "$(cat "$t/comm")" == *Compiler* ]] && awk '{print $14 + $15}' "$t/stat"
               done | awk '{s += $1} END {print s + 0}'; }
-# A gateway's run: "p99 jit-ticks all-ticks".
-watched_p99() { # port pid
-  local j0 c0 p
+# A gateway's run: "p50 p90 p99 jit-ticks all-ticks".
+watched_run() { # port pid
+  local j0 c0 l
   j0=$(jit_ticks "$2"); c0=$(ticks "$2")
-  p=$(p99_at "$1" "$RATE")
-  echo "$p $(($(jit_ticks "$2") - j0)) $(($(ticks "$2") - c0))"
+  l=$(latencies_at "$1" "$RATE")
+  echo "$l $(($(jit_ticks "$2") - j0)) $(($(ticks "$2") - c0))"
 }
+# Each round's line in rounds: direct p50 p90 p99, A's p50 p90 p99 jit all, B's the same, nginx's p50 p90 p99.
 for r in $(seq 1 "$ROUNDS"); do   # interleaved, so a burst of load elsewhere hits all four alike
-  d=$(p99_at "$BACKEND" "$RATE")
-  read -r a ja ca <<<"$(watched_p99 "$PA" "${pids[0]}")"
-  read -r b jb cb <<<"$(watched_p99 "$PB" "${pids[1]}")"
-  n=$(p99_at "$NGINX_PROXY" "$RATE")
-  echo "$r $d $a $ja $ca $b $jb $cb $n" >>"$work/rounds"
-  awk -v l="$(cut -d' ' -f1 /proc/loadavg)" '{
+  echo "$(latencies_at "$BACKEND" "$RATE") $(watched_run "$PA" "${pids[0]}") $(watched_run "$PB" "${pids[1]}")" \
+       "$(latencies_at "$NGINX_PROXY" "$RATE")" >>"$work/rounds"
+  tail -1 "$work/rounds" | awk -v r="$r" -v l="$(cut -d' ' -f1 /proc/loadavg)" '{
     printf "round %d: p99 direct %.2f ms; A %.2f (+%.2f; JIT %d of %d ticks); B %.2f (+%.2f; JIT %d of %d);" \
-           " nginx %.2f (+%.2f); load %s\n", $1, $2, $3, $3 - $2, $4, $5, $6, $6 - $2, $7, $8, $9, $9 - $2, l }' \
-    <<<"$r $d $a $ja $ca $b $jb $cb $n"
+           " nginx %.2f (+%.2f); load %s\n", r, $3, $6, $6 - $3, $7, $8, $11, $11 - $3, $12, $13, $16, $16 - $3, l }'
 done
-echo "p99 added, medians of $ROUNDS rounds at $([[ $RATE -gt 0 ]] && echo "$RATE req/s" || echo "full speed")," \
-     "$CONNECTIONS connections:" \
-     "A +$(awk '{print $3 - $2}' "$work/rounds" | median) ms, B +$(awk '{print $6 - $2}' "$work/rounds" | median) ms," \
-     "nginx +$(awk '{print $9 - $2}' "$work/rounds" | median) ms"
+added() { awk -v c="$1" -v d="$2" '{print $c - $d}' "$work/rounds" | median; } # column, the direct call's column
+echo "added over a direct call, medians of $ROUNDS rounds at" \
+     "$([[ $RATE -gt 0 ]] && echo "$RATE req/s" || echo "full speed"), $CONNECTIONS connections:"
+echo "  p99: A +$(added 6 3) ms, B +$(added 11 3) ms, nginx +$(added 16 3) ms"
+echo "  p90: A +$(added 5 2) ms, B +$(added 10 2) ms, nginx +$(added 15 2) ms"
+echo "  p50: A +$(added 4 1) ms, B +$(added 9 1) ms, nginx +$(added 14 1) ms"
 echo "A = '$A' ${YAML_A:-}; B = '$B' ${YAML_B:-}; load average: $(cut -d' ' -f1-3 /proc/loadavg)"
