@@ -343,7 +343,7 @@ final class CtlCommand {
             plan.path("moves").forEach(m -> ctl.main.out().printf("  %-12s %s -> %s  load %s%n",
                     m.path("unit").asText(), m.path("from").asText(), m.path("to").asText(), m.path("load").asText()));
             ctl.main.out().println("  region   load before -> after");
-            plan.path("load").fields().forEachRemaining(e -> ctl.main.out().printf("  %-8s %11s -> %s%n",
+            plan.path("load").properties().forEach(e -> ctl.main.out().printf("  %-8s %11s -> %s%n",
                     e.getKey(), e.getValue().path("before").asText(), e.getValue().path("after").asText()));
             plan.path("warnings").forEach(w -> ctl.main.out().println("  warning: " + w.path("message").asText()));
         }
@@ -408,7 +408,7 @@ final class CtlCommand {
                 JsonNode sw = res.json().path("switchover");
                 String id = sw.path("id").asText();
                 ctl.main.out().println("promotion " + id + " started: " + String.join(", ", units) + " -> " + to);
-                sw.path("rpo_ms").fields().forEachRemaining(e -> ctl.main.out().printf("  RPO %-12s %s%n",
+                sw.path("rpo_ms").properties().forEach(e -> ctl.main.out().printf("  RPO %-12s %s%n",
                         e.getKey(), e.getValue().asLong() < 0 ? "unknown (never measured)"
                                                               : "<= " + e.getValue().asLong() + " ms of writes"));
                 return ctl.follow("promote", id);
@@ -436,7 +436,7 @@ final class CtlCommand {
                 JsonNode sw = res.json().path("switchover");
                 ctl.main.out().println("proposal " + id + " accepted: " + (sw.has("rpo_ms") ? "promotion "
                                        : "switchover ") + sw.path("id").asText() + " started");
-                sw.path("rpo_ms").fields().forEachRemaining(e -> ctl.main.out().printf("  RPO %-12s %s%n",
+                sw.path("rpo_ms").properties().forEach(e -> ctl.main.out().printf("  RPO %-12s %s%n",
                         e.getKey(), e.getValue().asLong() < 0 ? "unknown (never measured)"
                                                               : "<= " + e.getValue().asLong() + " ms of writes"));
                 return ctl.follow("accept", sw.path("id").asText());

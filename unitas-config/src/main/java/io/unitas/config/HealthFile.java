@@ -2,7 +2,6 @@ package io.unitas.config;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,8 +44,7 @@ public final class HealthFile {
         }
         List<Problem> problems = new ArrayList<>();
         Map<Region, RegionHealth> regions = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
+        for (Map.Entry<String, JsonNode> e : root.properties()) {
             Optional<Region> region = topology.region(e.getKey());
             if (region.isEmpty()) {
                 problems.add(new Problem(e.getKey(), "unknown region '" + e.getKey() + "' (expected one of: "

@@ -5,7 +5,6 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -145,8 +144,7 @@ public final class HealthReportJson {
         Map<String, CheckReport> checks = new LinkedHashMap<>();
         JsonNode checksNode = in.field(root, "checks");
         in.object(checksNode, "checks");
-        for (Iterator<Map.Entry<String, JsonNode>> it = checksNode.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
+        for (Map.Entry<String, JsonNode> e : checksNode.properties()) {
             checks.put(e.getKey(), in.check(e.getValue(), "checks." + e.getKey()));
         }
         JsonNode unitLagNode = root.get("unit_lag");
@@ -226,12 +224,10 @@ public final class HealthReportJson {
         List<UnitLag> unitLags(JsonNode node, String path) {
             object(node, path);
             List<UnitLag> lags = new ArrayList<>();
-            for (Iterator<Map.Entry<String, JsonNode>> units = node.fields(); units.hasNext(); ) {
-                Map.Entry<String, JsonNode> unit = units.next();
+            for (Map.Entry<String, JsonNode> unit : node.properties()) {
                 String unitPath = path + "." + unit.getKey();
                 object(unit.getValue(), unitPath);
-                for (Iterator<Map.Entry<String, JsonNode>> to = unit.getValue().fields(); to.hasNext(); ) {
-                    Map.Entry<String, JsonNode> e = to.next();
+                for (Map.Entry<String, JsonNode> e : unit.getValue().properties()) {
                     String at = unitPath + "." + e.getKey();
                     if (!Region.isValidId(e.getKey())) {
                         throw error(at, "'" + e.getKey() + "' is no region id (expected: lowercase letters, "
@@ -265,7 +261,7 @@ public final class HealthReportJson {
             JsonNode detailsNode = node.get("details");
             if (detailsNode != null && !detailsNode.isNull()) {
                 object(detailsNode, path + ".details");
-                detailsNode.fields().forEachRemaining(e -> details.put(e.getKey(), scalar(e.getValue())));
+                detailsNode.properties().forEach(e -> details.put(e.getKey(), scalar(e.getValue())));
             }
             try {
                 return new CheckReport(up, latency, reason, lag, details);

@@ -3,7 +3,6 @@ package io.unitas.config;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -94,8 +93,7 @@ public final class ProblemJson {
             }
         }
         Map<String, Object> extensions = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> member = it.next();
+        for (Map.Entry<String, JsonNode> member : root.properties()) {
             if (!STANDARD.contains(member.getKey())) {
                 extensions.put(member.getKey(), member.getValue());
             }

@@ -2,7 +2,6 @@ package io.unitas.config;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -58,8 +57,7 @@ public final class TopologyFile {
         }
         JsonNode fallback = root.path("fallback");
         if (fallback.isObject()) {
-            for (Iterator<Map.Entry<String, JsonNode>> it = fallback.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> e = it.next();
+            for (Map.Entry<String, JsonNode> e : fallback.properties()) {
                 String path = "fallback." + e.getKey();
                 List<String> list = new ArrayList<>();
                 if (!e.getValue().isArray()) {

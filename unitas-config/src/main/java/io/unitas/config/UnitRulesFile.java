@@ -3,7 +3,6 @@ package io.unitas.config;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -156,15 +155,13 @@ public final class UnitRulesFile {
             }
             JsonNode domains = root.path("domains");
             if (!absent(domains) && object(domains, "domains", "{PREFIX: UNIT, ...}", null)) {
-                for (Iterator<Map.Entry<String, JsonNode>> it = domains.fields(); it.hasNext(); ) {
-                    Map.Entry<String, JsonNode> e = it.next();
+                for (Map.Entry<String, JsonNode> e : domains.properties()) {
                     builder.domain(e.getKey(), scalar(e.getValue(), "domains." + e.getKey(), "a unit id"));
                 }
             }
             JsonNode gray = root.path("gray");
             if (!absent(gray) && object(gray, "gray", "{UNIT: [rules], ...}", null)) {
-                for (Iterator<Map.Entry<String, JsonNode>> it = gray.fields(); it.hasNext(); ) {
-                    Map.Entry<String, JsonNode> e = it.next();
+                for (Map.Entry<String, JsonNode> e : gray.properties()) {
                     gray(e.getKey(), e.getValue());
                 }
             }
@@ -205,7 +202,7 @@ public final class UnitRulesFile {
                 problems.add(new Problem(source.path(), node + " (expected: one of {" + SOURCE_KINDS + ": ...})"));
                 return null;
             }
-            Map.Entry<String, JsonNode> only = node.fields().next();
+            Map.Entry<String, JsonNode> only = node.properties().iterator().next();
             String path = source.path() + "." + only.getKey();
             JsonNode value = only.getValue();
             if (only.getKey().equals("domain-prefix")) {

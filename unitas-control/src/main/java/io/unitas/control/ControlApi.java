@@ -562,7 +562,7 @@ final class ControlApi {
             return Double.isFinite(node.doubleValue()) ? null : path;
         }
         if (node.isContainerNode()) {
-            java.util.Iterator<java.util.Map.Entry<String, JsonNode>> fields = node.fields();
+            java.util.Iterator<java.util.Map.Entry<String, JsonNode>> fields = node.properties().iterator();
             if (node.isArray()) {
                 for (int i = 0; i < node.size(); i++) {
                     String found = nonFinite(node.get(i), path + "[" + i + "]");

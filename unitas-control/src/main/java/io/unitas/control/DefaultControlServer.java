@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import com.linecorp.armeria.common.TlsKeyPair;
 import com.linecorp.armeria.server.Server;
 import com.linecorp.armeria.server.ServerBuilder;
 import io.unitas.config.DurationFormat;
@@ -68,7 +69,7 @@ final class DefaultControlServer implements ControlServer {
         ServerBuilder sb = Server.builder();
         if (b.tlsCert != null) {
             try {
-                sb.https(address).tls(b.tlsCert.toFile(), b.tlsKey.toFile());
+                sb.https(address).tls(TlsKeyPair.of(b.tlsKey.toFile(), b.tlsCert.toFile()));
             } catch (RuntimeException e) {
                 store.close();
                 throw new IllegalArgumentException("tls: " + b.tlsCert + ", " + b.tlsKey + ": " + e.getMessage(), e);

@@ -97,14 +97,14 @@ final class StateJson {
         UnitRules rules = o.path("rules").isObject() ? Documents.rules(Documents.RULES_JSON, write(o.get("rules")),
                                                                          topology).value() : null;
         Map<String, FenceRecord> fences = new LinkedHashMap<>();
-        o.path("fences").fields().forEachRemaining(e -> fences.put(e.getKey(), readFence(e.getKey(), e.getValue())));
+        o.path("fences").properties().forEach(e -> fences.put(e.getKey(), readFence(e.getKey(), e.getValue())));
         Map<Region, HealthEntry> health = new LinkedHashMap<>();
-        o.path("health").fields().forEachRemaining(e -> health.put(Region.of(e.getKey()), readHealth(Region.of(e.getKey()), e.getValue())));
+        o.path("health").properties().forEach(e -> health.put(Region.of(e.getKey()), readHealth(Region.of(e.getKey()), e.getValue())));
         Switchover sw = o.path("switchover").isObject() ? readSwitchover(o.get("switchover")) : null;
         FailoverPolicy failover = o.path("failover").isObject() ? FailoverPolicyFile.parse(ConfigDocument.parse(
                 "failover.json", write(o.get("failover")))) : FailoverPolicy.NONE;
         Map<Region, Instant> faults = new LinkedHashMap<>();
-        o.path("faults").fields().forEachRemaining(e -> faults.put(Region.of(e.getKey()),
+        o.path("faults").properties().forEach(e -> faults.put(Region.of(e.getKey()),
                                                                    Instant.parse(e.getValue().asText())));
         List<Proposal> proposals = new ArrayList<>();
         o.path("proposals").forEach(p -> proposals.add(readProposal(p)));
@@ -214,12 +214,12 @@ final class StateJson {
         List<String> units = new ArrayList<>();
         o.path("units").forEach(u -> units.add(u.asText()));
         Map<String, Region> origins = new LinkedHashMap<>();
-        o.path("origins").fields().forEachRemaining(e -> origins.put(e.getKey(), Region.of(e.getValue().asText())));
+        o.path("origins").properties().forEach(e -> origins.put(e.getKey(), Region.of(e.getValue().asText())));
         List<SwitchoverStep> steps = new ArrayList<>();
         o.path("steps").forEach(s -> steps.add(new SwitchoverStep(SwitchoverPhase.fromJson(s.path("phase").asText()),
                 Instant.parse(s.path("at").asText()), s.path("detail").asText())));
         Map<String, Long> rpo = new LinkedHashMap<>();
-        o.path("rpo_ms").fields().forEachRemaining(e -> rpo.put(e.getKey(), e.getValue().asLong()));
+        o.path("rpo_ms").properties().forEach(e -> rpo.put(e.getKey(), e.getValue().asLong()));
         return new Switchover(o.path("id").asText(), units, Region.of(o.path("target").asText()), origins,
                               o.path("max_lag_ms").asLong(), Instant.parse(o.path("deadline").asText()),
                               o.path("forced").asBoolean(), o.path("requested_by").asText(),

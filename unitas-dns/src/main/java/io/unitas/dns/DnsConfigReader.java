@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -210,8 +209,7 @@ final class DnsConfigReader extends DocumentReader {
             problem("records", "not a mapping (expected: name: {region: [addresses]})");
             return out;
         }
-        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
+        for (Map.Entry<String, JsonNode> e : node.properties()) {
             String path = "records." + e.getKey();
             String name = name(e.getKey(), path, false);
             Map<Region, List<InetAddress>> byRegion = new LinkedHashMap<>();
@@ -248,8 +246,7 @@ final class DnsConfigReader extends DocumentReader {
             problem("services", "not a mapping (expected: _name._proto: {region: [{target, port, weight}]})");
             return out;
         }
-        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
+        for (Map.Entry<String, JsonNode> e : node.properties()) {
             String path = "services." + e.getKey();
             String name = name(e.getKey(), path, false);
             if (name != null && !(name.startsWith("_") && name.indexOf("._") > 0)) {
@@ -297,8 +294,7 @@ final class DnsConfigReader extends DocumentReader {
             return;
         }
         Set<Region> seen = new LinkedHashSet<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
+        for (Map.Entry<String, JsonNode> e : node.properties()) {
             String p = path + "." + e.getKey();
             if (!Region.isValidId(e.getKey())) {
                 problem(p, "'" + e.getKey() + "' (expected: a region id)");

@@ -4,7 +4,6 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -96,7 +95,7 @@ final class GatewayConfigReader extends DocumentReader {
         if (units != null && !units.isObject()) {
             problem("on_read_only_units", "expected a mapping of unit to fence or failover");
         } else if (units != null) {
-            units.fields().forEachRemaining(e -> byUnit.put(e.getKey(), readOnlyPolicy(
+            units.properties().forEach(e -> byUnit.put(e.getKey(), readOnlyPolicy(
                     e.getValue(), "on_read_only_units." + e.getKey(), onReadOnly)));
         }
         List<String> peers = new ArrayList<>();
@@ -202,8 +201,7 @@ final class GatewayConfigReader extends DocumentReader {
             problem("upstreams", "missing (expected: a mapping from region to endpoints)");
             return out;
         }
-        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
+        for (Map.Entry<String, JsonNode> e : node.properties()) {
             String path = "upstreams." + e.getKey();
             if (!Region.isValidId(e.getKey())) {
                 problem(path, "'" + e.getKey() + "' is not a region id");
@@ -219,7 +217,7 @@ final class GatewayConfigReader extends DocumentReader {
             Map<String, List<String>> versions = new LinkedHashMap<>();
             JsonNode vs = up.get("versions");
             if (vs != null && vs.isObject()) {
-                vs.fields().forEachRemaining(v -> versions.put(
+                vs.properties().forEach(v -> versions.put(
                         v.getKey(), endpoints(v.getValue(), path + ".versions." + v.getKey())));
             } else if (vs != null) {
                 problem(path + ".versions", "expected a mapping from version to endpoints");

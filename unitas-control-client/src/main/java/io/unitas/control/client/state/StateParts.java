@@ -106,7 +106,7 @@ public final class StateParts {
     }
 
     private static Iterator<Map.Entry<String, JsonNode>> fields(JsonNode node) {
-        return node == null || !node.isObject() ? java.util.Collections.emptyIterator() : node.fields();
+        return node == null || !node.isObject() ? java.util.Collections.emptyIterator() : node.properties().iterator();
     }
 
     private static String join(String base, String key) {
