@@ -133,7 +133,7 @@ awk -v n="$nginx_cpu" -v u="$unitas_cpu" -v d="$direct_p99" -v g="$unitas_added"
   verdict = "met"; if (u > n) verdict = "missed"
   printf "CPU per request: nginx %.1f us, unitas %.1f us; unitas / nginx = %.2f (target <= 1: %s)\n", n, u, u / n, verdict
   verdict = "met"; if (g > x) verdict = "missed"
-  printf "p99 added at %d req/s (half of nginx peak; direct call %.3f ms): nginx +%.3f ms, unitas +%.3f ms" \
+  printf "p99 added at %d req/s (half of nginx peak; direct call %.3f ms): nginx %+.3f ms, unitas %+.3f ms" \
          " (target: unitas <= nginx: %s; unitas added no more in %d of %d rounds)\n", r, d, x, g, verdict, k, runs }'
 echo
 printf 'throughput (req/s): nginx %s  unitas %s  spring-cloud-gateway %s\n' "$nginx_rps" "$unitas_rps" "$scg_rps"
