@@ -106,14 +106,14 @@ scg_rps=$(printf '%s\n' "${s_runs[@]}" | median)
 # proxy adds is taken within its round, against the direct call of the same minute: the load on a shared machine
 # drifts from minute to minute more than the two proxies differ.
 added_at() { # rate -> "direct_p99 unitas_added nginx_added rounds_where_unitas_added_no_more"
-  local d u n direct=() via=() ref=() fewer=0
+  local d u n u_added n_added no_more direct=() via=() ref=() fewer=0
   for i in $(seq 1 "$RUNS"); do
     d=$(p99_at "$BACKEND" "$1"); u=$(p99_at "$UNITAS" "$1"); n=$(p99_at "$NGINX_PROXY" "$1")
-    direct+=("$d"); via+=("$(awk -v a="$u" -v b="$d" 'BEGIN {print a - b}')")
-    ref+=("$(awk -v a="$n" -v b="$d" 'BEGIN {print a - b}')")
-    awk -v u="$u" -v n="$n" 'BEGIN {exit !(u <= n)}' && fewer=$((fewer + 1))
-    awk -v i="$i" -v d="$d" -v u="$u" -v n="$n" 'BEGIN {
-      printf "paced round %d (p99 ms): direct %.2f  unitas %.2f (%+.2f)  nginx %.2f (%+.2f)\n", i, d, u, u - d, n, n - d }' >&2
+    read -r u_added n_added no_more <<<"$(awk -v i="$i" -v d="$d" -v u="$u" -v n="$n" 'BEGIN {
+      printf "paced round %d (p99 ms): direct %.2f  unitas %.2f (%+.2f)  nginx %.2f (%+.2f)\n", i, d, u, u - d, n, n - d \
+             > "/dev/stderr"
+      print u - d, n - d, (u <= n) }')"
+    direct+=("$d"); via+=("$u_added"); ref+=("$n_added"); fewer=$((fewer + no_more))
   done
   echo "$(printf '%s\n' "${direct[@]}" | median) $(printf '%s\n' "${via[@]}" | median)" \
        "$(printf '%s\n' "${ref[@]}" | median) $fewer"
