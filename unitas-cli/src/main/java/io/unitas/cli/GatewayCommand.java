@@ -42,7 +42,7 @@ final class GatewayCommand implements Callable<Integer> {
         }
         Runtime.getRuntime().addShutdownHook(new Thread(gateway::close, "unitas-gateway-shutdown"));
         main.err().println("gateway: region " + parsed.region() + " listening on port " + gateway.port()
-                           + " (" + gateway.transport() + "), routing state revision " + gateway.revision());
+                           + " (" + gateway.transport() + ", " + gateway.timeSlices() + "), routing state revision " + gateway.revision());
         gateway.awaitClose();
         return 0;
     }

@@ -17,6 +17,12 @@ public interface Gateway extends AutoCloseable {
     /** The socket layer it runs on: {@code io_uring}, {@code epoll} or {@code nio}. */
     String transport();
 
+    /**
+     * The time slices its event loops ask the scheduler for: {@code 0.1 ms time slices}, or {@code the kernel's time
+     * slices} (as gateway.yaml's {@code time_slice: kernel} says, or with why a shorter one was not had).
+     */
+    String timeSlices();
+
     /** The revision of the routing state it serves with, or -1 before it has any. */
     long revision();
 

@@ -24,6 +24,8 @@ import io.unitas.core.fence.Writes;
  * @param workers      event loops, each serving its share of connections with its own upstream connections (as
  *                     nginx's worker processes); 0 for one per core
  * @param transport    the socket layer: io_uring, epoll, Java NIO, or the best of them this machine offers
+ * @param shortTimeSlices whether the event loops ask the scheduler for its shortest time slice (0.1 ms), so that a
+ *                     loop woken while others hold every CPU runs within that, not after their slices end
  * @param upstreams    per region: its own services for {@link #region()}, the region's gateways for the others
  * @param source       where rules, health and fences come from
  * @param headers      the header names used along the call chain
@@ -36,7 +38,7 @@ import io.unitas.core.fence.Writes;
  *                     stay idle
  */
 public record GatewayConfig(Region region, InetSocketAddress listen, Certificate tls, int workers,
-                            TransportKind transport, Map<Region, Upstream> upstreams,
+                            TransportKind transport, boolean shortTimeSlices, Map<Region, Upstream> upstreams,
                             StateSource source, Headers headers, int hopLimit, Writes writes,
                             Resilience resilience, String accessLog, Routing routing, Limits limits) {
 
@@ -62,20 +64,20 @@ public record GatewayConfig(Region region, InetSocketAddress listen, Certificate
 
     /** A copy listening on {@code address}; for tests and embedding that pick ports at run time. */
     public GatewayConfig withListen(InetSocketAddress address) {
-        return new GatewayConfig(region, address, tls, workers, transport, upstreams, source, headers, hopLimit,
-                                 writes, resilience, accessLog, routing, limits);
+        return new GatewayConfig(region, address, tls, workers, transport, shortTimeSlices, upstreams, source, headers,
+                                 hopLimit, writes, resilience, accessLog, routing, limits);
     }
 
     /** A copy routing by {@code routing}; for tests and embedding. */
     public GatewayConfig withRouting(Routing routing) {
-        return new GatewayConfig(region, listen, tls, workers, transport, upstreams, source, headers, hopLimit,
-                                 writes, resilience, accessLog, routing, limits);
+        return new GatewayConfig(region, listen, tls, workers, transport, shortTimeSlices, upstreams, source, headers,
+                                 hopLimit, writes, resilience, accessLog, routing, limits);
     }
 
     /** A copy with {@code limits} on client connections; for tests and embedding. */
     public GatewayConfig withLimits(Limits limits) {
-        return new GatewayConfig(region, listen, tls, workers, transport, upstreams, source, headers, hopLimit,
-                                 writes, resilience, accessLog, routing, limits);
+        return new GatewayConfig(region, listen, tls, workers, transport, shortTimeSlices, upstreams, source, headers,
+                                 hopLimit, writes, resilience, accessLog, routing, limits);
     }
 
     /** What {@code transport} may say; {@code auto} takes io_uring where the kernel allows it, else epoll, else NIO. */

@@ -30,11 +30,11 @@ import io.unitas.gateway.GatewayConfig.Resilience;
 /** Reads {@code gateway.yaml}, collecting every problem with its line before giving up. */
 final class GatewayConfigReader extends DocumentReader {
 
-    private static final Set<String> TOP = Set.of("region", "listen", "tls", "workers", "transport", "upstreams",
-                                                  "control_plane", "static", "headers", "hop_limit", "write_methods",
-                                                  "read_paths", "health_check", "timeouts", "retries", "outlier",
-                                                  "access_log", "hold_down", "on_read_only", "on_read_only_units",
-                                                  "trusted_peers", "limits");
+    private static final Set<String> TOP = Set.of("region", "listen", "tls", "workers", "transport", "time_slice",
+                                                  "upstreams", "control_plane", "static", "headers", "hop_limit",
+                                                  "write_methods", "read_paths", "health_check", "timeouts", "retries",
+                                                  "outlier", "access_log", "hold_down", "on_read_only",
+                                                  "on_read_only_units", "trusted_peers", "limits");
     private static final Pattern ENDPOINT = Pattern.compile("[^\\s:/]+:\\d{1,5}");
 
     private final Path base;
@@ -60,6 +60,7 @@ final class GatewayConfigReader extends DocumentReader {
         GatewayConfig.Certificate tls = certificate(root.get("tls"));
         int workers = workers(root.get("workers"));
         GatewayConfig.TransportKind transport = transport(root.get("transport"));
+        boolean shortTimeSlices = shortTimeSlices(root.get("time_slice"));
         Map<Region, GatewayConfig.Upstream> upstreams = upstreams(root.get("upstreams"), region);
         StateSource source = source();
         Headers headers = headers(root.get("headers"));
@@ -73,8 +74,8 @@ final class GatewayConfigReader extends DocumentReader {
                            : text(log, "access_log", "stdout");
         GatewayConfig.Routing routing = routing(root);
         throwIfProblems();
-        return new GatewayConfig(region, listen, tls, workers, transport, upstreams, source, headers, hopLimit,
-                                 writes, resilience, accessLog, routing, limits);
+        return new GatewayConfig(region, listen, tls, workers, transport, shortTimeSlices, upstreams, source, headers,
+                                 hopLimit, writes, resilience, accessLog, routing, limits);
     }
 
     /** {@code hold_down}, {@code on_read_only}, {@code on_read_only_units} and {@code trusted_peers}. */
@@ -150,6 +151,17 @@ final class GatewayConfigReader extends DocumentReader {
         }
         problem("transport", node + " (expected: auto, io_uring, epoll or nio)");
         return GatewayConfig.TransportKind.AUTO;
+    }
+
+    /** {@code short} (or absent): the scheduler's shortest time slice for the event loops; {@code kernel}: its own. */
+    private boolean shortTimeSlices(JsonNode node) {
+        if (node == null || "short".equals(node.asText())) {
+            return true;
+        }
+        if (!"kernel".equals(node.asText())) {
+            problem("time_slice", node + " (expected: short or kernel)");
+        }
+        return false;
     }
 
     /** {@code auto} (or absent): one per core, as 0; else a count. */

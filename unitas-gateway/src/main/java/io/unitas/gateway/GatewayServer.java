@@ -67,11 +67,12 @@ final class GatewayServer implements Gateway {
     private final GatewayMetrics metrics;
     private final UnreachableReporter reporter;
     private final String transport;
+    private final String timeSlices;
     private final CountDownLatch closed = new CountDownLatch(1);
 
     private GatewayServer(Channel server, EventLoopGroup loops, ChannelGroup connections, StateHolder holder,
                           StateFeed feed, Upstreams upstreams, Proxy proxy, GatewayMetrics metrics,
-                          UnreachableReporter reporter, String transport) {
+                          UnreachableReporter reporter, String transport, String timeSlices) {
         this.server = server;
         this.loops = loops;
         this.connections = connections;
@@ -82,6 +83,7 @@ final class GatewayServer implements Gateway {
         this.metrics = metrics;
         this.reporter = reporter;
         this.transport = transport;
+        this.timeSlices = timeSlices;
     }
 
     static StateFeed feedFor(GatewayConfig config) {
@@ -112,6 +114,7 @@ final class GatewayServer implements Gateway {
         feed.start(holder); // first, so that bad state files stop the start before anything is opened
         int workers = config.workers() > 0 ? config.workers() : Runtime.getRuntime().availableProcessors();
         EventLoopGroup loops = transport.group(workers, "unitas-gateway");
+        String timeSlices = config.shortTimeSlices() ? TimeSlice.shortestFor(loops) : TimeSlice.KERNELS;
         UnreachableReporter reporter = null;
         try {
             Connections pools = new Connections(loops, transport, config.resilience().connectTimeout(), ticker);
@@ -164,7 +167,7 @@ final class GatewayServer implements Gateway {
                                                 + bound.cause().getMessage());
             }
             return new GatewayServer(bound.channel(), loops, open, holder, feed, upstreams, proxy, metrics, reporter,
-                                     transport.name());
+                                     transport.name(), timeSlices);
         } catch (RuntimeException e) {
             if (reporter != null) {
                 reporter.close();
@@ -254,6 +257,11 @@ final class GatewayServer implements Gateway {
     @Override
     public String transport() {
         return transport;
+    }
+
+    @Override
+    public String timeSlices() {
+        return timeSlices;
     }
 
     @Override

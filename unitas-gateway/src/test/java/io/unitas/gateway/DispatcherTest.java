@@ -64,7 +64,7 @@ class DispatcherTest {
 
     static GatewayConfig config(String region, GatewayConfig.Headers headers, ReadOnlyPolicy onReadOnly) {
         return new GatewayConfig(Region.of(region), new InetSocketAddress("127.0.0.1", 8080), null, 0,
-                                 GatewayConfig.TransportKind.AUTO, Map.of(),
+                                 GatewayConfig.TransportKind.AUTO, true, Map.of(),
                                  new StateSource.StaticFiles(null, null, null, null, Duration.ofSeconds(1)),
                                  headers, 3, Writes.DEFAULT, GatewayConfig.Resilience.DEFAULTS, "off",
                                  new GatewayConfig.Routing(HOLD_DOWN, onReadOnly, Map.of(), List.of()),

@@ -69,6 +69,7 @@ class GatewayConfigTest {
         assertThat(c.accessLog()).isEqualTo("off");
         assertThat(c.workers()).isZero();
         assertThat(c.transport()).isEqualTo(GatewayConfig.TransportKind.AUTO);
+        assertThat(c.shortTimeSlices()).isTrue();
         assertThat(c.routing()).isEqualTo(GatewayConfig.Routing.DEFAULTS);
         assertThat(c.limits()).isEqualTo(new GatewayConfig.Limits(10_000, Duration.ofSeconds(10),
                                                                   Duration.ofSeconds(60)));
@@ -148,6 +149,7 @@ class GatewayConfigTest {
                 read_paths: [/acme.orders.v1.Orders/Get*, /graphql/query]
                 workers: 2
                 transport: epoll
+                time_slice: kernel
                 hop_limit: 5
                 retries: {max_attempts: 3}
                 outlier: {failure_rate: 0.25, minimum_requests: 20, ejection_time: 30s}
@@ -158,6 +160,7 @@ class GatewayConfigTest {
                                                                   GatewayConfig.Limits.DEFAULTS.idleTimeout()));
         assertThat(c.workers()).isEqualTo(2);
         assertThat(c.transport()).isEqualTo(GatewayConfig.TransportKind.EPOLL);
+        assertThat(c.shortTimeSlices()).isFalse();
         assertThat(c.hopLimit()).isEqualTo(5);
         assertThat(c.resilience().maxAttempts()).isEqualTo(3);
         assertThat(c.resilience().idleTimeout()).isEqualTo(Duration.ofSeconds(30));
@@ -188,6 +191,7 @@ class GatewayConfigTest {
             "region: cn\\nlisten: 1.2.3.4:1\\nlimits: {header_timeout: 5s} | gateway.yaml:3: limits.header_timeout: unknown key",
             "region: cn\\nlisten: 1.2.3.4:1\\nworkers: many | gateway.yaml:3: workers: \"many\" (expected: auto or a whole number >= 1)",
             "region: cn\\nlisten: 1.2.3.4:1\\ntransport: kqueue | gateway.yaml:3: transport: \"kqueue\" (expected: auto, io_uring, epoll or nio)",
+            "region: cn\\nlisten: 1.2.3.4:1\\ntime_slice: 100us | gateway.yaml:3: time_slice: \"100us\" (expected: short or kernel)",
             "region: cn\\nlisten: 1.2.3.4:1\\nread_paths: [/a, b*] | gateway.yaml:3: read_paths[1]: 'b*' (expected: a path starting with /, with * only at its end)",
             "region: cn\\nlisten: 1.2.3.4:1\\nupstreams: {cn: {endpoints: [a:1], protocol: h3}} | gateway.yaml:3: upstreams.cn.protocol: 'h3' (expected: http/1.1, h2c or h2)",
             "region: cn\\nlisten: 1.2.3.4:1\\nupstreams: {cn: {endpoints: [a:1], protocol: h2}} | gateway.yaml:3: upstreams.cn.protocol: h2 needs tls (h2c is HTTP/2 without it)",

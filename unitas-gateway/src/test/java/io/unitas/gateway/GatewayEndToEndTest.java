@@ -124,7 +124,7 @@ class GatewayEndToEndTest {
                                 GatewayConfig.TransportKind transport, Map<Region, GatewayConfig.Upstream> upstreams,
                                 GatewayConfig.Resilience resilience) {
         return new GatewayConfig(Region.of(region), new InetSocketAddress("127.0.0.1", port), tls, workers, transport,
-                                 upstreams,
+                                 true, upstreams,
                                  new StateSource.StaticFiles(null, null, null, null, Duration.ofSeconds(1)),
                                  GatewayConfig.Headers.DEFAULTS, 3, Writes.DEFAULT, resilience, "off", ROUTING,
                                  GatewayConfig.Limits.DEFAULTS);

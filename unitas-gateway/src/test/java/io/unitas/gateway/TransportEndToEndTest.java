@@ -74,6 +74,7 @@ class TransportEndToEndTest {
                     default -> kind.id();
                 };
                 assertThat(cn.transport()).isEqualTo(expected);
+                assertThat(cn.timeSlices()).isEqualTo(TimeSlice.SHORTEST);
                 for (SessionProtocol protocol : new SessionProtocol[] {SessionProtocol.H1C, SessionProtocol.H2C}) {
                     WebClient client = WebClient.of(protocol.uriText() + "://127.0.0.1:" + cn.port());
                     assertThat(get(client, "1500").contentUtf8()).startsWith("backend=cn-main")
