@@ -4,10 +4,11 @@
 # DURATION each, CONNECTIONS connections paced to RATE requests/s in all (RATE=0: unpaced, each connection sending
 # its next request when the answer came). Prints per round each one's p99 and what it adds over the direct call, and
 # the CPU ticks each gateway's JIT compilers and whole process spent in its run; then the medians of what each adds
-# at the p99, the p90 and the median.
+# at the p99, the p90 and the median. HOGS=N runs N busy loops in a session of their own throughout, as a batch job
+# sharing the host would.
 #   benchmarks/gateway/tail-ab.sh "$OPTS" "$OPTS -XX:ThreadPriorityPolicy=1 -XX:CompilerThreadPriority=19"
 # Usage: benchmarks/gateway/tail-ab.sh "OPTIONS_A" "OPTIONS_B"
-#        (env: ROUNDS=6 DURATION=10s RATE=12000 CONNECTIONS=64 WARMUP=30s YAML_A= YAML_B=
+#        (env: ROUNDS=6 DURATION=10s RATE=12000 CONNECTIONS=64 WARMUP=30s YAML_A= YAML_B= HOGS=0
 #        JAR_A=another build's unitas.jar for gateway A)
 set -euo pipefail
 if [[ "${1:-}" == "--help" || "${1:-}" == "-h" || $# -lt 2 ]]; then  # the comment above, without its marks
@@ -18,11 +19,15 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 A="$1"; B="$2"
 ROUNDS="${ROUNDS:-6}"; THREADS=2; DURATION="${DURATION:-10s}"; RATE="${RATE:-12000}"; CONNECTIONS="${CONNECTIONS:-64}"
-WARMUP="${WARMUP:-30s}"
+WARMUP="${WARMUP:-30s}"; HOGS="${HOGS:-0}"
 # shellcheck source=common.sh
 . "$here/common.sh"
 require_nginx_and_wrk
 two_gateways_running "$A" "$B"
+for _ in $(seq 1 "$HOGS"); do  # stopped on exit with the gateways (pids)
+  setsid bash -c 'while :; do :; done' &
+  pids+=($!)
+done
 NGINX_PROXY=$(free_port)
 nginx_proxy "$work/proxy" "$NGINX_PROXY"
 for p in "$PA" "$PB" "$NGINX_PROXY"; do
@@ -52,4 +57,4 @@ echo "added over a direct call, medians of $ROUNDS rounds at" \
 echo "  p99: A +$(added 6 3) ms, B +$(added 11 3) ms, nginx +$(added 16 3) ms"
 echo "  p90: A +$(added 5 2) ms, B +$(added 10 2) ms, nginx +$(added 15 2) ms"
 echo "  p50: A +$(added 4 1) ms, B +$(added 9 1) ms, nginx +$(added 14 1) ms"
-echo "A = '$A' ${YAML_A:-}; B = '$B' ${YAML_B:-}; load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "A = '$A' ${YAML_A:-}; B = '$B' ${YAML_B:-}; $HOGS busy loops beside; load average: $(cut -d' ' -f1-3 /proc/loadavg)"
