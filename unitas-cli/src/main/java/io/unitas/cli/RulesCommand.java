@@ -75,7 +75,7 @@ final class RulesCommand implements Runnable {
         }
     }
 
-    /** {@code unitas rules lookup --rules R --topology T [--header k=v]... [--cookie k=v]... [--query k=v]... [--host h]}. */
+    /** {@code unitas rules lookup --rules R --topology T [--header k=v]... [--cookie k=v]... [--query k=v]... [--host h] [--path p]}. */
     @Command(name = "lookup", mixinStandardHelpOptions = true,
              description = "Print the unit, its home region and the key's source for a request described by options.",
              exitCodeListHeading = "%nExit codes:%n",
@@ -93,9 +93,12 @@ final class RulesCommand implements Runnable {
         @Option(names = "--host", paramLabel = "HOST", description = "the request's host, e.g. paris.shop.example")
         String host;
 
+        @Option(names = "--path", paramLabel = "PATH", description = "the request's path, e.g. /wallets/4242")
+        String path;
+
         @Override
         int run(UnitRules rules, PrintStream out, PrintStream err) {
-            RequestView request = RequestView.of(headers, cookies, query, host);
+            RequestView request = RequestView.of(headers, cookies, query, host, path);
             UnitLookup lookup = rules.lookup(request);
             if (!lookup.hasRegion()) {
                 err.println(lookup.outcome().reason() + ": " + lookup.message());

@@ -85,7 +85,7 @@ class RulesCommandTest {
 
     @Test
     void lookup_printsUnitRegionSourceAndKey() {
-        assertThat(lookup(EXAMPLE, "--header", "X-User-Id=12345", "--cookie", "uid=1"))
+        assertThat(lookup(EXAMPLE, "--header", "X-User-Id=12345", "--cookie", "uid=12345"))
                 .isEqualTo(new Cli(0, """
                         unit: u-hangzhou
                         region: cn
@@ -120,6 +120,28 @@ class RulesCommandTest {
     void lookup_withoutAKeyUnderReject_exits3WithOneLine() {
         assertThat(lookup(EXAMPLE, "--header", "accept=*/*"))
                 .isEqualTo(new Cli(3, "", "missing_key: no routing key in the request\n"));
+    }
+
+    @Test
+    void lookup_twoSourcesThatDisagree_exit3NamingBoth() {
+        assertThat(lookup(EXAMPLE, "--header", "x-user-id=12345", "--cookie", "uid=1"))
+                .isEqualTo(new Cli(3, "", "ambiguous_key: routing keys disagree: '12345' from header x-user-id and '1'"
+                                          + " from cookie uid (expected: one key, or the same key from each source)\n"));
+    }
+
+    @Test
+    void lookup_byPath() throws IOException {
+        Path rules = Files.writeString(dir.resolve("path-rules.yaml"), """
+                units: [{id: u-cn, region: cn}, {id: u-eu, region: eu}]
+                key: {sources: [{path: "/wallets/{userId}"}], transform: mod 100}
+                ranges: [{range: 0~49, unit: u-cn}, {range: 50~99, unit: u-eu}]
+                """);
+        assertThat(lookup(rules.toString(), "--path", "/wallets/4250/deposits").out()).isEqualTo("""
+                unit: u-eu
+                region: eu
+                source: path /wallets/{userId}
+                key: 4250 (mod 100: 50)
+                """);
     }
 
     @Test

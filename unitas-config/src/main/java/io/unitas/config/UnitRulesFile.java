@@ -31,7 +31,7 @@ import io.unitas.core.rules.UnitStrategy;
  *   - {id: u-cn, region: cn}
  *   - {id: u-eu, region: eu}
  * key:
- *   sources: [{header: x-user-id}, {cookie: uid}, {query: user_id}, {domain-prefix: true}]
+ *   sources: [{header: x-user-id}, {path: /wallets/{userId}}, {query: user_id}, {domain-prefix: true}]
  *   transform: mod 10000      # none | mod N | hash-mod N
  *   missing: reject           # reject | center
  * ranges:
@@ -53,7 +53,7 @@ public final class UnitRulesFile {
     private static final Set<String> RANGE_FIELDS = Set.of("range", "unit");
     private static final Set<String> GRAY_FIELDS = Set.of("when", "version");
     private static final Set<String> WHEN_FIELDS = Set.of("header", "equals");
-    private static final String SOURCE_KINDS = "header, cookie, query, domain-prefix or strategy";
+    private static final String SOURCE_KINDS = "header, cookie, query, path, domain-prefix or strategy";
 
     private UnitRulesFile() {}
 
@@ -221,6 +221,7 @@ public final class UnitRulesFile {
                     case "header" -> KeySource.header(name);
                     case "cookie" -> KeySource.cookie(name);
                     case "query" -> KeySource.query(name);
+                    case "path" -> KeySource.path(name);
                     case "strategy" -> KeySource.strategy(name);
                     default -> {
                         problems.add(new Problem(path, "unknown source (expected one of: " + SOURCE_KINDS + ")"));
@@ -228,7 +229,8 @@ public final class UnitRulesFile {
                     }
                 };
             } catch (IllegalArgumentException e) {
-                problems.add(new Problem(path, "'" + name + "' (expected: a non-blank name)"));
+                problems.add(new Problem(path, only.getKey().equals("path") ? e.getMessage()
+                                                                            : "'" + name + "' (expected: a non-blank name)"));
                 return null;
             }
         }

@@ -67,6 +67,35 @@ class UnitRulesFileTest {
     }
 
     @Test
+    void aPathSource_readsTheKeyFromThePath_andWritesBack() {
+        UnitRules rules = parse("rules.yaml", """
+                units: [{id: u-cn, region: cn}, {id: u-eu, region: eu}]
+                key:
+                  sources: [{path: "/wallets/{userId}"}, {header: x-user-id}]
+                  transform: mod 100
+                ranges: [{range: 0~49, unit: u-cn}, {range: 50~99, unit: u-eu}]
+                """);
+
+        assertThat(rules.sources()).containsExactly(KeySource.path("/wallets/{userId}"), KeySource.header("x-user-id"));
+        assertThat(rules.lookup(RequestView.of(Map.of(), Map.of(), Map.of(), null, "/wallets/77/deposits")).unit().id())
+                .isEqualTo("u-eu");
+        assertThat(UnitRulesFile.parse(ConfigDocument.parse("again.json", UnitRulesFile.toTree(rules).toString()),
+                                       TOPOLOGY, Map.of()))
+                .isEqualTo(rules);
+    }
+
+    @Test
+    void aBadPathPattern_namesTheSourceAndWhatWasExpected() {
+        assertThat(problems("""
+                units: [{id: u-cn, region: cn}]
+                key: {sources: [{path: /wallets/userId}, {header: x-user-id}]}
+                ranges: [{range: 0~9, unit: u-cn}]
+                """)).containsExactly("rules.yaml:2: key.sources[0].path: '/wallets/userId' has no {variable}"
+                                      + " (expected: a path such as /wallets/{userId}, with exactly one {variable}"
+                                      + " segment)");
+    }
+
+    @Test
     void overlappingRanges_nameTheFileLinePathAndValues() {
         assertThat(problems("""
                 units: [{id: u-sh, region: cn}, {id: u-hz, region: cn}]
@@ -105,7 +134,7 @@ class UnitRulesFileTest {
                 "rules.yaml:3: units[1].id: duplicate unit 'u-cn' (first at units[0])",
                 "rules.yaml:3: units[1].region: unknown region 'mars' (expected one of: cn, eu, us)",
                 "rules.yaml:5: key.sources[1].colour: unknown source (expected one of: header, cookie, query,"
-                + " domain-prefix or strategy)",
+                + " path, domain-prefix or strategy)",
                 "rules.yaml:5: key.sources[3].cookie: [\"a\"] (expected: a name)",
                 "rules.yaml:6: key.transform: 'mod ten' (expected: N between 1 and 1000000000000000)",
                 "rules.yaml:7: key.missing: 'maybe' (expected: reject or center)",
@@ -129,7 +158,7 @@ class UnitRulesFileTest {
                     + " (expected: {sources, transform, missing})",
             "source of two kinds | 'units: [{id: u, region: cn}]\nkey: {sources: [{header: a, cookie: b}]}' |"
                     + " rules.yaml:2: key.sources[0]: {\"header\":\"a\",\"cookie\":\"b\"} (expected: one of"
-                    + " {header, cookie, query, domain-prefix or strategy: ...})",
+                    + " {header, cookie, query, path, domain-prefix or strategy: ...})",
             "domain-prefix: host | 'units: [{id: u, region: cn}]\nkey: {sources: [{domain-prefix: host}]}' |"
                     + " rules.yaml:2: key.sources[0].domain-prefix: \"host\" (expected: true)",
     })

@@ -7,6 +7,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.util.AsciiString;
 import io.unitas.control.client.state.RoutingState;
@@ -18,6 +19,7 @@ import io.unitas.core.RouteDecision;
 import io.unitas.core.fence.FencePolicy;
 import io.unitas.core.fence.TokenBucket;
 import io.unitas.core.propagation.HopRule;
+import io.unitas.core.rules.KeySource;
 import io.unitas.core.rules.RequestView;
 import io.unitas.core.rules.Unit;
 import io.unitas.core.rules.UnitLookup;
@@ -84,6 +86,25 @@ final class Dispatcher {
             case PREROUTED -> prerouted(s, method, path, view, stamp, hops);
             case ROUTE -> route(s, method, path, view, hops);
         };
+    }
+
+    /**
+     * Whether {@code name} must reach the upstream even when a client's {@code Connection} header names it: a stamp,
+     * or a header the rules read the routing key from ({@code Cookie} too, when a cookie is a key source). Asked only
+     * for names a {@code Connection} header lists.
+     */
+    boolean keepsUpstream(RoutingState s, CharSequence name) {
+        if (isStamp(name)) {
+            return true;
+        }
+        for (KeySource source : s.rules().sources()) {
+            if (source.kind() == KeySource.Kind.HEADER && AsciiString.contentEqualsIgnoreCase(source.name(), name)
+                || source.kind() == KeySource.Kind.COOKIE
+                   && AsciiString.contentEqualsIgnoreCase(HttpHeaderNames.COOKIE, name)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Removes every {@code x-unitas-*} header and every configured stamp name. Allocates only when one is found. */
@@ -154,6 +175,7 @@ final class Dispatcher {
         return switch (lookup.outcome()) {
             case UNIT, CENTER -> null;
             case MISSING_KEY -> ProblemDetail.of(400, "missing-routing-key", lookup.message());
+            case AMBIGUOUS_KEY -> ProblemDetail.of(400, "ambiguous-routing-key", lookup.message());
             default -> ProblemDetail.of(400, "unroutable-key", lookup.message());
         };
     }
@@ -165,6 +187,9 @@ final class Dispatcher {
     private Decision prerouted(RoutingState s, String method, String path, RequestView view, String stamp,
                                int hops) {
         UnitLookup lookup = s.rules().lookup(view);
+        if (lookup.outcome() == UnitLookup.Outcome.AMBIGUOUS_KEY) { // a peer would not send it: the service might
+            return Decision.refuse(null, null, null, PREROUTED, unroutable(lookup));
+        }
         boolean derived = unroutable(lookup) == null;
         Unit unit = derived ? lookup.unit() : null;
         String unitId = unit == null ? null : unit.id();

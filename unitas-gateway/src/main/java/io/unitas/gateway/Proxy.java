@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import io.netty.buffer.Unpooled;
@@ -77,6 +78,8 @@ final class Proxy {
     final ClientLimits limits;
     /** Exchanges in flight, so that a graceful stop knows when it may close connections. */
     final AtomicInteger inFlight = new AtomicInteger();
+    /** The request headers a client's {@code Connection} header cannot remove: routing keys and stamps. */
+    final Predicate<CharSequence> keptUpstream;
 
     Proxy(GatewayConfig config, Supplier<RoutingState> state, Upstreams upstreams, Connections connections,
           GatewayMetrics metrics, Clock clock, Timeouts timeouts, ClientLimits limits) {
@@ -100,6 +103,7 @@ final class Proxy {
         this.maxAttempts = Math.max(1, config.resilience().maxAttempts());
         this.responseTimeoutNanos = config.resilience().responseTimeout().toNanos();
         this.idleTimeoutNanos = config.resilience().idleTimeout().toNanos();
+        this.keptUpstream = name -> dispatcher.keepsUpstream(state.get(), name);
     }
 
     /** The handler of an HTTP/1.x connection or of one HTTP/2 stream, whose connection {@code guard} watches. */
@@ -139,13 +143,19 @@ final class Proxy {
         return res;
     }
 
+    /** {@link #stripHopByHop(HttpHeaders, Predicate)} keeping nothing: for answers, which carry no routing key. */
+    static void stripHopByHop(HttpHeaders h) {
+        stripHopByHop(h, name -> false);
+    }
+
     /**
      * Removes what must not cross this proxy: connection-scoped headers and those the {@code Connection} header
      * names. One pass over the headers finds them: most messages carry none but {@code Connection} itself, and a
      * removal by name costs a case-insensitive hash. Nothing is allocated unless {@code Connection} names a header
-     * that is neither connection-scoped nor {@code close}.
+     * that is neither connection-scoped nor {@code close}. A name {@code kept} accepts stays whatever {@code Connection}
+     * says: a client must not remove the routing key the request was routed by, or a stamp, on its way upstream.
      */
-    static void stripHopByHop(HttpHeaders h) {
+    static void stripHopByHop(HttpHeaders h, Predicate<CharSequence> kept) {
         int found = 0; // a bit per HOP_BY_HOP entry present
         CharSequence connection = null;
         for (Iterator<Map.Entry<CharSequence, CharSequence>> it = h.iteratorCharSequence(); it.hasNext(); ) {
@@ -165,12 +175,12 @@ final class Proxy {
             }
         }
         if (connection != null) {
-            removeNamedIn(h, connection);
+            removeNamedIn(h, connection, kept);
         }
     }
 
     /** Removes each header a {@code Connection} value names ({@code close, x-foo}: RFC 9110 section 7.6.1). */
-    private static void removeNamedIn(HttpHeaders h, CharSequence connection) {
+    private static void removeNamedIn(HttpHeaders h, CharSequence connection, Predicate<CharSequence> kept) {
         int n = connection.length();
         for (int start = 0; start < n; ) {
             int end = start;
@@ -185,11 +195,16 @@ final class Proxy {
                 end--;
             }
             if (end > start && hopByHop(connection, start, end) < 0) { // those are gone already
+                CharSequence name = connection.subSequence(start, end);
+                if (kept.test(name)) {
+                    start = next;
+                    continue;
+                }
                 if (end - start == HttpHeaderValues.CLOSE.length()
                     && AsciiString.regionMatches(connection, true, start, HttpHeaderValues.CLOSE, 0, end - start)) {
                     h.remove(HttpHeaderValues.CLOSE);
                 } else {
-                    h.remove(connection.subSequence(start, end).toString());
+                    h.remove(name.toString());
                 }
             }
             start = next;

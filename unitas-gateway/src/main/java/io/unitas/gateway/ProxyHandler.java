@@ -416,7 +416,7 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
             this.replayable = Upstreams.isRetryable(req);
             HttpHeaders h = req.headers();
             boolean trailers = h.containsValue(HttpHeaderNames.TE, HttpHeaderValues.TRAILERS, true);
-            Proxy.stripHopByHop(h);
+            Proxy.stripHopByHop(h, proxy.keptUpstream);
             if (trailers) { // the one TE that crosses a proxy (RFC 9113 section 8.2.2): gRPC servers look for it
                 h.set(HttpHeaderNames.TE, HttpHeaderValues.TRAILERS);
             }

@@ -71,7 +71,8 @@ final class Backend implements AutoCloseable {
         String line = "backend=" + name + " method=" + h.method() + " path=" + h.path()
                       + " unit=" + h.get("x-unitas-unit") + " region=" + h.get("x-unitas-region")
                       + " origin=" + h.get("x-unitas-origin") + " hops=" + h.get("x-unitas-hops")
-                      + " n-d-region=" + h.get("n-d-region") + " protocol=" + protocol.uriText()
+                      + " n-d-region=" + h.get("n-d-region") + " user=" + h.getAll("x-user-id")
+                      + " protocol=" + protocol.uriText()
                       + " body=" + req.content().length();
         return HttpResponse.of(HttpStatus.OK, MediaType.PLAIN_TEXT_UTF_8, line);
     }

@@ -285,6 +285,27 @@ class GatewayEndToEndTest {
     }
 
     @Test
+    void aRoutingKeyGivenTwice_isRefused_soTheServiceCannotReadTheOtherValue() throws IOException {
+        String[] twice = rawFrom("127.0.0.2", "POST", "/orders", "x-user-id", "7000", "x-user-id", "1500");
+        String[] disagreeing = rawFrom("127.0.0.2", "POST", "/orders", "x-user-id", "7000", "cookie", "uid=1500");
+
+        assertThat(twice[0]).isEqualTo("400");
+        assertThat(twice[1]).contains("ambiguous-routing-key")
+                            .contains("routing key header x-user-id given more than once");
+        assertThat(disagreeing[0]).isEqualTo("400");
+        assertThat(disagreeing[1]).contains("'7000' from header x-user-id and '1500' from cookie uid");
+    }
+
+    @Test
+    void aConnectionHeaderNamingTheRoutingKeyOrAStamp_removesNeither() throws IOException {
+        String[] sent = rawFrom("127.0.0.2", "GET", "/a", "connection", "x-user-id, x-unitas-region, x-drop",
+                                "x-user-id", "7000", "x-drop", "1");
+
+        assertThat(sent[0]).isEqualTo("200");
+        assertThat(sent[1]).startsWith("backend=eu-main").contains("region=eu").contains("user=[7000]");
+    }
+
+    @Test
     void aClientsStampIsRemoved_soItCannotWalkPastAFence() throws IOException {
         cnFeed.fences(WriteFences.of(Map.of("u-cn", FencePolicy.reject(Duration.ofSeconds(7)))));
 

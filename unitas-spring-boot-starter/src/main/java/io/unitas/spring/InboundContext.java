@@ -15,7 +15,7 @@ import io.unitas.core.rules.UnitLookup;
 /**
  * What the Servlet filter and the WebFlux filter both do with an inbound request: read the gateway's stamp, place a
  * request that has none by its routing key (the gateway's rules: a direct call that bypassed the gateway still has a
- * unit), and judge its write against the fences.
+ * unit), refuse a request whose routing key is ambiguous, and judge its write against the fences.
  */
 final class InboundContext {
 
@@ -59,8 +59,10 @@ final class InboundContext {
      * stamped unit, as at the gateway (a unit header alone can be made up; the key is the user's).
      */
     RoutingContext read(RequestView request, RoutingSnapshot snapshot) {
-        RoutingContext stamped = headers.read(request::header);
-        UnitLookup lookup = snapshot.rules().lookup(request);
+        return keyed(headers.read(request::header), snapshot.rules().lookup(request));
+    }
+
+    private static RoutingContext keyed(RoutingContext stamped, UnitLookup lookup) {
         if (lookup.outcome() != UnitLookup.Outcome.UNIT) {
             return stamped;
         }
@@ -68,10 +70,23 @@ final class InboundContext {
         return keyed.region() == null ? keyed.withRegion(lookup.region().id()) : keyed;
     }
 
-    /** The fence's answer to this request, or {@code null} when it passes (or the fence filter is off). */
-    ProblemDetail fenced(RoutingContext context, RoutingSnapshot snapshot, String method, String path) {
-        return fence ? snapshot.fenced(context.unit(), method, path) : null;
+    /**
+     * An HTTP request's context, as {@link #read}, and the problem it is refused with: 400
+     * {@code ambiguous-routing-key} when its key is given twice or two sources disagree (the gateway's answer: the
+     * handler might read the other value), or the fence's answer to its write.
+     */
+    Accepted accept(RequestView request, RoutingSnapshot snapshot, String method, String path) {
+        RoutingContext stamped = headers.read(request::header);
+        UnitLookup lookup = snapshot.rules().lookup(request);
+        if (lookup.outcome() == UnitLookup.Outcome.AMBIGUOUS_KEY) {
+            return new Accepted(stamped, ProblemDetail.of(400, "ambiguous-routing-key", lookup.message()));
+        }
+        RoutingContext context = keyed(stamped, lookup);
+        return new Accepted(context, fence ? snapshot.fenced(context.unit(), method, path) : null);
     }
+
+    /** A request's routing context, and the problem it is refused with, or {@code null} when it passes. */
+    record Accepted(RoutingContext context, ProblemDetail refusal) {}
 
     UnitasRoutingState state() {
         return state;

@@ -15,8 +15,8 @@ import io.unitas.core.ProblemDetail;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Per Servlet request: reads the routing context, refuses a write of a fenced unit with the gateway's problem
- * (503 {@code write-fenced}, {@code Retry-After}), and otherwise keeps the context current for the request's work,
+ * Per Servlet request: reads the routing context, refuses a request whose routing key is ambiguous (400) and a write
+ * of a fenced unit (503 {@code write-fenced}, {@code Retry-After}) with the gateway's problems, and otherwise keeps the context current for the request's work,
  * clearing it when the request ends so the pooled thread serves the next one clean.
  */
 final class RoutingContextFilter extends OncePerRequestFilter {
@@ -34,8 +34,10 @@ final class RoutingContextFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         RoutingSnapshot snapshot = inbound.state().current();
-        RoutingContext context = inbound.read(new ServletRequestView(request), snapshot);
-        ProblemDetail fenced = inbound.fenced(context, snapshot, request.getMethod(), request.getRequestURI());
+        InboundContext.Accepted accepted = inbound.accept(new ServletRequestView(request), snapshot,
+                                                          request.getMethod(), request.getRequestURI());
+        RoutingContext context = accepted.context();
+        ProblemDetail fenced = accepted.refusal();
         if (fenced != null) {
             response.setStatus(fenced.status());
             response.setContentType(ProblemJson.MEDIA_TYPE);

@@ -8,6 +8,7 @@ import io.unitas.client.RoutingContextAccessor;
 import io.unitas.client.RoutingSnapshot;
 import io.unitas.config.ProblemJson;
 import io.unitas.core.ProblemDetail;
+import io.unitas.core.rules.KeySource;
 import io.unitas.core.rules.RequestView;
 import org.springframework.core.Ordered;
 import org.springframework.core.io.buffer.DataBuffer;
@@ -22,7 +23,8 @@ import org.springframework.web.server.WebFilterChain;
 import reactor.core.publisher.Mono;
 
 /**
- * Per WebFlux request: reads the routing context, refuses a write of a fenced unit with the gateway's problem, and
+ * Per WebFlux request: reads the routing context, refuses an ambiguous routing key and a write of a fenced unit with
+ * the gateway's problems, and
  * puts the context in the Reactor context under {@link RoutingContextAccessor#KEY}, from where context-propagation
  * restores it as the current context in handlers and operators. Nothing is left on any thread.
  */
@@ -46,8 +48,10 @@ final class RoutingContextWebFilter implements WebFilter, Ordered {
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
         ServerHttpRequest request = exchange.getRequest();
         RoutingSnapshot snapshot = inbound.state().current();
-        RoutingContext context = inbound.read(new View(request), snapshot);
-        ProblemDetail fenced = inbound.fenced(context, snapshot, request.getMethod().name(), request.getPath().value());
+        InboundContext.Accepted accepted = inbound.accept(new View(request), snapshot, request.getMethod().name(),
+                                                          request.getPath().value());
+        RoutingContext context = accepted.context();
+        ProblemDetail fenced = accepted.refusal();
         if (fenced != null) {
             ServerHttpResponse response = exchange.getResponse();
             response.setStatusCode(HttpStatusCode.valueOf(fenced.status()));
@@ -79,6 +83,22 @@ final class RoutingContextWebFilter implements WebFilter, Ordered {
         @Override
         public String query(String name) {
             return request.getQueryParams().getFirst(name);
+        }
+
+        @Override
+        public String path() {
+            return request.getPath().value();
+        }
+
+        @Override
+        public boolean repeated(KeySource source) {
+            List<?> values = switch (source.kind()) {
+                case HEADER -> request.getHeaders().get(source.name());
+                case COOKIE -> request.getCookies().get(source.name());
+                case QUERY -> request.getQueryParams().get(source.name());
+                case PATH, DOMAIN_PREFIX, STRATEGY -> null;
+            };
+            return values != null && values.size() > 1;
         }
 
         @Override

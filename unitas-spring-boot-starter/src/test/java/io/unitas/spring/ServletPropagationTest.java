@@ -92,6 +92,15 @@ class ServletPropagationTest {
     }
 
     @Test
+    void aRoutingKeyGivenTwice_isRefused_asTheGatewayRefusesIt() throws Exception {
+        HttpResponse<String> refused = send("POST", "/orders", "x-user-id", "70", "x-user-id", "5");
+        assertThat(refused.statusCode()).isEqualTo(400);
+        assertThat(refused.headers().firstValue("content-type")).hasValue("application/problem+json");
+        assertThat(refused.body()).contains("\"type\":\"urn:unitas:problem:ambiguous-routing-key\"",
+                                           "routing key header x-user-id given more than once");
+    }
+
+    @Test
     void aFencedUnitsWrite_isRefusedWithTheGatewaysProblem_readsAndOtherUnitsPass() throws Exception {
         state.fence("u-us", FencePolicy.reject(Duration.ofSeconds(7)));
         HttpResponse<String> refused = send("POST", "/orders", "x-user-id", "70");

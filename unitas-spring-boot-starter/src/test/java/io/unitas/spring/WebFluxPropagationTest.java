@@ -68,6 +68,14 @@ class WebFluxPropagationTest {
     }
 
     @Test
+    void aRoutingKeyGivenTwice_isRefused_asTheGatewayRefusesIt() throws Exception {
+        HttpResponse<String> refused = send("POST", "/orders", "x-user-id", "7", "x-user-id", "40");
+        assertThat(refused.statusCode()).isEqualTo(400);
+        assertThat(refused.body()).contains("urn:unitas:problem:ambiguous-routing-key",
+                                           "routing key header x-user-id given more than once");
+    }
+
+    @Test
     void aFencedUnitsWrite_isRefusedWithTheGatewaysProblem() throws Exception {
         state.fence("u-cn", FencePolicy.reject(Duration.ofSeconds(3)));
         HttpResponse<String> refused = send("POST", "/orders", "x-user-id", "7");

@@ -8,7 +8,8 @@ import java.util.Objects;
  * key decides.
  *
  * @param kind what part of the request is read
- * @param name the header, cookie, query parameter or strategy name; empty for {@link Kind#DOMAIN_PREFIX}
+ * @param name the header, cookie, query parameter or strategy name, or the path pattern ({@code /wallets/{userId}});
+ *             empty for {@link Kind#DOMAIN_PREFIX}
  */
 public record KeySource(Kind kind, String name) {
 
@@ -20,6 +21,8 @@ public record KeySource(Kind kind, String name) {
         COOKIE("cookie"),
         /** A query parameter. */
         QUERY("query"),
+        /** A segment of the request's path, named by a pattern such as {@code /wallets/{userId}}. */
+        PATH("path"),
         /** The first label of the host ({@code shanghai} of {@code shanghai.example.com}), mapped to a unit. */
         DOMAIN_PREFIX("domain-prefix"),
         /** A custom {@link UnitStrategy}, by name, that names the unit itself. */
@@ -36,9 +39,9 @@ public record KeySource(Kind kind, String name) {
             return label;
         }
 
-        /** Whether keys from this kind of source go through the transform and the ranges. */
+        /** Whether keys from this kind of source go through the transform and the ranges (and must agree). */
         public boolean usesRanges() {
-            return this == HEADER || this == COOKIE || this == QUERY;
+            return this == HEADER || this == COOKIE || this == QUERY || this == PATH;
         }
     }
 
@@ -52,6 +55,9 @@ public record KeySource(Kind kind, String name) {
         }
         if (kind == Kind.HEADER) {
             name = name.toLowerCase(Locale.ROOT);
+        }
+        if (kind == Kind.PATH) {
+            PathPattern.parse(name);
         }
     }
 
@@ -70,6 +76,17 @@ public record KeySource(Kind kind, String name) {
         return new KeySource(Kind.QUERY, name);
     }
 
+    /**
+     * The key is the segment of the request's path that {@code pattern}'s one variable stands for:
+     * {@code path("/wallets/{userId}")} reads {@code 42} from {@code /wallets/42} and {@code /wallets/42/deposits}.
+     *
+     * @throws IllegalArgumentException when the pattern does not start with {@code /}, has an empty segment, or has
+     *                                  not exactly one whole {@code {variable}} segment
+     */
+    public static KeySource path(String pattern) {
+        return new KeySource(Kind.PATH, pattern);
+    }
+
     /** The host's first label, looked up in the rule set's domain map. */
     public static KeySource domainPrefix() {
         return new KeySource(Kind.DOMAIN_PREFIX, "");
@@ -80,13 +97,16 @@ public record KeySource(Kind kind, String name) {
         return new KeySource(Kind.STRATEGY, name);
     }
 
-    /** The raw key of a header, cookie or query source in {@code request}; {@code null} for other kinds. */
+    /**
+     * The raw key of a header, cookie or query source in {@code request}; {@code null} for other kinds (a path
+     * source's key is read through its compiled pattern, {@link PathPattern#match}).
+     */
     String read(RequestView request) {
         return switch (kind) {
             case HEADER -> request.header(name);
             case COOKIE -> request.cookie(name);
             case QUERY -> request.query(name);
-            case DOMAIN_PREFIX, STRATEGY -> null;
+            case PATH, DOMAIN_PREFIX, STRATEGY -> null;
         };
     }
 

@@ -11,15 +11,17 @@ final class MapRequestView implements RequestView {
     private final Map<String, String> cookies;
     private final Map<String, String> query;
     private final String host;
+    private final String path;
 
     MapRequestView(Map<String, String> headers, Map<String, String> cookies, Map<String, String> query,
-                   String host) {
+                   String host, String path) {
         Map<String, String> lower = new HashMap<>();
         headers.forEach((name, value) -> lower.putIfAbsent(name.toLowerCase(Locale.ROOT), value));
         this.headers = Map.copyOf(lower);
         this.cookies = Map.copyOf(cookies);
         this.query = Map.copyOf(query);
         this.host = host;
+        this.path = path;
     }
 
     @Override
@@ -43,7 +45,13 @@ final class MapRequestView implements RequestView {
     }
 
     @Override
+    public String path() {
+        return path;
+    }
+
+    @Override
     public String toString() {
-        return "RequestView{headers=" + headers + ", cookies=" + cookies + ", query=" + query + ", host=" + host + '}';
+        return "RequestView{headers=" + headers + ", cookies=" + cookies + ", query=" + query + ", host=" + host
+               + ", path=" + path + '}';
     }
 }

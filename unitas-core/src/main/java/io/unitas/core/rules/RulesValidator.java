@@ -71,7 +71,7 @@ final class RulesValidator {
 
     private void checkKey() {
         if (b.sources.isEmpty()) {
-            add("key.sources", "[] (expected: at least one of header, cookie, query, domain-prefix, strategy)");
+            add("key.sources", "[] (expected: at least one of header, cookie, query, path, domain-prefix, strategy)");
         }
         Map<KeySource, Integer> seen = new HashMap<>();
         for (int i = 0; i < b.sources.size(); i++) {
@@ -96,9 +96,9 @@ final class RulesValidator {
     private void checkRanges() {
         boolean readsKeys = b.sources.stream().anyMatch(s -> s.kind().usesRanges());
         if (readsKeys && b.bounds.isEmpty()) {
-            add("ranges", "[] (expected: at least one range for the header, cookie or query key sources)");
+            add("ranges", "[] (expected: at least one range for the header, cookie, query or path key sources)");
         } else if (!readsKeys && !b.bounds.isEmpty()) {
-            add("ranges", b.bounds.size() + " ranges, but no header, cookie or query key source reads a key"
+            add("ranges", b.bounds.size() + " ranges, but no header, cookie, query or path key source reads a key"
                           + " (expected: such a source in key.sources, or no ranges)");
         }
         KeyTransform t = b.transform;

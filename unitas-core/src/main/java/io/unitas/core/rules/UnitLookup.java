@@ -24,7 +24,9 @@ public final class UnitLookup {
         /** The transformed key lies in no range (only possible under transform {@code none}). */
         OUT_OF_RANGE("out_of_range"),
         /** A custom strategy named a unit the rule set does not have. */
-        UNKNOWN_UNIT("unknown_unit");
+        UNKNOWN_UNIT("unknown_unit"),
+        /** A routing key given more than once, or by two sources with different values. */
+        AMBIGUOUS_KEY("ambiguous_key");
 
         private final String reason;
 
@@ -44,14 +46,31 @@ public final class UnitLookup {
     private final KeySource source;
     private final String key;
     private final long transformedKey;
+    private final KeySource otherSource;
+    private final String otherKey;
 
     UnitLookup(Outcome outcome, Unit unit, Region region, KeySource source, String key, long transformedKey) {
+        this(outcome, unit, region, source, key, transformedKey, null, null);
+    }
+
+    private UnitLookup(Outcome outcome, Unit unit, Region region, KeySource source, String key, long transformedKey,
+                       KeySource otherSource, String otherKey) {
         this.outcome = outcome;
         this.unit = unit;
         this.region = region;
         this.source = source;
         this.key = key;
         this.transformedKey = transformedKey;
+        this.otherSource = otherSource;
+        this.otherKey = otherKey;
+    }
+
+    /**
+     * A key given more than once by {@code source} ({@code other} null), or {@code key} from {@code source} and a
+     * different {@code otherKey} from {@code other}.
+     */
+    static UnitLookup ambiguous(KeySource source, String key, KeySource other, String otherKey) {
+        return new UnitLookup(Outcome.AMBIGUOUS_KEY, null, null, source, key, -1, other, otherKey);
     }
 
     /** Why the request has, or has no, unit. */
@@ -92,6 +111,19 @@ public final class UnitLookup {
         return transformedKey;
     }
 
+    /**
+     * For {@link Outcome#AMBIGUOUS_KEY}, the second source whose key differs from {@link #key()}; {@code null} when
+     * the one source {@link #source()} was given more than once, and for every other outcome.
+     */
+    public KeySource otherSource() {
+        return otherSource;
+    }
+
+    /** For {@link Outcome#AMBIGUOUS_KEY}, the key {@link #otherSource()} yielded; otherwise {@code null}. */
+    public String otherKey() {
+        return otherKey;
+    }
+
     /** One line for a person, naming the key, its source, the unit and the region. */
     public String message() {
         return switch (outcome) {
@@ -103,6 +135,10 @@ public final class UnitLookup {
             case OUT_OF_RANGE -> "key '" + key + "' from " + source + " (transformed " + transformedKey
                                  + ") is in no range";
             case UNKNOWN_UNIT -> "strategy " + source.name() + " named unknown unit '" + key + "'";
+            case AMBIGUOUS_KEY -> otherSource == null
+                    ? "routing key " + source + " given more than once (expected: once)"
+                    : "routing keys disagree: '" + key + "' from " + source + " and '" + otherKey + "' from "
+                      + otherSource + " (expected: one key, or the same key from each source)";
         };
     }
 
@@ -110,12 +146,13 @@ public final class UnitLookup {
     public boolean equals(Object o) {
         return o instanceof UnitLookup l && outcome == l.outcome && transformedKey == l.transformedKey
                && Objects.equals(unit, l.unit) && Objects.equals(region, l.region)
-               && Objects.equals(source, l.source) && Objects.equals(key, l.key);
+               && Objects.equals(source, l.source) && Objects.equals(key, l.key)
+               && Objects.equals(otherSource, l.otherSource) && Objects.equals(otherKey, l.otherKey);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(outcome, unit, region, source, key, transformedKey);
+        return Objects.hash(outcome, unit, region, source, key, transformedKey, otherSource, otherKey);
     }
 
     @Override

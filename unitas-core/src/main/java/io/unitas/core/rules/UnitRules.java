@@ -39,6 +39,8 @@ public final class UnitRules {
     // The compiled form that lookup reads.
     private final KeySource[] sourceArray;
     private final StrategySlot[] strategySlots;
+    /** The compiled pattern of each path source, at its index in {@link #sourceArray}. */
+    private final PathPattern[] pathPatterns;
     private final RangeTable table;
     private final String[] domainPrefixes;
     private final UnitLookup[] domainResults;
@@ -65,7 +67,11 @@ public final class UnitRules {
 
         sourceArray = this.sources.toArray(new KeySource[0]);
         strategySlots = new StrategySlot[sourceArray.length];
+        pathPatterns = new PathPattern[sourceArray.length];
         for (int i = 0; i < sourceArray.length; i++) {
+            if (sourceArray[i].kind() == KeySource.Kind.PATH) {
+                pathPatterns[i] = PathPattern.parse(sourceArray[i].name());
+            }
             if (sourceArray[i].kind() == KeySource.Kind.STRATEGY) {
                 KeySource source = sourceArray[i];
                 Map<String, UnitLookup> results = new HashMap<>();
@@ -99,38 +105,57 @@ public final class UnitRules {
 
     /**
      * Finds the unit of {@code request}: the key sources are asked in order and the first that yields a key decides.
-     * A header, cookie or query key is transformed and matched against the ranges; a domain prefix or a strategy
-     * names a unit directly. A key that cannot be transformed ends the lookup with {@link UnitLookup.Outcome#BAD_KEY}
-     * rather than trying a lower-priority source. Pure; allocates at most the result.
+     * A header, cookie, query or path key is transformed and matched against the ranges; a domain prefix or a
+     * strategy names a unit directly. Every later header, cookie, query or path source that also yields a key must
+     * yield the same one, and none may be given more than once: otherwise the lookup ends with
+     * {@link UnitLookup.Outcome#AMBIGUOUS_KEY}, since the service behind may read the other value. A key that cannot
+     * be transformed ends the lookup with {@link UnitLookup.Outcome#BAD_KEY} rather than trying a lower-priority
+     * source. Pure; allocates at most the result.
      */
     public UnitLookup lookup(RequestView request) {
+        KeySource keySource = null;
+        String key = null;
         for (int i = 0; i < sourceArray.length; i++) {
             KeySource source = sourceArray[i];
             switch (source.kind()) {
                 case STRATEGY -> {
-                    StrategySlot slot = strategySlots[i];
-                    String id = slot.strategy().unitFor(request);
-                    if (id != null) {
-                        UnitLookup result = slot.results().get(id);
-                        return result != null ? result
-                                : new UnitLookup(UnitLookup.Outcome.UNKNOWN_UNIT, null, null, source, id, -1);
+                    if (key == null) {
+                        StrategySlot slot = strategySlots[i];
+                        String id = slot.strategy().unitFor(request);
+                        if (id != null) {
+                            UnitLookup result = slot.results().get(id);
+                            return result != null ? result
+                                    : new UnitLookup(UnitLookup.Outcome.UNKNOWN_UNIT, null, null, source, id, -1);
+                        }
                     }
                 }
                 case DOMAIN_PREFIX -> {
-                    int d = domainIndex(request.host());
-                    if (d >= 0) {
-                        return domainResults[d];
+                    if (key == null) {
+                        int d = domainIndex(request.host());
+                        if (d >= 0) {
+                            return domainResults[d];
+                        }
                     }
                 }
                 default -> {
-                    String key = source.read(request);
-                    if (key != null && !key.isEmpty()) {
-                        return lookupKey(source, key);
+                    if (request.repeated(source)) {
+                        return UnitLookup.ambiguous(source, null, null, null);
+                    }
+                    String found = source.kind() == KeySource.Kind.PATH ? pathPatterns[i].match(request.path())
+                                                                         : source.read(request);
+                    if (found == null || found.isEmpty()) {
+                        continue;
+                    }
+                    if (key == null) {
+                        keySource = source;
+                        key = found;
+                    } else if (!key.equals(found)) {
+                        return UnitLookup.ambiguous(keySource, key, source, found);
                     }
                 }
             }
         }
-        return noKey;
+        return key != null ? lookupKey(keySource, key) : noKey;
     }
 
     /** Looks up a key as if {@code source} had yielded it: transform, then ranges. */
@@ -254,7 +279,7 @@ public final class UnitRules {
         return sources;
     }
 
-    /** The transform applied to header, cookie and query keys. */
+    /** The transform applied to header, cookie, query and path keys. */
     public KeyTransform transform() {
         return transform;
     }
@@ -349,7 +374,7 @@ public final class UnitRules {
             return this;
         }
 
-        /** Sets the transform for header, cookie and query keys. */
+        /** Sets the transform for header, cookie, query and path keys. */
         public Builder transform(KeyTransform transform) {
             this.transform = Objects.requireNonNull(transform, "transform");
             return this;

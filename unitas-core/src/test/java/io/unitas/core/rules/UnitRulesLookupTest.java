@@ -47,9 +47,9 @@ class UnitRulesLookupTest {
 
     @Test
     void sources_areAskedInPriorityOrder_theFirstWithAKeyDecides() {
-        RequestView all = RequestView.of(Map.of("x-user-id", "1"), Map.of("uid", "5000"),
-                                         Map.of("user_id", "9000"), "paris.example.com");
-        RequestView noHeader = RequestView.of(Map.of(), Map.of("uid", "5000"), Map.of("user_id", "9000"),
+        RequestView all = RequestView.of(Map.of("x-user-id", "1"), Map.of("uid", "1"),
+                                         Map.of("user_id", "1"), "paris.example.com");
+        RequestView noHeader = RequestView.of(Map.of(), Map.of("uid", "5000"), Map.of("user_id", "5000"),
                                               "paris.example.com");
         RequestView queryAndHost = RequestView.of(Map.of(), Map.of(), Map.of("user_id", "9000"), "shanghai.x.io");
         RequestView hostOnly = RequestView.of(Map.of(), Map.of(), Map.of(), "Paris.Example.com:8443");
@@ -61,6 +61,128 @@ class UnitRulesLookupTest {
         assertThat(rules.lookup(hostOnly).source()).isEqualTo(KeySource.domainPrefix());
         assertThat(rules.lookup(hostOnly).unit().id()).isEqualTo("u-eu");
         assertThat(rules.lookup(hostOnly).key()).isEqualTo("paris");
+    }
+
+    @Test
+    void twoSourcesWithDifferentKeys_areAmbiguous_namingBoth() {
+        RequestView view = RequestView.of(Map.of("x-user-id", "4500"), Map.of(), Map.of("user_id", "100"), null);
+
+        UnitLookup lookup = rules.lookup(view);
+
+        assertThat(lookup.outcome()).isEqualTo(Outcome.AMBIGUOUS_KEY);
+        assertThat(lookup.hasRegion()).isFalse();
+        assertThat(lookup.message()).isEqualTo("routing keys disagree: '4500' from header x-user-id and '100' from"
+                                               + " query user_id (expected: one key, or the same key from each"
+                                               + " source)");
+    }
+
+    @Test
+    void aKeyGivenTwiceBySource_isAmbiguous_evenWhenAnotherSourceDecided() {
+        RequestView twice = new RepeatedView(RequestView.of(Map.of("x-user-id", "4500"), Map.of("uid", "4500"),
+                                                            Map.of(), null), KeySource.cookie("uid"));
+
+        UnitLookup lookup = rules.lookup(twice);
+
+        assertThat(lookup.outcome()).isEqualTo(Outcome.AMBIGUOUS_KEY);
+        assertThat(lookup.source()).isEqualTo(KeySource.cookie("uid"));
+        assertThat(lookup.otherSource()).isNull();
+        assertThat(lookup.message()).isEqualTo("routing key cookie uid given more than once (expected: once)");
+    }
+
+    @Test
+    void aDomainPrefixBeforeAnyKey_decidesAlone() {
+        UnitRules hostFirst = UnitRules.builder().unit("u-cn", "cn").unit("u-eu", "eu")
+                .source(KeySource.domainPrefix()).source(KeySource.header("x-user-id"))
+                .transform(KeyTransform.mod(10)).range(0, 4, "u-cn").range(5, 9, "u-eu")
+                .domain("paris", "u-eu").strategies(Map.of()).build(TOPOLOGY);
+
+        UnitLookup lookup = hostFirst.lookup(RequestView.of(Map.of("x-user-id", "1"), Map.of(), Map.of(),
+                                                            "paris.example.com"));
+
+        assertThat(lookup.unit().id()).isEqualTo("u-eu");
+    }
+
+    @ParameterizedTest(name = "{0} yields {1}")
+    @CsvSource(nullValues = "-", value = {
+            "/wallets/4500,            4500",
+            "/wallets/4500/deposits,   4500",
+            "/wallets/45%3100,         45100",
+            "/wallets/,                -",
+            "/wallets,                 -",
+            "/Wallets/4500,            -",
+            "/wallet/4500,             -",
+            "/,                        -",
+    })
+    void aPathSource_readsTheVariableSegment(String path, String key) {
+        UnitRules byPath = UnitRules.builder().unit("u-cn", "cn").unit("u-eu", "eu")
+                .source(KeySource.path("/wallets/{userId}"))
+                .transform(KeyTransform.mod(10_000)).range(0, 3999, "u-cn").range(4000, 9999, "u-eu")
+                .strategies(Map.of()).build(TOPOLOGY);
+
+        UnitLookup lookup = byPath.lookup(RequestView.of(Map.of(), Map.of(), Map.of(), null, path));
+
+        assertThat(lookup.key()).isEqualTo(key);
+        assertThat(lookup.outcome()).isEqualTo(key == null ? Outcome.MISSING_KEY : Outcome.UNIT);
+    }
+
+    @Test
+    void aPathKeyAndAHeaderKey_mustAgree() {
+        UnitRules both = UnitRules.builder().unit("u-cn", "cn").unit("u-eu", "eu")
+                .source(KeySource.header("x-user-id")).source(KeySource.path("/wallets/{userId}"))
+                .transform(KeyTransform.mod(10_000)).range(0, 3999, "u-cn").range(4000, 9999, "u-eu")
+                .strategies(Map.of()).build(TOPOLOGY);
+        RequestView agree = RequestView.of(Map.of("x-user-id", "4500"), Map.of(), Map.of(), null, "/wallets/4500");
+        RequestView disagree = RequestView.of(Map.of("x-user-id", "4500"), Map.of(), Map.of(), null, "/wallets/100");
+
+        assertThat(both.lookup(agree).unit().id()).isEqualTo("u-eu");
+        assertThat(both.lookup(disagree).outcome()).isEqualTo(Outcome.AMBIGUOUS_KEY);
+        assertThat(both.lookup(disagree).message()).contains("'4500' from header x-user-id",
+                                                             "'100' from path /wallets/{userId}");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "wallets/{id}    | does not start with '/'",
+            "/wallets//{id}  | has an empty segment",
+            "/wallets/{id}/  | has an empty segment",
+            "/wallets        | has no {variable}",
+            "/w/{a}/{b}      | has more than one variable",
+            "/w/x{a}         | is not a whole {variable}",
+            "/w/{}           | is not a whole {variable}",
+    })
+    void aBadPathPattern_isRefused_sayingWhatWasExpected(String pattern, String problem) {
+        assertThatThrownBy(() -> KeySource.path(pattern))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(problem)
+                .hasMessageContaining("expected: a path such as /wallets/{userId}");
+    }
+
+    /** A view in which one source's name is given more than once, as a live request can have it. */
+    private record RepeatedView(RequestView view, KeySource repeated) implements RequestView {
+        @Override
+        public String header(String name) {
+            return view.header(name);
+        }
+
+        @Override
+        public String cookie(String name) {
+            return view.cookie(name);
+        }
+
+        @Override
+        public String query(String name) {
+            return view.query(name);
+        }
+
+        @Override
+        public String host() {
+            return view.host();
+        }
+
+        @Override
+        public boolean repeated(KeySource source) {
+            return source.equals(repeated);
+        }
     }
 
     @Test
@@ -95,7 +217,7 @@ class UnitRulesLookupTest {
 
     @Test
     void aNonNumericKeyUnderMod_isABadKey_notAnException_andStopsTheLookup() {
-        RequestView view = RequestView.of(Map.of("x-user-id", "alice"), Map.of("uid", "1"), Map.of(), null);
+        RequestView view = RequestView.of(Map.of("x-user-id", "alice"), Map.of("uid", "alice"), Map.of(), null);
         UnitLookup lookup = rules.lookup(view);
         assertThat(lookup.outcome()).isEqualTo(Outcome.BAD_KEY);
         assertThat(lookup.message()).isEqualTo("bad key 'alice' from header x-user-id");

@@ -92,8 +92,10 @@ class UnitRulesTablesTest {
         }
         assertThat(MissingKeyAction.ofLabel("drop")).isNull();
         assertThat(KeySource.Kind.values()).extracting(KeySource.Kind::label)
-                                           .containsExactly("header", "cookie", "query", "domain-prefix", "strategy");
+                                           .containsExactly("header", "cookie", "query", "path", "domain-prefix",
+                                                            "strategy");
         assertThat(UnitLookup.Outcome.values()).extracting(UnitLookup.Outcome::reason)
-                .containsExactly("unit", "center", "missing_key", "bad_key", "out_of_range", "unknown_unit");
+                .containsExactly("unit", "center", "missing_key", "bad_key", "out_of_range", "unknown_unit",
+                                 "ambiguous_key");
     }
 }

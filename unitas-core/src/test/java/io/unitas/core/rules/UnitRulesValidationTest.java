@@ -111,16 +111,16 @@ class UnitRulesValidationTest {
     void noUnitsNoSourcesNoRanges() {
         assertThat(problems(UnitRules.builder())).containsExactly(
                 "units: [] (expected: at least one unit)",
-                "key.sources: [] (expected: at least one of header, cookie, query, domain-prefix, strategy)");
+                "key.sources: [] (expected: at least one of header, cookie, query, path, domain-prefix, strategy)");
         assertThat(problems(oneUnit())).containsExactly(
-                "ranges: [] (expected: at least one range for the header, cookie or query key sources)");
+                "ranges: [] (expected: at least one range for the header, cookie, query or path key sources)");
     }
 
     @Test
     void rangesWithoutASourceThatReadsKeys() {
         UnitRules.Builder b = UnitRules.builder().unit("u-cn", "cn").source(KeySource.domainPrefix())
                 .domain("shanghai", "u-cn").range(0, 9, "u-cn");
-        assertThat(problems(b)).containsExactly("ranges: 1 ranges, but no header, cookie or query key source reads"
+        assertThat(problems(b)).containsExactly("ranges: 1 ranges, but no header, cookie, query or path key source reads"
                                                 + " a key (expected: such a source in key.sources, or no ranges)");
     }
 
