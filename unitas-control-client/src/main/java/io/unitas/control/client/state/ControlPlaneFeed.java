@@ -2,8 +2,7 @@ package io.unitas.control.client.state;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
+import java.nio.file.LinkOption;
 import java.util.EnumSet;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -47,9 +46,9 @@ final class ControlPlaneFeed implements StateFeed {
     @Override
     public void start(StateHolder holder) {
         this.holder = holder;
-        if (Files.exists(cp.stateFile())) {
+        if (Files.exists(cp.stateFile(), LinkOption.NOFOLLOW_LINKS)) {
             try {
-                apply(Files.readString(cp.stateFile()), false);
+                apply(StateFile.read(cp.stateFile()), false);
             } catch (IOException | RuntimeException e) {
                 log.warn("cannot use the last good state in {}: {}", cp.stateFile(), e.getMessage());
             }
@@ -98,16 +97,10 @@ final class ControlPlaneFeed implements StateFeed {
     }
 
     private void keep(String json) {
-        Path file = cp.stateFile();
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         try {
-            if (file.getParent() != null) {
-                Files.createDirectories(file.getParent());
-            }
-            Files.writeString(tmp, json);
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            StateFile.replace(cp.stateFile(), json);
         } catch (IOException e) {
-            log.warn("cannot keep the last good state in {}: {}", file, e.getMessage());
+            log.warn("cannot keep the last good state in {}: {}", cp.stateFile(), e.getMessage());
         }
     }
 
