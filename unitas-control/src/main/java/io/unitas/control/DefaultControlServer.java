@@ -101,23 +101,35 @@ final class DefaultControlServer implements ControlServer {
             t.setDaemon(true);
             return t;
         });
-        ticker.scheduleWithFixedDelay(() -> {
+        ticker.scheduleWithFixedDelay(surviving("control tick", () -> {
+            if (store.leader()) {
+                service.tick();
+            } else {
+                service.notLeading();
+            }
+        }), 0, b.tick.toMillis(), TimeUnit.MILLISECONDS);
+        ticker.scheduleWithFixedDelay(surviving("tokens reload", tokens::reloadIfChanged), 1, 1, TimeUnit.SECONDS);
+        return new DefaultControlServer(store, hub, server, ticker, generated,
+                                        generated == null ? null : secretFile(tokensFile), b.tlsCert != null);
+    }
+
+    /**
+     * {@code task} as a periodic task that survives whatever one run throws: a scheduled executor cancels a task for
+     * good on its first uncaught throwable, so one {@code Error} would have ended health expiry and switchovers (or
+     * the tokens reload) while the API kept answering. A failure is logged and the next run tries again; an
+     * out-of-memory ends the process instead (the launcher runs the JVM with {@code -XX:+ExitOnOutOfMemoryError}).
+     */
+    static Runnable surviving(String what, Runnable task) {
+        return () -> {
             try {
-                if (store.leader()) {
-                    service.tick();
-                } else {
-                    service.notLeading();
-                }
-            } catch (RuntimeException e) {
+                task.run();
+            } catch (Throwable e) { // NOPMD: see above
                 if (Thread.currentThread().isInterrupted()) {
                     return; // stopping: the interrupted store write is the shutdown itself, not a failure
                 }
-                log.warn("control tick failed; retrying on the next tick", e);
+                log.error("{} failed; retrying on the next run", what, e);
             }
-        }, 0, b.tick.toMillis(), TimeUnit.MILLISECONDS);
-        ticker.scheduleWithFixedDelay(tokens::reloadIfChanged, 1, 1, TimeUnit.SECONDS);
-        return new DefaultControlServer(store, hub, server, ticker, generated,
-                                        generated == null ? null : secretFile(tokensFile), b.tlsCert != null);
+        };
     }
 
     /** The address to listen on; cleartext beyond loopback only when allowed. */
