@@ -80,7 +80,8 @@ final class DefaultControlServer implements ControlServer {
         sb.requestTimeout(Duration.ofSeconds(30))
                 .idleTimeout(b.idleTimeout)
                 .maxNumConnections(b.maxConnections)
-                .childChannelPipelineCustomizer(deadlines.pipeline())
+                .childChannelPipelineCustomizer(deadlines.pipeline().andThen(
+                        pipeline -> pipeline.addFirst(ReadBackpressure.NAME, new ReadBackpressure())))
                 .decorator(deadlines::serve)
                 .gracefulShutdownTimeout(Duration.ZERO, Duration.ofMillis(500))
                 .blockingTaskExecutor(4);

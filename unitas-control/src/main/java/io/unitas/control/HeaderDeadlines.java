@@ -34,6 +34,13 @@ final class HeaderDeadlines {
 
     private static final Logger log = LoggerFactory.getLogger(HeaderDeadlines.class);
 
+    /**
+     * Requests of one connection in flight at once past which it is read no more until half of them are answered: a
+     * watch and a few calls are all a client of the control plane keeps open on one connection; pipelined requests
+     * that pile up are an attack ({@link ReadBackpressure}).
+     */
+    static final int MAX_IN_FLIGHT = 16;
+
     /** One connection: its requests in flight and its deadline, touched under its own lock. */
     private static final class Connection {
         final Channel channel;
@@ -85,7 +92,9 @@ final class HeaderDeadlines {
         Connection c = open.get(ctx.remoteAddress());
         if (c != null) {
             synchronized (c) {
-                c.inFlight++;
+                if (++c.inFlight == MAX_IN_FLIGHT) {
+                    ReadBackpressure.limit(c.channel, true);
+                }
                 if (c.deadline != null) {
                     c.deadline.cancel(false);
                     c.deadline = null;
@@ -95,6 +104,8 @@ final class HeaderDeadlines {
                 synchronized (c) {
                     if (--c.inFlight == 0) {
                         arm(c, nextNanos);
+                    } else if (c.inFlight == MAX_IN_FLIGHT / 2) {
+                        ReadBackpressure.limit(c.channel, false);
                     }
                 }
             });

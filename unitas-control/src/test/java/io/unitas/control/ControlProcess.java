@@ -27,8 +27,14 @@ final class ControlProcess implements AutoCloseable {
     }
 
     static ControlProcess start(Path data, Path tokens, String etcd, Path log) {
+        return start(data, tokens, etcd, log, "256m");
+    }
+
+    /** A control plane with {@code heap} as its maximum heap, ended by its first out-of-memory as the launcher's. */
+    static ControlProcess start(Path data, Path tokens, String etcd, Path log, String heap) {
         List<String> command = new ArrayList<>(List.of(
-                ProcessHandle.current().info().command().orElse("java"), "-Xmx256m", "-XX:TieredStopAtLevel=1",
+                ProcessHandle.current().info().command().orElse("java"), "-Xmx" + heap,
+                "-XX:+ExitOnOutOfMemoryError", "-XX:TieredStopAtLevel=1",
                 "-cp", System.getProperty("java.class.path"), ControlProcess.class.getName(), data.toString(),
                 tokens.toString()));
         if (etcd != null) {
@@ -51,6 +57,11 @@ final class ControlProcess implements AutoCloseable {
 
     URI uri() {
         return URI.create("http://127.0.0.1:" + port);
+    }
+
+    /** Whether the process is still running. */
+    boolean alive() {
+        return process.isAlive();
     }
 
     /** {@code kill -9}: no shutdown hook, no flush, no goodbye to etcd. */
