@@ -31,6 +31,7 @@ import io.netty.handler.codec.http.HttpServerUpgradeHandler;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http2.CleartextHttp2ServerUpgradeHandler;
 import io.netty.util.AsciiString;
 import io.netty.util.ReferenceCountUtil;
@@ -194,7 +195,9 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
         grpc = type != null && AsciiString.regionMatches(type, true, 0, GRPC, 0, GRPC.length());
         if (req.decoderResult().isFailure()) {
             Throwable cause = req.decoderResult().cause();
-            answer(ProblemDetail.of(400, "bad-request", "unreadable request: " + cause.getMessage()))
+            answer(cause instanceof TooLongHttpHeaderException
+                   ? ProblemDetail.of(431, "request-header-fields-too-large", cause.getMessage())
+                   : ProblemDetail.of(400, "bad-request", "unreadable request: " + cause.getMessage()))
                     .addListener(ChannelFutureListener.CLOSE);
             return;
         }

@@ -162,6 +162,16 @@ class ProtocolEndToEndTest {
     }
 
     @Test
+    void headersTooLargeAre431_asAProblem() throws IOException {
+        String bigHeader = "GET /x HTTP/1.1\r\nhost: gw\r\nx-user-id: 100\r\nx-big: " + "a".repeat(70_000)
+                           + "\r\n\r\n";
+
+        assertThat(exchange(gateway.port(), bigHeader, null))
+                .startsWith("HTTP/1.1 431 Request Header Fields Too Large")
+                .contains("urn:unitas:problem:request-header-fields-too-large");
+    }
+
+    @Test
     void anUpstreamSlowerThanTheResponseTimeoutIsA504() throws Exception {
         int before = slow.gets();
         CompletableFuture<HttpResponse<String>> answer = HttpClient.newHttpClient().sendAsync(
