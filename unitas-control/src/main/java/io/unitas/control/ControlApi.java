@@ -1,5 +1,6 @@
 package io.unitas.control;
 
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -87,8 +88,10 @@ final class ControlApi {
     private final ControlService service;
     private final TokensFile tokens;
     private final WatchHub hub;
+    private final GuessThrottle guesses;
 
-    ControlApi(ControlService service, TokensFile tokens, WatchHub hub) {
+    ControlApi(ControlService service, TokensFile tokens, WatchHub hub, GuessThrottle guesses) {
+        this.guesses = guesses;
         this.service = service;
         this.tokens = tokens;
         this.hub = hub;
@@ -435,8 +438,15 @@ final class ControlApi {
             return new Authorization(null, "anonymous", Refusal.of(Refusal.Kind.UNAUTHENTICATED,
                     "no bearer token (expected: Authorization: Bearer <token>)"));
         }
+        InetAddress client = ctx.remoteAddress().getAddress();
+        if (guesses.blocked(client)) {
+            return new Authorization(null, "anonymous", Refusal.of(Refusal.Kind.TOO_MANY_GUESSES,
+                    "too many wrong tokens from " + client.getHostAddress() + "; its tokens are not looked at for a"
+                    + " while (expected: a valid token, after Retry-After)"));
+        }
         TokenTable.Principal principal = tokens.current().authenticate(secret).orElse(null);
         if (principal == null) {
+            guesses.failed(client);
             return new Authorization(null, "anonymous", Refusal.of(Refusal.Kind.UNAUTHENTICATED,
                     "unknown bearer token"));
         }
@@ -458,6 +468,9 @@ final class ControlApi {
         }
         if (outcome.kind() == Refusal.Kind.UNAUTHENTICATED) {
             headers.set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"unitas\"");
+        }
+        if (outcome.kind() == Refusal.Kind.TOO_MANY_GUESSES) {
+            headers.set(HttpHeaderNames.RETRY_AFTER, "1");
         }
         return HttpResponse.of(headers.build(), HttpData.ofUtf8(StateJson.write(outcome.body())));
     }

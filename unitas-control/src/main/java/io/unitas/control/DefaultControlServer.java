@@ -85,7 +85,8 @@ final class DefaultControlServer implements ControlServer {
                 .decorator(deadlines::serve)
                 .gracefulShutdownTimeout(Duration.ZERO, Duration.ofMillis(500))
                 .blockingTaskExecutor(4);
-        ControlApi api = new ControlApi(service, tokens, hub);
+        ControlApi api = new ControlApi(service, tokens, hub, new GuessThrottle(1, 20,
+                () -> TimeUnit.MILLISECONDS.toNanos(b.clock.millis())));
         api.bind(sb);
         sb.errorHandler(api.errors());
         Server server;

@@ -59,7 +59,7 @@ record Outcome(int status, JsonNode body, long revision, Refusal.Kind kind) {
             case TOO_LARGE -> 413;
             case INVALID_DOCUMENT -> 422;
             case REVISION_REQUIRED -> 428;
-            case TOO_MANY_WATCHES -> 429;
+            case TOO_MANY_WATCHES, TOO_MANY_GUESSES -> 429;
             case WATCHERS_FULL, UNAVAILABLE -> 503;
         };
     }
@@ -77,6 +77,7 @@ record Outcome(int status, JsonNode body, long revision, Refusal.Kind kind) {
             case INVALID_DOCUMENT -> "The document is invalid";
             case REVISION_REQUIRED -> "If-Match with the revision being replaced is required";
             case TOO_MANY_WATCHES -> "The token holds as many watches as it may";
+            case TOO_MANY_GUESSES -> "Too many wrong tokens from this client";
             case WATCHERS_FULL -> "The control plane serves as many watches as it may";
             case UNAVAILABLE -> "The control plane cannot reach its store";
         };

@@ -41,6 +41,8 @@ record Refusal(Kind kind, String detail, List<Problem> problems, List<String> li
         REVISION_REQUIRED("revision-required"),
         /** The body is larger than the route accepts. */
         TOO_LARGE("too-large"),
+        /** The client presented too many wrong tokens lately ({@link GuessThrottle}). */
+        TOO_MANY_GUESSES("too-many-guesses"),
         /** The token holds as many watches as it may. */
         TOO_MANY_WATCHES("too-many-watches"),
         /** The control plane serves as many watches as it may. */

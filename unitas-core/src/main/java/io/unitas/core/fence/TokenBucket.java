@@ -38,6 +38,12 @@ public final class TokenBucket {
         return of(throttle.writesPerSecond(), throttle.burst(), nanoTicker);
     }
 
+    /** How many nanoseconds until a token will be there: 0 when one is there now. Takes nothing. */
+    public long waitNanos() {
+        long now = ticker.getAsLong();
+        return Math.max(0, Math.max(arrival.get(), now - toleranceNanos) + intervalNanos - now);
+    }
+
     /**
      * Takes one token: returns 0 when taken, otherwise how many nanoseconds until one will be there
      * (nothing is taken then).
