@@ -1,5 +1,6 @@
 package io.unitas.cli;
 
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -160,7 +161,9 @@ final class ControlCommand implements Callable<Integer> {
             server.close();
             stopped.countDown();
         }));
-        main.out().println("unitas control: serving " + server.uri() + " (console " + server.uri() + "/, store "
+        InetSocketAddress bound = server.boundAddress();
+        main.out().println("unitas control: listening on " + bound.getAddress().getHostAddress() + ":"
+                           + bound.getPort() + ", serving " + server.uri() + " (console " + server.uri() + "/, store "
                            + (store == Store.etcd ? "etcd " + etcd : "embedded in " + data.toAbsolutePath()) + ")");
         server.generatedTokenFile().ifPresent(f -> main.out().println(
                 "unitas control: created " + data.resolve("tokens") + " with an admin token; its secret is in " + f

@@ -1,5 +1,6 @@
 package io.unitas.control;
 
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -28,10 +29,13 @@ public interface ControlServer extends AutoCloseable {
     int port();
 
     /**
-     * Where a client on this host reaches it: {@code http://127.0.0.1:<port>}, or {@code https://} with TLS (the
-     * listen address instead of 127.0.0.1 when it is neither a loopback nor a wildcard address).
+     * Where a client on this host reaches it: {@code http://<listen address>:<port>}, or {@code https://} with TLS
+     * ({@code 127.0.0.1} for a wildcard listen address).
      */
     URI uri();
+
+    /** The address the API is bound to, as the socket has it ({@code 0.0.0.0:7070}, {@code [::1]:7070}). */
+    InetSocketAddress boundAddress();
 
     /** Whether this replica currently runs switchovers. */
     boolean leader();

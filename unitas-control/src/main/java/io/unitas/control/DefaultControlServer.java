@@ -203,9 +203,14 @@ final class DefaultControlServer implements ControlServer {
     }
 
     @Override
+    public InetSocketAddress boundAddress() {
+        return server.activePort().localAddress();
+    }
+
+    @Override
     public URI uri() {
         java.net.InetAddress bound = server.activePort().localAddress().getAddress();
-        String host = bound.isAnyLocalAddress() || bound.isLoopbackAddress() ? "127.0.0.1"
+        String host = bound.isAnyLocalAddress() ? "127.0.0.1"
                       : bound.getHostAddress().contains(":") ? "[" + bound.getHostAddress() + "]"
                       : bound.getHostAddress();
         return URI.create((tls ? "https://" : "http://") + host + ":" + port());
