@@ -62,12 +62,12 @@ final class HttpControlClient implements ControlClient {
             return new ControlResponse(res.statusCode(), res.body(),
                                        etag.matches("\\d{1,18}") ? Long.parseLong(etag) : 0);
         } catch (ConnectException e) {
-            throw new UncheckedIOException(server + ": cannot connect (is the control plane running?)", e);
+            throw new UncheckedIOException(Transport.shown(server) + ": cannot connect (is the control plane running?)", e);
         } catch (HttpTimeoutException e) {
-            throw new UncheckedIOException(server + path + ": no answer within " + config.requestTimeout.toMillis()
+            throw new UncheckedIOException(Transport.shown(server) + path + ": no answer within " + config.requestTimeout.toMillis()
                                            + " ms", e);
         } catch (IOException e) {
-            throw new UncheckedIOException(server + path + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(Transport.shown(server) + path + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);

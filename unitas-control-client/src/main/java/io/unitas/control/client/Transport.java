@@ -31,15 +31,21 @@ final class Transport {
     static URI check(URI server, boolean allowInsecure) {
         String scheme = server.getScheme() == null ? "" : server.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("http") && !scheme.equals("https") || server.getHost() == null) {
-            throw new IllegalArgumentException("control plane url: '" + server
+            throw new IllegalArgumentException("control plane url: '" + shown(server)
                                                + "' (expected: https://host:port or http://127.0.0.1:port)");
         }
         if (scheme.equals("http") && !allowInsecure && !loopback(server.getHost())) {
-            throw new IllegalArgumentException("control plane url: '" + server + "' is cleartext to another host: "
+            throw new IllegalArgumentException("control plane url: '" + shown(server) + "' is cleartext to another host: "
                     + "the bearer token would cross the network readable (expected: https://, or allow_insecure: "
                     + "true to accept that)");
         }
         return server;
+    }
+
+    /** {@code server} as messages show it: a password or token in its user part ({@code user:pass@}) as {@code ***}. */
+    static String shown(URI server) {
+        String userInfo = server.getRawUserInfo();
+        return userInfo == null ? server.toString() : server.toString().replace(userInfo + "@", "***@");
     }
 
     /** Whether {@code host} is this machine, judged without a DNS lookup. */

@@ -25,6 +25,15 @@ class TransportTest {
                 .hasMessageContaining(url).hasMessageContaining("expected: https://, or allow_insecure: true");
     }
 
+    @Test
+    void aPasswordInTheUrl_isNeverInAMessage() {
+        assertThatThrownBy(() -> ControlClient.of(URI.create("http://ops:hunter2@control.internal:7070"), "secret"))
+                .hasMessageContaining("'http://***@control.internal:7070'").hasMessageNotContaining("hunter2");
+        ControlClient unreachable = ControlClient.of(URI.create("http://ops:hunter2@127.0.0.1:1"), "secret");
+        assertThatThrownBy(() -> unreachable.get("/api/v1/state"))
+                .hasMessageStartingWith("http://***@127.0.0.1:1").hasMessageNotContaining("hunter2");
+    }
+
     @ParameterizedTest(name = "{0} is allowed")
     @ValueSource(strings = {"http://127.0.0.1:7070", "http://localhost:7070", "http://[::1]:7070",
                             "http://127.0.0.2:7070", "https://control.internal:8443"})
