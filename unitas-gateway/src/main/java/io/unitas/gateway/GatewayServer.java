@@ -28,9 +28,11 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerUpgradeHandler;
 import io.netty.handler.codec.http2.CleartextHttp2ServerUpgradeHandler;
 import io.netty.handler.codec.http2.Http2CodecUtil;
+import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2MultiplexHandler;
 import io.netty.handler.codec.http2.Http2ServerUpgradeCodec;
+import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
 import io.netty.handler.ssl.ApplicationProtocolNames;
@@ -53,6 +55,11 @@ final class GatewayServer implements Gateway {
     private static final int MAX_INITIAL_LINE = 8 * 1024;
     private static final int MAX_HEADERS = 64 * 1024;
     private static final int MAX_CHUNK = 16 * 1024;
+    /** Streams one HTTP/2 client connection may have open at once (nginx's default is 128). */
+    static final int MAX_CONCURRENT_STREAMS = 128;
+    /** Streams one HTTP/2 client may reset in {@link #RESET_WINDOW_SECONDS} before it is sent GOAWAY. */
+    static final int MAX_RESETS_PER_WINDOW = 32;
+    static final int RESET_WINDOW_SECONDS = 10;
     private static final long DRAIN_MILLIS = 5_000;
     /** How often each event loop checks its deadlines: the resolution of every timeout. */
     static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
@@ -187,16 +194,30 @@ final class GatewayServer implements Gateway {
         ChannelInitializer<Http2StreamChannel> stream = streams(proxy, guard);
         HttpServerUpgradeHandler upgrade = new HttpServerUpgradeHandler(http1, protocol ->
                 AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)
-                ? new Http2ServerUpgradeCodec(Http2FrameCodecBuilder.forServer().build(),
+                ? new Http2ServerUpgradeCodec(h2Codec(),
                                               new Http2MultiplexHandler(stream))
                 : null);
         ChannelInitializer<Channel> priorKnowledge = new ChannelInitializer<>() {
             @Override
             protected void initChannel(Channel ch) {
-                ch.pipeline().addLast(Http2FrameCodecBuilder.forServer().build(), new Http2MultiplexHandler(stream));
+                ch.pipeline().addLast(h2Codec(), new Http2MultiplexHandler(stream));
             }
         };
         return new CleartextHttp2ServerUpgradeHandler(http1, upgrade, priorKnowledge);
+    }
+
+    /**
+     * A client connection's HTTP/2 codec, with its share of the gateway bounded: at most
+     * {@link #MAX_CONCURRENT_STREAMS} streams at once (more are refused with {@code REFUSED_STREAM} before anything is
+     * sent upstream), and GOAWAY to a client that resets more than {@link #MAX_RESETS_PER_WINDOW} streams in
+     * {@link #RESET_WINDOW_SECONDS} s, since each stream it opens and resets at once has already been sent upstream
+     * (CVE-2023-44487, "rapid reset"; Netty's own bound let some 200 through).
+     */
+    private static Http2FrameCodec h2Codec() {
+        return Http2FrameCodecBuilder.forServer()
+                .initialSettings(Http2Settings.defaultSettings().maxConcurrentStreams(MAX_CONCURRENT_STREAMS))
+                .decoderEnforceMaxRstFramesPerWindow(MAX_RESETS_PER_WINDOW, RESET_WINDOW_SECONDS)
+                .build();
     }
 
     /** Over TLS: HTTP/2 or HTTP/1.1 as ALPN agreed, HTTP/1.1 for a client that offered neither. */
@@ -205,7 +226,7 @@ final class GatewayServer implements Gateway {
             @Override
             protected void configurePipeline(ChannelHandlerContext ctx, String protocol) {
                 if (ApplicationProtocolNames.HTTP_2.equals(protocol)) {
-                    ctx.pipeline().addLast(Http2FrameCodecBuilder.forServer().build(),
+                    ctx.pipeline().addLast(h2Codec(),
                                            new Http2MultiplexHandler(streams(proxy, guard)));
                 } else {
                     ctx.pipeline().addLast(new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADERS, MAX_CHUNK),

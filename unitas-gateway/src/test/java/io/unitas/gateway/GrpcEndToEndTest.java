@@ -82,11 +82,8 @@ class GrpcEndToEndTest {
                 Region.of("eu"), new GatewayConfig.Upstream(List.of("127.0.0.1:" + euGateway.port()), Map.of(),
                                                             Proxy.HEALTH_PATH, GatewayConfig.Protocol.H2C, null))),
                 cnFeed);
-        Metadata user = new Metadata();
-        user.put(Metadata.Key.of("x-user-id", Metadata.ASCII_STRING_MARSHALLER), "100");
         channel = NettyChannelBuilder.forAddress("127.0.0.1", gateway.port()).usePlaintext()
-                                     .intercept(MetadataUtils.newCaptureMetadataInterceptor(headers, trailers),
-                                                MetadataUtils.newAttachHeadersInterceptor(user))
+                                     .intercept(MetadataUtils.newCaptureMetadataInterceptor(headers, trailers))
                                      .build();
     }
 
@@ -122,8 +119,17 @@ class GrpcEndToEndTest {
         euServer.shutdownNow();
     }
 
+    /** A stub calling as user 100 (unit u-cn, at home in cn). */
     private HealthGrpc.HealthBlockingStub health() {
-        return HealthGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS);
+        return health("100");
+    }
+
+    /** A stub calling as {@code user}: one routing key per call, as the gateway requires. */
+    private HealthGrpc.HealthBlockingStub health(String user) {
+        Metadata key = new Metadata();
+        key.put(Metadata.Key.of("x-user-id", Metadata.ASCII_STRING_MARSHALLER), user);
+        return HealthGrpc.newBlockingStub(channel).withInterceptors(MetadataUtils.newAttachHeadersInterceptor(key))
+                         .withDeadlineAfter(5, TimeUnit.SECONDS);
     }
 
     private static HealthCheckRequest check(String service) {
@@ -143,11 +149,7 @@ class GrpcEndToEndTest {
 
     @Test
     void aCallForAUserAtHomeElsewhereGoesThroughThatRegionsGateway() {
-        Metadata euUser = new Metadata();
-        euUser.put(Metadata.Key.of("x-user-id", Metadata.ASCII_STRING_MARSHALLER), "6000");
-
-        HealthCheckResponse answer = health().withInterceptors(MetadataUtils.newAttachHeadersInterceptor(euUser))
-                                             .check(check("e"));
+        HealthCheckResponse answer = health("6000").check(check("e"));
 
         assertThat(answer.getStatus()).isEqualTo(ServingStatus.SERVING);
         assertThat(headers.get().get(SERVED_BY)).isEqualTo("eu");
@@ -155,9 +157,7 @@ class GrpcEndToEndTest {
 
     @Test
     void anUpstreamThatRestartsIsConnectedAgain() throws Exception {
-        Metadata euUser = new Metadata();
-        euUser.put(Metadata.Key.of("x-user-id", Metadata.ASCII_STRING_MARSHALLER), "6000");
-        HealthGrpc.HealthBlockingStub eu = health().withInterceptors(MetadataUtils.newAttachHeadersInterceptor(euUser));
+        HealthGrpc.HealthBlockingStub eu = health("6000");
         assertThat(eu.check(check("e")).getStatus()).isEqualTo(ServingStatus.SERVING);
         int port = euServer.getPort();
 
@@ -233,9 +233,8 @@ class GrpcEndToEndTest {
     @Test
     void aServerStreamRelaysEachMessageAsItIsSent() {
         serving.setStatus("watched", ServingStatus.SERVING);
-        Iterator<HealthCheckResponse> watch = HealthGrpc.newBlockingStub(channel)
-                                                        .withDeadlineAfter(10, TimeUnit.SECONDS)
-                                                        .watch(check("watched"));
+        Iterator<HealthCheckResponse> watch = health().withDeadlineAfter(10, TimeUnit.SECONDS)
+                                                      .watch(check("watched"));
 
         assertThat(watch.next().getStatus()).isEqualTo(ServingStatus.SERVING);
         serving.setStatus("watched", ServingStatus.NOT_SERVING);
