@@ -39,7 +39,6 @@ final class Responder {
     private static final int TC = 0x0200;
     private static final int RD = 0x0100;
     private static final int CLASS_IN = 1;
-    private static final int CLASS_ANY = 255;
     /** The UDP payload it offers in its own OPT record (the DNS flag day 2020 value). */
     static final int OWN_PAYLOAD = 1232;
     private static final DnsRecordEncoder ENCODER = DnsRecordEncoder.DEFAULT;
@@ -119,8 +118,9 @@ final class Responder {
         String zone = config.zone();
         boolean inZone = name.equals(zone) || name.endsWith("." + zone);
         int qclass = question.dnsClass();
-        if (!inZone || (qclass != CLASS_IN && qclass != CLASS_ANY) || type == 252 || type == 251) {
-            a.rcode = REFUSED; // not ours, not class IN, or a zone transfer (none are served)
+        // not ours; not class IN (ANY too: no server is authoritative for every class, RFC 2181 §6.1); a transfer
+        if (!inZone || qclass != CLASS_IN || type == 252 || type == 251) {
+            a.rcode = REFUSED;
             return a;
         }
         a.authoritative = true;

@@ -177,6 +177,16 @@ class DnsServerTest {
     }
 
     @Test
+    void aClassOtherThanIn_anyIncluded_isRefused_notAuthoritative() {
+        for (int qclass : new int[] {255, 3, 254}) { // ANY (RFC 2181 §6.1: never authoritative), CHAOS, NONE
+            RawDns.Answer a = raw.udp(RawDns.query(26, "www.shop.example.", A, qclass, 0, null, 0));
+            assertThat(a.rcode()).as("class %d", qclass).isEqualTo(5);
+            assertThat(a.authoritative()).as("class %d", qclass).isFalse();
+            assertThat(a.answers()).as("class %d", qclass).isEmpty();
+        }
+    }
+
+    @Test
     void malformedPacketsAreFormerr_orDropped_andTheServerGoesOnAnswering() {
         byte[] good = RawDns.query(30, "www.shop.example.", A, 0, null, 0);
         // a question cut short
