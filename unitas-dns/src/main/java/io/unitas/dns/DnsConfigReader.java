@@ -32,7 +32,7 @@ final class DnsConfigReader extends DocumentReader {
 
     private static final List<String> TOP = List.of("zone", "listen", "metrics", "ttl", "hold_down", "geo",
                                                     "records", "services", "nameservers", "hostmaster",
-                                                    "static", "control_plane");
+                                                    "static", "control_plane", "tcp");
     private static final Pattern ENDPOINT = Pattern.compile("\\[?[^\\s/\\[\\]]+]?:\\d{1,5}");
     private static final Pattern LABEL = Pattern.compile("[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?");
 
@@ -86,10 +86,22 @@ final class DnsConfigReader extends DocumentReader {
                .forEach(n -> problem("services", n + " is also under records (expected: one of them)"));
         List<String> nameservers = nameservers(root.get("nameservers"));
         String hostmaster = name(text(root.get("hostmaster"), "hostmaster", "hostmaster"), "hostmaster", false);
+        DnsConfig.Tcp tcp = tcp(root.get("tcp"));
         throwIfProblems();
         return new DnsConfig(zone, listen, metrics, baseTtl, minTtl, holdDown, List.copyOf(geo),
                              Collections.unmodifiableMap(records), Collections.unmodifiableMap(services),
-                             nameservers, hostmaster, source);
+                             nameservers, hostmaster, source, tcp);
+    }
+
+    private DnsConfig.Tcp tcp(JsonNode node) {
+        if (node == null) {
+            return DnsConfig.Tcp.DEFAULT;
+        }
+        JsonNode t = object(node, "tcp", List.of("max_connections", "idle_timeout"));
+        int max = wholeNumber(t.get("max_connections"), "tcp.max_connections",
+                              DnsConfig.Tcp.DEFAULT_MAX_CONNECTIONS, 1, 1_000_000, "a count from 1 to 1000000");
+        Duration idle = duration(t.get("idle_timeout"), "tcp.idle_timeout", DnsConfig.Tcp.DEFAULT_IDLE_TIMEOUT);
+        return new DnsConfig.Tcp(max, idle);
     }
 
     private String zone(JsonNode node) {

@@ -74,6 +74,24 @@ final class DnsMetrics {
         }).description("Times the watch connected again").register(registry);
     }
 
+    /** The TCP connections: open, refused at the cap, closed idle, paused for an unread backlog, bytes held. */
+    void tcp(TcpConnections c) {
+        Gauge.builder("unitas_dns_tcp_connections", c, TcpConnections::connections)
+             .description("TCP connections open").register(registry);
+        Gauge.builder("unitas_dns_tcp_outstanding_bytes", c, TcpConnections::outstandingBytes)
+             .description("Bytes TCP connections hold: queries read and not yet answered, answers not yet sent")
+             .register(registry);
+        FunctionCounter.builder("unitas_dns_tcp_refused", c, TcpConnections::refused)
+                       .description("TCP connections closed as accepted: tcp.max_connections were open")
+                       .register(registry);
+        FunctionCounter.builder("unitas_dns_tcp_idle_closed", c, TcpConnections::expired)
+                       .description("TCP connections closed for completing no query within tcp.idle_timeout")
+                       .register(registry);
+        FunctionCounter.builder("unitas_dns_tcp_paused", c, TcpConnections::paused)
+                       .description("Times a TCP connection was no longer read: its client was not reading answers")
+                       .register(registry);
+    }
+
     /** Keeps {@code revision} visible as {@code unitas_dns_state_revision}. */
     void revision(Supplier<Long> revision) {
         Gauge.builder("unitas_dns_state_revision", () -> revision.get())

@@ -6,12 +6,12 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 import com.sun.net.httpserver.HttpServer;
 
@@ -39,9 +39,9 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.channel.AdaptiveRecvByteBufAllocator;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.handler.codec.LengthFieldPrepender;
-import io.netty.handler.timeout.ReadTimeoutHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.unitas.control.client.state.RoutingState;
 import io.unitas.control.client.state.StateFeed;
@@ -50,36 +50,43 @@ import io.unitas.control.client.state.StateHolder;
 /**
  * The server behind {@link DnsServer}: UDP and a TCP listener on the same port, all answered by one {@link Responder}.
  * With Linux epoll every event loop has a UDP socket of its own on the port (SO_REUSEPORT, as Knot and gdnsd run a
- * socket per thread), so UDP is answered on every core; elsewhere one NIO channel answers UDP. A TCP connection carries any number of length-prefixed queries (RFC 7766) and is closed after
- * {@link #TCP_IDLE} without one. {@code /metrics} is served by the JDK's HTTP server.
+ * socket per thread), so UDP is answered on every core; elsewhere one NIO channel answers UDP. A TCP connection
+ * carries any number of length-prefixed queries (RFC 7766) within the bounds {@link TcpConnections} keeps.
+ * {@code /metrics} is served by the JDK's HTTP server.
  */
 final class NettyDnsServer implements DnsServer {
 
     private static final Logger log = LoggerFactory.getLogger(NettyDnsServer.class);
 
-    /** How long a TCP connection may stay silent before it is closed (RFC 7766 §6.2.3 suggests seconds). */
-    static final Duration TCP_IDLE = Duration.ofSeconds(10);
+    /** The kernel's buffers of a TCP connection, each way: DNS messages are small, and a client that does not read
+     * must not park megabytes in the kernel either (autotuning would let a receive buffer grow to tcp_rmem's max). */
+    private static final int TCP_SOCKET_BUFFER = 64 << 10;
 
     private final List<Channel> udp;
     private final Channel tcp;
     private final EventLoopGroup loops;
     private final HttpServer http;
+    private final TcpConnections connections;
     private final StateHolder holder;
     private final StateFeed feed;
     private final CountDownLatch closed = new CountDownLatch(1);
 
-    private NettyDnsServer(List<Channel> udp, Channel tcp, EventLoopGroup loops, HttpServer http, StateHolder holder,
-                           StateFeed feed) {
+    private NettyDnsServer(List<Channel> udp, Channel tcp, EventLoopGroup loops, HttpServer http,
+                           TcpConnections connections, StateHolder holder, StateFeed feed) {
         this.udp = udp;
         this.tcp = tcp;
         this.loops = loops;
         this.http = http;
+        this.connections = connections;
         this.holder = holder;
         this.feed = feed;
     }
 
-    /** Starts a server whose health transitions and hold-downs are told by {@code clock}. */
-    static NettyDnsServer start(DnsConfig config, StateFeed feed, Clock clock) {
+    /**
+     * Starts a server whose health transitions and hold-downs are told by {@code clock}, and whose connection
+     * deadlines are measured on {@code ticker} (nanoseconds).
+     */
+    static NettyDnsServer start(DnsConfig config, StateFeed feed, Clock clock, LongSupplier ticker) {
         StateHolder holder = new StateHolder(System::nanoTime, clock, config.holdDown());
         feed.start(holder); // first, so that bad state files stop the start before anything is opened
         int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
@@ -96,10 +103,15 @@ final class NettyDnsServer implements DnsServer {
                 RoutingState s = holder.get();
                 return s == null ? -1L : s.revision();
             });
+            TcpConnections connections = new TcpConnections(config.tcp(), ticker);
+            metrics.tcp(connections);
             Responder responder = new Responder(config, holder, clock, metrics);
-            List<Channel> bound = bind(config.listen(), loops, epoll ? threads : 1, epoll, responder);
+            List<Channel> bound = bind(config.listen(), loops, epoll ? threads : 1, epoll, responder, connections);
+            loops.next().scheduleAtFixedRate(() -> surviving("tcp deadlines", connections::checkDeadlines),
+                                             connections.tick(), connections.tick(), TimeUnit.NANOSECONDS);
             http = config.metrics() == null ? null : metricsServer(config.metrics(), metrics);
-            return new NettyDnsServer(bound.subList(1, bound.size()), bound.get(0), loops, http, holder, feed);
+            return new NettyDnsServer(bound.subList(1, bound.size()), bound.get(0), loops, http, connections, holder,
+                                      feed);
         } catch (RuntimeException e) {
             if (http != null) {
                 http.stop(0);
@@ -115,7 +127,7 @@ final class NettyDnsServer implements DnsServer {
      * channel got (tried again if TCP has it taken).
      */
     private static List<Channel> bind(InetSocketAddress at, EventLoopGroup loops, int sockets, boolean epoll,
-                                      Responder responder) {
+                                      Responder responder, TcpConnections connections) {
         String failure = null;
         UdpHandler handler = new UdpHandler(responder);
         Bootstrap datagrams = new Bootstrap().group(loops).handler(handler);
@@ -134,13 +146,17 @@ final class NettyDnsServer implements DnsServer {
             ChannelFuture tcp = new ServerBootstrap().group(loops)
                     .channel(epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class)
                     .option(ChannelOption.SO_BACKLOG, 1024)
+                    .option(ChannelOption.SO_RCVBUF, TCP_SOCKET_BUFFER) // on the listener: before the handshake
+                    .childOption(ChannelOption.SO_SNDBUF, TCP_SOCKET_BUFFER)
                     .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(
+                            DnsConfig.Tcp.MAX_UNSENT_BYTES / 2, DnsConfig.Tcp.MAX_UNSENT_BYTES))
+                    .childOption(ChannelOption.RCVBUF_ALLOCATOR, new AdaptiveRecvByteBufAllocator(64, 1024,
+                                                                                                 16 << 10))
                     .childHandler(new ChannelInitializer<>() {
                         @Override
                         protected void initChannel(Channel ch) {
-                            ch.pipeline().addLast(new ReadTimeoutHandler(TCP_IDLE.toSeconds(), TimeUnit.SECONDS),
-                                                  new LengthFieldBasedFrameDecoder(65_535, 0, 2, 0, 2),
-                                                  new LengthFieldPrepender(2), new TcpHandler(responder));
+                            ch.pipeline().addLast(new LengthFieldPrepender(2), connections.connection(responder));
                         }
                     })
                     .bind(new InetSocketAddress(at.getAddress(), port)).awaitUninterruptibly();
@@ -210,36 +226,32 @@ final class NettyDnsServer implements DnsServer {
         }
     }
 
-    private static final class TcpHandler extends SimpleChannelInboundHandler<ByteBuf> {
-        private final Responder responder;
-
-        TcpHandler(Responder responder) {
-            this.responder = responder;
-        }
-
-        @Override
-        protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
-            ByteBuf answer = answer(responder, frame, (InetSocketAddress) ctx.channel().remoteAddress(), false, ctx);
-            if (answer != null) {
-                ctx.writeAndFlush(answer);
-            }
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            ctx.close(); // a read timeout, a frame too long, a reset: this connection only
-        }
-    }
-
     /** The responder's answer; a failure of its own is logged and the query goes unanswered, the server stays up. */
-    private static ByteBuf answer(Responder responder, ByteBuf query, InetSocketAddress from, boolean udp,
-                                  ChannelHandlerContext ctx) {
+    static ByteBuf answer(Responder responder, ByteBuf query, InetSocketAddress from, boolean udp,
+                          ChannelHandlerContext ctx) {
         try {
             return responder.respond(query, from.getAddress(), udp, ctx.alloc());
         } catch (RuntimeException e) {
             log.warn("cannot answer a query from {}: {}", from, e.toString());
             return null;
         }
+    }
+
+    /**
+     * Runs one round of a background loop: a failure is logged and the loop goes on, as it must (a scheduled task
+     * that throws is never run again). An out-of-memory error is left to the JVM (see docs/dns.md).
+     */
+    static void surviving(String loop, Runnable round) {
+        try {
+            round.run();
+        } catch (RuntimeException | StackOverflowError e) {
+            log.error("{}: a round failed, the loop goes on: {}", loop, e.toString());
+        }
+    }
+
+    /** The TCP connections and their bounds (for tests: deadlines checked now, bytes held). */
+    TcpConnections connections() {
+        return connections;
     }
 
     @Override

@@ -132,4 +132,20 @@ class DnsConfigTest {
                                                                       dir.resolve("state.json"), null, false));
         assertThat(List.of(c.listen().getPort())).containsExactly(0);
     }
+
+    @Test
+    void tcpBounds_defaultWhenAbsent_andEachMistakeNamed() {
+        assertThat(DnsConfig.read(ZoneFiles.write(dir)).tcp()).isEqualTo(DnsConfig.Tcp.DEFAULT);
+        assertThat(DnsConfig.read(ZoneFiles.write(dir, ZoneFiles.DNS_YAML
+                + "tcp: {max_connections: 50, idle_timeout: 3s}\n")).tcp())
+                .isEqualTo(new DnsConfig.Tcp(50, java.time.Duration.ofSeconds(3)));
+        assertThatThrownBy(() -> DnsConfig.read(ZoneFiles.write(dir, ZoneFiles.DNS_YAML
+                + "tcp: {max_connections: 0, idle_timeout: 0s, idle: 1s}\n")))
+                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(
+                        e.problems().stream().map(p -> p.replace(dir + "/", ""))).containsExactlyInAnyOrder(
+                        "dns.yaml:19: tcp.idle: unknown key (expected one of: max_connections, idle_timeout)",
+                        "dns.yaml:19: tcp.max_connections: 0 (expected: a count from 1 to 1000000)",
+                        "dns.yaml:19: tcp.idle_timeout: '0s' (expected: a duration above 0, like 500ms, 5s, 2m or"
+                        + " 1h)"));
+    }
 }
