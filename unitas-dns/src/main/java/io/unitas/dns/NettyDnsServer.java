@@ -1,19 +1,12 @@
 package io.unitas.dns;
 
-import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
-
-import com.sun.net.httpserver.HttpServer;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,7 +45,7 @@ import io.unitas.control.client.state.StateHolder;
  * With Linux epoll every event loop has a UDP socket of its own on the port (SO_REUSEPORT, as Knot and gdnsd run a
  * socket per thread), so UDP is answered on every core; elsewhere one NIO channel answers UDP. A TCP connection
  * carries any number of length-prefixed queries (RFC 7766) within the bounds {@link TcpConnections} keeps.
- * {@code /metrics} is served by the JDK's HTTP server.
+ * {@code /metrics} is served by {@link MetricsEndpoint}, on a loop of its own.
  */
 final class NettyDnsServer implements DnsServer {
 
@@ -65,13 +58,13 @@ final class NettyDnsServer implements DnsServer {
     private final List<Channel> udp;
     private final Channel tcp;
     private final EventLoopGroup loops;
-    private final HttpServer http;
+    private final MetricsEndpoint http;
     private final TcpConnections connections;
     private final StateHolder holder;
     private final StateFeed feed;
     private final CountDownLatch closed = new CountDownLatch(1);
 
-    private NettyDnsServer(List<Channel> udp, Channel tcp, EventLoopGroup loops, HttpServer http,
+    private NettyDnsServer(List<Channel> udp, Channel tcp, EventLoopGroup loops, MetricsEndpoint http,
                            TcpConnections connections, StateHolder holder, StateFeed feed) {
         this.udp = udp;
         this.tcp = tcp;
@@ -93,7 +86,7 @@ final class NettyDnsServer implements DnsServer {
         boolean epoll = Epoll.isAvailable();
         EventLoopGroup loops = new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory("unitas-dns", true),
                 epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
-        HttpServer http = null;
+        MetricsEndpoint http = null;
         try {
             DnsMetrics metrics = new DnsMetrics();
             if (feed.watchStatus() != null) {
@@ -109,12 +102,12 @@ final class NettyDnsServer implements DnsServer {
             List<Channel> bound = bind(config.listen(), loops, epoll ? threads : 1, epoll, responder, connections);
             loops.next().scheduleAtFixedRate(() -> surviving("tcp deadlines", connections::checkDeadlines),
                                              connections.tick(), connections.tick(), TimeUnit.NANOSECONDS);
-            http = config.metrics() == null ? null : metricsServer(config.metrics(), metrics);
+            http = config.metrics() == null ? null : MetricsEndpoint.start(config.metrics(), metrics::scrape, ticker);
             return new NettyDnsServer(bound.subList(1, bound.size()), bound.get(0), loops, http, connections, holder,
                                       feed);
         } catch (RuntimeException e) {
             if (http != null) {
-                http.stop(0);
+                http.close();
             }
             loops.shutdownGracefully(0, 0, TimeUnit.SECONDS);
             feed.close();
@@ -183,27 +176,6 @@ final class NettyDnsServer implements DnsServer {
                                         + failure);
     }
 
-    private static HttpServer metricsServer(InetSocketAddress at, DnsMetrics metrics) {
-        try {
-            HttpServer server = HttpServer.create(at, 16);
-            server.createContext("/metrics", exchange -> {
-                byte[] body = metrics.scrape().getBytes(StandardCharsets.UTF_8);
-                exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
-                exchange.sendResponseHeaders(200, body.length);
-                try (OutputStream out = exchange.getResponseBody()) {
-                    out.write(body);
-                }
-            });
-            server.setExecutor(Executors.newSingleThreadExecutor(new DefaultThreadFactory("unitas-dns-metrics",
-                                                                                          true)));
-            server.start();
-            return server;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot serve metrics on " + at.getHostString() + ":" + at.getPort()
-                                           + ": " + e.getMessage(), e);
-        }
-    }
-
     @ChannelHandler.Sharable
     private static final class UdpHandler extends SimpleChannelInboundHandler<DatagramPacket> {
         private final Responder responder;
@@ -249,6 +221,11 @@ final class NettyDnsServer implements DnsServer {
         }
     }
 
+    /** The metrics endpoint (for tests: deadlines checked now), or {@code null} when there is none. */
+    MetricsEndpoint metricsEndpoint() {
+        return http;
+    }
+
     /** The TCP connections and their bounds (for tests: deadlines checked now, bytes held). */
     TcpConnections connections() {
         return connections;
@@ -261,7 +238,7 @@ final class NettyDnsServer implements DnsServer {
 
     @Override
     public int metricsPort() {
-        return http == null ? -1 : http.getAddress().getPort();
+        return http == null ? -1 : http.port();
     }
 
     @Override
@@ -281,7 +258,7 @@ final class NettyDnsServer implements DnsServer {
         udp.forEach(c -> c.close().awaitUninterruptibly());
         tcp.close().awaitUninterruptibly();
         if (http != null) {
-            http.stop(0);
+            http.close();
         }
         loops.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
         closed.countDown();

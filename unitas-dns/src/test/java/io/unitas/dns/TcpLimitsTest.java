@@ -58,12 +58,14 @@ class TcpLimitsTest {
             writer.setDaemon(true);
             writer.start();
             // the server stops reading: the attacker's writes block, and what it managed to send stays put
+            TcpConnections connections = ((NettyDnsServer) server).connections();
+            Await.until("the attacker's connection paused", Duration.ofSeconds(60), () -> connections.paused() >= 1);
             int kib = Await.settled(() -> (int) (sent.get() >> 10), Duration.ofMillis(500), Duration.ofSeconds(60));
             assertThat((long) kib << 10).as("bytes the server let the attacker send").isLessThan(ATTACK_BYTES);
             assertThat(usedHeapAfterGc() - heapBefore).as("heap grown while the attacker is held")
                                                       .isLessThan(32L << 20);
             // one read of queries, the unsent answers' bound, and the answer that crossed it
-            assertThat(((NettyDnsServer) server).connections().outstandingBytes()).as("bytes the server holds")
+            assertThat(connections.outstandingBytes()).as("bytes the server holds")
                     .isLessThanOrEqualTo(DnsConfig.Tcp.MAX_UNSENT_BYTES + (16 << 10) + 2 * 65_537);
             assertThat(metric("unitas_dns_tcp_paused_total")).isGreaterThanOrEqualTo(1);
             byte[] good = RawDns.query(60, "www.shop.example.", A, 0, null, 0);
