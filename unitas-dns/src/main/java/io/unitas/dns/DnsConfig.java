@@ -28,11 +28,12 @@ import io.unitas.core.Region;
  * @param hostmaster  the SOA's mailbox as a name ({@code hostmaster.shop.example.})
  * @param source      where region health and topology come from
  * @param tcp         the bounds of DNS over TCP
+ * @param rateLimit   response-rate limiting of UDP answers, or {@code null} for none
  */
 public record DnsConfig(String zone, InetSocketAddress listen, InetSocketAddress metrics, long baseTtl, long minTtl,
                         Duration holdDown, List<Geo> geo, Map<String, Map<Region, List<InetAddress>>> records,
                         Map<String, Map<Region, List<SrvTarget>>> services, List<String> nameservers,
-                        String hostmaster, StateSource source, Tcp tcp) {
+                        String hostmaster, StateSource source, Tcp tcp, RateLimit rateLimit) {
 
     /** The hold-down when the file gives none: the gateway's. */
     public static final Duration DEFAULT_HOLD_DOWN = Duration.ofSeconds(5);
@@ -79,5 +80,22 @@ public record DnsConfig(String zone, InetSocketAddress listen, InetSocketAddress
         public static final int MAX_UNSENT_BYTES = 64 << 10;
         /** The defaults. */
         public static final Tcp DEFAULT = new Tcp(DEFAULT_MAX_CONNECTIONS, DEFAULT_IDLE_TIMEOUT);
+    }
+
+    /**
+     * Response-rate limiting of UDP answers ({@code rate_limit:}), in BIND's manner: see {@link ResponseRateLimiter}.
+     *
+     * @param responsesPerSecond answers a second per client network and answer, and as many at once
+     * @param slip               every slip-th limited answer is sent truncated (TC) rather than dropped; 0: none
+     * @param ipv4Prefix         the bits of an IPv4 source that make its network (BIND's default: 24)
+     * @param ipv6Prefix         the bits of an IPv6 source that make its network, at most 64 (BIND's default: 56)
+     * @param tableSize          the buckets kept (rounded up to a power of two): memory is fixed, whatever the flood
+     */
+    public record RateLimit(int responsesPerSecond, int slip, int ipv4Prefix, int ipv6Prefix, int tableSize) {
+
+        /** The slip when the file gives none: BIND's. */
+        public static final int DEFAULT_SLIP = 2;
+        /** The buckets kept when the file gives none (about 1.3 MB). */
+        public static final int DEFAULT_TABLE_SIZE = 65_536;
     }
 }

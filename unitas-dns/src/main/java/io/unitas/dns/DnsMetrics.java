@@ -32,6 +32,15 @@ final class DnsMetrics {
             .description("Packets not answered: shorter than a DNS header, or responses rather than queries")
             .register(registry);
 
+    private final Counter rateDropped = rateLimited("dropped");
+    private final Counter rateSlipped = rateLimited("slipped");
+
+    private Counter rateLimited(String action) {
+        return Counter.builder("unitas_dns_rate_limited")
+                .description("UDP answers past rate_limit: dropped, or slipped (sent truncated, TC, no records)")
+                .tag("action", action).register(registry);
+    }
+
     private record Key(String qtype, int rcode, String region, String client) {
     }
 
@@ -56,6 +65,11 @@ final class DnsMetrics {
 
     void dropped() {
         dropped.increment();
+    }
+
+    /** One answer past the rate limit: slipped (sent truncated) or dropped. */
+    void rateLimited(boolean slipped) {
+        (slipped ? rateSlipped : rateDropped).increment();
     }
 
     /** Follows the control plane's watch: connected, revision and reconnects, read at each scrape. */

@@ -98,7 +98,7 @@ final class NettyDnsServer implements DnsServer {
             });
             TcpConnections connections = new TcpConnections(config.tcp(), ticker);
             metrics.tcp(connections);
-            Responder responder = new Responder(config, holder, clock, metrics);
+            Responder responder = new Responder(config, holder, clock, ticker, metrics);
             List<Channel> bound = bind(config.listen(), loops, epoll ? threads : 1, epoll, responder, connections);
             loops.next().scheduleAtFixedRate(() -> surviving("tcp deadlines", connections::checkDeadlines),
                                              connections.tick(), connections.tick(), TimeUnit.NANOSECONDS);

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 import io.netty.buffer.ByteBuf;
@@ -48,20 +49,24 @@ final class Responder {
     private final Clock clock;
     private final DnsMetrics metrics;
     private final GeoMap geo;
+    private final ResponseRateLimiter limiter;
     private final Map<Region, Region> lastHealthy = new ConcurrentHashMap<>();
 
-    Responder(DnsConfig config, Supplier<RoutingState> state, Clock clock, DnsMetrics metrics) {
+    /** A responder whose rate limiting, if the configuration asks for it, runs on {@code ticker} (nanoseconds). */
+    Responder(DnsConfig config, Supplier<RoutingState> state, Clock clock, LongSupplier ticker, DnsMetrics metrics) {
         this.config = config;
         this.state = state;
         this.clock = clock;
         this.metrics = metrics;
         this.geo = new GeoMap(config.geo());
+        this.limiter = config.rateLimit() == null ? null : new ResponseRateLimiter(config.rateLimit(), ticker);
     }
 
     /**
      * The answer to {@code packet} from {@code source}, or {@code null} when nothing must be sent (fewer than 12
-     * bytes, or a response rather than a query); over {@code udp} an answer larger than the client accepts is
-     * sent truncated (TC, no records), for the client to ask again over TCP.
+     * bytes, or a response rather than a query, or one the rate limit drops); over {@code udp} an answer larger than
+     * the client accepts, or one the rate limit slips, is sent truncated (TC, no records), for the client to ask
+     * again over TCP.
      */
     ByteBuf respond(ByteBuf packet, InetAddress source, boolean udp, ByteBufAllocator alloc) {
         if (packet.readableBytes() < 12 || (packet.getUnsignedShort(packet.readerIndex() + 2) & Query.QR) != 0) {
@@ -79,6 +84,19 @@ final class Responder {
         }
         Answer a = answer(q, source);
         metrics.query(a.qtype, a.rcode, a.serving, a.client);
+        if (udp && limiter != null) { // TCP is not limited: its source cannot be forged
+            switch (limiter.check(source, ResponseRateLimiter.answerKey(a.rcode, a.name, a.type))) {
+                case DROP -> {
+                    metrics.rateLimited(false);
+                    return null;
+                }
+                case SLIP -> {
+                    metrics.rateLimited(true);
+                    return encode(alloc, q, a, true);
+                }
+                default -> { }
+            }
+        }
         ByteBuf out = encode(alloc, q, a, false);
         if (udp && out.readableBytes() > (q.edns() == null ? 512 : q.edns().payload())) {
             out.release();
@@ -91,6 +109,8 @@ final class Responder {
     /** What one query is answered with, before encoding. */
     private static final class Answer {
         String qtype;
+        String name = "";
+        int type;
         int rcode = NOERROR;
         boolean authoritative;
         Region serving;
@@ -105,6 +125,7 @@ final class Responder {
         DnsQuestion question = q.question();
         int type = question.type().intValue();
         a.qtype = qtypeLabel(type);
+        a.type = type;
         int opcode = (q.flags() >> 11) & 0xf;
         if (opcode != Query.OPCODE_QUERY) {
             a.rcode = NOTIMP;
@@ -115,6 +136,7 @@ final class Responder {
             return a;
         }
         String name = lower(question.name());
+        a.name = name;
         String zone = config.zone();
         boolean inZone = name.equals(zone) || name.endsWith("." + zone);
         int qclass = question.dnsClass();

@@ -40,7 +40,7 @@ class ResponderTest {
         holder.publish(1, Topology.of("cn", "eu", "us"), null,
                        HealthSnapshot.ofFlags(Map.of(Region.of("cn"), true, Region.of("eu"), false,
                                                      Region.of("us"), true)), WriteFences.none());
-        responder = new Responder(config, holder, Clock.systemUTC(), new DnsMetrics());
+        responder = new Responder(config, holder, Clock.systemUTC(), System::nanoTime, new DnsMetrics());
     }
 
     @AfterContainer
