@@ -106,6 +106,13 @@ final class DnsMetrics {
                        .register(registry);
     }
 
+    /** Rounds of the server's background loops that failed (each logged; the loops go on). */
+    void loops(LoopGuard guard) {
+        FunctionCounter.builder("unitas_dns_loop_failures", guard, LoopGuard::failures)
+                       .description("Rounds of a background loop that failed, each logged; the loop goes on")
+                       .register(registry);
+    }
+
     /** Keeps {@code revision} visible as {@code unitas_dns_state_revision}. */
     void revision(Supplier<Long> revision) {
         Gauge.builder("unitas_dns_state_revision", () -> revision.get())

@@ -74,7 +74,7 @@ final class MetricsEndpoint implements AutoCloseable {
     }
 
     /** Serves {@code scrape} at {@code at}; throws {@link IllegalStateException} naming the address when it cannot. */
-    static MetricsEndpoint start(InetSocketAddress at, Supplier<String> scrape, LongSupplier ticker) {
+    static MetricsEndpoint start(InetSocketAddress at, Supplier<String> scrape, LongSupplier ticker, LoopGuard guard) {
         EventLoopGroup loop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("unitas-dns-metrics", true),
                                                               NioIoHandler.newFactory());
         MetricsEndpoint self = new MetricsEndpoint(loop, ticker);
@@ -93,7 +93,7 @@ final class MetricsEndpoint implements AutoCloseable {
                                             + bound.cause().getMessage());
         }
         self.listener = bound.channel();
-        loop.next().scheduleAtFixedRate(() -> NettyDnsServer.surviving("metrics deadlines", self::checkDeadlines),
+        loop.next().scheduleAtFixedRate(guard.guard("metrics deadlines", self::checkDeadlines),
                                         1, 1, TimeUnit.SECONDS);
         return self;
     }

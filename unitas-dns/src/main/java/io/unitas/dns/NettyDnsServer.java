@@ -98,11 +98,14 @@ final class NettyDnsServer implements DnsServer {
             });
             TcpConnections connections = new TcpConnections(config.tcp(), ticker);
             metrics.tcp(connections);
+            LoopGuard guard = new LoopGuard();
+            metrics.loops(guard);
             Responder responder = new Responder(config, holder, clock, ticker, metrics);
             List<Channel> bound = bind(config.listen(), loops, epoll ? threads : 1, epoll, responder, connections);
-            loops.next().scheduleAtFixedRate(() -> surviving("tcp deadlines", connections::checkDeadlines),
+            loops.next().scheduleAtFixedRate(guard.guard("tcp deadlines", connections::checkDeadlines),
                                              connections.tick(), connections.tick(), TimeUnit.NANOSECONDS);
-            http = config.metrics() == null ? null : MetricsEndpoint.start(config.metrics(), metrics::scrape, ticker);
+            http = config.metrics() == null ? null : MetricsEndpoint.start(config.metrics(), metrics::scrape, ticker,
+                                                                                  guard);
             return new NettyDnsServer(bound.subList(1, bound.size()), bound.get(0), loops, http, connections, holder,
                                       feed);
         } catch (RuntimeException e) {
@@ -206,18 +209,6 @@ final class NettyDnsServer implements DnsServer {
         } catch (RuntimeException e) {
             log.warn("cannot answer a query from {}: {}", from, e.toString());
             return null;
-        }
-    }
-
-    /**
-     * Runs one round of a background loop: a failure is logged and the loop goes on, as it must (a scheduled task
-     * that throws is never run again). An out-of-memory error is left to the JVM (see docs/dns.md).
-     */
-    static void surviving(String loop, Runnable round) {
-        try {
-            round.run();
-        } catch (RuntimeException | StackOverflowError e) {
-            log.error("{}: a round failed, the loop goes on: {}", loop, e.toString());
         }
     }
 
