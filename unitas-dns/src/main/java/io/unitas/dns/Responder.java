@@ -70,6 +70,8 @@ final class Responder {
     private final List<byte[]> nameservers = new ArrayList<>();
     /** The SOA's data before its serial: the primary's name and the mailbox. */
     private final byte[] soaNames;
+    /** The zone's name after a dot: what a name in the zone ends with. */
+    private final String dotZone;
     /** How many labels the zone's name has (the apex is that many labels from the end of a name in it). */
     private final int zoneLabels;
 
@@ -96,6 +98,7 @@ final class Responder {
         byte[] mailbox = Names.encode(config.hostmaster());
         this.soaNames = java.util.Arrays.copyOf(primary, primary.length + mailbox.length);
         System.arraycopy(mailbox, 0, soaNames, primary.length, mailbox.length);
+        this.dotZone = "." + config.zone();
         this.zoneLabels = config.zone().split("\\.").length;
     }
 
@@ -183,7 +186,7 @@ final class Responder {
         String name = q.name();
         a.name = name;
         String zone = config.zone();
-        boolean inZone = name.equals(zone) || (name.endsWith("." + zone)
+        boolean inZone = name.equals(zone) || (name.endsWith(dotZone)
                                                 && separates(name, name.length() - zone.length() - 1));
         // not ours; not class IN (ANY too: no server is authoritative for every class, RFC 2181 §6.1); a transfer
         if (!inZone || q.qclass() != CLASS_IN || type == 252 || type == 251) {
