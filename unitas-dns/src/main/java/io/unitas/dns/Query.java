@@ -61,6 +61,14 @@ record Query(int id, int flags, String name, int type, int qclass, byte[] wire, 
     private static final int TYPE_OPT = 41;
     /** A name's longest wire form (RFC 1035 §3.1). */
     private static final int MAX_NAME = 255;
+    /** Each thread's room for a name's text, every byte of it possibly escaped: no garbage per query. */
+    private static final io.netty.util.concurrent.FastThreadLocal<byte[]> NAME_TEXT =
+            new io.netty.util.concurrent.FastThreadLocal<>() {
+                @Override
+                protected byte[] initialValue() {
+                    return new byte[2 * MAX_NAME];
+                }
+            };
 
     /**
      * Reads a query of at least 12 bytes (the caller checks); throws {@link Malformed} for anything RFC 1035, 6891
@@ -78,7 +86,7 @@ record Query(int id, int flags, String name, int type, int qclass, byte[] wire, 
         if (qd != 1) {
             throw new Malformed("questions: " + qd + " (expected: 1)");
         }
-        byte[] text = new byte[2 * MAX_NAME];
+        byte[] text = NAME_TEXT.get();
         int length = 0;
         int at = start + 12;
         int wireLength = 0;
