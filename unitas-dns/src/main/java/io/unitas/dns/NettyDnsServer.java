@@ -14,6 +14,7 @@ import org.slf4j.LoggerFactory;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
@@ -23,6 +24,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.epoll.EpollDatagramChannel;
@@ -32,8 +34,6 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.channel.AdaptiveRecvByteBufAllocator;
-import io.netty.channel.WriteBufferWaterMark;
 import io.netty.handler.codec.LengthFieldPrepender;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.unitas.control.client.state.RoutingState;
@@ -51,8 +51,10 @@ final class NettyDnsServer implements DnsServer {
 
     private static final Logger log = LoggerFactory.getLogger(NettyDnsServer.class);
 
-    /** The kernel's buffers of a TCP connection, each way: DNS messages are small, and a client that does not read
-     * must not park megabytes in the kernel either (autotuning would let a receive buffer grow to tcp_rmem's max). */
+    /**
+     * The kernel's buffers of a TCP connection, each way: DNS messages are small, and a client that does not read
+     * must not park megabytes in the kernel either (autotuning would let a receive buffer grow to tcp_rmem's max).
+     */
     private static final int TCP_SOCKET_BUFFER = 64 << 10;
 
     private final List<Channel> udp;
@@ -104,8 +106,8 @@ final class NettyDnsServer implements DnsServer {
             List<Channel> bound = bind(config.listen(), loops, epoll ? threads : 1, epoll, responder, connections);
             loops.next().scheduleAtFixedRate(guard.guard("tcp deadlines", connections::checkDeadlines),
                                              connections.tick(), connections.tick(), TimeUnit.NANOSECONDS);
-            http = config.metrics() == null ? null : MetricsEndpoint.start(config.metrics(), metrics::scrape, ticker,
-                                                                                  guard);
+            http = config.metrics() == null ? null
+                   : MetricsEndpoint.start(config.metrics(), metrics::scrape, ticker, guard);
             return new NettyDnsServer(bound.subList(1, bound.size()), bound.get(0), loops, http, connections, holder,
                                       feed);
         } catch (RuntimeException e) {
