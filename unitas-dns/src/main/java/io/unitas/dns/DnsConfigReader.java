@@ -32,7 +32,7 @@ final class DnsConfigReader extends DocumentReader {
 
     private static final List<String> TOP = List.of("zone", "listen", "metrics", "ttl", "hold_down", "geo",
                                                     "records", "services", "nameservers", "hostmaster",
-                                                    "static", "control_plane");
+                                                    "static", "control_plane", "tcp", "rate_limit");
     private static final Pattern ENDPOINT = Pattern.compile("\\[?[^\\s/\\[\\]]+]?:\\d{1,5}");
     private static final Pattern LABEL = Pattern.compile("[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?");
 
@@ -86,10 +86,44 @@ final class DnsConfigReader extends DocumentReader {
                .forEach(n -> problem("services", n + " is also under records (expected: one of them)"));
         List<String> nameservers = nameservers(root.get("nameservers"));
         String hostmaster = name(text(root.get("hostmaster"), "hostmaster", "hostmaster"), "hostmaster", false);
+        DnsConfig.Tcp tcp = tcp(root.get("tcp"));
+        DnsConfig.RateLimit rateLimit = rateLimit(root.get("rate_limit"));
         throwIfProblems();
         return new DnsConfig(zone, listen, metrics, baseTtl, minTtl, holdDown, List.copyOf(geo),
                              Collections.unmodifiableMap(records), Collections.unmodifiableMap(services),
-                             nameservers, hostmaster, source);
+                             nameservers, hostmaster, source, tcp, rateLimit);
+    }
+
+    private DnsConfig.Tcp tcp(JsonNode node) {
+        if (node == null) {
+            return DnsConfig.Tcp.DEFAULT;
+        }
+        JsonNode t = object(node, "tcp", List.of("max_connections", "idle_timeout"));
+        int max = wholeNumber(t.get("max_connections"), "tcp.max_connections",
+                              DnsConfig.Tcp.DEFAULT_MAX_CONNECTIONS, 1, 1_000_000, "a count from 1 to 1000000");
+        Duration idle = duration(t.get("idle_timeout"), "tcp.idle_timeout", DnsConfig.Tcp.DEFAULT_IDLE_TIMEOUT);
+        return new DnsConfig.Tcp(max, idle);
+    }
+
+    private DnsConfig.RateLimit rateLimit(JsonNode node) {
+        if (node == null) {
+            return null;
+        }
+        JsonNode r = object(node, "rate_limit", List.of("responses_per_second", "slip", "ipv4_prefix", "ipv6_prefix",
+                                                        "table_size"));
+        if (r.get("responses_per_second") == null) {
+            problem("rate_limit.responses_per_second", "missing (expected: answers a second per client network and"
+                                                       + " answer, e.g. 10)");
+        }
+        int rate = wholeNumber(r.get("responses_per_second"), "rate_limit.responses_per_second", 10, 1, 1_000_000,
+                               "a rate from 1 to 1000000");
+        int slip = wholeNumber(r.get("slip"), "rate_limit.slip", DnsConfig.RateLimit.DEFAULT_SLIP, 0, 10,
+                               "0 (drop every limited answer) to 10");
+        int v4 = wholeNumber(r.get("ipv4_prefix"), "rate_limit.ipv4_prefix", 24, 0, 32, "a prefix from 0 to 32");
+        int v6 = wholeNumber(r.get("ipv6_prefix"), "rate_limit.ipv6_prefix", 56, 0, 64, "a prefix from 0 to 64");
+        int table = wholeNumber(r.get("table_size"), "rate_limit.table_size", DnsConfig.RateLimit.DEFAULT_TABLE_SIZE,
+                                1024, 1 << 24, "a count from 1024 to 16777216");
+        return new DnsConfig.RateLimit(rate, slip, v4, v6, table);
     }
 
     private String zone(JsonNode node) {

@@ -32,6 +32,15 @@ final class DnsMetrics {
             .description("Packets not answered: shorter than a DNS header, or responses rather than queries")
             .register(registry);
 
+    private final Counter rateDropped = rateLimited("dropped");
+    private final Counter rateSlipped = rateLimited("slipped");
+
+    private Counter rateLimited(String action) {
+        return Counter.builder("unitas_dns_rate_limited")
+                .description("UDP answers past rate_limit: dropped, or slipped (sent truncated, TC, no records)")
+                .tag("action", action).register(registry);
+    }
+
     private record Key(String qtype, int rcode, String region, String client) {
     }
 
@@ -58,6 +67,11 @@ final class DnsMetrics {
         dropped.increment();
     }
 
+    /** One answer past the rate limit: slipped (sent truncated) or dropped. */
+    void rateLimited(boolean slipped) {
+        (slipped ? rateSlipped : rateDropped).increment();
+    }
+
     /** Follows the control plane's watch: connected, revision and reconnects, read at each scrape. */
     void watch(Supplier<WatchStatus> status) {
         Gauge.builder("unitas_dns_control_watch_connected", () -> {
@@ -72,6 +86,31 @@ final class DnsMetrics {
             WatchStatus s = st.get();
             return s == null ? 0 : s.reconnects();
         }).description("Times the watch connected again").register(registry);
+    }
+
+    /** The TCP connections: open, refused at the cap, closed idle, paused for an unread backlog, bytes held. */
+    void tcp(TcpConnections c) {
+        Gauge.builder("unitas_dns_tcp_connections", c, TcpConnections::connections)
+             .description("TCP connections open").register(registry);
+        Gauge.builder("unitas_dns_tcp_outstanding_bytes", c, TcpConnections::outstandingBytes)
+             .description("Bytes TCP connections hold: queries read and not yet answered, answers not yet sent")
+             .register(registry);
+        FunctionCounter.builder("unitas_dns_tcp_refused", c, TcpConnections::refused)
+                       .description("TCP connections closed as accepted: tcp.max_connections were open")
+                       .register(registry);
+        FunctionCounter.builder("unitas_dns_tcp_idle_closed", c, TcpConnections::expired)
+                       .description("TCP connections closed for completing no query within tcp.idle_timeout")
+                       .register(registry);
+        FunctionCounter.builder("unitas_dns_tcp_paused", c, TcpConnections::paused)
+                       .description("Times a TCP connection was no longer read: its client was not reading answers")
+                       .register(registry);
+    }
+
+    /** Rounds of the server's background loops that failed (each logged; the loops go on). */
+    void loops(LoopGuard guard) {
+        FunctionCounter.builder("unitas_dns_loop_failures", guard, LoopGuard::failures)
+                       .description("Rounds of a background loop that failed, each logged; the loop goes on")
+                       .register(registry);
     }
 
     /** Keeps {@code revision} visible as {@code unitas_dns_state_revision}. */

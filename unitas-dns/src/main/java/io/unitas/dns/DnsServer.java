@@ -10,7 +10,7 @@ public interface DnsServer extends AutoCloseable {
     /** Starts a server; returns once it listens and has taken what routing state it can get. */
     static DnsServer start(DnsConfig config) {
         return NettyDnsServer.start(config, config.source().feed(io.unitas.core.fence.Writes.DEFAULT, false),
-                                    java.time.Clock.systemUTC());
+                                    java.time.Clock.systemUTC(), System::nanoTime);
     }
 
     /** The UDP and TCP port it answers on (the one chosen when the configuration said 0). */

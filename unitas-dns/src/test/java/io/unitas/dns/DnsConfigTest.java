@@ -132,4 +132,38 @@ class DnsConfigTest {
                                                                       dir.resolve("state.json"), null, false));
         assertThat(List.of(c.listen().getPort())).containsExactly(0);
     }
+
+    @Test
+    void tcpBounds_defaultWhenAbsent_andEachMistakeNamed() {
+        assertThat(DnsConfig.read(ZoneFiles.write(dir)).tcp()).isEqualTo(DnsConfig.Tcp.DEFAULT);
+        assertThat(DnsConfig.read(ZoneFiles.write(dir, ZoneFiles.DNS_YAML
+                + "tcp: {max_connections: 50, idle_timeout: 3s}\n")).tcp())
+                .isEqualTo(new DnsConfig.Tcp(50, java.time.Duration.ofSeconds(3)));
+        assertThatThrownBy(() -> DnsConfig.read(ZoneFiles.write(dir, ZoneFiles.DNS_YAML
+                + "tcp: {max_connections: 0, idle_timeout: 0s, idle: 1s}\n")))
+                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(
+                        e.problems().stream().map(p -> p.replace(dir + "/", ""))).containsExactlyInAnyOrder(
+                        "dns.yaml:19: tcp.idle: unknown key (expected one of: max_connections, idle_timeout)",
+                        "dns.yaml:19: tcp.max_connections: 0 (expected: a count from 1 to 1000000)",
+                        "dns.yaml:19: tcp.idle_timeout: '0s' (expected: a duration above 0, like 500ms, 5s, 2m or"
+                        + " 1h)"));
+    }
+
+    @Test
+    void rateLimit_offWhenAbsent_bindsDefaults_andEachMistakeNamed() {
+        assertThat(DnsConfig.read(ZoneFiles.write(dir)).rateLimit()).isNull();
+        assertThat(DnsConfig.read(ZoneFiles.write(dir, ZoneFiles.DNS_YAML
+                + "rate_limit: {responses_per_second: 10}\n")).rateLimit())
+                .isEqualTo(new DnsConfig.RateLimit(10, 2, 24, 56, 65_536));
+        assertThatThrownBy(() -> DnsConfig.read(ZoneFiles.write(dir, ZoneFiles.DNS_YAML
+                + "rate_limit: {slip: 11, ipv4_prefix: 33, ipv6_prefix: 65, table_size: 10}\n")))
+                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(
+                        e.problems().stream().map(p -> p.replace(dir + "/", ""))).containsExactlyInAnyOrder(
+                        "dns.yaml:19: rate_limit.responses_per_second: missing (expected: answers a second per"
+                        + " client network and answer, e.g. 10)",
+                        "dns.yaml:19: rate_limit.slip: 11 (expected: 0 (drop every limited answer) to 10)",
+                        "dns.yaml:19: rate_limit.ipv4_prefix: 33 (expected: a prefix from 0 to 32)",
+                        "dns.yaml:19: rate_limit.ipv6_prefix: 65 (expected: a prefix from 0 to 64)",
+                        "dns.yaml:19: rate_limit.table_size: 10 (expected: a count from 1024 to 16777216)"));
+    }
 }

@@ -177,6 +177,31 @@ class DnsServerTest {
     }
 
     @Test
+    void ownerNamesPointAtTheQuestion_theApexAtItsZoneLabels_andALabelsOwnDotMatchesNothing() {
+        RawDns.Answer a = raw.udp(RawDns.query(27, "WWW.shop.EXAMPLE.", A, 0, null, 0));
+        assertThat(a.answers()).extracting(RawDns.Rr::name).containsOnly("WWW.shop.EXAMPLE."); // the question's case
+        RawDns.Answer nx = raw.udp(RawDns.query(28, "a.b.nope.Shop.example.", A, 0, null, 0));
+        assertThat(nx.authority()).extracting(RawDns.Rr::name).containsExactly("Shop.example.");
+        // header 12, question 27, the SOA: its owner a 2-byte pointer, 10 of type to length, 63 of data
+        assertThat(nx.size()).isEqualTo(12 + 27 + 2 + 10 + 63);
+        // one label "www.shop" then "example": not the name www.shop.example.
+        byte[] q = RawDns.query(29, "wwwxshop.example.", A, 0, null, 0);
+        q[12 + 4] = '.';
+        RawDns.Answer dotted = raw.udp(q);
+        assertThat(dotted.rcode()).isEqualTo(5); // outside the zone: "www\.shop.example."
+    }
+
+    @Test
+    void aClassOtherThanIn_anyIncluded_isRefused_notAuthoritative() {
+        for (int qclass : new int[] {255, 3, 254}) { // ANY (RFC 2181 §6.1: never authoritative), CHAOS, NONE
+            RawDns.Answer a = raw.udp(RawDns.query(26, "www.shop.example.", A, qclass, 0, null, 0));
+            assertThat(a.rcode()).as("class %d", qclass).isEqualTo(5);
+            assertThat(a.authoritative()).as("class %d", qclass).isFalse();
+            assertThat(a.answers()).as("class %d", qclass).isEmpty();
+        }
+    }
+
+    @Test
     void malformedPacketsAreFormerr_orDropped_andTheServerGoesOnAnswering() {
         byte[] good = RawDns.query(30, "www.shop.example.", A, 0, null, 0);
         // a question cut short

@@ -33,10 +33,15 @@ final class RawDns {
 
     /** A query for {@code name} of {@code type}, RD set; EDNS with {@code payload} when above 0, ECS when given. */
     static byte[] query(int id, String name, int type, int payload, String ecsAddress, int ecsSource) {
+        return query(id, name, type, 1, payload, ecsAddress, ecsSource);
+    }
+
+    /** A query as {@link #query(int, String, int, int, String, int)}, of class {@code qclass}. */
+    static byte[] query(int id, String name, int type, int qclass, int payload, String ecsAddress, int ecsSource) {
         ByteBuffer b = ByteBuffer.allocate(512);
         b.putShort((short) id).putShort((short) 0x0100).putShort((short) 1).putShort((short) 0).putShort((short) 0)
          .putShort((short) (payload > 0 ? 1 : 0));
-        b.put(Names.encode(name)).putShort((short) type).putShort((short) 1);
+        b.put(Names.encode(name)).putShort((short) type).putShort((short) qclass);
         if (payload > 0) {
             b.put((byte) 0).putShort((short) 41).putShort((short) payload).putInt(0);
             if (ecsAddress == null) {

@@ -26,7 +26,10 @@ import io.unitas.core.Region;
 import io.unitas.core.Topology;
 import io.unitas.core.fence.WriteFences;
 
-/** The responder alone, on arbitrary bytes: it never throws, and what it sends is a reply to what it was sent. */
+/**
+ * The responder alone, on arbitrary bytes: it never throws, and what it sends is a reply to what it was sent, which
+ * a client's decoder reads whole.
+ */
 class ResponderTest {
 
     private static Path dir;
@@ -40,7 +43,7 @@ class ResponderTest {
         holder.publish(1, Topology.of("cn", "eu", "us"), null,
                        HealthSnapshot.ofFlags(Map.of(Region.of("cn"), true, Region.of("eu"), false,
                                                      Region.of("us"), true)), WriteFences.none());
-        responder = new Responder(config, holder, Clock.systemUTC(), new DnsMetrics());
+        responder = new Responder(config, holder, Clock.systemUTC(), System::nanoTime, new DnsMetrics());
     }
 
     @AfterContainer
@@ -62,8 +65,50 @@ class ResponderTest {
                 assertThat(answer.readableBytes()).isBetween(12, 512);
                 assertThat(answer.getUnsignedShort(0)).isEqualTo((packet[0] & 0xff) << 8 | packet[1] & 0xff);
                 assertThat(answer.getUnsignedShort(2) & 0x8000).isNotZero(); // QR: a response
+                assertThat(records(io.netty.buffer.ByteBufUtil.getBytes(answer))).isTrue();
             } finally {
                 answer.release();
+            }
+        }
+    }
+
+    /**
+     * Whether {@code m} holds its header's counts of records and nothing after them, every name made of labels
+     * that ends with the root or with a compression pointer to an earlier name (names may hold any bytes, RFC 2181
+     * §11, so this reads them itself rather than through a decoder that wants host names).
+     */
+    private static boolean records(byte[] m) {
+        int at = 12;
+        for (int i = 0; i < ((m[4] & 0xff) << 8 | (m[5] & 0xff)); i++) {
+            at = name(m, at, at) + 4;
+        }
+        int rrs = ((m[6] & 0xff) << 8 | (m[7] & 0xff)) + ((m[8] & 0xff) << 8 | (m[9] & 0xff))
+                  + ((m[10] & 0xff) << 8 | (m[11] & 0xff));
+        for (int i = 0; i < rrs; i++) {
+            at = name(m, at, at) + 8;
+            if (at + 2 > m.length) {
+                return false;
+            }
+            at += 2 + ((m[at] & 0xff) << 8 | (m[at + 1] & 0xff));
+        }
+        return at == m.length;
+    }
+
+    /** The index after the name at {@code at}; a pointer must point before {@code before}, at a name. */
+    private static int name(byte[] m, int at, int before) {
+        while (true) {
+            assertThat(at).as("a name inside the message").isLessThan(m.length);
+            int label = m[at] & 0xff;
+            if ((label & 0xc0) == 0xc0) {
+                int target = (label & 0x3f) << 8 | (m[at + 1] & 0xff);
+                assertThat(target).as("a pointer to an earlier name").isBetween(12, before - 1);
+                name(m, target, target);
+                return at + 2;
+            }
+            assertThat(label).as("a label's length").isLessThan(64);
+            at += 1 + label;
+            if (label == 0) {
+                return at;
             }
         }
     }
