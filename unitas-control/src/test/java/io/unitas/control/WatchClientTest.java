@@ -18,6 +18,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -55,13 +57,17 @@ class WatchClientTest {
         return operator.fence(List.of("u-ny"), "test").revision();
     }
 
-    @Test
-    void aCallbackThatThrows_isCountedAndTheWatchGoesOn() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"exception", "error"})
+    void aCallbackThatThrows_isCountedAndTheWatchGoesOn(String what) throws Exception {
         BlockingQueue<Long> delivered = new LinkedBlockingQueue<>();
         AtomicInteger calls = new AtomicInteger();
         try (ControlClient.Watch watch = viewer(server.uri()).watch(-1, e -> {
             delivered.add(e.revision());
             if (calls.incrementAndGet() == 1) {
+                if (what.equals("error")) {
+                    throw new StackOverflowError("the callback's own deep recursion");
+                }
                 throw new IllegalStateException("the callback's own bug");
             }
         })) {

@@ -110,7 +110,7 @@ final class WatchLoop implements ControlClient.Watch {
             while (open) {
                 try {
                     attempt = stream(attempt);
-                } catch (IOException | RuntimeException e) {
+                } catch (IOException | RuntimeException | Error e) { // the watch outlives any failed attempt
                     lastError = dropReason != null ? dropReason : describe(e);
                 }
                 boolean wasConnected = connected;
@@ -214,15 +214,26 @@ final class WatchLoop implements ControlClient.Watch {
         lastRevision.set(revision);
         try {
             onState.accept(new ControlClient.WatchEvent(revision, data));
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) { // an Error too: the watch thread must outlive its callback
             callbackFailures.incrementAndGet();
             log.warn("control-plane watch of {}: the callback failed on revision {}; going on", client.server(),
                      revision, e);
         }
     }
 
-    /** The guard: closes a stream that has been silent, or a connection attempt that has hung, too long. */
+    /**
+     * The guard: closes a stream that has been silent, or a connection attempt that has hung, too long. A scheduled
+     * task that throws is never run again, so nothing may leave it.
+     */
     private void check() {
+        try {
+            checkNow();
+        } catch (RuntimeException | Error e) {
+            log.warn("control-plane watch of {}: its guard failed; checking again next time", client.server(), e);
+        }
+    }
+
+    private void checkNow() {
         long now = ticker.getAsLong();
         long heard = lastHeard;
         if (connected && heard != NEVER && now - heard > deadAfterNanos) {

@@ -57,6 +57,8 @@ final class StaticFilesFeed implements StateFeed {
             load(holder);
         } catch (RuntimeException e) {
             LOG.warn("reload refused, still serving revision {}: {}", revision, e.getMessage());
+        } catch (Error e) { // a scheduled task that throws is never run again: the reload must outlive it
+            LOG.error("reload failed, still serving revision {}; trying again at the next change", revision, e);
         }
     }
 
