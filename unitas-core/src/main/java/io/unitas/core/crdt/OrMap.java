@@ -133,7 +133,7 @@ public final class OrMap<K, V> {
     }
 
     /** The policy that reads concurrent writes of one key. */
-    public MergePolicy<V> values() {
+    public MergePolicy<V> valuePolicy() {
         return values;
     }
 

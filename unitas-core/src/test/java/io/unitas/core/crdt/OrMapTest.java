@@ -82,6 +82,24 @@ class OrMapTest extends MergeLawsContract<OrMap<Integer, Integer>> {
     }
 
     @Example
+    void aMapOfLwwRegisters_readsConcurrentPutsOfAKeyAsTheLaterWrite() {
+        OrMap<String, LwwRegister<String>> base = OrMap.empty(MergePolicy.lastWriterWins());
+        LwwRegister<String> name = LwwRegister.initial("cn", "Alice", 100);
+        OrMap<String, LwwRegister<String>> both = base.put("cn", "name", name);
+        OrMap<String, LwwRegister<String>> cn = both.put("cn", "name", name.write("cn", "Alice Chen", 500));
+        OrMap<String, LwwRegister<String>> eu = both.put("eu", "name", name.write("eu", "Alice C.", 400))
+                                                    .put("eu", "city", LwwRegister.initial("eu", "Lyon", 400));
+
+        OrMap<String, LwwRegister<String>> merged = cn.merge(eu);
+
+        assertThat(merged.get("name").value()).isEqualTo("Alice Chen");
+        assertThat(merged.get("city").value()).isEqualTo("Lyon");
+        assertThat(merged.entries().get("name")).hasSize(2);
+        assertThat(merged.put("eu", "name", merged.get("name").write("eu", "A. Chen", 450)).get("name").value())
+                .isEqualTo("A. Chen");
+    }
+
+    @Example
     void valuesMergedBySiblings_reportTheConflict() {
         MergePolicy<Siblings<String>> siblings = MergePolicy.siblings();
         OrMap<String, Siblings<String>> base = OrMap.empty(siblings);

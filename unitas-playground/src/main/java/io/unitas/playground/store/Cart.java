@@ -45,8 +45,8 @@ public final class Cart {
     /** A cart from its stored state; its value policy must be {@link #LARGER}. */
     public static Cart of(OrMap<String, Integer> items) {
         Objects.requireNonNull(items, "items");
-        if (items.values() != LARGER) {
-            throw new IllegalArgumentException("cart's value policy: " + items.values()
+        if (items.valuePolicy() != LARGER) {
+            throw new IllegalArgumentException("cart's value policy: " + items.valuePolicy()
                                                + " (expected: Cart.LARGER)");
         }
         return new Cart(items);
