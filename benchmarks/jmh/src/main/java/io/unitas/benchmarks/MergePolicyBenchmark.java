@@ -22,9 +22,9 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * The decisions an applier makes for every change that arrives for an entity it holds, over three regions whose
  * replica ids look like the stores' ({@code cn.3edcc45a}): compare two version vectors, merge two LWW registers,
- * merge two PN-counters, and merge two OR-maps (20 keys, 5 written on each side). The compare and the LWW and
- * dominated-counter merges must not allocate ({@code -prof gc}: {@code gc.alloc.rate.norm} ≈ 0 B/op); a merge of
- * two concurrent counters or maps builds the joined state and does.
+ * merge two PN-counters, and merge two OR-maps (20 keys, 5 written on each side). The compare, the LWW decision and
+ * the merges of a state with an older one must not allocate ({@code -prof gc}: {@code gc.alloc.rate.norm} ≈ 0
+ * B/op); a merge of two concurrent states builds the joined state and does.
  *
  * <p>Run: {@code mvn -B -ntp -q -pl benchmarks/jmh -am package -DskipTests &&
  * java -jar benchmarks/jmh/target/benchmarks.jar MergePolicyBenchmark -prof gc -f 1 -wi 3 -w 2 -i 5 -r 2}
@@ -44,6 +44,7 @@ public class MergePolicyBenchmark {
     private VersionVector cnVector;
     private VersionVector euVector;
     private VersionVector laterVector;
+    private LwwRegister<String> base;
     private LwwRegister<String> cnWrite;
     private LwwRegister<String> euWrite;
     private PnCounter counter;
@@ -63,7 +64,7 @@ public class MergePolicyBenchmark {
         euVector = shared.increment(EU);
         laterVector = cnVector.merge(euVector).increment(US);
 
-        LwwRegister<String> base = LwwRegister.of("name: Alice", shared, 1_700_000_000_000L, US);
+        base = LwwRegister.of("name: Alice", shared, 1_700_000_000_000L, US);
         cnWrite = base.write(CN, "name: Alice Chen", 1_700_000_000_500L);
         euWrite = base.write(EU, "name: Alice C.", 1_700_000_000_400L);
 
@@ -101,7 +102,19 @@ public class MergePolicyBenchmark {
         return laterVector.merge(cnVector);
     }
 
-    /** Two concurrent writes of one register: vectors, then timestamp, then region. */
+    /** Which of two concurrent writes of one register wins: vectors, then timestamp, then region. */
+    @Benchmark
+    public boolean lwwDecideConcurrent() {
+        return euWrite.winsOver(cnWrite);
+    }
+
+    /** A register merged with an older state of itself (in-order arrival): the newer is returned. */
+    @Benchmark
+    public LwwRegister<String> lwwMergeDominated() {
+        return lww.merge(cnWrite, base);
+    }
+
+    /** Two concurrent writes merged: the winner's value with both vectors joined, a new state. */
     @Benchmark
     public LwwRegister<String> lwwMergeConcurrent() {
         return lww.merge(euWrite, cnWrite);

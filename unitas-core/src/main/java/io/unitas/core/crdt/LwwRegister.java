@@ -3,22 +3,27 @@ package io.unitas.core.crdt;
 import java.util.Objects;
 
 /**
- * A last-writer-wins register: one value, the version vector of the write that set it, the write's commit
- * timestamp and the region that made it (seed 003's "(vc, ts) double key"). Of two states, merge keeps
+ * A last-writer-wins register: the winning write's value, commit timestamp and region, and the version vector of
+ * every write the register has seen (seed 003's "(vc, ts) double key"). Of two states, merge keeps the value of
  * <ol>
- *   <li>the one whose version vector has seen the other's write (causality first: a write made after seeing
- *       another replaces it whatever the clocks say);</li>
+ *   <li>the one whose version vector has seen everything the other has (causality first: a write made after
+ *       seeing another replaces it whatever the clocks say);</li>
  *   <li>when the vectors are concurrent, the later commit timestamp;</li>
- *   <li>at equal timestamps, the larger region id (a fixed, deterministic tiebreak).</li>
+ *   <li>at equal timestamps, the larger region id (a fixed, deterministic tiebreak),</li>
  * </ol>
- * {@link #write} stamps a new write with at least the overwritten write's timestamp plus one, so a writer whose
- * clock is behind still orders after what it saw. That makes the order above total and consistent with
- * causality, hence {@link #merge} a join: commutative, associative and idempotent.
+ * and, when concurrent, the union of both vectors: a state that adopts another region's write still remembers its
+ * own, so a region never numbers two writes alike and a vector never claims a write it has not seen.
+ * {@link #write} stamps a new write with at least the winning write's timestamp plus one, so a writer whose clock
+ * is behind still orders after what it saw. The winner is then always the latest of all writes seen by
+ * (timestamp, region), consistent with the vectors, and {@link #merge} is a join: commutative, associative and
+ * idempotent.
  *
  * <p>What it loses, by design: of two concurrent writes, the earlier (then the smaller region's) is dropped. Use
  * {@link Siblings} where no write may be dropped silently.
  *
- * <p>Immutable. {@link #merge} returns one of its two inputs and allocates nothing.
+ * <p>Immutable. {@link #winsOver} decides without allocating, and {@link #merge} returns one of its inputs,
+ * allocating nothing, when one has seen the other (changes arriving in order); only concurrent states make a new
+ * one, for the joined vector.
  *
  * @param <V> the value type, compared by {@code equals}
  */
@@ -41,7 +46,10 @@ public final class LwwRegister<V> {
         return of(value, VersionVector.empty().increment(region), timestamp, region);
     }
 
-    /** A register from its stored state; {@code version} must have seen a write of {@code region}. */
+    /**
+     * A register from its stored state: the winning write's value, timestamp and region, and the vector of every
+     * write seen, which must include one of {@code region}.
+     */
     public static <V> LwwRegister<V> of(V value, VersionVector version, long timestamp, String region) {
         Objects.requireNonNull(value, "value");
         Objects.requireNonNull(version, "version");
@@ -55,8 +63,8 @@ public final class LwwRegister<V> {
 
     /**
      * This register overwritten by {@code region} with {@code value}, committed at {@code timestamp} (milliseconds
-     * or any unit all writers share). The new write has seen this one: its vector is this one's plus one write of
-     * {@code region}, and its timestamp is {@code max(timestamp, timestamp() + 1)}.
+     * or any unit all writers share). The new write has seen everything this state has: its vector is this one's
+     * plus one write of {@code region}, and its timestamp is {@code max(timestamp, timestamp() + 1)}.
      */
     public LwwRegister<V> write(String region, V value, long timestamp) {
         Objects.requireNonNull(value, "value");
@@ -65,30 +73,43 @@ public final class LwwRegister<V> {
     }
 
     /**
-     * The winner of the two states by the order in the class comment; no allocation. Commutative, associative and
-     * idempotent for states made by {@link #initial} and {@link #write} with unique region ids.
+     * Both states' writes: the value of the winner by the order in the class comment, and every write either has
+     * seen. Commutative, associative and idempotent for states made by {@link #initial}, {@link #write} and
+     * {@code merge} with unique region ids.
      */
     public LwwRegister<V> merge(LwwRegister<V> other) {
-        return winsOver(other) ? this : other;
-    }
-
-    /** Whether this state wins a merge with {@code other} (or is equal to it). */
-    public boolean winsOver(LwwRegister<V> other) {
         if (other == this) {
-            return true;
+            return this;
         }
         switch (version.compare(other.version)) {
-            case AFTER:
+            case AFTER, EQUAL:
+                return this;
+            case BEFORE:
+                return other;
+            default:
+                LwwRegister<V> winner = laterThan(other) ? this : other;
+                return new LwwRegister<>(winner.value, version.merge(other.version), winner.timestamp, winner.region);
+        }
+    }
+
+    /** Whether a merge with {@code other} keeps this state's value (true also when both hold the same write). */
+    public boolean winsOver(LwwRegister<V> other) {
+        switch (version.compare(other.version)) {
+            case AFTER, EQUAL:
                 return true;
             case BEFORE:
                 return false;
             default:
-                // Concurrent (or equal: the same write): the later commit, then the larger region id.
-                if (timestamp != other.timestamp) {
-                    return timestamp > other.timestamp;
-                }
-                return region.compareTo(other.region) >= 0;
+                return laterThan(other);
         }
+    }
+
+    // Concurrent states: the later commit, then the larger region id.
+    private boolean laterThan(LwwRegister<V> other) {
+        if (timestamp != other.timestamp) {
+            return timestamp > other.timestamp;
+        }
+        return region.compareTo(other.region) >= 0;
     }
 
     /** The value of the winning write. */
@@ -96,7 +117,7 @@ public final class LwwRegister<V> {
         return value;
     }
 
-    /** The version vector of the winning write. */
+    /** Every write this register has seen: the winner's vector, joined with those of the writes it beat. */
     public VersionVector version() {
         return version;
     }

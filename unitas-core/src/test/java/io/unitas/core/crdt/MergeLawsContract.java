@@ -38,11 +38,14 @@ abstract class MergeLawsContract<S> {
     final class Replay {
         final List<S> replicas = new ArrayList<>();
         final List<Event<S>> events = new ArrayList<>();
+        /** Every state any replica held, in the order they came about. */
+        final List<S> states = new ArrayList<>();
 
         Replay(List<Step> steps) {
             for (int i = 0; i < REPLICAS.size(); i++) {
                 replicas.add(initial());
             }
+            states.add(initial());
             for (Step step : steps) {
                 S at = replicas.get(step.at());
                 if (step.merge()) {
@@ -52,6 +55,7 @@ abstract class MergeLawsContract<S> {
                     events.add(new Event<>(step, REPLICAS.get(step.at()), at, after));
                     replicas.set(step.at(), after);
                 }
+                states.add(replicas.get(step.at()));
             }
         }
 
@@ -107,6 +111,22 @@ abstract class MergeLawsContract<S> {
         S c = h.replicas.get(2);
         assertThat(policy().merge(policy().merge(a, b), c)).isEqualTo(policy().merge(a, policy().merge(b, c)));
         assertThat(policy().merge(policy().merge(c, a), b)).isEqualTo(policy().merge(c, policy().merge(a, b)));
+    }
+
+    /** Not only the final states: any three states held at any point, intermediate ones included. */
+    @Property
+    void merge_isCommutativeAndAssociative_overEveryStateOfTheHistory(@ForAll("histories") List<Step> steps,
+                                                                     @ForAll long seed) {
+        Replay h = new Replay(steps);
+        Random random = new Random(seed);
+        for (int i = 0; i < 30; i++) {
+            S a = h.states.get(random.nextInt(h.states.size()));
+            S b = h.states.get(random.nextInt(h.states.size()));
+            S c = h.states.get(random.nextInt(h.states.size()));
+            assertThat(policy().merge(a, b)).as("%s with %s", a, b).isEqualTo(policy().merge(b, a));
+            assertThat(policy().merge(policy().merge(a, b), c)).as("(%s with %s) with %s", a, b, c)
+                    .isEqualTo(policy().merge(a, policy().merge(b, c)));
+        }
     }
 
     @Property
