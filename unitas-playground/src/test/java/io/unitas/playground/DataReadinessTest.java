@@ -5,13 +5,13 @@ import static io.unitas.playground.EmbeddedRegions.EU;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.unitas.core.Region;
-import io.unitas.core.crdt.Cart;
 import io.unitas.core.fence.TokenBucket;
 import io.unitas.data.DataReadiness;
 import io.unitas.data.HomeResolver;
 import io.unitas.data.ReadinessResult;
 import io.unitas.playground.replication.Replicator;
 import io.unitas.playground.store.Account;
+import io.unitas.playground.store.Cart;
 import io.unitas.playground.store.RegionalStore;
 import io.unitas.playground.store.Session;
 import io.unitas.playground.store.SessionRef;

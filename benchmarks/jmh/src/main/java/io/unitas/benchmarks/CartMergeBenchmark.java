@@ -1,6 +1,6 @@
 package io.unitas.benchmarks;
 
-import io.unitas.core.crdt.Cart;
+import io.unitas.playground.store.Cart;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -1,11 +1,11 @@
 package io.unitas.benchmarks;
 
-import io.unitas.core.crdt.Cart;
 import io.unitas.data.DataReadiness;
 import io.unitas.data.HomeResolver;
 import io.unitas.data.ReadinessResult;
 import io.unitas.playground.replication.Replicator;
 import io.unitas.playground.store.Account;
+import io.unitas.playground.store.Cart;
 import io.unitas.playground.store.RegionalStore;
 import io.unitas.playground.store.ShopData;
 import io.unitas.playground.store.StoreDirectory;

@@ -1,5 +1,6 @@
 package io.unitas.core.crdt;
 
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
@@ -8,14 +9,21 @@ import java.util.TreeMap;
 /**
  * A map from replica id to the number of that replica's writes seen (absent means 0). Compares causally
  * ({@link #compare}) and merges by taking each entry's maximum. Immutable; entries iterate in replica order.
+ *
+ * <p>The entries are two parallel arrays sorted by replica id, so {@link #compare}, {@link #get}, {@link #contains}
+ * and {@link #dominates} walk them without allocating, and {@link #merge} allocates only when neither vector has
+ * already seen everything the other has.
  */
 public final class VersionVector {
 
-    private static final VersionVector EMPTY = new VersionVector(new TreeMap<>());
+    private static final VersionVector EMPTY = new VersionVector(new String[0], new long[0]);
 
-    private final TreeMap<String, Long> counters;
+    // Sorted by String.compareTo, no duplicates, every counter >= 1.
+    private final String[] replicas;
+    private final long[] counters;
 
-    private VersionVector(TreeMap<String, Long> counters) {
+    private VersionVector(String[] replicas, long[] counters) {
+        this.replicas = replicas;
         this.counters = counters;
     }
 
@@ -33,16 +41,30 @@ public final class VersionVector {
                 throw new IllegalArgumentException(
                         "counter of " + replica + ": " + counter + " (expected: >= 0)");
             }
+            if (replica.isEmpty()) {
+                throw new IllegalArgumentException("replica: '' (expected: a non-empty id)");
+            }
             if (counter > 0) {
                 copy.put(replica, counter);
             }
         });
-        return copy.isEmpty() ? EMPTY : new VersionVector(copy);
+        if (copy.isEmpty()) {
+            return EMPTY;
+        }
+        String[] ids = new String[copy.size()];
+        long[] values = new long[copy.size()];
+        int i = 0;
+        for (Map.Entry<String, Long> e : copy.entrySet()) {
+            ids[i] = e.getKey();
+            values[i++] = e.getValue();
+        }
+        return new VersionVector(ids, values);
     }
 
     /** How many of {@code replica}'s writes this vector has seen. */
     public long get(String replica) {
-        return counters.getOrDefault(replica, 0L);
+        int i = indexOf(replica);
+        return i >= 0 ? counters[i] : 0L;
     }
 
     /** Whether the write {@code dot} is among those seen. */
@@ -57,12 +79,25 @@ public final class VersionVector {
 
     /** This vector having also seen {@code dot} (and, being a vector, every earlier write of its replica). */
     public VersionVector with(Dot dot) {
-        if (contains(dot)) {
-            return this;
+        int i = indexOf(dot.replica());
+        if (i >= 0) {
+            if (dot.counter() <= counters[i]) {
+                return this;
+            }
+            long[] values = counters.clone();
+            values[i] = dot.counter();
+            return new VersionVector(replicas, values);
         }
-        TreeMap<String, Long> copy = new TreeMap<>(counters);
-        copy.put(dot.replica(), dot.counter());
-        return new VersionVector(copy);
+        int at = -i - 1;
+        String[] ids = new String[replicas.length + 1];
+        long[] values = new long[replicas.length + 1];
+        System.arraycopy(replicas, 0, ids, 0, at);
+        System.arraycopy(counters, 0, values, 0, at);
+        ids[at] = dot.replica();
+        values[at] = dot.counter();
+        System.arraycopy(replicas, at, ids, at + 1, replicas.length - at);
+        System.arraycopy(counters, at, values, at + 1, replicas.length - at);
+        return new VersionVector(ids, values);
     }
 
     /** This vector after one more write of {@code replica}. */
@@ -70,51 +105,129 @@ public final class VersionVector {
         return with(next(replica));
     }
 
-    /** The entry-wise maximum: everything either vector has seen. */
+    /**
+     * The entry-wise maximum: everything either vector has seen. Returns one of the two, without allocating, when
+     * it has already seen everything the other has.
+     */
     public VersionVector merge(VersionVector other) {
-        if (other.counters.isEmpty() || other.equals(this)) {
-            return this;
+        switch (compare(other)) {
+            case AFTER, EQUAL:
+                return this;
+            case BEFORE:
+                return other;
+            default:
+                break;
         }
-        TreeMap<String, Long> copy = new TreeMap<>(counters);
-        other.counters.forEach((replica, counter) -> copy.merge(replica, counter, Math::max));
-        return new VersionVector(copy);
+        String[] ids = new String[replicas.length + other.replicas.length];
+        long[] values = new long[ids.length];
+        int i = 0;
+        int j = 0;
+        int n = 0;
+        while (i < replicas.length || j < other.replicas.length) {
+            int c = i == replicas.length ? 1
+                    : j == other.replicas.length ? -1
+                    : replicas[i].compareTo(other.replicas[j]);
+            if (c == 0) {
+                ids[n] = replicas[i];
+                values[n++] = Math.max(counters[i++], other.counters[j++]);
+            } else if (c < 0) {
+                ids[n] = replicas[i];
+                values[n++] = counters[i++];
+            } else {
+                ids[n] = other.replicas[j];
+                values[n++] = other.counters[j++];
+            }
+        }
+        return new VersionVector(Arrays.copyOf(ids, n), Arrays.copyOf(values, n));
     }
 
-    /** How this vector relates to {@code other}: {@code BEFORE} means this one happened before it. */
+    /**
+     * How this vector relates to {@code other}: {@code BEFORE} means this one happened before it, {@code CONCURRENT}
+     * that each has seen a write the other has not. One walk over both sorted entry lists; no allocation.
+     */
     public Causality compare(VersionVector other) {
+        if (other == this) {
+            return Causality.EQUAL;
+        }
         boolean less = false;
         boolean greater = false;
-        TreeMap<String, Long> all = new TreeMap<>(counters);
-        other.counters.forEach(all::putIfAbsent);
-        for (String replica : all.keySet()) {
-            long mine = get(replica);
-            long theirs = other.get(replica);
-            less |= mine < theirs;
-            greater |= mine > theirs;
+        int i = 0;
+        int j = 0;
+        while (i < replicas.length && j < other.replicas.length) {
+            int c = replicas[i].compareTo(other.replicas[j]);
+            if (c == 0) {
+                long mine = counters[i++];
+                long theirs = other.counters[j++];
+                less |= mine < theirs;
+                greater |= mine > theirs;
+            } else if (c < 0) {
+                greater = true; // an entry the other lacks is >= 1 against its 0
+                i++;
+            } else {
+                less = true;
+                j++;
+            }
+            if (less && greater) {
+                return Causality.CONCURRENT;
+            }
         }
+        greater |= i < replicas.length;
+        less |= j < other.replicas.length;
         if (less && greater) {
             return Causality.CONCURRENT;
         }
         return less ? Causality.BEFORE : greater ? Causality.AFTER : Causality.EQUAL;
     }
 
+    /** Whether this vector has seen every write {@code other} has ({@code AFTER} or {@code EQUAL}). */
+    public boolean dominates(VersionVector other) {
+        Causality c = compare(other);
+        return c == Causality.AFTER || c == Causality.EQUAL;
+    }
+
+    /** Whether neither vector has seen every write of the other. */
+    public boolean isConcurrentWith(VersionVector other) {
+        return compare(other) == Causality.CONCURRENT;
+    }
+
+    /** The sum of the counters: how many writes this vector has seen in all. */
+    public long total() {
+        long total = 0;
+        for (long counter : counters) {
+            total = Math.addExact(total, counter);
+        }
+        return total;
+    }
+
     /** The non-zero counters, by replica id. */
     public Map<String, Long> counters() {
-        return Collections.unmodifiableMap(counters);
+        TreeMap<String, Long> map = new TreeMap<>();
+        for (int i = 0; i < replicas.length; i++) {
+            map.put(replicas[i], counters[i]);
+        }
+        return Collections.unmodifiableMap(map);
+    }
+
+    private int indexOf(String replica) {
+        return Arrays.binarySearch(replicas, replica);
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof VersionVector v && counters.equals(v.counters);
+        return o instanceof VersionVector v && Arrays.equals(replicas, v.replicas) && Arrays.equals(counters, v.counters);
     }
 
     @Override
     public int hashCode() {
-        return counters.hashCode();
+        return Arrays.hashCode(replicas) * 31 + Arrays.hashCode(counters);
     }
 
     @Override
     public String toString() {
-        return counters.toString();
+        StringBuilder out = new StringBuilder("{");
+        for (int i = 0; i < replicas.length; i++) {
+            out.append(i > 0 ? ", " : "").append(replicas[i]).append('=').append(counters[i]);
+        }
+        return out.append('}').toString();
     }
 }

@@ -74,4 +74,32 @@ class VersionVectorTest {
         }
         return VersionVector.of(counters);
     }
+
+    @Test
+    void merge_returnsTheVectorThatHasSeenEverything_withoutANewOne() {
+        VersionVector earlier = parse("cn=1");
+        VersionVector later = parse("cn=2,eu=1");
+
+        assertThat(earlier.merge(later)).isSameAs(later);
+        assertThat(later.merge(earlier)).isSameAs(later);
+        assertThat(later.merge(parse("cn=2,eu=1"))).isSameAs(later);
+    }
+
+    @Test
+    void dominatesAndConcurrency_readTheComparison() {
+        assertThat(parse("cn=2,eu=1").dominates(parse("cn=1"))).isTrue();
+        assertThat(parse("cn=1").dominates(parse("cn=1"))).isTrue();
+        assertThat(parse("cn=1").dominates(parse("eu=1"))).isFalse();
+        assertThat(parse("cn=1").isConcurrentWith(parse("eu=1"))).isTrue();
+        assertThat(parse("cn=1").isConcurrentWith(parse("cn=2"))).isFalse();
+    }
+
+    @Test
+    void entriesStayInReplicaOrder_whateverOrderTheyWereSeenIn() {
+        VersionVector v = VersionVector.empty().with(new Dot("us", 1)).with(new Dot("cn", 2)).with(new Dot("eu", 3));
+
+        assertThat(v.counters().keySet()).containsExactly("cn", "eu", "us");
+        assertThat(v).hasToString("{cn=2, eu=3, us=1}").isEqualTo(parse("us=1,eu=3,cn=2"));
+        assertThat(v.total()).isEqualTo(6);
+    }
 }

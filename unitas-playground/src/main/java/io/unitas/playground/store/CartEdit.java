@@ -1,6 +1,5 @@
 package io.unitas.playground.store;
 
-import io.unitas.core.crdt.Cart;
 
 /**
  * A change to a user's cart, applied by {@link RegionalStore#updateCart} to the stored cart under the store's write

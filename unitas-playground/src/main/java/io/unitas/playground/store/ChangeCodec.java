@@ -1,10 +1,8 @@
 package io.unitas.playground.store;
 
 import io.unitas.core.Region;
-import io.unitas.core.crdt.Cart;
-import io.unitas.core.crdt.CartLine;
 import io.unitas.core.crdt.Dot;
-import io.unitas.core.crdt.OrSet;
+import io.unitas.core.crdt.OrMap;
 import io.unitas.core.crdt.VersionVector;
 import io.unitas.data.store.IdempotencyRecord;
 import io.unitas.data.store.StoredResponse;
@@ -16,10 +14,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -89,17 +85,16 @@ final class ChangeCodec {
                                 instant(f, "at"));
     }
 
-    /** {@code context=cn:3,eu:1} then, per line, {@code item=…&quantity=…&dots=cn:2,eu:1}. */
+    /** {@code context=cn:3,eu:1} then, per line (an item at one quantity), {@code item=…&quantity=…&dots=cn:2,eu:1}. */
     static String cart(Cart cart) {
-        OrSet<CartLine> lines = cart.lines();
         List<String> context = new ArrayList<>();
-        lines.context().counters().forEach((replica, counter) -> context.add(replica + ":" + counter));
+        cart.state().context().counters().forEach((replica, counter) -> context.add(replica + ":" + counter));
         StringBuilder out = new StringBuilder(encode("context", String.join(",", context)));
-        lines.entries().entrySet().stream()
-             .sorted(Map.Entry.comparingByKey(LINE_ORDER))
-             .forEach(e -> out.append('&').append(encode(
-                     "item", e.getKey().item(), "quantity", String.valueOf(e.getKey().quantity()),
-                     "dots", String.join(",", e.getValue().stream().map(Dot::toString).sorted().toList()))));
+        cart.lines().stream()
+            .sorted(LINE_ORDER)
+            .forEach(line -> out.append('&').append(encode(
+                    "item", line.item(), "quantity", String.valueOf(line.quantity()),
+                    "dots", String.join(",", cart.dots(line).stream().map(Dot::toString).sorted().toList()))));
         return out.toString();
     }
 
@@ -108,12 +103,15 @@ final class ChangeCodec {
         Map<String, Long> context = new TreeMap<>();
         dots(one(f, "context")).forEach(d -> context.put(d.replica(), d.counter()));
         List<String> items = f.getOrDefault("item", List.of());
-        Map<CartLine, Set<Dot>> entries = new HashMap<>();
+        Map<String, Map<Dot, Integer>> entries = new HashMap<>();
         for (int i = 0; i < items.size(); i++) {
-            entries.put(new CartLine(items.get(i), Integer.parseInt(f.get("quantity").get(i))),
-                        new HashSet<>(dots(f.get("dots").get(i))));
+            CartLine line = new CartLine(items.get(i), Integer.parseInt(f.get("quantity").get(i)));
+            Map<Dot, Integer> writes = entries.computeIfAbsent(line.item(), item -> new HashMap<>());
+            for (Dot dot : dots(f.get("dots").get(i))) {
+                writes.put(dot, line.quantity());
+            }
         }
-        return Cart.of(OrSet.of(entries, VersionVector.of(context)));
+        return Cart.of(OrMap.of(Cart.LARGER, entries, VersionVector.of(context)));
     }
 
     static String millis(Instant instant) {

@@ -1,7 +1,6 @@
 package io.unitas.playground.store;
 
 import io.unitas.core.Region;
-import io.unitas.core.crdt.Cart;
 import io.unitas.data.IdempotencyStore;
 import io.unitas.data.reconcile.Compensation;
 import io.unitas.data.reconcile.Conflict;

@@ -1,7 +1,6 @@
 package io.unitas.playground.store;
 
 import io.unitas.core.Region;
-import io.unitas.core.crdt.Cart;
 import io.unitas.core.fence.TokenBucket;
 import io.unitas.data.DataReadiness;
 import io.unitas.data.Home;

@@ -2,7 +2,6 @@ package io.unitas.playground.store;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.unitas.core.Region;
-import io.unitas.core.crdt.Cart;
 import io.unitas.data.Home;
 import io.unitas.data.HomeResolver;
 import io.unitas.data.reconcile.Compensation;

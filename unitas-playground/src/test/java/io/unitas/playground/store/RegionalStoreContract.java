@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.unitas.core.Region;
-import io.unitas.core.crdt.Cart;
 import io.unitas.data.store.IdempotencyRecord;
 import io.unitas.data.store.StoreResult;
 import io.unitas.data.store.StoredResponse;
@@ -70,7 +69,7 @@ abstract class RegionalStoreContract {
         assertThat(cn.replicaId()).matches("cn\\.[0-9a-f]{8}");
         assertThat(open(CN).replicaId()).as("a new database, a new incarnation").isNotEqualTo(cn.replicaId());
         cn.updateCart("alice", (c, replica) -> c.add(replica, "book", 1));
-        assertThat(cn.cart("alice").value().lines().context().counters()).containsOnlyKeys(cn.replicaId());
+        assertThat(cn.cart("alice").value().state().context().counters()).containsOnlyKeys(cn.replicaId());
     }
 
     @Test

@@ -1,9 +1,9 @@
-package io.unitas.core.crdt;
+package io.unitas.playground.store;
 
 import java.util.Objects;
 
 /**
- * One line of a {@link Cart} as stored in its set: an item and the quantity one replica set for it.
+ * One write of a {@link Cart}'s item as stored and shipped: an item and the quantity one replica set for it.
  *
  * @param item     the item's id (a SKU)
  * @param quantity how many, at least 1
