@@ -157,9 +157,8 @@ class UnitasSchemaCheckTest {
 
             assertThat(report.checks().get("pg").up()).isTrue();
             assertThat(report.positions().known()).isFalse();
-            assertThat((String) report.checks().get("pg").details().get("unitas_positions"))
-                    .startsWith("cannot read unitas_outbox, unitas_applied: ")
-                    .contains("unitas_outbox");
+            assertThat(report.checks().get("pg").details()).containsEntry("unitas_positions",
+                    "cannot read unitas_outbox, unitas_applied: relation \"unitas_outbox\" does not exist");
         }
     }
 
