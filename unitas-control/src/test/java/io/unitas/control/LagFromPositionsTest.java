@@ -123,6 +123,15 @@ class LagFromPositionsTest {
         List.of(CN, EU, US).forEach(this::report);
     }
 
+    /** cn reports a read-only primary (it cannot take writes), and the positions its database still reads. */
+    private void reportCnReadOnly() {
+        HealthReport report = new HealthReport(CN, sequence++, clock.instant(), new RegionHealth(false, false, -1, 0,
+                List.of("pg: read-only (transaction_read_only=on)")), Map.of(), List.of(),
+                new JdbcUnitPositions(CN, databases.get(CN), clock).read());
+        assertThat(service.reportHealth("agent", "cn", new ControlService.Document("health.json",
+                HealthReportJson.write(report)))).isInstanceOf(ChangeResult.Applied.class);
+    }
+
     private UnitLink link(String unit, Region from, Region to) {
         return store.current().unitLinks().stream()
                     .filter(l -> l.unit().equals(unit) && l.from().equals(from) && l.to().equals(to))
@@ -212,6 +221,41 @@ class LagFromPositionsTest {
 
         assertThat(current().phase()).isEqualTo(SwitchoverPhase.ROLLED_BACK);
         assertThat(current().outcome()).contains("u-sh lag unknown: cn reports no lag of it to eu");
+    }
+
+    @Test
+    void theFailoverPolicy_switchesAReadOnlyHomesUnitsOverOnTheirMeasuredLag_insteadOfPromotingThem()
+            throws SQLException {
+        assertThat(service.replaceFailover("root", store.current().revision(), new ControlService.Document(
+                "failover.json", "{\"groups\":[{\"name\":\"cn-users\",\"home\":\"cn\",\"mode\":\"automatic\","
+                + "\"after\":\"30s\",\"promote_after\":\"2m\",\"timeout\":\"60s\"}]}"), ""))
+                .isInstanceOf(ChangeResult.Applied.class);
+        writeInCn("u-sh");
+        writeInCn("u-sh");
+        for (int i = 0; i <= 6; i++) { // cn read-only for 30 s
+            reportCnReadOnly();
+            report(EU);
+            report(US);
+            service.tick();
+            clock.advance(Duration.ofSeconds(5));
+        }
+        reportCnReadOnly();
+        service.tick();
+
+        assertThat(current()).as("a switchover on measured lag, not a promotion").isNotNull();
+        assertThat(current().promotion()).isFalse();
+        assertThat(current().requestedBy()).isEqualTo(ControlService.POLICY_ACTOR);
+        service.tick();
+        assertThat(current().phase()).isEqualTo(SwitchoverPhase.CATCHING_UP);
+
+        shipFromCn(EU, "u-sh");
+        reportCnReadOnly();
+        report(EU);
+        service.tick();
+        assertThat(current().phase()).isEqualTo(SwitchoverPhase.FLIPPED);
+        service.tick();
+        assertThat(current().phase()).isEqualTo(SwitchoverPhase.COMPLETED);
+        assertThat(store.current().homes()).containsEntry("u-sh", EU).containsEntry("u-bj", EU);
     }
 
     @Test
