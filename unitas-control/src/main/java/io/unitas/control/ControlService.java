@@ -462,8 +462,9 @@ final class ControlService {
     private static Map<String, Long> lastKnownLags(ControlState current, SwitchoverPlan plan,
                                                    java.util.function.ToLongFunction<UnitLag> figure, long unknown) {
         Map<String, Long> lags = new LinkedHashMap<>();
+        Function<Region, Optional<HealthReport>> reports = current.lagReports(false);
         for (SwitchoverPlan.Move move : plan.moves()) {
-            lags.put(move.unit(), current.lagReport(move.from(), false)
+            lags.put(move.unit(), reports.apply(move.from())
                     .flatMap(home -> home.unitLag(move.unit(), move.to())).map(figure::applyAsLong).orElse(unknown));
         }
         return lags;
@@ -599,7 +600,7 @@ final class ControlService {
             }
             // The moving units' lag as their homes ship it; a home whose report is not fresh says nothing.
             MovingLag lag = MovingLag.of(s.units(), s.origins(), s.target(),
-                                         region -> current.lagReport(region, true), now, healthTtl);
+                                         current.lagReports(true), now, healthTtl);
             Switchover next = s.advance(now, lag);
             if (next == s) {
                 return Change.none();
@@ -647,7 +648,7 @@ final class ControlService {
             return;
         }
         List<FailoverPolicy.Move> due = current.failover().due(current.topology(), current.healthSnapshot(),
-                current.homes(), current.faults(), region -> current.lagReport(region, true), healthTtl, now);
+                current.homes(), current.faults(), current.lagReports(true), healthTtl, now);
         for (FailoverPolicy.Move move : due) {
             if (move.mode() != FailoverPolicy.Mode.AUTOMATIC || current.switchoverRunning()) {
                 continue;

@@ -2,10 +2,12 @@ package io.unitas.control;
 
 import java.time.Instant;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 import io.unitas.core.HealthSnapshot;
 import io.unitas.core.Region;
@@ -124,6 +126,20 @@ record ControlState(long revision, Instant updatedAt, Topology topology, UnitRul
      * later measured. Empty when it has not reported, or when {@code trustedOnly} and its report is not fresh.
      */
     Optional<HealthReport> lagReport(Region region, boolean trustedOnly) {
+        return lagReport(region, trustedOnly, unitLinks());
+    }
+
+    /**
+     * {@link #lagReport} of every region, the links computed once: what one decision over several units reads (a
+     * switchover's step, the failover policy's round, a promotion's RPO).
+     */
+    Function<Region, Optional<HealthReport>> lagReports(boolean trustedOnly) {
+        List<UnitLink> links = unitLinks();
+        Map<Region, Optional<HealthReport>> reports = new HashMap<>();
+        return region -> reports.computeIfAbsent(region, r -> lagReport(r, trustedOnly, links));
+    }
+
+    private Optional<HealthReport> lagReport(Region region, boolean trustedOnly, List<UnitLink> links) {
         HealthEntry entry = health.get(region);
         if (entry == null || trustedOnly && !entry.trusted()) {
             return Optional.empty();
@@ -134,7 +150,7 @@ record ControlState(long revision, Instant updatedAt, Topology topology, UnitRul
         }
         Map<String, UnitLag> lags = new LinkedHashMap<>();
         report.unitLags().forEach(l -> lags.put(l.unit() + "\u0000" + l.to().id(), l));
-        for (UnitLag l : UnitLinks.lagsFrom(region, unitLinks())) {
+        for (UnitLag l : UnitLinks.lagsFrom(region, links)) {
             lags.merge(l.unit() + "\u0000" + l.to().id(), l,
                        (own, computed) -> computed.measuredAt().isAfter(own.measuredAt()) ? computed : own);
         }

@@ -75,7 +75,16 @@ final class StateJson {
         s.faults().forEach((region, since) -> faults.put(region.id(), since.toString()));
         ArrayNode proposals = o.putArray("proposals");
         s.proposals().forEach(p -> proposals.add(proposal(p)));
-        // derived from the health entries' positions (never read back): what the console shows per unit and link
+        return o;
+    }
+
+    /**
+     * The state as readers see it ({@code GET /api/v1/state}, the watch): {@link #state} and what is derived from it,
+     * the lag per unit and link from the health entries' positions ({@code unit_links}). Never stored: it is
+     * recomputed from what is.
+     */
+    static ObjectNode view(ControlState s) {
+        ObjectNode o = state(s);
         ArrayNode links = o.putArray("unit_links");
         s.unitLinks().forEach(l -> links.add(unitLink(l)));
         return o;

@@ -159,7 +159,8 @@ class LagFromPositionsTest {
                 new UnitLink("u-bj", CN, EU, 0, 0, true, at));
         assertThat(link("u-de", EU, CN)).isEqualTo(new UnitLink("u-de", EU, CN, 0, 0, true, at));
 
-        JsonNode state = StateJson.state(store.current());
+        assertThat(StateJson.state(store.current()).has("unit_links")).as("derived, never stored").isFalse();
+        JsonNode state = StateJson.view(store.current());
         assertThat(state.path("unit_links").toString()).contains("{\"unit\":\"u-sh\",\"from\":\"cn\",\"to\":\"eu\","
                 + "\"changes\":2,\"lag_ms\":1000,\"exact\":true,\"measured_at\":\"2026-11-30T14:00:01Z\"}");
         assertThat(state.path("health").path("cn").path("positions").path("written").path("u-sh").path("pending")
