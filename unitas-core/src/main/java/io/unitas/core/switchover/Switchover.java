@@ -102,7 +102,7 @@ public record Switchover(String id, List<String> units, Region target, Map<Strin
         Map<String, Long> rpo = new LinkedHashMap<>();
         units.forEach(u -> rpo.put(u, rpoMs.getOrDefault(u, RegionHealth.UNKNOWN_LAG)));
         Map<String, Long> changes = new LinkedHashMap<>();
-        if (!rpoChanges.isEmpty()) {
+        if (rpoChanges.values().stream().anyMatch(n -> n != UnitLag.UNKNOWN_CHANGES)) {
             units.forEach(u -> changes.put(u, rpoChanges.getOrDefault(u, UnitLag.UNKNOWN_CHANGES)));
         }
         SwitchoverStep first = new SwitchoverStep(SwitchoverPhase.FENCING, now, "promoting "
