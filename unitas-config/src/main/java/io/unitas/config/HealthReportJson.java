@@ -21,6 +21,7 @@ import io.unitas.core.RegionHealth;
 import io.unitas.core.health.CheckReport;
 import io.unitas.core.health.HealthReport;
 import io.unitas.core.health.UnitLag;
+import io.unitas.core.health.UnitPositions;
 
 /**
  * The stable JSON form of a {@link HealthReport}: what a health agent pushes to the control plane
@@ -31,11 +32,17 @@ import io.unitas.core.health.UnitLag;
  *  "checks":{"pg-primary":{"up":false,"latency_ms":3,"reason":"read-only (transaction_read_only=on)",
  *                          "replication_lag_ms":-1,"details":{"role":"primary","writable":false}}},
  *  "unit_lag":{"u-sh":{"eu":{"lag_ms":0,"measured_at":"2026-11-30T14:00:00.100Z"},
- *                      "us":{"lag_ms":180,"measured_at":"2026-11-30T14:00:00.100Z"}}}}
+ *                      "us":{"lag_ms":180,"measured_at":"2026-11-30T14:00:00.100Z","changes":4}}},
+ *  "positions":{"read_at":"2026-11-30T14:00:00.090Z",
+ *               "written":{"u-sh":{"pending":4,"oldest":1000000000012,"oldest_written_at":"2026-11-30T13:59:59.910Z",
+ *                                  "head":1000000000020,"head_written_at":"2026-11-30T14:00:00.050Z"}},
+ *               "applied":{"eu":{"u-de":1000000000007}}}}
  * }</pre>
  * Per check, {@code replication_lag_ms} and {@code details} are optional when reading. {@code unit_lag} is optional
  * (written only when the region ships units' data): per unit and other region, the age of the oldest change of that
- * unit not yet applied there, 0 when caught up; a unit or region absent from it is unknown. Unknown fields are
+ * unit not yet applied there, 0 when caught up, and optionally how many changes that is; a unit or region absent
+ * from it is unknown. {@code positions} is optional (written only when the region reads them from its database):
+ * per unit the changes it keeps in its outbox, per other region and unit the position it has applied. Unknown fields are
  * ignored, so fields can be added without breaking older readers.
  */
 public final class HealthReportJson {
@@ -68,7 +75,39 @@ public final class HealthReportJson {
         if (!report.unitLags().isEmpty()) {
             out.set("unit_lag", unitLagTree(report.unitLags()));
         }
+        if (report.positions().known()) {
+            out.set("positions", positionsTree(report.positions()));
+        }
         return out;
+    }
+
+    /** A region's positions as JSON (see the class comment); {@code {}} when not {@link UnitPositions#known()}. */
+    public static ObjectNode positionsTree(UnitPositions positions) {
+        ObjectNode out = NODES.objectNode();
+        if (!positions.known()) {
+            return out;
+        }
+        out.put("read_at", positions.readAt().truncatedTo(ChronoUnit.MILLIS).toString());
+        ObjectNode written = out.putObject("written");
+        positions.written().forEach((unit, w) -> written.putObject(unit).put("pending", w.pending())
+                .put("oldest", w.oldest())
+                .put("oldest_written_at", w.oldestWrittenAt().truncatedTo(ChronoUnit.MILLIS).toString())
+                .put("head", w.head())
+                .put("head_written_at", w.headWrittenAt().truncatedTo(ChronoUnit.MILLIS).toString()));
+        ObjectNode applied = out.putObject("applied");
+        positions.applied().forEach((origin, units) -> {
+            ObjectNode o = applied.putObject(origin.id());
+            units.forEach(o::put);
+        });
+        return out;
+    }
+
+    /**
+     * Positions read from {@link #positionsTree}'s form ({@link UnitPositions#NONE} for {@code {}}); throws
+     * {@link ConfigException} naming the path of the first wrong field.
+     */
+    public static UnitPositions readPositions(JsonNode node) {
+        return new Reader().positions(node, "positions");
     }
 
     /** Per-unit lag as JSON: {@code {"u-sh":{"eu":{"lag_ms":0,"measured_at":"…"}}}}, units in the given order. */
@@ -76,8 +115,11 @@ public final class HealthReportJson {
         ObjectNode out = NODES.objectNode();
         for (UnitLag lag : lags) {
             ObjectNode unit = out.has(lag.unit()) ? (ObjectNode) out.get(lag.unit()) : out.putObject(lag.unit());
-            unit.putObject(lag.to().id()).put("lag_ms", lag.lagMs())
+            ObjectNode to = unit.putObject(lag.to().id()).put("lag_ms", lag.lagMs())
                 .put("measured_at", lag.measuredAt().truncatedTo(ChronoUnit.MILLIS).toString());
+            if (lag.changes() != UnitLag.UNKNOWN_CHANGES) {
+                to.put("changes", lag.changes());
+            }
         }
         return out;
     }
@@ -150,9 +192,14 @@ public final class HealthReportJson {
         JsonNode unitLagNode = root.get("unit_lag");
         List<UnitLag> unitLags = unitLagNode == null || unitLagNode.isNull() ? List.of()
                                                                               : in.unitLags(unitLagNode, "unit_lag");
+        JsonNode positionsNode = root.get("positions");
+        UnitPositions positions = positionsNode == null || positionsNode.isNull() ? UnitPositions.NONE
+                                                                                  : in.positions(positionsNode,
+                                                                                                 "positions");
         try {
             return new HealthReport(Region.of(regionId), sequence, observedAt,
-                                    new RegionHealth(healthy, writable, lag, score, reasons), checks, unitLags);
+                                    new RegionHealth(healthy, writable, lag, score, reasons), checks, unitLags,
+                                    positions);
         } catch (IllegalArgumentException e) {
             throw new ConfigException("health report: " + e.getMessage());
         }
@@ -239,15 +286,70 @@ public final class HealthReportJson {
                         throw error(at + ".lag_ms", (ms == null ? "missing" : ms.toString())
                                                     + " (expected: an integer >= 0; leave the entry out when unknown)");
                     }
+                    JsonNode changes = e.getValue().get("changes");
+                    if (changes != null && (!changes.isIntegralNumber() || changes.asLong() < 0)) {
+                        throw error(at + ".changes", changes + " (expected: an integer >= 0; leave it out when not "
+                                                     + "counted)");
+                    }
                     try {
                         lags.add(new UnitLag(unit.getKey(), Region.of(e.getKey()), ms.asLong(),
-                                             instant(e.getValue(), at + ".measured_at")));
+                                             instant(e.getValue(), at + ".measured_at"),
+                                             changes == null ? UnitLag.UNKNOWN_CHANGES : changes.asLong()));
                     } catch (IllegalArgumentException ex) {
                         throw error(at, ex.getMessage());
                     }
                 }
             }
             return lags;
+        }
+
+        UnitPositions positions(JsonNode node, String path) {
+            object(node, path);
+            if (node.isEmpty()) {
+                return UnitPositions.NONE;
+            }
+            Instant readAt = instant(node, path + ".read_at");
+            Map<String, UnitPositions.Written> written = new LinkedHashMap<>();
+            JsonNode writtenNode = field(node, path + ".written");
+            object(writtenNode, path + ".written");
+            for (Map.Entry<String, JsonNode> unit : writtenNode.properties()) {
+                String at = path + ".written." + unit.getKey();
+                object(unit.getValue(), at);
+                try {
+                    written.put(unit.getKey(), new UnitPositions.Written(position(unit.getValue(), at + ".pending"),
+                            position(unit.getValue(), at + ".oldest"),
+                            instant(unit.getValue(), at + ".oldest_written_at"),
+                            position(unit.getValue(), at + ".head"),
+                            instant(unit.getValue(), at + ".head_written_at")));
+                } catch (IllegalArgumentException e) {
+                    throw error(at, e.getMessage());
+                }
+            }
+            Map<Region, Map<String, Long>> applied = new LinkedHashMap<>();
+            JsonNode appliedNode = field(node, path + ".applied");
+            object(appliedNode, path + ".applied");
+            for (Map.Entry<String, JsonNode> origin : appliedNode.properties()) {
+                String at = path + ".applied." + origin.getKey();
+                if (!Region.isValidId(origin.getKey())) {
+                    throw error(at, "'" + origin.getKey() + "' is no region id (expected: lowercase letters, "
+                                    + "digits, '-' or '_')");
+                }
+                object(origin.getValue(), at);
+                Map<String, Long> units = new LinkedHashMap<>();
+                for (Map.Entry<String, JsonNode> unit : origin.getValue().properties()) {
+                    units.put(unit.getKey(), position(origin.getValue(), at + "." + unit.getKey()));
+                }
+                applied.put(Region.of(origin.getKey()), units);
+            }
+            return UnitPositions.of(readAt, written, applied);
+        }
+
+        long position(JsonNode parent, String path) {
+            JsonNode node = field(parent, path);
+            if (!node.isIntegralNumber() || node.asLong() < 0) {
+                throw error(path, node + " (expected: an integer >= 0)");
+            }
+            return node.asLong();
         }
 
         CheckReport check(JsonNode node, String path) {

@@ -17,6 +17,7 @@ import io.unitas.core.RegionHealth;
 import io.unitas.core.health.CheckReport;
 import io.unitas.core.health.HealthReport;
 import io.unitas.core.health.UnitLag;
+import io.unitas.core.health.UnitPositions;
 
 class HealthReportJsonTest {
 
@@ -133,6 +134,52 @@ class HealthReportJsonTest {
             default -> "\"measured_at\":\"soon\"}}}";
         };
         assertThatThrownBy(() -> HealthReportJson.read(WITH_UNIT_LAG.replace(field, replacement)))
+                .isInstanceOf(ConfigException.class).hasMessage(message);
+    }
+
+    private static final String WITH_POSITIONS = PUSHED.substring(0, PUSHED.length() - 1)
+            + ",\"positions\":{\"read_at\":\"2026-11-30T14:00:00.090Z\",\"written\":{\"u-sh\":{\"pending\":4,"
+            + "\"oldest\":1000000000012,\"oldest_written_at\":\"2026-11-30T13:59:59.910Z\",\"head\":1000000000020,"
+            + "\"head_written_at\":\"2026-11-30T14:00:00.050Z\"}},\"applied\":{\"eu\":{\"u-de\":1000000000007}}}}";
+
+    @Test
+    void positions_readAsDocumented_andAbsentMeansNotRead() {
+        UnitPositions read = HealthReportJson.read(WITH_POSITIONS).positions();
+
+        assertThat(read).isEqualTo(UnitPositions.of(Instant.parse("2026-11-30T14:00:00.090Z"),
+                Map.of("u-sh", new UnitPositions.Written(4, 1000000000012L, Instant.parse("2026-11-30T13:59:59.910Z"),
+                                                         1000000000020L, Instant.parse("2026-11-30T14:00:00.050Z"))),
+                Map.of(Region.of("eu"), Map.of("u-de", 1000000000007L))));
+        assertThat(HealthReportJson.read(PUSHED).positions()).isEqualTo(UnitPositions.NONE);
+        assertThat(HealthReportJson.write(report())).doesNotContain("positions");
+    }
+
+    @Test
+    void positionsAndCountedChanges_surviveWriteThenRead() {
+        Instant at = Instant.parse("2026-11-30T14:00:00.100Z");
+        HealthReport r = report().withUnitLags(List.of(new UnitLag("u-sh", Region.of("eu"), 30, at, 2)))
+                                 .withPositions(HealthReportJson.read(WITH_POSITIONS).positions());
+
+        assertThat(HealthReportJson.read(HealthReportJson.write(r))).isEqualTo(r);
+    }
+
+    @ParameterizedTest(name = "{1}")
+    @CsvSource(delimiter = '|', value = {
+            "\"pending\":4|health report: positions.written.u-sh.pending: -4 (expected: an integer >= 0)",
+            "\"head\":1000000000020|health report: positions.written.u-sh: oldest: 1000000000012, head: 7 "
+            + "(expected: 0 <= oldest <= head)",
+            "\"u-de\":1000000000007|health report: positions.applied.eu.u-de: \"x\" (expected: an integer >= 0)",
+            "\"applied\":{\"eu\"|health report: positions.applied.cn: the reporting region itself (expected: "
+            + "another region)",
+    })
+    void positions_aWrongEntryIsNamedByItsPath(String field, String message) {
+        String replacement = switch (field.substring(1, field.indexOf('"', 1))) {
+            case "pending" -> "\"pending\":-4";
+            case "head" -> "\"head\":7";
+            case "u-de" -> "\"u-de\":\"x\"";
+            default -> "\"applied\":{\"cn\"";
+        };
+        assertThatThrownBy(() -> HealthReportJson.read(WITH_POSITIONS.replace(field, replacement)))
                 .isInstanceOf(ConfigException.class).hasMessage(message);
     }
 }

@@ -100,7 +100,7 @@ final class ControlApi {
     void bind(ServerBuilder sb) {
         bind(sb, HttpMethod.GET, "/api/v1/state", Role.VIEWER, "state.read", (ctx, who, body, why) -> {
             ControlState s = service.state();
-            return Outcome.ok(StateJson.state(s), s.revision());
+            return Outcome.ok(StateJson.view(s), s.revision());
         });
         bind(sb, HttpMethod.GET, "/api/v1/whoami", Role.VIEWER, "whoami", (ctx, who, body, why) -> Outcome.ok(
                 StateJson.MAPPER.createObjectNode().put("name", who.name()).put("role", who.role().jsonName()), 0));

@@ -21,6 +21,7 @@ import io.unitas.core.Region;
 import io.unitas.core.RegionHealth;
 import io.unitas.core.Topology;
 import io.unitas.core.health.HealthReport;
+import io.unitas.core.health.UnitLag;
 import io.unitas.core.rules.UnitRules;
 import io.unitas.core.switchover.FailoverPolicy;
 import io.unitas.core.switchover.MovingLag;
@@ -443,8 +444,9 @@ final class ControlService {
             long count = current.switchoverCount() + 1;
             Switchover s = request.promote()
                     ? Switchover.promote("sw-" + count, resolved.units, plan.target(), plan.origins(),
-                            lastKnownLags(current, plan), resolved.deadline, request.force(), actor, request.reason(),
-                            clock.instant())
+                            lastKnownLags(current, plan, UnitLag::lagMs, RegionHealth.UNKNOWN_LAG),
+                            lastKnownLags(current, plan, UnitLag::changes, UnitLag.UNKNOWN_CHANGES),
+                            resolved.deadline, request.force(), actor, request.reason(), clock.instant())
                     : Switchover.start("sw-" + count, resolved.units, plan.target(), plan.origins(),
                             request.maxLagMs(), resolved.deadline, request.force(), actor, request.reason(),
                             clock.instant());
@@ -453,16 +455,17 @@ final class ControlService {
     }
 
     /**
-     * Each moving unit's lag to the target as its home last reported it, however old that report: what a promotion
-     * may lose (its RPO); unknown when the home never reported the unit's lag.
+     * One figure of each moving unit's lag to the target as last known, however old its home's report (measured by
+     * the home, or from its and the target's positions): what a promotion may lose (its RPO); {@code unknown} when
+     * neither was ever reported.
      */
-    private static Map<String, Long> lastKnownLags(ControlState current, SwitchoverPlan plan) {
+    private static Map<String, Long> lastKnownLags(ControlState current, SwitchoverPlan plan,
+                                                   java.util.function.ToLongFunction<UnitLag> figure, long unknown) {
         Map<String, Long> lags = new LinkedHashMap<>();
+        Function<Region, Optional<HealthReport>> reports = current.lagReports(false);
         for (SwitchoverPlan.Move move : plan.moves()) {
-            HealthEntry home = current.health().get(move.from());
-            lags.put(move.unit(), home == null ? RegionHealth.UNKNOWN_LAG
-                    : home.report().unitLag(move.unit(), move.to()).map(l -> l.lagMs())
-                          .orElse(RegionHealth.UNKNOWN_LAG));
+            lags.put(move.unit(), reports.apply(move.from())
+                    .flatMap(home -> home.unitLag(move.unit(), move.to())).map(figure::applyAsLong).orElse(unknown));
         }
         return lags;
     }
@@ -596,9 +599,8 @@ final class ControlService {
                 return Change.none();
             }
             // The moving units' lag as their homes ship it; a home whose report is not fresh says nothing.
-            MovingLag lag = MovingLag.of(s.units(), s.origins(), s.target(), region -> Optional.ofNullable(
-                    current.health().get(region)).filter(HealthEntry::trusted).map(HealthEntry::report), now,
-                    healthTtl);
+            MovingLag lag = MovingLag.of(s.units(), s.origins(), s.target(),
+                                         current.lagReports(true), now, healthTtl);
             Switchover next = s.advance(now, lag);
             if (next == s) {
                 return Change.none();
@@ -646,8 +648,7 @@ final class ControlService {
             return;
         }
         List<FailoverPolicy.Move> due = current.failover().due(current.topology(), current.healthSnapshot(),
-                current.homes(), current.faults(), region -> Optional.ofNullable(current.health().get(region))
-                        .filter(HealthEntry::trusted).map(HealthEntry::report), healthTtl, now);
+                current.homes(), current.faults(), current.lagReports(true), healthTtl, now);
         for (FailoverPolicy.Move move : due) {
             if (move.mode() != FailoverPolicy.Mode.AUTOMATIC || current.switchoverRunning()) {
                 continue;

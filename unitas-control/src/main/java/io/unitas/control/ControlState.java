@@ -2,14 +2,22 @@ package io.unitas.control;
 
 import java.time.Instant;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 
 import io.unitas.core.HealthSnapshot;
 import io.unitas.core.Region;
 import io.unitas.core.RegionHealth;
 import io.unitas.core.Topology;
+import io.unitas.core.health.HealthReport;
+import io.unitas.core.health.UnitLag;
+import io.unitas.core.health.UnitLink;
+import io.unitas.core.health.UnitLinks;
+import io.unitas.core.health.UnitPositions;
 import io.unitas.core.rules.UnitRules;
 import io.unitas.core.switchover.FailoverPolicy;
 import io.unitas.core.switchover.Switchover;
@@ -100,6 +108,53 @@ record ControlState(long revision, Instant updatedAt, Topology topology, UnitRul
             rules.units().forEach(u -> homes.put(u.id(), u.home()));
         }
         return homes;
+    }
+
+    /**
+     * The lag of every unit on every link between regions that report their positions, from each one's last report
+     * whatever its freshness: each link carries when it was measured, and a reader refuses an old one.
+     */
+    List<UnitLink> unitLinks() {
+        Map<Region, UnitPositions> positions = new LinkedHashMap<>();
+        health.forEach((region, entry) -> positions.put(region, entry.positions()));
+        return UnitLinks.of(positions, homes());
+    }
+
+    /**
+     * {@code region}'s last report as a switchover reads per-unit lag from it: the lags it measured itself, and for
+     * every other unit and region the lag its and the other regions' positions give; of two for one pair, the
+     * later measured. Empty when it has not reported, or when {@code trustedOnly} and its report is not fresh.
+     */
+    Optional<HealthReport> lagReport(Region region, boolean trustedOnly) {
+        return lagReport(region, trustedOnly, unitLinks());
+    }
+
+    /**
+     * {@link #lagReport} of every region, the links computed once: what one decision over several units reads (a
+     * switchover's step, the failover policy's round, a promotion's RPO).
+     */
+    Function<Region, Optional<HealthReport>> lagReports(boolean trustedOnly) {
+        List<UnitLink> links = unitLinks();
+        Map<Region, Optional<HealthReport>> reports = new HashMap<>();
+        return region -> reports.computeIfAbsent(region, r -> lagReport(r, trustedOnly, links));
+    }
+
+    private Optional<HealthReport> lagReport(Region region, boolean trustedOnly, List<UnitLink> links) {
+        HealthEntry entry = health.get(region);
+        if (entry == null || trustedOnly && !entry.trusted()) {
+            return Optional.empty();
+        }
+        HealthReport report = entry.report();
+        if (!entry.positions().known()) {
+            return Optional.of(report);
+        }
+        Map<String, UnitLag> lags = new LinkedHashMap<>();
+        report.unitLags().forEach(l -> lags.put(l.unit() + "\u0000" + l.to().id(), l));
+        for (UnitLag l : UnitLinks.lagsFrom(region, links)) {
+            lags.merge(l.unit() + "\u0000" + l.to().id(), l,
+                       (own, computed) -> computed.measuredAt().isAfter(own.measuredAt()) ? computed : own);
+        }
+        return Optional.of(report.withUnitLags(List.copyOf(lags.values())));
     }
 
     /** Whether a switchover is running (not ended). */

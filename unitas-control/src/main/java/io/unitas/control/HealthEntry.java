@@ -12,16 +12,26 @@ import io.unitas.core.Region;
 import io.unitas.core.RegionHealth;
 import io.unitas.core.health.HealthReport;
 import io.unitas.core.health.UnitLag;
+import io.unitas.core.health.UnitPositions;
 
 /**
  * The last health report of one region as the control plane keeps it: what the health agent said, when it
- * observed and when it arrived, how fresh it is now, and the lag of each unit's data the region ships.
+ * observed and when it arrived, how fresh it is now, the lag of each unit's data the region ships as it measured it,
+ * and the positions its database holds (what it wrote and applied, per unit), from which the lag of every link is
+ * computed ({@link ControlState#unitLinks()}).
  */
 record HealthEntry(Region region, long sequence, Instant observedAt, Instant receivedAt, RegionHealth reported,
-                   JsonNode checks, Freshness freshness, List<UnitLag> unitLags) {
+                   JsonNode checks, Freshness freshness, List<UnitLag> unitLags, UnitPositions positions) {
 
     HealthEntry {
         unitLags = List.copyOf(unitLags);
+        positions = positions == null ? UnitPositions.NONE : positions;
+    }
+
+    /** An entry without positions. */
+    HealthEntry(Region region, long sequence, Instant observedAt, Instant receivedAt, RegionHealth reported,
+                JsonNode checks, Freshness freshness, List<UnitLag> unitLags) {
+        this(region, sequence, observedAt, receivedAt, reported, checks, freshness, unitLags, UnitPositions.NONE);
     }
 
     /** An entry without per-unit lag (every unit's lag unknown). */
@@ -47,7 +57,8 @@ record HealthEntry(Region region, long sequence, Instant observedAt, Instant rec
     /** A report as it arrives at {@code receivedAt}: fresh. */
     static HealthEntry received(HealthReport report, Instant receivedAt) {
         return new HealthEntry(report.region(), report.sequence(), report.observedAt(), receivedAt, report.health(),
-                               HealthReportJson.toTree(report).get("checks"), Freshness.FRESH, report.unitLags());
+                               HealthReportJson.toTree(report).get("checks"), Freshness.FRESH, report.unitLags(),
+                               report.positions());
     }
 
     /**
@@ -87,7 +98,7 @@ record HealthEntry(Region region, long sequence, Instant observedAt, Instant rec
     }
 
     HealthEntry withFreshness(Freshness next) {
-        return new HealthEntry(region, sequence, observedAt, receivedAt, reported, checks, next, unitLags);
+        return new HealthEntry(region, sequence, observedAt, receivedAt, reported, checks, next, unitLags, positions);
     }
 
     /** What routers see: the report, unless it has expired, then unhealthy with the reason why. */
@@ -103,7 +114,7 @@ record HealthEntry(Region region, long sequence, Instant observedAt, Instant rec
 
     /** The report as received (its checks left out), for decisions that read per-unit lag. */
     HealthReport report() {
-        return new HealthReport(region, sequence, observedAt, reported, java.util.Map.of(), unitLags);
+        return new HealthReport(region, sequence, observedAt, reported, java.util.Map.of(), unitLags, positions);
     }
 
     /** Whether a switchover may act on what this report says: it is fresh. */

@@ -21,6 +21,8 @@ import io.unitas.core.Problem;
 import io.unitas.core.Region;
 import io.unitas.core.RegionHealth;
 import io.unitas.core.Topology;
+import io.unitas.core.health.UnitLink;
+import io.unitas.core.health.UnitPositions;
 import io.unitas.core.rules.UnitRules;
 import io.unitas.core.switchover.FailoverPolicy;
 import io.unitas.core.switchover.Switchover;
@@ -74,6 +76,24 @@ final class StateJson {
         ArrayNode proposals = o.putArray("proposals");
         s.proposals().forEach(p -> proposals.add(proposal(p)));
         return o;
+    }
+
+    /**
+     * The state as readers see it ({@code GET /api/v1/state}, the watch): {@link #state} and what is derived from it,
+     * the lag per unit and link from the health entries' positions ({@code unit_links}). Never stored: it is
+     * recomputed from what is.
+     */
+    static ObjectNode view(ControlState s) {
+        ObjectNode o = state(s);
+        ArrayNode links = o.putArray("unit_links");
+        s.unitLinks().forEach(l -> links.add(unitLink(l)));
+        return o;
+    }
+
+    static ObjectNode unitLink(UnitLink l) {
+        return MAPPER.createObjectNode().put("unit", l.unit()).put("from", l.from().id()).put("to", l.to().id())
+                     .put("changes", l.changes()).put("lag_ms", l.lagMs()).put("exact", l.exact())
+                     .put("measured_at", l.measuredAt().toString());
     }
 
     static ObjectNode proposal(Proposal p) {
@@ -166,6 +186,9 @@ final class StateJson {
         if (!h.unitLags().isEmpty()) {
             o.set("unit_lag", HealthReportJson.unitLagTree(h.unitLags()));
         }
+        if (h.positions().known()) {
+            o.set("positions", HealthReportJson.positionsTree(h.positions()));
+        }
         return o;
     }
 
@@ -180,7 +203,9 @@ final class StateJson {
                                HealthEntry.Freshness.valueOf(o.path("freshness").asText().toUpperCase(
                                        java.util.Locale.ROOT)),
                                o.path("unit_lag").isObject() ? HealthReportJson.readUnitLags(o.get("unit_lag"))
-                                                             : List.of());
+                                                             : List.of(),
+                               o.path("positions").isObject() ? HealthReportJson.readPositions(o.get("positions"))
+                                                              : UnitPositions.NONE);
     }
 
     static ObjectNode switchover(Switchover s) {
@@ -201,6 +226,10 @@ final class StateJson {
         if (s.promotion()) {
             ObjectNode rpo = o.putObject("rpo_ms");
             s.rpoMs().forEach(rpo::put);
+            if (!s.rpoChanges().isEmpty()) {
+                ObjectNode changes = o.putObject("rpo_changes");
+                s.rpoChanges().forEach(changes::put);
+            }
         }
         ArrayNode steps = o.putArray("steps");
         for (SwitchoverStep step : s.steps()) {
@@ -220,11 +249,13 @@ final class StateJson {
                 Instant.parse(s.path("at").asText()), s.path("detail").asText())));
         Map<String, Long> rpo = new LinkedHashMap<>();
         o.path("rpo_ms").properties().forEach(e -> rpo.put(e.getKey(), e.getValue().asLong()));
+        Map<String, Long> rpoChanges = new LinkedHashMap<>();
+        o.path("rpo_changes").properties().forEach(e -> rpoChanges.put(e.getKey(), e.getValue().asLong()));
         return new Switchover(o.path("id").asText(), units, Region.of(o.path("target").asText()), origins,
                               o.path("max_lag_ms").asLong(), Instant.parse(o.path("deadline").asText()),
                               o.path("forced").asBoolean(), o.path("requested_by").asText(),
                               o.path("reason").asText(), SwitchoverPhase.fromJson(o.path("phase").asText()), steps,
-                              o.path("outcome").asText(), rpo);
+                              o.path("outcome").asText(), rpo, rpoChanges);
     }
 
     static ObjectNode plan(SwitchoverPlan p) {

@@ -145,8 +145,9 @@ final class WatchHub implements AutoCloseable {
             ObjectNode health = StateJson.MAPPER.createObjectNode().put("revision", revision);
             health.set("updated_at", tree.get("updated_at"));
             health.set("health", tree.get("health"));
+            health.set("unit_links", tree.get("unit_links")); // derived from the health entries
             return new Revision(revision, change, encode(revision, tree), encode(revision, tree.deepCopy()
-                    .without("health")), encode(revision, health));
+                    .without(List.of("health", "unit_links"))), encode(revision, health));
         }
 
         private static byte[] encode(long revision, JsonNode data) {
@@ -240,7 +241,7 @@ final class WatchHub implements AutoCloseable {
         if (latest != null && state.revision() <= latest.revision) {
             return;
         }
-        ObjectNode tree = StateJson.state(state);
+        ObjectNode tree = StateJson.view(state);
         Change change = latestTree == null ? new Change(true, true) : compare(latestTree, tree);
         Revision r = Revision.of(state.revision(), change, tree);
         latest = r;

@@ -45,9 +45,16 @@ class ConsoleTest {
                               .healthFreshness(Duration.ofMinutes(5), Duration.ofMinutes(5)).start();
         ControlClient admin = ControlClient.of(server.uri(), Fixtures.ADMIN.secret());
         Fixtures.seed(admin, Instant.now(), 40);
-        admin.send("PUT", "/api/v1/health/eu", Fixtures.report("eu", 2, Instant.now(), true, 850), Map.of());
-        admin.send("PUT", "/api/v1/health/cn", Fixtures.reportWithUnitLag("cn", 2, Instant.now(), "eu", 0,
-                                                                         Instant.now(), "u-sh", "u-bj"), Map.of());
+        // eu's database keeps two changes of u-de (the oldest 1.5 s old), and cn's has applied none of them
+        Instant now = Instant.now();
+        String eu = Fixtures.report("eu", 2, now, true, 850);
+        admin.send("PUT", "/api/v1/health/eu", eu.substring(0, eu.length() - 1) + ",\"positions\":{\"read_at\":\""
+                + now + "\",\"written\":{\"u-de\":{\"pending\":2,\"oldest\":5,\"oldest_written_at\":\""
+                + now.minusMillis(1_500) + "\",\"head\":9,\"head_written_at\":\"" + now + "\"}},\"applied\":{}}}",
+                Map.of());
+        String cn = Fixtures.reportWithUnitLag("cn", 2, now, "eu", 0, now, "u-sh", "u-bj");
+        admin.send("PUT", "/api/v1/health/cn", cn.substring(0, cn.length() - 1) + ",\"positions\":{\"read_at\":\""
+                + now + "\",\"written\":{},\"applied\":{\"eu\":{\"u-de\":0}}}}", Map.of());
         admin.send("PUT", "/api/v1/health/us", "{\"sequence\":2,\"observed_at\":\"" + Instant.now() + "\","
                 + "\"healthy\":false,\"writable\":false,\"replication_lag_ms\":-1,\"score\":0.1,"
                 + "\"reasons\":[\"pg-primary: read-only (transaction_read_only=on)\"],\"region\":\"us\","
@@ -95,6 +102,12 @@ class ConsoleTest {
                                           .getWidth())
                 .isPositive();
         assertThat(browser.findElement(By.id("unit-u-ny")).getAttribute("data-fenced")).isEqualTo("true");
+        // lag per unit and link: as cn measured it, and as computed from eu's and cn's positions
+        assertThat(browser.findElement(By.id("link-u-sh-cn-eu")).getText()).contains("cn → eu (from home)")
+                                                                           .contains("0 ms").contains("measured by cn");
+        assertThat(browser.findElement(By.id("link-u-de-eu-cn")).getText()).contains("eu → cn (from home)")
+                                                                           .contains("2").contains("1500 ms")
+                                                                           .contains("positions");
         assertThat(browser.findElement(By.id("connection")).getText()).isEqualTo("live");
         assertThat(browser.getCurrentUrl()).doesNotContain(Fixtures.OPERATOR.secret());
 

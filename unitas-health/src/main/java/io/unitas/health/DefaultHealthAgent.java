@@ -21,6 +21,7 @@ import io.unitas.core.health.HealthReport;
 import io.unitas.core.health.HealthRollup;
 import io.unitas.core.health.ProbeResult;
 import io.unitas.core.health.UnitLag;
+import io.unitas.core.health.UnitPositions;
 
 /** The health agent: one scheduled task per probe check, one lock over the checks' states. */
 final class DefaultHealthAgent implements HealthAgent {
@@ -38,6 +39,7 @@ final class DefaultHealthAgent implements HealthAgent {
     private HealthReport published;
     private long sequence;
     private boolean unitLagsFailing; // guarded by this
+    private boolean positionsFailing; // guarded by this
 
     DefaultHealthAgent(HealthConfig config, Clock clock) {
         this(config, clock, UnitLagSource.NONE);
@@ -50,7 +52,8 @@ final class DefaultHealthAgent implements HealthAgent {
         Instant now = clock.instant();
         for (CheckConfig check : config.checks()) {
             if (!check.calculated()) {
-                probes.put(check.name(), Probe.of(check.probe()));
+                probes.put(check.name(), check.probe().kind() == ProbeConfig.Kind.POSTGRES
+                        ? new PostgresProbe(check.probe(), config.region(), clock) : Probe.of(check.probe()));
                 states.put(check.name(), CheckState.initial(now));
             }
         }
@@ -144,28 +147,61 @@ final class DefaultHealthAgent implements HealthAgent {
     }
 
     /**
-     * {@code report} with the per-unit lag measured now. A source that fails leaves every unit's lag unknown (a
-     * switchover waiting on it cannot flip, and says so); the first failure of a run is logged, and the recovery.
+     * {@code report} with the per-unit lag and positions measured now. A source that fails leaves every unit's lag
+     * unknown (a switchover waiting on it cannot flip, and says so); the first failure of a run is logged, and the
+     * recovery.
      */
     private synchronized HealthReport withUnitLags(HealthReport report) {
+        HealthReport out = report.withPositions(probedPositions());
         if (unitLags == UnitLagSource.NONE) {
-            return report;
+            return out;
         }
         try {
             List<UnitLag> lags = unitLags.unitLags();
+            UnitPositions positions = unitLags.positions();
             if (unitLagsFailing) {
                 unitLagsFailing = false;
                 log.info("per-unit replication lag of {} is measured again", config.region());
             }
-            return report.withUnitLags(lags);
+            out = out.withUnitLags(lags);
+            return positions.known() ? out.withPositions(positions) : out;
         } catch (RuntimeException e) {
             if (!unitLagsFailing) {
                 unitLagsFailing = true;
                 log.warn("per-unit replication lag of {} cannot be measured; reporting it unknown until it can",
                          config.region(), e);
             }
-            return report;
+            return out;
         }
+    }
+
+    /**
+     * The positions read by the first {@code unitas-schema} check that could read them, else none. A check that
+     * cannot read them says why in its details; the first failure of a run is logged, and the recovery.
+     */
+    private UnitPositions probedPositions() {
+        List<String> problems = new ArrayList<>();
+        for (Map.Entry<String, Probe> e : probes.entrySet()) {
+            if (e.getValue() instanceof PostgresProbe pg && pg.readsPositions()) {
+                if (pg.positions().known()) {
+                    if (positionsFailing) {
+                        positionsFailing = false;
+                        log.info("replication positions of {} are read again by check {}", config.region(),
+                                 e.getKey());
+                    }
+                    return pg.positions();
+                }
+                if (!pg.positionsProblem().isEmpty()) { // empty: not probed yet
+                    problems.add(e.getKey() + ": " + pg.positionsProblem());
+                }
+            }
+        }
+        if (!problems.isEmpty() && !positionsFailing) {
+            positionsFailing = true;
+            log.warn("replication positions of {} cannot be read ({}); every unit's lag from and to it is unknown "
+                     + "until they can", config.region(), String.join("; ", problems));
+        }
+        return UnitPositions.NONE;
     }
 
     @Override

@@ -161,7 +161,12 @@ final class HealthConfigReader extends DocumentReader {
         ProbeConfig probe = new ProbeConfig(kind.get(), target, role,
                 durationOrZero(node.get("max-lag"), path + ".max-lag", Duration.ZERO), bool(node.get("heartbeat"), path + ".heartbeat", false),
                 text(node.get("status"), path + ".status", ProbeConfig.DEFAULT_STATUS), text(node.get("body-contains"), path + ".body-contains", ""),
-                text(node.get("service"), path + ".service", ""));
+                text(node.get("service"), path + ".service", ""),
+                bool(node.get("unitas-schema"), path + ".unitas-schema", false));
+        if (probe.unitasSchema() && role == ProbeConfig.Role.STANDBY) {
+            problem(path + ".unitas-schema", "true on a standby (expected: role primary or any; the region's "
+                                             + "positions are read where it writes them)");
+        }
         try {
             Probe.of(probe).close();
         } catch (IllegalArgumentException e) {
@@ -179,7 +184,7 @@ final class HealthConfigReader extends DocumentReader {
         keys.addAll(SCHEDULE);
         keys.add("target");
         switch (kind) {
-            case POSTGRES -> keys.addAll(List.of("role", "max-lag", "heartbeat"));
+            case POSTGRES -> keys.addAll(List.of("role", "max-lag", "heartbeat", "unitas-schema"));
             case MYSQL -> keys.addAll(List.of("role", "max-lag"));
             case REDIS -> keys.add("role");
             case HTTP -> keys.addAll(List.of("status", "body-contains"));

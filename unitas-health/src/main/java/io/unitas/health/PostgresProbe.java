@@ -6,11 +6,14 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 
+import io.unitas.core.Region;
 import io.unitas.core.RegionHealth;
 import io.unitas.core.health.ProbeResult;
+import io.unitas.core.health.UnitPositions;
 
 /**
  * Probes PostgreSQL on a fresh connection each time (so "cannot connect" is seen too): its role
@@ -27,8 +30,50 @@ final class PostgresProbe extends SqlProbe {
 
     static final String HEARTBEAT_TABLE = "unitas_heartbeat";
     static final String HEARTBEAT_ID = "unitas";
+
+    /** The region whose positions this reads, and the clock that stamps them; null when it reads none. */
+    private final Region region;
+    private final Clock clock;
+    /** The positions of the last probe; NONE when it could not read them (or reads none). */
+    private volatile UnitPositions positions = UnitPositions.NONE;
+    /** Why the last probe could not read them, empty when it could. */
+    private volatile String positionsProblem = "";
+
     PostgresProbe(ProbeConfig config) {
+        this(config, null, null);
+    }
+
+    /** A probe that, with {@code unitas-schema: true}, reads {@code region}'s positions stamped by {@code clock}. */
+    PostgresProbe(ProbeConfig config, Region region, Clock clock) {
         super(config, Targets.postgres(config.target()));
+        this.region = config.unitasSchema() ? region : null;
+        this.clock = clock;
+    }
+
+    /** Whether this probe reads unitas's positions. */
+    boolean readsPositions() {
+        return region != null;
+    }
+
+    /** The positions its last run read; {@link UnitPositions#NONE} when it could not (see {@link #positionsProblem}). */
+    UnitPositions positions() {
+        return positions;
+    }
+
+    /** Why its last run could not read positions; empty when it could. */
+    String positionsProblem() {
+        return positionsProblem;
+    }
+
+    @Override
+    public ProbeResult probe(Duration timeout) {
+        ProbeResult result = super.probe(timeout);
+        if (readsPositions() && result.details().get("unitas_positions") == null) {
+            // not connected, or a standby: the last positions say nothing about now
+            positions = UnitPositions.NONE;
+            positionsProblem = "not read: " + (result.up() ? "not the primary" : result.reason());
+        }
+        return result;
     }
 
     @Override
@@ -50,6 +95,9 @@ final class PostgresProbe extends SqlProbe {
 
     private ProbeResult primary(Connection c, Statement s, boolean readOnly, Map<String, Object> seen, long start)
             throws SQLException {
+        if (readsPositions()) {
+            readPositions(c, seen);
+        }
         try (ResultSet rs = s.executeQuery("SELECT count(*), (extract(epoch FROM max(replay_lag)) * 1000)::bigint, "
                 + "max(pg_wal_lsn_diff(pg_current_wal_lsn(), replay_lsn))::bigint FROM pg_stat_replication")) {
             rs.next();
@@ -122,6 +170,26 @@ final class PostgresProbe extends SqlProbe {
                                     lag, seen);
         }
         return ProbeResult.up(Latency.since(start), "standby, lag " + lag + "ms", lag, seen);
+    }
+
+    /**
+     * Reads the region's positions on the probe's connection. A failure (unitas's tables missing, no privilege) does
+     * not fail the check, whose verdict is about the database: it is a detail of the check, and the region's lag is
+     * reported unknown until the positions can be read.
+     */
+    private void readPositions(Connection c, Map<String, Object> seen) {
+        try {
+            UnitPositions read = UnitasPositions.read(c, region, clock.instant());
+            positions = read;
+            positionsProblem = "";
+            seen.put("unitas_positions", read.written().size() + " units written, "
+                                         + read.applied().values().stream().mapToInt(Map::size).sum()
+                                         + " applied from other regions");
+        } catch (SQLException e) {
+            positions = UnitPositions.NONE;
+            positionsProblem = "cannot read unitas_outbox, unitas_applied: " + ProbeFailure.firstLine(e);
+            seen.put("unitas_positions", positionsProblem);
+        }
     }
 
     private static Long heartbeatAge(Statement s) throws SQLException {

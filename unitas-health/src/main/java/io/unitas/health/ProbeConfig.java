@@ -20,9 +20,12 @@ import java.util.stream.Collectors;
  * @param status       HTTP: the accepted status codes, as ranges ({@code 200-299,304})
  * @param bodyContains HTTP: a string that the first 5120 bytes of the body must contain, or empty
  * @param service      gRPC: the service name to {@code Check} ({@code ""} for the whole server)
+ * @param unitasSchema PostgreSQL primary: the database holds unitas's tables; read the region's replication positions
+ *                     from them on every probe (what it has written and applied, per unit) and report them, so that
+ *                     the control plane can compute every unit's lag ({@code unitas-schema: true} in health.yaml)
  */
 public record ProbeConfig(Kind kind, String target, Role role, Duration maxLag, boolean heartbeat, String status,
-                          String bodyContains, String service) {
+                          String bodyContains, String service, boolean unitasSchema) {
 
     /** The status codes accepted when none are given, as Route 53 does: 2xx and 3xx. */
     public static final String DEFAULT_STATUS = "200-399";
@@ -38,9 +41,20 @@ public record ProbeConfig(Kind kind, String target, Role role, Duration maxLag, 
         Objects.requireNonNull(service, "service");
     }
 
+    /** A probe that reads no unitas positions. */
+    public ProbeConfig(Kind kind, String target, Role role, Duration maxLag, boolean heartbeat, String status,
+                       String bodyContains, String service) {
+        this(kind, target, role, maxLag, heartbeat, status, bodyContains, service, false);
+    }
+
     /** A probe of {@code kind} at {@code target} with every option at its default. */
     public static ProbeConfig of(Kind kind, String target) {
         return new ProbeConfig(kind, target, Role.ANY, Duration.ZERO, false, DEFAULT_STATUS, "", "");
+    }
+
+    /** This probe reading unitas's positions too ({@code unitas-schema: true}). */
+    public ProbeConfig withUnitasSchema() {
+        return new ProbeConfig(kind, target, role, maxLag, heartbeat, status, bodyContains, service, true);
     }
 
     /** The protocols a probe speaks. */

@@ -25,7 +25,7 @@ abstract class SqlProbe implements Probe {
     }
 
     @Override
-    public final ProbeResult probe(Duration timeout) {
+    public ProbeResult probe(Duration timeout) {
         long start = Latency.start();
         Map<String, Object> seen = new LinkedHashMap<>();
         try (Connection c = connect(timeout); Statement s = c.createStatement()) {

@@ -148,7 +148,7 @@ class HealthConfigTest {
             "    role: leader|health.yaml:7: checks[0].role: 'leader' (expected: primary, standby or any)",
             "    fall: 0|health.yaml:8: checks[0].fall: 0 (expected: a whole number from 1 to 100)",
             "    status: 200|health.yaml:9: checks[0].status: unknown key (expected one of: name, kind, gate, "
-            + "inverted, interval, timeout, fall, rise, target, role, max-lag, heartbeat)",
+            + "inverted, interval, timeout, fall, rise, target, role, max-lag, heartbeat, unitas-schema)",
     })
     void eachMistakeIsReportedWithItsFileLineAndPath(String mistake, String message) {
         String good = """

@@ -86,6 +86,7 @@
     $('updated').textContent = state.updated_at ? 'updated ' + new Date(state.updated_at).toLocaleTimeString() : '';
     renderRegions();
     renderUnits();
+    renderLinks();
     renderSwitchover();
     refreshAudit();
   }
@@ -147,6 +148,48 @@
     }
   }
 
+  // What a switchover waits on: per unit and link (origin → target), the lag a region measured itself or, newer, the
+  // one the control plane computed from both regions' positions (what the origin wrote minus what the target applied).
+  function renderLinks() {
+    const body = $('links').tBodies[0];
+    body.replaceChildren();
+    const rows = new Map();
+    for (const [from, h] of Object.entries(state.health || {})) {
+      for (const [unit, targets] of Object.entries(h.unit_lag || {})) {
+        for (const [to, l] of Object.entries(targets)) {
+          rows.set(unit + ' ' + from + ' ' + to, { unit, from, to, lag_ms: l.lag_ms, changes: l.changes, exact: true,
+                                                   measured_at: l.measured_at, source: 'measured by ' + from });
+        }
+      }
+    }
+    for (const l of state.unit_links || []) {
+      const key = l.unit + ' ' + l.from + ' ' + l.to;
+      const own = rows.get(key);
+      if (!own || new Date(l.measured_at) > new Date(own.measured_at)) {
+        rows.set(key, Object.assign({ source: 'positions' }, l));
+      }
+    }
+    if (!rows.size) {
+      body.append(el('tr', {}, el('td', { colspan: 6, class: 'muted', text: 'No lag reported yet.' })));
+      return;
+    }
+    const homes = new Map(((state.rules && state.rules.units) || []).map((u) => [u.id, u.region]));
+    const sorted = [...rows.values()].sort((a, b) => (a.unit + a.from + a.to).localeCompare(b.unit + b.from + b.to));
+    let shown = '';
+    for (const l of sorted) {
+      const home = homes.get(l.unit) === l.from;
+      const changes = l.changes === undefined || l.changes < 0 ? '–' : (l.exact ? '' : '≤ ') + l.changes;
+      body.append(el('tr', { id: 'link-' + l.unit + '-' + l.from + '-' + l.to, 'data-home': home ? 'true' : 'false' },
+        el('td', {}, l.unit === shown ? '' : el('b', { text: l.unit })),
+        el('td', { text: l.from + ' → ' + l.to + (home ? ' (from home)' : '') }),
+        el('td', { class: 'num', text: changes }),
+        el('td', { class: 'num lag', text: (l.exact ? '' : '≤ ') + l.lag_ms + ' ms' }),
+        el('td', { text: new Date(l.measured_at).toLocaleTimeString() }),
+        el('td', { class: 'muted', text: l.source })));
+      shown = l.unit;
+    }
+  }
+
   function renderSwitchover() {
     const sw = state.switchover;
     const box = $('progress');
@@ -157,7 +200,8 @@
     const phases = failed ? sw.steps.map((s) => s.phase) : PHASES;
     box.append(el('p', {},
       el('b', { text: sw.id }), ' ' + sw.units.join(', ') + ' → ' + sw.target + (sw.rpo_ms
-        ? ' (promotion, RPO ' + Object.entries(sw.rpo_ms).map(([u, ms]) => u + ' ' + (ms < 0 ? 'unknown' : ms + ' ms')).join(', ')
+        ? ' (promotion, RPO ' + Object.entries(sw.rpo_ms).map(([u, ms]) => u + ' ' + (ms < 0 ? 'unknown' : ms + ' ms')
+            + (sw.rpo_changes && sw.rpo_changes[u] >= 0 ? ', ' + sw.rpo_changes[u] + ' changes' : '')).join(', ')
         : ' (max lag of the moving units ' + sw.max_lag_ms + ' ms') + ', by ' + sw.requested_by + ') ',
       el('span', { id: 'switchover-phase', class: sw.phase === 'completed' ? 'outcome-ok' : failed ? 'outcome-bad' : '', text: sw.phase })));
     box.append(el('ol', {}, phases.map((p) => {

@@ -26,12 +26,20 @@ import io.unitas.core.RegionHealth;
  * @param checks           every check by name, in configuration order
  * @param unitLags         per unit and other region, how far the data this region ships is behind there; a pair
  *                         that is absent is unknown
+ * @param positions        what the region's own database says it has written and applied, per unit, from which the
+ *                         control plane computes the lag of every link ({@link UnitLinks}); {@link UnitPositions#NONE}
+ *                         when the region does not read them
  */
 public record HealthReport(Region region, long sequence, Instant observedAt, RegionHealth health,
-                           Map<String, CheckReport> checks, List<UnitLag> unitLags) {
+                           Map<String, CheckReport> checks, List<UnitLag> unitLags, UnitPositions positions) {
 
     /** Validates and freezes {@code checks}, keeping its order, and {@code unitLags}, one entry per pair. */
     public HealthReport {
+        Objects.requireNonNull(positions, "positions");
+        if (positions.applied().containsKey(region)) {
+            throw new IllegalArgumentException("positions.applied." + region + ": the reporting region itself "
+                                               + "(expected: another region)");
+        }
         Objects.requireNonNull(region, "region");
         Objects.requireNonNull(observedAt, "observedAt");
         Objects.requireNonNull(health, "health");
@@ -53,6 +61,12 @@ public record HealthReport(Region region, long sequence, Instant observedAt, Reg
         }
     }
 
+    /** A report without positions. */
+    public HealthReport(Region region, long sequence, Instant observedAt, RegionHealth health,
+                        Map<String, CheckReport> checks, List<UnitLag> unitLags) {
+        this(region, sequence, observedAt, health, checks, unitLags, UnitPositions.NONE);
+    }
+
     /** A report without per-unit lag (every unit's lag unknown). */
     public HealthReport(Region region, long sequence, Instant observedAt, RegionHealth health,
                         Map<String, CheckReport> checks) {
@@ -71,7 +85,12 @@ public record HealthReport(Region region, long sequence, Instant observedAt, Reg
 
     /** This report with {@code lags} as its per-unit lag. */
     public HealthReport withUnitLags(List<UnitLag> lags) {
-        return new HealthReport(region, sequence, observedAt, health, checks, lags);
+        return new HealthReport(region, sequence, observedAt, health, checks, lags, positions);
+    }
+
+    /** This report with {@code read} as its positions. */
+    public HealthReport withPositions(UnitPositions read) {
+        return new HealthReport(region, sequence, observedAt, health, checks, unitLags, read);
     }
 
     /** Whether the router may send this region's users here. */
@@ -86,7 +105,7 @@ public record HealthReport(Region region, long sequence, Instant observedAt, Reg
 
     /** This report with another sequence number. */
     public HealthReport withSequence(long sequence) {
-        return new HealthReport(region, sequence, observedAt, health, checks, unitLags);
+        return new HealthReport(region, sequence, observedAt, health, checks, unitLags, positions);
     }
 
     /**

@@ -66,7 +66,10 @@ public record MovingLag(long lagMs, String detail) {
             }
             if (worstText.isEmpty() || lag.get().lagMs() > worst) {
                 worst = lag.get().lagMs();
-                worstText = unit + " lag " + worst + " ms from " + home + " to " + target;
+                long changes = lag.get().changes();
+                worstText = unit + " lag " + worst + " ms" + (changes == UnitLag.UNKNOWN_CHANGES ? ""
+                        : " (" + changes + (changes == 1 ? " change)" : " changes)")) + " from " + home + " to "
+                        + target;
             }
         }
         String detail = worst == 0 ? String.join(", ", units) + " caught up in " + target : worstText;

@@ -12,6 +12,7 @@ import java.util.Objects;
 import io.unitas.core.Region;
 import io.unitas.core.RegionHealth;
 import io.unitas.core.fence.FencePolicy;
+import io.unitas.core.health.UnitLag;
 
 /**
  * One move of units to a target region, as a value: what moves, the limits it runs under, the phase it is in
@@ -34,10 +35,13 @@ import io.unitas.core.fence.FencePolicy;
  * @param outcome     why it ended, empty while it runs
  * @param rpoMs       for a promotion, each unit's last known lag in milliseconds when it moved (what may not have
  *                    shipped; {@link RegionHealth#UNKNOWN_LAG} when never measured); empty for a switchover
+ * @param rpoChanges  for a promotion, how many of each unit's changes the target had not applied when it moved, as
+ *                    far as measured ({@link UnitLag#UNKNOWN_CHANGES} when not counted); empty for a switchover
  */
 public record Switchover(String id, List<String> units, Region target, Map<String, Region> origins, long maxLagMs,
                          Instant deadline, boolean forced, String requestedBy, String reason,
-                         SwitchoverPhase phase, List<SwitchoverStep> steps, String outcome, Map<String, Long> rpoMs) {
+                         SwitchoverPhase phase, List<SwitchoverStep> steps, String outcome, Map<String, Long> rpoMs,
+                         Map<String, Long> rpoChanges) {
 
     /** Validates limits and freezes the collections. */
     public Switchover {
@@ -58,6 +62,16 @@ public record Switchover(String id, List<String> units, Region target, Map<Strin
         origins = Collections.unmodifiableMap(new LinkedHashMap<>(origins));
         steps = List.copyOf(steps);
         rpoMs = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(rpoMs, "rpoMs")));
+        rpoChanges = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(rpoChanges,
+                                                                                            "rpoChanges")));
+    }
+
+    /** A switchover, or a promotion whose RPO counts no changes. */
+    public Switchover(String id, List<String> units, Region target, Map<String, Region> origins, long maxLagMs,
+                      Instant deadline, boolean forced, String requestedBy, String reason, SwitchoverPhase phase,
+                      List<SwitchoverStep> steps, String outcome, Map<String, Long> rpoMs) {
+        this(id, units, target, origins, maxLagMs, deadline, forced, requestedBy, reason, phase, steps, outcome, rpoMs,
+             Map.of());
     }
 
     /** A switchover that waits on lag (no RPO). */
@@ -75,12 +89,27 @@ public record Switchover(String id, List<String> units, Region target, Map<Strin
     public static Switchover promote(String id, List<String> units, Region target, Map<String, Region> origins,
                                      Map<String, Long> rpoMs, Instant deadline, boolean forced, String requestedBy,
                                      String reason, Instant now) {
+        return promote(id, units, target, origins, rpoMs, Map.of(), deadline, forced, requestedBy, reason, now);
+    }
+
+    /**
+     * A new promotion recording, beside each unit's last known lag, {@code rpoChanges}: how many of its changes the
+     * target had not applied as last measured.
+     */
+    public static Switchover promote(String id, List<String> units, Region target, Map<String, Region> origins,
+                                     Map<String, Long> rpoMs, Map<String, Long> rpoChanges, Instant deadline,
+                                     boolean forced, String requestedBy, String reason, Instant now) {
         Map<String, Long> rpo = new LinkedHashMap<>();
         units.forEach(u -> rpo.put(u, rpoMs.getOrDefault(u, RegionHealth.UNKNOWN_LAG)));
+        Map<String, Long> changes = new LinkedHashMap<>();
+        if (rpoChanges.values().stream().anyMatch(n -> n != UnitLag.UNKNOWN_CHANGES)) {
+            units.forEach(u -> changes.put(u, rpoChanges.getOrDefault(u, UnitLag.UNKNOWN_CHANGES)));
+        }
         SwitchoverStep first = new SwitchoverStep(SwitchoverPhase.FENCING, now, "promoting "
-                + String.join(", ", units) + " to " + target + " without waiting on lag (RPO " + rpoText(rpo) + ")");
+                + String.join(", ", units) + " to " + target + " without waiting on lag (RPO "
+                + rpoText(rpo, changes) + ")");
         return new Switchover(id, units, target, origins, 0, deadline, forced, requestedBy, reason,
-                              SwitchoverPhase.FENCING, List.of(first), "", rpo);
+                              SwitchoverPhase.FENCING, List.of(first), "", rpo, changes);
     }
 
     /** Whether this moves units without waiting on their lag. */
@@ -88,10 +117,14 @@ public record Switchover(String id, List<String> units, Region target, Map<Strin
         return !rpoMs.isEmpty();
     }
 
-    /** {@code u-cn 1200 ms, u-sh unknown}. */
-    static String rpoText(Map<String, Long> rpo) {
+    /** {@code u-cn 1200 ms (3 changes), u-sh unknown}. */
+    static String rpoText(Map<String, Long> rpo, Map<String, Long> changes) {
         List<String> parts = new ArrayList<>();
-        rpo.forEach((u, ms) -> parts.add(u + " " + (ms == RegionHealth.UNKNOWN_LAG ? "unknown" : ms + " ms")));
+        rpo.forEach((u, ms) -> {
+            long n = changes.getOrDefault(u, UnitLag.UNKNOWN_CHANGES);
+            parts.add(u + " " + (ms == RegionHealth.UNKNOWN_LAG ? "unknown" : ms + " ms")
+                      + (n == UnitLag.UNKNOWN_CHANGES ? "" : " (" + n + (n == 1 ? " change)" : " changes)")));
+        });
         return String.join(", ", parts);
     }
 
@@ -130,7 +163,7 @@ public record Switchover(String id, List<String> units, Region target, Map<Strin
             case CATCHING_UP -> {
                 if (promotion()) {
                     yield enter(SwitchoverPhase.FLIPPED, now, "promoted without waiting on lag (RPO "
-                            + rpoText(rpoMs) + "); home of " + String.join(", ", units) + " is now " + target);
+                            + rpoText(rpoMs, rpoChanges) + "); home of " + String.join(", ", units) + " is now " + target);
                 }
                 if (lag.known() && lag.lagMs() <= maxLagMs) {
                     yield enter(SwitchoverPhase.FLIPPED, now, lag.detail() + " (lag " + lag.lagMs()
@@ -190,12 +223,12 @@ public record Switchover(String id, List<String> units, Region target, Map<Strin
         List<SwitchoverStep> more = new ArrayList<>(steps);
         more.add(new SwitchoverStep(next, now, detail));
         return new Switchover(id, units, target, origins, maxLagMs, deadline, forced, requestedBy, reason, next,
-                              more, outcome, rpoMs);
+                              more, outcome, rpoMs, rpoChanges);
     }
 
     private Switchover end(SwitchoverPhase last, Instant now, String detail) {
         Switchover ended = enter(last, now, detail);
         return new Switchover(id, units, target, origins, maxLagMs, deadline, forced, requestedBy, reason, last,
-                              ended.steps, detail, rpoMs);
+                              ended.steps, detail, rpoMs, rpoChanges);
     }
 }

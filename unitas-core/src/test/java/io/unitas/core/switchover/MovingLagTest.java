@@ -85,4 +85,11 @@ class MovingLagTest {
         assertThat(MovingLag.of(List.of("u-x"), Map.of(), EU, r -> Optional.empty(), T0, MAX_AGE).detail())
                 .isEqualTo("u-x lag unknown: no home recorded");
     }
+
+    @Test
+    void aLagThatCountsItsChanges_saysHowMany() {
+        HealthReport cn = report(CN, new UnitLag("u-sh", EU, 120, T0, 3));
+
+        assertThat(of(List.of("u-sh"), T0, cn).detail()).isEqualTo("u-sh lag 120 ms (3 changes) from cn to eu");
+    }
 }

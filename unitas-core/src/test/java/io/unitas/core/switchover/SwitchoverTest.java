@@ -186,4 +186,17 @@ class SwitchoverTest {
         assertThat(started().promotion()).isFalse();
         assertThat(started().rpoMs()).isEmpty();
     }
+
+    @Test
+    void aPromotion_statesItsRpoInTimeAndChanges_whereTheyWereCounted() {
+        Switchover p = Switchover.promote("sw-2", List.of("u-sh", "u-bj"), EU, Map.of("u-sh", CN, "u-bj", CN),
+                                          Map.of("u-sh", 1_000L), Map.of("u-sh", 3L, "u-bj", -1L),
+                                          T0.plusSeconds(60), false, "ops", "cn gone", T0);
+
+        assertThat(p.rpoChanges()).containsExactly(Map.entry("u-sh", 3L), Map.entry("u-bj", -1L));
+        assertThat(p.steps().get(0).detail()).endsWith("(RPO u-sh 1000 ms (3 changes), u-bj unknown)");
+        assertThat(Switchover.promote("sw-3", List.of("u-sh"), EU, Map.of("u-sh", CN), Map.of("u-sh", 1_000L),
+                                      Map.of("u-sh", -1L), T0.plusSeconds(60), false, "ops", "", T0).rpoChanges())
+                .as("none counted: none recorded").isEmpty();
+    }
 }
