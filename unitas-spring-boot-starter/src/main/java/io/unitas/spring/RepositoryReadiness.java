@@ -23,7 +23,7 @@ import io.unitas.data.store.StoreResult;
  * names the key), local reads through the repository, home reads through the data layer's {@link HomeReadClient}
  * when {@code unitas.readiness.home-reads.endpoints} names the homes.
  */
-final class RepositoryReadiness implements UnitasReadiness, AutoCloseable {
+final class RepositoryReadiness implements UnitasReadiness {
 
     private final Region region;
     private final UnitasRoutingState state;
@@ -94,13 +94,6 @@ final class RepositoryReadiness implements UnitasReadiness, AutoCloseable {
                     return homeReads.read(home, home(key).unit(), type, key)
                                     .thenApply(read -> result(read, type, key, decode));
                 });
-    }
-
-    @Override
-    public void close() {
-        if (homeReads != null) {
-            homeReads.close();
-        }
     }
 
     private Home home(String key) {

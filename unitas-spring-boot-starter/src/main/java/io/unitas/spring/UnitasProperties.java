@@ -428,13 +428,14 @@ public class UnitasProperties implements Validator {
     }
 
     /**
-     * {@link Idempotent} requests and {@code paths}: each region's idempotency store is a {@code DataSource} bean of
-     * the application, named per region; this instance's own region takes the application's only
-     * {@code DataSource} when it names none. A region without a store is one whose records cannot be reached: its
-     * users' new keys are answered 503 here.
+     * {@link Idempotent} requests and {@code paths}: this region's records are kept in the application's only
+     * {@code DataSource} (or the bean {@code stores.<region>} names); another region's are claimed at its home-read
+     * server ({@code unitas.readiness.home-reads.endpoints}), or, as an option, directly in its database when
+     * {@code stores} names a {@code DataSource} for it.
      */
     public static class Idempotency {
-        private boolean enabled;
+        private boolean enabled = true;
+        private List<String> replayedHeaders = List.of("Location", "ETag", "Last-Modified", "Content-Language");
         private String header = "Idempotency-Key";
         private List<String> paths = List.of();
         private Duration ttl = Duration.ofHours(24);
@@ -442,7 +443,9 @@ public class UnitasProperties implements Validator {
         private boolean migrate = true;
         private final Map<String, String> stores = new LinkedHashMap<>();
 
-        /** Whether idempotency is on (default off). */
+        /**
+         * Whether idempotency is on (default on); off with an idempotent endpoint in the application stops the start.
+         */
         public boolean isEnabled() {
             return enabled;
         }
@@ -450,6 +453,19 @@ public class UnitasProperties implements Validator {
         /** Turns idempotency on or off. */
         public void setEnabled(boolean enabled) {
             this.enabled = enabled;
+        }
+
+        /**
+         * The response headers kept with the record and replayed, besides {@code Content-Type} (default
+         * {@code Location}, {@code ETag}, {@code Last-Modified}, {@code Content-Language}).
+         */
+        public List<String> getReplayedHeaders() {
+            return replayedHeaders;
+        }
+
+        /** Sets the replayed headers. */
+        public void setReplayedHeaders(List<String> replayedHeaders) {
+            this.replayedHeaders = replayedHeaders == null ? List.of() : replayedHeaders;
         }
 
         /** The request header carrying the key (default {@code Idempotency-Key}). */
@@ -540,7 +556,10 @@ public class UnitasProperties implements Validator {
         }
     }
 
-    /** {@code unitas.readiness.home-reads.*}: the data layer's {@code HomeReadClient}. */
+    /**
+     * {@code unitas.readiness.home-reads.*}: the other regions' home-read servers this region reads from and claims
+     * idempotency keys at (the data layer's {@code HomeReadClient}).
+     */
     public static class HomeReads {
         private final Map<String, String> endpoints = new LinkedHashMap<>();
         private String token;
