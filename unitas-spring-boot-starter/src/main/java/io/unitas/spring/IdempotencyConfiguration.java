@@ -24,6 +24,7 @@ import io.unitas.data.Idempotency;
 import io.unitas.data.IdempotencyStore;
 import io.unitas.data.jdbc.JdbcIdempotencyStore;
 import io.unitas.data.jdbc.UnitasSchema;
+import io.unitas.data.remote.HomeReadClient;
 import io.unitas.data.store.IdempotencyRecord;
 import io.unitas.data.store.StoreResult;
 import io.unitas.data.store.StoredResponse;
@@ -98,11 +99,16 @@ final class IdempotencyConfiguration {
         }
         HomeResolver homes = owner -> home(state, owner);
         Map<Region, IdempotencyStore> stores = Map.copyOf(direct);
+        HomeReadClient client = peers.client();
         Idempotency idempotency = Idempotency.builder().region(here).homes(homes)
                 .unitStores((region, unit) -> {
                     IdempotencyStore store = stores.get(region);
                     if (store != null) {
                         return Optional.of(store);
+                    }
+                    if (client != null && properties.getReadiness().getHomeReads().getEndpoints()
+                                                    .containsKey(region.id())) {
+                        return Optional.of(client.idempotency(region, unit));
                     }
                     return Optional.of(new Unrouted(region));
                 })

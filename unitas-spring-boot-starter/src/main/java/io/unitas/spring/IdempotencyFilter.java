@@ -139,17 +139,18 @@ final class IdempotencyFilter extends OncePerRequestFilter {
         }
         IdempotentEndpoint annotated = null;
         for (RequestMappingHandlerMapping mapping : all) {
+            HandlerExecutionChain handler;
             try {
-                HandlerExecutionChain handler = mapping.getHandler(request);
-                if (handler != null) {
-                    if (handler.getHandler() instanceof HandlerMethod m) {
-                        annotated = endpoints.computeIfAbsent(m, h -> IdempotencyConfiguration.endpoint(h, null,
-                                                                                                         settings))
-                                             .orElse(null);
-                    }
-                    break;
-                }
+                handler = mapping.getHandler(request);
             } catch (Exception e) {
+                break; // no handler for it here: the dispatcher answers it as it would without this filter
+            }
+            if (handler != null) {
+                if (handler.getHandler() instanceof HandlerMethod m) {
+                    annotated = endpoints.computeIfAbsent(m, h -> IdempotencyConfiguration.endpoint(h, null,
+                                                                                                     settings))
+                                         .orElse(null);
+                }
                 break;
             }
         }

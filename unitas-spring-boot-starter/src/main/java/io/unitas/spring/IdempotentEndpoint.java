@@ -22,8 +22,9 @@ record IdempotentEndpoint(String header, Duration ttl, String ownerVariable) {
     }
 
     /**
-     * {@code annotation}'s settings on {@code method}, whose mapping's path patterns are {@code patterns}; an
-     * {@link IllegalArgumentException} naming the method and the attribute when one is wrong.
+     * {@code annotation}'s settings on {@code method}, whose mapping's path patterns are {@code patterns} ({@code null}
+     * once checked at start); an {@link IllegalArgumentException} naming the method and the attribute when one is
+     * wrong.
      */
     static IdempotentEndpoint of(Idempotent annotation, Method method, Set<String> patterns,
                                  UnitasProperties.Idempotency settings) {
@@ -54,7 +55,8 @@ record IdempotentEndpoint(String header, Duration ttl, String ownerVariable) {
             }
             variable = owner.substring(1, owner.length() - 1);
             String name = variable;
-            if (patterns.stream().noneMatch(p -> p.contains("{" + name + "}") || p.contains("{" + name + ":"))) {
+            if (patterns != null
+                && patterns.stream().noneMatch(p -> p.contains("{" + name + "}") || p.contains("{" + name + ":"))) {
                 throw new IllegalArgumentException(where + ": owner '" + owner + "' is no path variable of "
                                                    + patterns + " (expected: one of its {variables})");
             }

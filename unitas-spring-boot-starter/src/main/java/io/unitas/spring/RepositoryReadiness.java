@@ -38,26 +38,16 @@ final class RepositoryReadiness implements UnitasReadiness {
     }
 
     /** The home read client {@code unitas.readiness.home-reads} describes, or {@code null} without endpoints. */
-    static HomeReadClient homeReads(UnitasProperties properties) {
+    static HomeReadClient homeReads(UnitasProperties properties, io.micrometer.core.instrument.MeterRegistry meters) {
         UnitasProperties.HomeReads settings = properties.getReadiness().getHomeReads();
         if (settings.getEndpoints().isEmpty()) {
             return null;
         }
-        String token = settings.getToken();
-        if (settings.getTokenFile() != null) {
-            try {
-                token = Files.readString(Path.of(settings.getTokenFile())).trim();
-            } catch (IOException e) {
-                throw new UnitasConfigurationException(List.of("unitas.readiness.home-reads.token-file: '"
-                        + settings.getTokenFile() + "' cannot be read: " + e.getMessage()
-                        + " (expected: a file holding the bearer token the homes accept)"));
-            }
-        }
-        if (token == null || token.isBlank()) {
-            throw new UnitasConfigurationException(List.of("unitas.readiness.home-reads.token: missing (expected:"
-                    + " the bearer token the homes accept, or token-file)"));
-        }
+        String token = token(properties);
         HomeReadClient.Builder client = HomeReadClient.builder().token(token).deadline(settings.getDeadline());
+        if (meters != null) {
+            client.meterRegistry(meters);
+        }
         if (settings.getDeadline().toMillis() <= 100) {
             client.withoutHedging();
         }
@@ -66,6 +56,29 @@ final class RepositoryReadiness implements UnitasReadiness {
             client.trustedCa(Path.of(settings.getCa()));
         }
         return client.build();
+    }
+
+    /**
+     * The bearer token between regions ({@code unitas.readiness.home-reads.token} or {@code token-file}): the one
+     * this region's client sends and its server accepts.
+     */
+    static String token(UnitasProperties properties) {
+        UnitasProperties.HomeReads settings = properties.getReadiness().getHomeReads();
+        String token = settings.getToken();
+        if (settings.getTokenFile() != null) {
+            try {
+                token = Files.readString(Path.of(settings.getTokenFile())).trim();
+            } catch (IOException e) {
+                throw new UnitasConfigurationException(List.of("unitas.readiness.home-reads.token-file: '"
+                        + settings.getTokenFile() + "' cannot be read: " + e.getMessage()
+                        + " (expected: a file holding the bearer token between regions)"));
+            }
+        }
+        if (token == null || token.isBlank()) {
+            throw new UnitasConfigurationException(List.of("unitas.readiness.home-reads.token: missing (expected:"
+                    + " the bearer token between regions, or token-file)"));
+        }
+        return token;
     }
 
     @Override

@@ -191,14 +191,45 @@ public class UnitasAutoConfiguration {
     static class Readiness {
         /** Closes its client's connections when the application stops. */
         @Bean
-        HomeReadPeers unitasHomeReadPeers(UnitasProperties properties) {
-            return new HomeReadPeers(RepositoryReadiness.homeReads(properties));
+        HomeReadPeers unitasHomeReadPeers(UnitasProperties properties,
+                                          ObjectProvider<io.micrometer.core.instrument.MeterRegistry> meters) {
+            return new HomeReadPeers(RepositoryReadiness.homeReads(properties, meters.getIfAvailable()));
         }
 
         @Bean
         @ConditionalOnMissingBean
         UnitasReadiness unitasReadiness(UnitasProperties properties, UnitasRoutingState state, HomeReadPeers peers) {
             return new RepositoryReadiness(properties, state, peers.client());
+        }
+
+        /**
+         * This region's home-read server, when {@code unitas.readiness.home-reads.server.port} is set: the
+         * {@link UnitasEntity} beans and this region's idempotency records, served to the other regions.
+         */
+        @Bean
+        @ConditionalOnProperty(prefix = "unitas.readiness.home-reads.server", name = "port")
+        HomeReadServing unitasHomeReadServing(UnitasProperties properties, UnitasRoutingState state,
+                                              ObjectProvider<UnitasEntity<?>> entities,
+                                              ObjectProvider<IdempotencySetup> idempotency,
+                                              ObjectProvider<io.micrometer.core.instrument.MeterRegistry> meters,
+                                              ObjectProvider<Clock> clock) {
+            List<UnitasEntity<?>> declared = entities.orderedStream().toList();
+            IdempotencySetup setup = idempotency.getIfAvailable();
+            io.unitas.data.IdempotencyStore local = setup == null ? null : setup.local();
+            if (declared.isEmpty() && local == null) {
+                throw new UnitasConfigurationException(List.of("unitas.readiness.home-reads.server.port: "
+                        + properties.getReadiness().getHomeReads().getServer().getPort() + ", but nothing to serve"
+                        + " (expected: UnitasEntity beans, or idempotency with a store of this region)"));
+            }
+            java.util.Set<String> types = new java.util.HashSet<>();
+            for (UnitasEntity<?> entity : declared) {
+                if (!types.add(entity.type())) {
+                    throw new UnitasConfigurationException(List.of("UnitasEntity '" + entity.type()
+                            + "': declared twice (expected: one bean per entity type)"));
+                }
+            }
+            return new HomeReadServing(properties, state, declared, local, meters.getIfAvailable(),
+                                       clock.getIfAvailable(Clock::systemUTC));
         }
 
         @Bean
@@ -321,6 +352,22 @@ public class UnitasAutoConfiguration {
             @ConditionalOnMissingBean(name = "unitasHealthIndicator")
             UnitasHealthIndicator unitasHealthIndicator(UnitasProperties properties, UnitasRoutingState state) {
                 return new UnitasHealthIndicator(state, properties.getRegion());
+            }
+
+            /** {@code /actuator/health/unitasHomeReads}: this region's home-read server, up while it serves. */
+            @Bean(name = "unitasHomeReadsHealthIndicator")
+            @ConditionalOnClass(name = "io.unitas.data.DataReadiness")
+            @ConditionalOnProperty(prefix = "unitas.readiness.home-reads.server", name = "port")
+            @ConditionalOnMissingBean(name = "unitasHomeReadsHealthIndicator")
+            org.springframework.boot.actuate.health.HealthIndicator unitasHomeReadsHealthIndicator(
+                    HomeReadServing serving) {
+                return () -> serving.isRunning()
+                        ? org.springframework.boot.actuate.health.Health.up()
+                                .withDetail("uri", String.valueOf(serving.uri()))
+                                .withDetail("entities", serving.types())
+                                .withDetail("idempotency", serving.servesIdempotency()).build()
+                        : org.springframework.boot.actuate.health.Health.down()
+                                .withDetail("reason", "stopped").build();
             }
         }
     }
