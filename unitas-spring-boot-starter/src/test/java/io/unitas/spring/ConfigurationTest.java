@@ -214,6 +214,29 @@ class ConfigurationTest {
              });
     }
 
+    @Test
+    void aHomeReadServerWithNothingToServe_stopsTheStart_namingItsPort() {
+        web().withPropertyValues("unitas.readiness.home-reads.server.port=0", "unitas.readiness.home-reads.token=t")
+             .run(context -> {
+                 assertThat(context).hasFailed();
+                 assertThat(analysed(context.getStartupFailure())).contains(
+                         "unitas.readiness.home-reads.server.port: 0, but nothing to serve (expected: UnitasEntity"
+                         + " beans, or idempotency with a store of this region)");
+             });
+    }
+
+    @Test
+    void aHomeReadServerWithoutAToken_stopsTheStart_namingTheProperty() {
+        web().withBean(javax.sql.DataSource.class, ConfigurationTest::h2)
+             .withPropertyValues("unitas.readiness.home-reads.server.port=0")
+             .run(context -> {
+                 assertThat(context).hasFailed();
+                 assertThat(analysed(context.getStartupFailure())).contains(
+                         "unitas.readiness.home-reads.token: missing (expected: the bearer token between regions, or"
+                         + " token-file)");
+             });
+    }
+
     private static javax.sql.DataSource h2() {
         org.h2.jdbcx.JdbcDataSource h2 = new org.h2.jdbcx.JdbcDataSource();
         h2.setURL("jdbc:h2:mem:config-" + java.util.UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
