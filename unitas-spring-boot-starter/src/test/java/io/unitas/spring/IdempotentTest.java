@@ -90,6 +90,18 @@ class IdempotentTest {
     }
 
     @Test
+    void anOwnerFromThePath_ownsTheKey_whateverTheRoutingHeaderSays() throws Exception {
+        HttpResponse<String> first = post("/wallets/41/deposits", EU_USER, "k-wallet", "{\"amount\": 5}");
+        assertThat(first.statusCode()).as(first.body()).isEqualTo(200);
+        HttpResponse<String> replay = post("/wallets/41/deposits", EU_USER, "k-wallet", "{\"amount\": 5}");
+        assertThat(replay.headers().firstValue("Idempotent-Replayed")).contains("true");
+        assertThat(replay.body()).isEqualTo(first.body());
+
+        HttpResponse<String> otherOwner = post("/wallets/42/deposits", EU_USER, "k-wallet", "{\"amount\": 5}");
+        assertThat(otherOwner.statusCode()).as(otherOwner.body()).isEqualTo(422);
+    }
+
+    @Test
     void theSameKeyWithAnotherBody_is422() throws Exception {
         assertThat(post("/payments", EU_USER, "k-reused", "{\"amount\": 5}").statusCode()).isEqualTo(200);
         HttpResponse<String> reused = post("/payments", EU_USER, "k-reused", "{\"amount\": 6}");

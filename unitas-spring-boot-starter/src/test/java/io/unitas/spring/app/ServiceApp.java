@@ -106,6 +106,13 @@ public class ServiceApp {
                                  .body(Map.of("payment", id, "amount", payment.get("amount")));
         }
 
+        /** A deposit owned by the path's user, not by the routing header's. */
+        @Idempotent(owner = "{userId}")
+        @PostMapping("/wallets/{userId}/deposits")
+        Map<String, Object> deposit(@PathVariable String userId, @RequestBody Map<String, Object> deposit) {
+            return Map.of("user", userId, "payment", made.incrementAndGet());
+        }
+
         /** Idempotent by {@code unitas.idempotency.paths}, not by annotation. */
         @PostMapping("/transfers/{id}")
         Map<String, Object> transfer(@PathVariable String id) {

@@ -74,6 +74,13 @@ public class ReactiveDataApp {
             });
         }
 
+        /** A deposit owned by the path's user, not by the routing header's. */
+        @Idempotent(owner = "{userId}")
+        @PostMapping("/wallets/{userId}/deposits")
+        Mono<Map<String, Object>> deposit(@PathVariable String userId, @RequestBody Mono<Map<String, Object>> deposit) {
+            return deposit.map(d -> Map.of("user", userId, "payment", made.incrementAndGet()));
+        }
+
         /** Idempotent by {@code unitas.idempotency.paths}, not by annotation. */
         @PostMapping("/transfers/{id}")
         Mono<Map<String, Object>> transfer(@PathVariable String id) {
