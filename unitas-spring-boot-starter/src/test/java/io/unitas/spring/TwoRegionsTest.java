@@ -37,7 +37,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  */
 class TwoRegionsTest {
 
-    private static final SqlServer PG = PostgresCluster.shared().primary();
+    static final SqlServer PG = PostgresCluster.shared().primary();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final String TOKEN = "between-regions-" + UUID.randomUUID();
 
@@ -54,22 +54,25 @@ class TwoRegionsTest {
         PG.execute("CREATE DATABASE " + euDb, "CREATE DATABASE " + usDb);
         int euReads = Ports.free();
         int usReads = Ports.free();
-        us = region("us", usDb, usReads, "eu", euReads);
-        eu = region("eu", euDb, euReads, "us", usReads);
+        us = region("us", usDb, usReads, "eu", "http://127.0.0.1:" + euReads);
+        eu = region("eu", euDb, euReads, "us", "http://127.0.0.1:" + usReads);
     }
 
-    private static ConfigurableApplicationContext region(String region, String db, int readPort, String peer,
-                                                         int peerPort) {
-        return new SpringApplicationBuilder(WalletApp.class).run(
+    /** One region of the wallet service, its home-read server on {@code readPort}, its one peer at {@code peerUri}. */
+    static ConfigurableApplicationContext region(String region, String db, int readPort, String peer, String peerUri,
+                                                 String... more) {
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of(
                 "--server.port=0",
                 "--unitas.region=" + region,
                 "--wallet.db-url=jdbc:postgresql://127.0.0.1:" + PG.port() + "/" + db,
                 "--unitas.readiness.home-reads.token=" + TOKEN,
                 "--unitas.readiness.home-reads.server.port=" + readPort,
-                "--unitas.readiness.home-reads.endpoints." + peer + "=http://127.0.0.1:" + peerPort,
+                "--unitas.readiness.home-reads.endpoints." + peer + "=" + peerUri,
                 // generous for a loaded machine: the reads below are not about timing
                 "--unitas.readiness.home-reads.deadline=20s",
-                "--unitas.readiness.home-timeout=20s");
+                "--unitas.readiness.home-timeout=20s"));
+        args.addAll(java.util.List.of(more));
+        return new SpringApplicationBuilder(WalletApp.class).run(args.toArray(String[]::new));
     }
 
     @AfterAll
@@ -183,7 +186,7 @@ class TwoRegionsTest {
     }
 
     /** The first column of the first row of {@code sql} in the database {@code db}. */
-    private static String query(String db, String sql) {
+    static String query(String db, String sql) {
         try (Connection c = connect(db); Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
             return r.next() ? r.getString(1) : null;
         } catch (SQLException e) {
@@ -191,7 +194,7 @@ class TwoRegionsTest {
         }
     }
 
-    private static void execute(String db, String sql) {
+    static void execute(String db, String sql) {
         try (Connection c = connect(db); Statement s = c.createStatement()) {
             s.execute(sql);
         } catch (SQLException e) {
@@ -199,16 +202,16 @@ class TwoRegionsTest {
         }
     }
 
-    private static Connection connect(String db) throws SQLException {
+    static Connection connect(String db) throws SQLException {
         return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + PG.port() + "/" + db, PG.admin());
     }
 
-    private static int port(ConfigurableApplicationContext region) {
+    static int port(ConfigurableApplicationContext region) {
         return ((WebServerApplicationContext) region).getWebServer().getPort();
     }
 
-    private static HttpResponse<String> deposit(ConfigurableApplicationContext region, String user, String key,
-                                                long amount) throws Exception {
+    static HttpResponse<String> deposit(ConfigurableApplicationContext region, String user, String key, long amount)
+            throws Exception {
         return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port(region) + "/wallets/" + user
                                                            + "/deposits"))
                                     .header("Content-Type", "application/json").header("Idempotency-Key", key)
@@ -217,7 +220,7 @@ class TwoRegionsTest {
                          HttpResponse.BodyHandlers.ofString());
     }
 
-    private static HttpResponse<String> get(ConfigurableApplicationContext region, String path) throws Exception {
+    static HttpResponse<String> get(ConfigurableApplicationContext region, String path) throws Exception {
         return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port(region) + path))
                                     .timeout(Duration.ofSeconds(60)).build(),
                          HttpResponse.BodyHandlers.ofString());
