@@ -35,6 +35,15 @@ final class HomeUnitIdempotency implements Idempotency {
 
     @Override
     public IdempotencyResult execute(String key, String owner, String fingerprint, Supplier<StoredResponse> action) {
+        return execute(key, owner, fingerprint, ttl, action);
+    }
+
+    @Override
+    public IdempotencyResult execute(String key, String owner, String fingerprint, Duration ttl,
+                                     Supplier<StoredResponse> action) {
+        if (ttl.isNegative() || ttl.isZero()) {
+            throw new IllegalArgumentException("ttl of idempotency key '" + key + "': " + ttl + " (expected: > 0)");
+        }
         Home at = homes.home(owner);
         if (!at.found()) {
             return IdempotencyResult.rejected(new DataProblem(

@@ -76,6 +76,13 @@ public interface Idempotency {
      */
     IdempotencyResult execute(String key, String owner, String fingerprint, Supplier<StoredResponse> action);
 
+    /**
+     * As {@link #execute(String, String, String, Supplier)}, with the record kept for {@code ttl} instead of the
+     * builder's {@link Builder#ttl} (an endpoint whose retries may come later, or must stop sooner).
+     */
+    IdempotencyResult execute(String key, String owner, String fingerprint, Duration ttl,
+                              Supplier<StoredResponse> action);
+
     /** Collects the settings of an {@link Idempotency}. */
     final class Builder {
         private Region region;

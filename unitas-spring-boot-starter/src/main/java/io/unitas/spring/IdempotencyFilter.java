@@ -5,8 +5,10 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.servlet.FilterChain;
@@ -17,11 +19,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 
-import io.unitas.client.RoutingContext;
-import io.unitas.client.RoutingContextHolder;
 import io.unitas.config.ProblemJson;
 import io.unitas.core.ProblemDetail;
-import io.unitas.data.DataProblem;
 import io.unitas.data.Idempotency;
 import io.unitas.data.IdempotencyResult;
 import io.unitas.data.store.StoredResponse;
@@ -30,46 +29,49 @@ import org.springframework.util.AntPathMatcher;
 import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerExecutionChain;
+import org.springframework.web.servlet.HandlerMapping;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 import org.springframework.web.util.ContentCachingResponseWrapper;
 
 /**
  * Per Servlet write to an {@link Idempotent} method or a configured path: runs it through the data layer's
- * {@link Idempotency} with the routing context's unit as the owner whose home keeps the record, and the method, path,
- * query and body as the request's fingerprint. Runs after {@link RoutingContextFilter}, so the context is current.
+ * {@link Idempotency} with the request's owner (its routing key value, or the path variable the annotation names)
+ * as the owner whose home keeps the record, and the method, path, query and body as the request's fingerprint. Runs
+ * after {@link RoutingContextFilter}.
  */
 final class IdempotencyFilter extends OncePerRequestFilter {
 
     private static final AntPathMatcher PATHS = new AntPathMatcher();
 
     private final Idempotency idempotency;
-    private final String header;
-    private final List<String> paths;
+    private final UnitasProperties.Idempotency settings;
+    private final UnitasRoutingState state;
     private final ObjectProvider<RequestMappingHandlerMapping> mappings;
-    private final Map<HandlerMethod, Boolean> annotated = new ConcurrentHashMap<>();
+    private final Map<HandlerMethod, Optional<IdempotentEndpoint>> endpoints = new ConcurrentHashMap<>();
     private volatile List<RequestMappingHandlerMapping> handlerMappings;
 
-    IdempotencyFilter(Idempotency idempotency, String header, List<String> paths,
+    IdempotencyFilter(Idempotency idempotency, UnitasProperties.Idempotency settings, UnitasRoutingState state,
                       ObjectProvider<RequestMappingHandlerMapping> mappings) {
         this.idempotency = idempotency;
-        this.header = header;
-        this.paths = List.copyOf(paths);
+        this.settings = settings;
+        this.state = state;
         this.mappings = mappings;
     }
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        String key = request.getHeader(header);
-        if (key == null || key.isBlank() || !idempotent(request)) {
+        IdempotentEndpoint endpoint = endpoint(request);
+        String key = endpoint == null ? null : request.getHeader(endpoint.header());
+        if (key == null || key.isBlank()) {
             chain.doFilter(request, response);
             return;
         }
-        RoutingContext context = RoutingContextHolder.current();
-        if (context.unit() == null) {
-            send(response, new DataProblem(DataProblem.Type.NO_UNIT, "an idempotent request needs a unit (a stamp"
-                    + " or a routing key) whose home keeps its " + header, java.time.Duration.ZERO)
-                    .toProblemDetail());
+        String owner = endpoint.ownerVariable() == null
+                       ? IdempotencyConfiguration.routingKey(state, new ServletRequestView(request))
+                       : endpoint.owner(pathVariables(request));
+        if (owner == null || owner.isBlank()) {
+            send(response, IdempotencyConfiguration.noOwner(endpoint, state).toProblemDetail());
             return;
         }
         BufferedRequest buffered = new BufferedRequest(request);
@@ -79,14 +81,22 @@ final class IdempotencyFilter extends OncePerRequestFilter {
         ContentCachingResponseWrapper captured = new ContentCachingResponseWrapper(response);
         IdempotencyResult result;
         try {
-            result = idempotency.execute(key, context.unit(), fingerprint, () -> {
+            result = idempotency.execute(key, owner, fingerprint, endpoint.ttl(), () -> {
                 try {
                     chain.doFilter(buffered, captured);
                 } catch (IOException | ServletException e) {
                     throw new Checked(e);
                 }
+                Map<String, String> kept = new LinkedHashMap<>();
+                for (String name : settings.getReplayedHeaders()) {
+                    String value = captured.getHeader(name);
+                    if (value != null) {
+                        kept.put(name, value);
+                    }
+                }
                 return new StoredResponse(captured.getStatus(),
-                                          new String(captured.getContentAsByteArray(), StandardCharsets.UTF_8));
+                                          new String(captured.getContentAsByteArray(), StandardCharsets.UTF_8),
+                                          captured.getContentType(), kept);
             });
         } catch (Checked e) {
             if (e.getCause() instanceof IOException io) {
@@ -97,42 +107,63 @@ final class IdempotencyFilter extends OncePerRequestFilter {
         switch (result.outcome()) {
             case EXECUTED -> captured.copyBodyToResponse();
             case REPLAYED -> {
-                response.setStatus(result.response().status());
+                StoredResponse stored = result.response();
+                response.setStatus(stored.status());
+                if (!stored.contentType().isEmpty()) {
+                    response.setContentType(stored.contentType());
+                }
+                stored.headers().forEach(response::setHeader);
                 response.setHeader("Idempotent-Replayed", "true");
-                response.getOutputStream().write(result.response().body().getBytes(StandardCharsets.UTF_8));
+                response.getOutputStream().write(stored.body().getBytes(StandardCharsets.UTF_8));
             }
             case REJECTED -> send(response, result.problem().toProblemDetail());
         }
     }
 
-    private boolean idempotent(HttpServletRequest request) {
+    @SuppressWarnings("unchecked")
+    private static Map<String, String> pathVariables(HttpServletRequest request) {
+        // set by the handler mapping's match in endpoint(request)
+        return (Map<String, String>) request.getAttribute(HandlerMapping.URI_TEMPLATE_VARIABLES_ATTRIBUTE);
+    }
+
+    /** The endpoint's settings when this request is an idempotent write, else {@code null}. */
+    private IdempotentEndpoint endpoint(HttpServletRequest request) {
         String method = request.getMethod();
-        if ("GET".equals(method) || "HEAD".equals(method) || "OPTIONS".equals(method)) {
-            return false;
-        }
-        String path = request.getRequestURI().substring(request.getContextPath().length());
-        for (String pattern : paths) {
-            if (PATHS.match(pattern, path)) {
-                return true;
-            }
+        if (idempotency == null || "GET".equals(method) || "HEAD".equals(method) || "OPTIONS".equals(method)) {
+            return null;
         }
         List<RequestMappingHandlerMapping> all = handlerMappings;
         if (all == null) {
             all = mappings.orderedStream().toList();
             handlerMappings = all;
         }
+        IdempotentEndpoint annotated = null;
         for (RequestMappingHandlerMapping mapping : all) {
+            HandlerExecutionChain handler;
             try {
-                HandlerExecutionChain handler = mapping.getHandler(request);
-                if (handler != null) {
-                    return handler.getHandler() instanceof HandlerMethod m
-                           && annotated.computeIfAbsent(m, h -> h.hasMethodAnnotation(Idempotent.class));
-                }
+                handler = mapping.getHandler(request);
             } catch (Exception e) {
-                return false;
+                break; // no handler for it here: the dispatcher answers it as it would without this filter
+            }
+            if (handler != null) {
+                if (handler.getHandler() instanceof HandlerMethod m) {
+                    annotated = endpoints.computeIfAbsent(m, h -> IdempotencyConfiguration.endpoint(h, null,
+                                                                                                     settings))
+                                         .orElse(null);
+                }
+                break;
             }
         }
-        return false;
+        if (annotated != null) {
+            return annotated;
+        }
+        String path = request.getRequestURI().substring(request.getContextPath().length());
+        for (String pattern : settings.getPaths()) {
+            if (PATHS.match(pattern, path)) {
+                return IdempotentEndpoint.defaults(settings);
+            }
+        }
+        return null;
     }
 
     private static void send(HttpServletResponse response, ProblemDetail problem) throws IOException {

@@ -1,15 +1,13 @@
 package io.unitas.spring;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
-import io.unitas.client.RoutingContext;
 import io.unitas.config.ProblemJson;
 import io.unitas.core.ProblemDetail;
-import io.unitas.data.DataProblem;
 import io.unitas.data.Idempotency;
 import io.unitas.data.IdempotencyResult;
 import io.unitas.data.store.StoredResponse;
@@ -20,6 +18,7 @@ import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferFactory;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.server.reactive.ServerHttpRequest;
@@ -28,6 +27,7 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
 import org.springframework.util.AntPathMatcher;
 import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.reactive.HandlerMapping;
 import org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
@@ -38,7 +38,8 @@ import reactor.core.scheduler.Schedulers;
 
 /**
  * Per WebFlux write to an {@link Idempotent} method or a configured path: what {@link IdempotencyFilter} does for a
- * Servlet, on a reactive chain. The request body is read once for the fingerprint and served again to the handler;
+ * Servlet (the owner is the request's routing key value, or the path variable the annotation names), on a reactive
+ * chain. The request body is read once for the fingerprint and served again to the handler;
  * the handler's response is held until the data layer has stored it. The data layer's {@link Idempotency} blocks on
  * its store, so it runs on Reactor's bounded elastic scheduler, never on an event-loop thread. Runs after
  * {@link RoutingContextWebFilter}, which leaves the request's context in an exchange attribute.
@@ -48,16 +49,16 @@ final class IdempotencyWebFilter implements WebFilter, Ordered {
     private static final AntPathMatcher PATHS = new AntPathMatcher();
 
     private final Idempotency idempotency;
-    private final String header;
-    private final List<String> paths;
+    private final UnitasProperties.Idempotency settings;
+    private final UnitasRoutingState state;
     private final ObjectProvider<RequestMappingHandlerMapping> mappings;
-    private final Map<HandlerMethod, Boolean> annotated = new ConcurrentHashMap<>();
+    private final Map<HandlerMethod, Optional<IdempotentEndpoint>> endpoints = new ConcurrentHashMap<>();
 
-    IdempotencyWebFilter(Idempotency idempotency, String header, List<String> paths,
+    IdempotencyWebFilter(Idempotency idempotency, UnitasProperties.Idempotency settings, UnitasRoutingState state,
                          ObjectProvider<RequestMappingHandlerMapping> mappings) {
         this.idempotency = idempotency;
-        this.header = header;
-        this.paths = List.copyOf(paths);
+        this.settings = settings;
+        this.state = state;
         this.mappings = mappings;
     }
 
@@ -69,21 +70,25 @@ final class IdempotencyWebFilter implements WebFilter, Ordered {
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
         ServerHttpRequest request = exchange.getRequest();
-        String key = request.getHeaders().getFirst(header);
         String method = request.getMethod().name();
-        if (key == null || key.isBlank() || "GET".equals(method) || "HEAD".equals(method)
-            || "OPTIONS".equals(method)) {
+        if (idempotency == null || "GET".equals(method) || "HEAD".equals(method) || "OPTIONS".equals(method)) {
             return chain.filter(exchange);
         }
-        return idempotent(exchange).flatMap(yes -> yes ? run(exchange, chain, key) : chain.filter(exchange));
+        return endpoint(exchange).flatMap(found -> {
+            IdempotentEndpoint endpoint = found.orElse(null);
+            String key = endpoint == null ? null : request.getHeaders().getFirst(endpoint.header());
+            return key == null || key.isBlank() ? chain.filter(exchange) : run(exchange, chain, endpoint, key);
+        });
     }
 
-    private Mono<Void> run(ServerWebExchange exchange, WebFilterChain chain, String key) {
-        RoutingContext context = exchange.getAttribute(RoutingContextFilter.ATTRIBUTE);
-        if (context == null || context.unit() == null) {
-            return send(exchange.getResponse(), new DataProblem(DataProblem.Type.NO_UNIT, "an idempotent request"
-                    + " needs a unit (a stamp or a routing key) whose home keeps its " + header, Duration.ZERO)
-                    .toProblemDetail());
+    private Mono<Void> run(ServerWebExchange exchange, WebFilterChain chain, IdempotentEndpoint endpoint,
+                           String key) {
+        RoutingContextWebFilter.View view = new RoutingContextWebFilter.View(exchange.getRequest());
+        String owner = endpoint.ownerVariable() == null
+                       ? IdempotencyConfiguration.routingKey(state, view)
+                       : endpoint.owner(exchange.getAttribute(HandlerMapping.URI_TEMPLATE_VARIABLES_ATTRIBUTE));
+        if (owner == null || owner.isBlank()) {
+            return send(exchange.getResponse(), IdempotencyConfiguration.noOwner(endpoint, state).toProblemDetail());
         }
         ServerHttpRequest request = exchange.getRequest();
         return DataBufferUtils.join(request.getBody()).map(buffer -> {
@@ -99,12 +104,21 @@ final class IdempotencyWebFilter implements WebFilter, Ordered {
             ServerWebExchange replayable = exchange.mutate().request(new Replayed(request, body)).response(held)
                                                    .build();
             return Mono.deferContextual(reactorContext -> Mono.fromCallable(() -> idempotency.execute(
-                    key, context.unit(), fingerprint, () -> {
+                    key, owner, fingerprint, endpoint.ttl(), () -> {
                         // on a bounded elastic thread: waiting for the handler here blocks no event loop
                         chain.filter(replayable).contextWrite(reactorContext).block();
                         HttpStatusCode status = held.getStatusCode();
+                        Map<String, String> kept = new LinkedHashMap<>();
+                        for (String name : settings.getReplayedHeaders()) {
+                            String value = held.getHeaders().getFirst(name);
+                            if (value != null) {
+                                kept.put(name, value);
+                            }
+                        }
+                        MediaType type = held.getHeaders().getContentType();
                         return new StoredResponse(status == null ? 200 : status.value(),
-                                                  new String(held.body, StandardCharsets.UTF_8));
+                                                  new String(held.body, StandardCharsets.UTF_8),
+                                                  type == null ? "" : type.toString(), kept);
                     })).subscribeOn(Schedulers.boundedElastic()))
                        .flatMap(result -> answer(exchange.getResponse(), held, result));
         });
@@ -114,7 +128,12 @@ final class IdempotencyWebFilter implements WebFilter, Ordered {
         return switch (result.outcome()) {
             case EXECUTED -> response.writeWith(Mono.just(response.bufferFactory().wrap(held.body)));
             case REPLAYED -> {
-                response.setStatusCode(HttpStatusCode.valueOf(result.response().status()));
+                StoredResponse stored = result.response();
+                response.setStatusCode(HttpStatusCode.valueOf(stored.status()));
+                if (!stored.contentType().isEmpty()) {
+                    response.getHeaders().set(HttpHeaders.CONTENT_TYPE, stored.contentType());
+                }
+                stored.headers().forEach(response.getHeaders()::set);
                 response.getHeaders().set("Idempotent-Replayed", "true");
                 yield response.writeWith(Mono.just(response.bufferFactory().wrap(
                         result.response().body().getBytes(StandardCharsets.UTF_8))));
@@ -123,20 +142,28 @@ final class IdempotencyWebFilter implements WebFilter, Ordered {
         };
     }
 
-    private Mono<Boolean> idempotent(ServerWebExchange exchange) {
+    /** The endpoint's settings when this request is an idempotent write, else empty. */
+    private Mono<Optional<IdempotentEndpoint>> endpoint(ServerWebExchange exchange) {
         String path = exchange.getRequest().getPath().pathWithinApplication().value();
-        for (String pattern : paths) {
+        Optional<IdempotentEndpoint> byPath = Optional.empty();
+        for (String pattern : settings.getPaths()) {
             if (PATHS.match(pattern, path)) {
-                return Mono.just(true);
+                byPath = Optional.of(IdempotentEndpoint.defaults(settings));
+                break;
             }
         }
+        Optional<IdempotentEndpoint> fallback = byPath;
+        // the handler mapping's match also leaves the path variables in the exchange, for an owner variable
         return Flux.fromStream(mappings.orderedStream())
                    .concatMap(mapping -> mapping.getHandler(exchange))
                    .next()
                    .map(handler -> handler instanceof HandlerMethod m
-                                   && annotated.computeIfAbsent(m, h -> h.hasMethodAnnotation(Idempotent.class)))
-                   .onErrorReturn(false)
-                   .defaultIfEmpty(false);
+                                   ? endpoints.computeIfAbsent(m, h -> IdempotencyConfiguration.endpoint(h, null,
+                                                                                                          settings))
+                                   : Optional.<IdempotentEndpoint>empty())
+                   .map(annotated -> annotated.isPresent() ? annotated : fallback)
+                   .onErrorReturn(fallback)
+                   .defaultIfEmpty(fallback);
     }
 
     private static Mono<Void> send(ServerHttpResponse response, ProblemDetail problem) {

@@ -23,7 +23,7 @@ import io.unitas.data.store.StoreResult;
  * names the key), local reads through the repository, home reads through the data layer's {@link HomeReadClient}
  * when {@code unitas.readiness.home-reads.endpoints} names the homes.
  */
-final class RepositoryReadiness implements UnitasReadiness, AutoCloseable {
+final class RepositoryReadiness implements UnitasReadiness {
 
     private final Region region;
     private final UnitasRoutingState state;
@@ -38,26 +38,16 @@ final class RepositoryReadiness implements UnitasReadiness, AutoCloseable {
     }
 
     /** The home read client {@code unitas.readiness.home-reads} describes, or {@code null} without endpoints. */
-    static HomeReadClient homeReads(UnitasProperties properties) {
+    static HomeReadClient homeReads(UnitasProperties properties, io.micrometer.core.instrument.MeterRegistry meters) {
         UnitasProperties.HomeReads settings = properties.getReadiness().getHomeReads();
         if (settings.getEndpoints().isEmpty()) {
             return null;
         }
-        String token = settings.getToken();
-        if (settings.getTokenFile() != null) {
-            try {
-                token = Files.readString(Path.of(settings.getTokenFile())).trim();
-            } catch (IOException e) {
-                throw new UnitasConfigurationException(List.of("unitas.readiness.home-reads.token-file: '"
-                        + settings.getTokenFile() + "' cannot be read: " + e.getMessage()
-                        + " (expected: a file holding the bearer token the homes accept)"));
-            }
-        }
-        if (token == null || token.isBlank()) {
-            throw new UnitasConfigurationException(List.of("unitas.readiness.home-reads.token: missing (expected:"
-                    + " the bearer token the homes accept, or token-file)"));
-        }
+        String token = token(properties);
         HomeReadClient.Builder client = HomeReadClient.builder().token(token).deadline(settings.getDeadline());
+        if (meters != null) {
+            client.meterRegistry(meters);
+        }
         if (settings.getDeadline().toMillis() <= 100) {
             client.withoutHedging();
         }
@@ -66,6 +56,29 @@ final class RepositoryReadiness implements UnitasReadiness, AutoCloseable {
             client.trustedCa(Path.of(settings.getCa()));
         }
         return client.build();
+    }
+
+    /**
+     * The bearer token between regions ({@code unitas.readiness.home-reads.token} or {@code token-file}): the one
+     * this region's client sends and its server accepts.
+     */
+    static String token(UnitasProperties properties) {
+        UnitasProperties.HomeReads settings = properties.getReadiness().getHomeReads();
+        String token = settings.getToken();
+        if (settings.getTokenFile() != null) {
+            try {
+                token = Files.readString(Path.of(settings.getTokenFile())).trim();
+            } catch (IOException e) {
+                throw new UnitasConfigurationException(List.of("unitas.readiness.home-reads.token-file: '"
+                        + settings.getTokenFile() + "' cannot be read: " + e.getMessage()
+                        + " (expected: a file holding the bearer token between regions)"));
+            }
+        }
+        if (token == null || token.isBlank()) {
+            throw new UnitasConfigurationException(List.of("unitas.readiness.home-reads.token: missing (expected:"
+                    + " the bearer token between regions, or token-file)"));
+        }
+        return token;
     }
 
     @Override
@@ -94,13 +107,6 @@ final class RepositoryReadiness implements UnitasReadiness, AutoCloseable {
                     return homeReads.read(home, home(key).unit(), type, key)
                                     .thenApply(read -> result(read, type, key, decode));
                 });
-    }
-
-    @Override
-    public void close() {
-        if (homeReads != null) {
-            homeReads.close();
-        }
     }
 
     private Home home(String key) {

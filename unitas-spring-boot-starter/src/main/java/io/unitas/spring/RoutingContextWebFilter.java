@@ -68,7 +68,7 @@ final class RoutingContextWebFilter implements WebFilter, Ordered {
     }
 
     /** The unit rules' view of a reactive request. */
-    private record View(ServerHttpRequest request) implements RequestView {
+    record View(ServerHttpRequest request) implements RequestView {
         @Override
         public String header(String name) {
             return request.getHeaders().getFirst(name);

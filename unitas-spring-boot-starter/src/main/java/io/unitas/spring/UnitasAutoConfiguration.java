@@ -101,22 +101,26 @@ public class UnitasAutoConfiguration {
     }
 
     /**
-     * {@link Idempotent} methods and paths, when {@code unitas.idempotency.enabled} and the data layer is present: a
-     * Servlet filter or a WebFlux filter, whichever the application is.
+     * {@link Idempotent} methods and paths whenever the data layer is present: a Servlet filter or a WebFlux filter,
+     * whichever the application is. An application with idempotent endpoints whose records have no store stops at
+     * start, naming the property ({@link IdempotentEndpoints}).
      */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnWebApplication
     @ConditionalOnClass(name = "io.unitas.data.Idempotency")
-    @ConditionalOnProperty(prefix = "unitas.idempotency", name = "enabled", havingValue = "true")
     static class DataIdempotency {
         @Bean
-        @ConditionalOnMissingBean
-        io.unitas.data.Idempotency unitasIdempotency(UnitasProperties properties, UnitasRoutingState state,
-                                                     org.springframework.beans.factory.BeanFactory beans,
-                                                     ObjectProvider<javax.sql.DataSource> own,
-                                                     ObjectProvider<Clock> clock) {
-            return IdempotencyConfiguration.idempotency(properties, state, beans, own,
-                                                        clock.getIfAvailable(Clock::systemUTC));
+        IdempotencySetup unitasIdempotencySetup(UnitasProperties properties, UnitasRoutingState state,
+                                                org.springframework.beans.factory.BeanFactory beans,
+                                                ObjectProvider<javax.sql.DataSource> own, HomeReadPeers peers,
+                                                ObjectProvider<io.unitas.data.Idempotency> custom,
+                                                ObjectProvider<Clock> clock) {
+            io.unitas.data.Idempotency theirs = custom.getIfAvailable();
+            if (theirs != null) {
+                return new IdempotencySetup(theirs, null, null);
+            }
+            return IdempotencyConfiguration.setup(properties, state, beans, own, peers,
+                                                  clock.getIfAvailable(Clock::systemUTC));
         }
 
         @Configuration(proxyBeanMethods = false)
@@ -125,10 +129,24 @@ public class UnitasAutoConfiguration {
         static class ServletIdempotency {
             @Bean
             FilterRegistrationBean<IdempotencyFilter> unitasIdempotencyFilter(
-                    UnitasProperties properties, io.unitas.data.Idempotency idempotency,
+                    UnitasProperties properties, IdempotencySetup setup, UnitasRoutingState state,
                     ObjectProvider<org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping>
                             mappings) {
-                return IdempotencyConfiguration.filter(properties, idempotency, mappings);
+                return IdempotencyConfiguration.filter(properties, setup, state, mappings);
+            }
+
+            @Bean
+            static SmartInitializingSingleton unitasIdempotentEndpointsCheck(
+                    ObjectProvider<UnitasProperties> properties, ObjectProvider<IdempotencySetup> setup,
+                    ObjectProvider<org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping>
+                            mappings) {
+                return () -> {
+                    java.util.Map<org.springframework.web.method.HandlerMethod, java.util.Set<String>> handlers =
+                            new java.util.LinkedHashMap<>();
+                    mappings.orderedStream().forEach(m -> m.getHandlerMethods().forEach(
+                            (info, handler) -> handlers.put(handler, info.getPatternValues())));
+                    IdempotentEndpoints.check(setup.getObject(), properties.getObject().getIdempotency(), handlers);
+                };
             }
         }
 
@@ -137,27 +155,81 @@ public class UnitasAutoConfiguration {
         static class ReactiveIdempotency {
             @Bean
             WebFilter unitasIdempotencyWebFilter(
-                    UnitasProperties properties, io.unitas.data.Idempotency idempotency,
-                    ObjectProvider<org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping>
+                    UnitasProperties properties, IdempotencySetup setup, UnitasRoutingState state,
+                    ObjectProvider<
+                            org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping>
                             mappings) {
-                UnitasProperties.Idempotency settings = properties.getIdempotency();
-                return new IdempotencyWebFilter(idempotency, settings.getHeader(), settings.getPaths(), mappings);
+                return new IdempotencyWebFilter(setup.idempotency(), properties.getIdempotency(), state, mappings);
+            }
+
+            @Bean
+            static SmartInitializingSingleton unitasIdempotentEndpointsCheck(
+                    ObjectProvider<UnitasProperties> properties, ObjectProvider<IdempotencySetup> setup,
+                    ObjectProvider<
+                            org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping>
+                            mappings) {
+                return () -> {
+                    java.util.Map<org.springframework.web.method.HandlerMethod, java.util.Set<String>> handlers =
+                            new java.util.LinkedHashMap<>();
+                    mappings.orderedStream().forEach(m -> m.getHandlerMethods().forEach(
+                            (info, handler) -> handlers.put(handler, info.getPatternsCondition().getPatterns()
+                                    .stream().map(org.springframework.web.util.pattern.PathPattern::getPatternString)
+                                    .collect(java.util.stream.Collectors.toSet()))));
+                    IdempotentEndpoints.check(setup.getObject(), properties.getObject().getIdempotency(), handlers);
+                };
             }
         }
     }
 
     /**
      * {@link UnitasReadiness}, the repositories' reads that fall back to the home region, when the data layer is
-     * present; and the answer to a {@link DataNotReadyException} thrown from a controller.
+     * present; the other regions' home-read servers it reads from (and idempotency claims at them); and the answer to
+     * a {@link DataNotReadyException} thrown from a controller.
      */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = "io.unitas.data.DataReadiness")
     static class Readiness {
-        /** Closes its home read client's connections when the application stops. */
+        /** Closes its client's connections when the application stops. */
+        @Bean
+        HomeReadPeers unitasHomeReadPeers(UnitasProperties properties,
+                                          ObjectProvider<io.micrometer.core.instrument.MeterRegistry> meters) {
+            return new HomeReadPeers(RepositoryReadiness.homeReads(properties, meters.getIfAvailable()));
+        }
+
         @Bean
         @ConditionalOnMissingBean
-        UnitasReadiness unitasReadiness(UnitasProperties properties, UnitasRoutingState state) {
-            return new RepositoryReadiness(properties, state, RepositoryReadiness.homeReads(properties));
+        UnitasReadiness unitasReadiness(UnitasProperties properties, UnitasRoutingState state, HomeReadPeers peers) {
+            return new RepositoryReadiness(properties, state, peers.client());
+        }
+
+        /**
+         * This region's home-read server, when {@code unitas.readiness.home-reads.server.port} is set: the
+         * {@link UnitasEntity} beans and this region's idempotency records, served to the other regions.
+         */
+        @Bean
+        @ConditionalOnProperty(prefix = "unitas.readiness.home-reads.server", name = "port")
+        HomeReadServing unitasHomeReadServing(UnitasProperties properties, UnitasRoutingState state,
+                                              ObjectProvider<UnitasEntity<?>> entities,
+                                              ObjectProvider<IdempotencySetup> idempotency,
+                                              ObjectProvider<io.micrometer.core.instrument.MeterRegistry> meters,
+                                              ObjectProvider<Clock> clock) {
+            List<UnitasEntity<?>> declared = entities.orderedStream().toList();
+            IdempotencySetup setup = idempotency.getIfAvailable();
+            io.unitas.data.IdempotencyStore local = setup == null ? null : setup.local();
+            if (declared.isEmpty() && local == null) {
+                throw new UnitasConfigurationException(List.of("unitas.readiness.home-reads.server.port: "
+                        + properties.getReadiness().getHomeReads().getServer().getPort() + ", but nothing to serve"
+                        + " (expected: UnitasEntity beans, or idempotency with a store of this region)"));
+            }
+            java.util.Set<String> types = new java.util.HashSet<>();
+            for (UnitasEntity<?> entity : declared) {
+                if (!types.add(entity.type())) {
+                    throw new UnitasConfigurationException(List.of("UnitasEntity '" + entity.type()
+                            + "': declared twice (expected: one bean per entity type)"));
+                }
+            }
+            return new HomeReadServing(properties, state, declared, local, meters.getIfAvailable(),
+                                       clock.getIfAvailable(Clock::systemUTC));
         }
 
         @Bean
@@ -280,6 +352,22 @@ public class UnitasAutoConfiguration {
             @ConditionalOnMissingBean(name = "unitasHealthIndicator")
             UnitasHealthIndicator unitasHealthIndicator(UnitasProperties properties, UnitasRoutingState state) {
                 return new UnitasHealthIndicator(state, properties.getRegion());
+            }
+
+            /** {@code /actuator/health/unitasHomeReads}: this region's home-read server, up while it serves. */
+            @Bean(name = "unitasHomeReadsHealthIndicator")
+            @ConditionalOnClass(name = "io.unitas.data.DataReadiness")
+            @ConditionalOnProperty(prefix = "unitas.readiness.home-reads.server", name = "port")
+            @ConditionalOnMissingBean(name = "unitasHomeReadsHealthIndicator")
+            org.springframework.boot.actuate.health.HealthIndicator unitasHomeReadsHealthIndicator(
+                    HomeReadServing serving) {
+                return () -> serving.isRunning()
+                        ? org.springframework.boot.actuate.health.Health.up()
+                                .withDetail("uri", String.valueOf(serving.uri()))
+                                .withDetail("entities", serving.types())
+                                .withDetail("idempotency", serving.servesIdempotency()).build()
+                        : org.springframework.boot.actuate.health.Health.down()
+                                .withDetail("reason", "stopped").build();
             }
         }
     }

@@ -214,6 +214,20 @@ public class UnitasProperties implements Validator {
         positive(errors, "readiness.homeTimeout", readiness.homeTimeout, "2s");
         positive(errors, "readiness.retryAfter", readiness.retryAfter, "1s");
         positive(errors, "readiness.homeReads.deadline", readiness.homeReads.deadline, "250ms");
+        HomeReadServer server = readiness.homeReads.server;
+        positive(errors, "readiness.homeReads.server.requestTimeout", server.requestTimeout, "2s");
+        if (server.port != null && (server.port < 0 || server.port > 65535)) {
+            errors.rejectValue("readiness.homeReads.server.port", "invalid", server.port + " (expected: 0 to 65535)");
+        }
+        if (server.blockingThreads < 1) {
+            errors.rejectValue("readiness.homeReads.server.blockingThreads", "invalid",
+                               server.blockingThreads + " (expected: >= 1)");
+        }
+        if ((server.tlsCert == null) != (server.tlsKey == null)) {
+            errors.rejectValue(server.tlsCert == null ? "readiness.homeReads.server.tlsCert"
+                                                      : "readiness.homeReads.server.tlsKey", "required",
+                               "missing (expected: tls-cert and tls-key together)");
+        }
         readiness.homeReads.endpoints.forEach((home, url) -> {
             if (url == null || !url.startsWith("http://") && !url.startsWith("https://")) {
                 errors.rejectValue("readiness.homeReads.endpoints[" + home + "]", "malformed", "'" + url
@@ -428,13 +442,14 @@ public class UnitasProperties implements Validator {
     }
 
     /**
-     * {@link Idempotent} requests and {@code paths}: each region's idempotency store is a {@code DataSource} bean of
-     * the application, named per region; this instance's own region takes the application's only
-     * {@code DataSource} when it names none. A region without a store is one whose records cannot be reached: its
-     * users' new keys are answered 503 here.
+     * {@link Idempotent} requests and {@code paths}: this region's records are kept in the application's only
+     * {@code DataSource} (or the bean {@code stores.<region>} names); another region's are claimed at its home-read
+     * server ({@code unitas.readiness.home-reads.endpoints}), or, as an option, directly in its database when
+     * {@code stores} names a {@code DataSource} for it.
      */
     public static class Idempotency {
-        private boolean enabled;
+        private boolean enabled = true;
+        private List<String> replayedHeaders = List.of("Location", "ETag", "Last-Modified", "Content-Language");
         private String header = "Idempotency-Key";
         private List<String> paths = List.of();
         private Duration ttl = Duration.ofHours(24);
@@ -442,7 +457,9 @@ public class UnitasProperties implements Validator {
         private boolean migrate = true;
         private final Map<String, String> stores = new LinkedHashMap<>();
 
-        /** Whether idempotency is on (default off). */
+        /**
+         * Whether idempotency is on (default on); off with an idempotent endpoint in the application stops the start.
+         */
         public boolean isEnabled() {
             return enabled;
         }
@@ -450,6 +467,19 @@ public class UnitasProperties implements Validator {
         /** Turns idempotency on or off. */
         public void setEnabled(boolean enabled) {
             this.enabled = enabled;
+        }
+
+        /**
+         * The response headers kept with the record and replayed, besides {@code Content-Type} (default
+         * {@code Location}, {@code ETag}, {@code Last-Modified}, {@code Content-Language}).
+         */
+        public List<String> getReplayedHeaders() {
+            return replayedHeaders;
+        }
+
+        /** Sets the replayed headers. */
+        public void setReplayedHeaders(List<String> replayedHeaders) {
+            this.replayedHeaders = replayedHeaders == null ? List.of() : replayedHeaders;
         }
 
         /** The request header carrying the key (default {@code Idempotency-Key}). */
@@ -540,9 +570,18 @@ public class UnitasProperties implements Validator {
         }
     }
 
-    /** {@code unitas.readiness.home-reads.*}: the data layer's {@code HomeReadClient}. */
+    /**
+     * {@code unitas.readiness.home-reads.*}: the other regions' home-read servers this region reads from and claims
+     * idempotency keys at (the data layer's {@code HomeReadClient}), and this region's own server ({@code server}).
+     */
     public static class HomeReads {
         private final Map<String, String> endpoints = new LinkedHashMap<>();
+        private final HomeReadServer server = new HomeReadServer();
+
+        /** This region's home-read server, started with the application when its port is set. */
+        public HomeReadServer getServer() {
+            return server;
+        }
         private String token;
         private String tokenFile;
         private String ca;
@@ -591,6 +630,91 @@ public class UnitasProperties implements Validator {
         /** Sets the deadline. */
         public void setDeadline(Duration deadline) {
             this.deadline = deadline;
+        }
+    }
+
+    /**
+     * {@code unitas.readiness.home-reads.server.*}: this region's home-read server (HTTP/2), serving the
+     * {@link UnitasEntity} beans and this region's idempotency records to the other regions, with the bearer token of
+     * {@code unitas.readiness.home-reads.token}.
+     */
+    public static class HomeReadServer {
+        private Integer port;
+        private String host = "127.0.0.1";
+        private String tlsCert;
+        private String tlsKey;
+        private boolean allowPlaintext;
+        private Duration requestTimeout = Duration.ofSeconds(2);
+        private int blockingThreads = 8;
+
+        /** The port to listen on; unset, no server is started (0: any free port). */
+        public Integer getPort() {
+            return port;
+        }
+
+        /** Sets the port. */
+        public void setPort(Integer port) {
+            this.port = port;
+        }
+
+        /** The address to listen on (default 127.0.0.1; another needs TLS or {@code allow-plaintext}). */
+        public String getHost() {
+            return host;
+        }
+
+        /** Sets the address. */
+        public void setHost(String host) {
+            this.host = host;
+        }
+
+        /** The PEM certificate chain served over TLS (with {@code tls-key}). */
+        public String getTlsCert() {
+            return tlsCert;
+        }
+
+        /** Sets the certificate chain's file. */
+        public void setTlsCert(String tlsCert) {
+            this.tlsCert = tlsCert;
+        }
+
+        /** The PEM private key of {@code tls-cert}. */
+        public String getTlsKey() {
+            return tlsKey;
+        }
+
+        /** Sets the key's file. */
+        public void setTlsKey(String tlsKey) {
+            this.tlsKey = tlsKey;
+        }
+
+        /** Cleartext on an address other than loopback (behind a proxy or mesh that adds TLS; default false). */
+        public boolean isAllowPlaintext() {
+            return allowPlaintext;
+        }
+
+        /** Allows cleartext off loopback. */
+        public void setAllowPlaintext(boolean allowPlaintext) {
+            this.allowPlaintext = allowPlaintext;
+        }
+
+        /** How long one read or idempotency operation may take before the home answers 503 (default 2s). */
+        public Duration getRequestTimeout() {
+            return requestTimeout;
+        }
+
+        /** Sets the request timeout. */
+        public void setRequestTimeout(Duration requestTimeout) {
+            this.requestTimeout = requestTimeout;
+        }
+
+        /** Threads that run the local reads and the store (default 8). */
+        public int getBlockingThreads() {
+            return blockingThreads;
+        }
+
+        /** Sets the blocking threads. */
+        public void setBlockingThreads(int blockingThreads) {
+            this.blockingThreads = blockingThreads;
         }
     }
 }

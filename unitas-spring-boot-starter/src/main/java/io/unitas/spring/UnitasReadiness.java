@@ -35,6 +35,14 @@ public interface UnitasReadiness {
                                                 Function<byte[], V> decode);
 
     /**
+     * A {@link DataReadiness} builder for an entity declared once as a {@link UnitasEntity} bean: its type name, local
+     * read and decoding, the same declaration the home-read server serves it from.
+     */
+    default <V> DataReadiness.Builder<String, V> entity(UnitasEntity<V> entity) {
+        return entity(entity.type(), entity::local, entity::decode);
+    }
+
+    /**
      * The entity of a read: present when it was found here or at home, empty when the home says there is none (or a
      * rebuild is due); a {@link DataNotReadyException} (503 {@code data-not-ready}, or 400 {@code no-unit}) when
      * neither could vouch for it, which the starter answers as problem+json with {@code Retry-After}.

@@ -116,6 +116,133 @@ class ConfigurationTest {
                 });
     }
 
+    /** An application with one {@link Idempotent} endpoint, and no DataSource unless a test adds one. */
+    @org.springframework.web.bind.annotation.RestController
+    static class Wallets {
+        @Idempotent(owner = "{userId}", retention = "48h")
+        @org.springframework.web.bind.annotation.PostMapping("/wallets/{userId}/deposits")
+        String deposit(@org.springframework.web.bind.annotation.PathVariable String userId) {
+            return userId;
+        }
+    }
+
+    /** A retention that is no duration. */
+    @org.springframework.web.bind.annotation.RestController
+    static class WrongWallets {
+        @Idempotent(owner = "{userId}", retention = "two days")
+        @org.springframework.web.bind.annotation.PostMapping("/wallets/{userId}/withdrawals")
+        String withdraw(@org.springframework.web.bind.annotation.PathVariable String userId) {
+            return userId;
+        }
+    }
+
+    /** An owner that names no path variable of its mapping. */
+    @org.springframework.web.bind.annotation.RestController
+    static class StrangerWallets {
+        @Idempotent(owner = "{user}")
+        @org.springframework.web.bind.annotation.PostMapping("/wallets/{userId}/withdrawals")
+        String withdraw(@org.springframework.web.bind.annotation.PathVariable String userId) {
+            return userId;
+        }
+    }
+
+    private static WebApplicationContextRunner web() {
+        return new WebApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(
+                        UnitasAutoConfiguration.class,
+                        org.springframework.boot.autoconfigure.web.servlet.WebMvcAutoConfiguration.class,
+                        org.springframework.boot.autoconfigure.http.HttpMessageConvertersAutoConfiguration.class))
+                .withPropertyValues("unitas.region=eu", "unitas.topology=classpath:unitas/topology.yaml",
+                                    "unitas.rules=classpath:unitas/rules.yaml");
+    }
+
+    @Test
+    void anIdempotentEndpointWithoutAStoreForThisRegion_stopsTheStart_namingTheProperty() {
+        web().withUserConfiguration(Wallets.class).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(analysed(context.getStartupFailure())).contains(
+                    "unitas.idempotency.stores.eu: missing (expected: the name of the DataSource bean holding this"
+                    + " region's records, or exactly one DataSource in the application); needed by @Idempotent on"
+                    + " Wallets.deposit");
+        });
+    }
+
+    @Test
+    void idempotencySwitchedOff_withAnIdempotentEndpoint_stopsTheStart_namingTheProperty() {
+        web().withUserConfiguration(Wallets.class)
+             .withBean(javax.sql.DataSource.class, ConfigurationTest::h2)
+             .withPropertyValues("unitas.idempotency.enabled=false")
+             .run(context -> {
+                 assertThat(context).hasFailed();
+                 assertThat(analysed(context.getStartupFailure())).contains(
+                         "unitas.idempotency.enabled: false (expected: true, the default, where @Idempotent or"
+                         + " unitas.idempotency.paths is used); needed by @Idempotent on Wallets.deposit");
+             });
+    }
+
+    @Test
+    void idempotency_isOnWithoutAnyProperty_whenTheApplicationHasADataSource() {
+        web().withUserConfiguration(Wallets.class)
+             .withBean(javax.sql.DataSource.class, ConfigurationTest::h2)
+             .run(context -> {
+                 assertThat(context).hasNotFailed();
+                 assertThat(context.getBean(IdempotencySetup.class).idempotency()).isNotNull();
+             });
+    }
+
+    @Test
+    void aRetentionThatIsNoDuration_isNamedWithItsMethod() {
+        web().withUserConfiguration(WrongWallets.class)
+             .withBean(javax.sql.DataSource.class, ConfigurationTest::h2)
+             .run(context -> {
+                 assertThat(context).hasFailed();
+                 assertThat(analysed(context.getStartupFailure())).contains(
+                         "@Idempotent on WrongWallets.withdraw: retention 'two days' (expected: a positive duration,"
+                         + " e.g. 48h)");
+             });
+    }
+
+    @Test
+    void anOwnerThatIsNoPathVariable_isNamedWithItsMethod() {
+        web().withUserConfiguration(StrangerWallets.class)
+             .withBean(javax.sql.DataSource.class, ConfigurationTest::h2)
+             .run(context -> {
+                 assertThat(context).hasFailed();
+                 assertThat(analysed(context.getStartupFailure())).contains(
+                         "@Idempotent on StrangerWallets.withdraw: owner '{user}' is no path variable of"
+                         + " [/wallets/{userId}/withdrawals] (expected: one of its {variables})");
+             });
+    }
+
+    @Test
+    void aHomeReadServerWithNothingToServe_stopsTheStart_namingItsPort() {
+        web().withPropertyValues("unitas.readiness.home-reads.server.port=0", "unitas.readiness.home-reads.token=t")
+             .run(context -> {
+                 assertThat(context).hasFailed();
+                 assertThat(analysed(context.getStartupFailure())).contains(
+                         "unitas.readiness.home-reads.server.port: 0, but nothing to serve (expected: UnitasEntity"
+                         + " beans, or idempotency with a store of this region)");
+             });
+    }
+
+    @Test
+    void aHomeReadServerWithoutAToken_stopsTheStart_namingTheProperty() {
+        web().withBean(javax.sql.DataSource.class, ConfigurationTest::h2)
+             .withPropertyValues("unitas.readiness.home-reads.server.port=0")
+             .run(context -> {
+                 assertThat(context).hasFailed();
+                 assertThat(analysed(context.getStartupFailure())).contains(
+                         "unitas.readiness.home-reads.token: missing (expected: the bearer token between regions, or"
+                         + " token-file)");
+             });
+    }
+
+    private static javax.sql.DataSource h2() {
+        org.h2.jdbcx.JdbcDataSource h2 = new org.h2.jdbcx.JdbcDataSource();
+        h2.setURL("jdbc:h2:mem:config-" + java.util.UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+        return h2;
+    }
+
     @Test
     void aMissingFile_isNamedByItsProperty() {
         runner.withPropertyValues("unitas.rules=classpath:unitas/nope.yaml").run(context -> {

@@ -25,13 +25,15 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * the method again, and the data layer's 422, 409 and 503 problems reach the caller.
  */
 @SpringBootTest(classes = ServiceApp.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-                properties = {"unitas.idempotency.enabled=true", "unitas.idempotency.paths=/transfers/**",
+                properties = {"unitas.idempotency.paths=/transfers/**",
                               "unitas.idempotency.retry-after=2s"})
 class IdempotentTest {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final String EU_USER = "40";
     private static final String CN_USER = "10";
+    /** Another user of eu's unit u-eu. */
+    private static final String EU_NEIGHBOUR = "41";
 
     @LocalServerPort
     int port;
@@ -55,6 +57,48 @@ class IdempotentTest {
         assertThat(replay.body()).isEqualTo(first.body());
         assertThat(replay.headers().firstValue("Idempotent-Replayed")).contains("true");
         assertThat(payments.made.get()).isEqualTo(made);
+    }
+
+    @Test
+    void theSameKeyFromAnotherUserOfTheSameUnit_is422_neverTheFirstUsersAnswer() throws Exception {
+        HttpResponse<String> first = post("/payments", EU_USER, "k-shared", "{\"amount\": 5}");
+        assertThat(first.statusCode()).isEqualTo(200);
+        int made = payments.made.get();
+
+        HttpResponse<String> other = post("/payments", EU_NEIGHBOUR, "k-shared", "{\"amount\": 5}");
+        assertThat(other.statusCode()).as(other.body()).isEqualTo(422);
+        assertThat(other.headers().firstValue("Content-Type")).contains("application/problem+json");
+        assertThat(other.headers().firstValue("Idempotent-Replayed")).isEmpty();
+        assertThat(other.body()).contains("idempotency-key-reused").doesNotContain("\"payment\"");
+        assertThat(payments.made.get()).isEqualTo(made);
+    }
+
+    @Test
+    void aReplay_carriesTheStoredContentTypeAndTheListedHeaders() throws Exception {
+        HttpResponse<String> first = post("/payments/created", EU_USER, "k-created", "{\"amount\": 7}");
+        assertThat(first.statusCode()).isEqualTo(201);
+
+        HttpResponse<String> replay = post("/payments/created", EU_USER, "k-created", "{\"amount\": 7}");
+        assertThat(replay.statusCode()).isEqualTo(201);
+        assertThat(replay.body()).isEqualTo(first.body());
+        assertThat(replay.headers().firstValue("Content-Type")).isEqualTo(first.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("application/json"));
+        assertThat(replay.headers().firstValue("Location")).isEqualTo(first.headers().firstValue("Location"))
+                .isPresent();
+        assertThat(replay.headers().firstValue("ETag")).contains("\"v1\"");
+        assertThat(replay.headers().firstValue("X-Internal-Trace")).isEmpty();
+    }
+
+    @Test
+    void anOwnerFromThePath_ownsTheKey_whateverTheRoutingHeaderSays() throws Exception {
+        HttpResponse<String> first = post("/wallets/41/deposits", EU_USER, "k-wallet", "{\"amount\": 5}");
+        assertThat(first.statusCode()).as(first.body()).isEqualTo(200);
+        HttpResponse<String> replay = post("/wallets/41/deposits", EU_USER, "k-wallet", "{\"amount\": 5}");
+        assertThat(replay.headers().firstValue("Idempotent-Replayed")).contains("true");
+        assertThat(replay.body()).isEqualTo(first.body());
+
+        HttpResponse<String> otherOwner = post("/wallets/42/deposits", EU_USER, "k-wallet", "{\"amount\": 5}");
+        assertThat(otherOwner.statusCode()).as(otherOwner.body()).isEqualTo(422);
     }
 
     @Test

@@ -12,6 +12,8 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import javax.sql.DataSource;
 
@@ -27,7 +29,8 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
 
     private static final String UNIQUE_VIOLATION = "23505";
     private static final String COLUMNS = "idem_key, user_id, payload_hash, response_status, response_body,"
-                                          + " created_at, expires_at, claim_token";
+                                          + " created_at, expires_at, claim_token, response_content_type,"
+                                          + " response_headers";
     /** A claim that loses a race reads the winner's record; should that keep changing, it gives up after this many. */
     private static final int CLAIM_ATTEMPTS = 3;
 
@@ -91,10 +94,13 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
         Objects.requireNonNull(response, "response");
         return call(c -> {
             try (PreparedStatement ps = c.prepareStatement("UPDATE unitas_idempotency SET response_status = ?,"
-                                                           + " response_body = ? WHERE idem_key = ?")) {
+                                                           + " response_body = ?, response_content_type = ?,"
+                                                           + " response_headers = ? WHERE idem_key = ?")) {
                 ps.setInt(1, response.status());
                 ps.setString(2, response.body());
-                ps.setString(3, key);
+                ps.setString(3, response.contentType().isEmpty() ? null : response.contentType());
+                ps.setString(4, response.headers().isEmpty() ? null : headerLines(response.headers()));
+                ps.setString(5, key);
                 if (ps.executeUpdate() == 0) {
                     return StoreResult.notFound(region, "idempotency record", key);
                 }
@@ -124,7 +130,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
 
     private boolean insert(Connection c, IdempotencyRecord r) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO unitas_idempotency (" + COLUMNS + ")"
-                                                       + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+                                                       + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL)")) {
             ps.setString(1, r.key());
             ps.setString(2, r.userId());
             ps.setString(3, r.payloadHash());
@@ -147,6 +153,7 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
     private boolean takeOverExpired(Connection c, IdempotencyRecord r) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("UPDATE unitas_idempotency SET user_id = ?, payload_hash = ?,"
                                                        + " response_status = NULL, response_body = NULL,"
+                                                       + " response_content_type = NULL, response_headers = NULL,"
                                                        + " created_at = ?, expires_at = ?, claim_token = ?"
                                                        + " WHERE idem_key = ? AND expires_at <= ?")) {
             ps.setString(1, r.userId());
@@ -178,12 +185,33 @@ public final class JdbcIdempotencyStore implements IdempotencyStore {
                     return null;
                 }
                 int status = rs.getInt(4);
-                StoredResponse response = rs.wasNull() ? null : new StoredResponse(status, rs.getString(5));
+                StoredResponse response = rs.wasNull() ? null : new StoredResponse(
+                        status, rs.getString(5), rs.getString(9), headers(rs.getString(10)));
                 return new IdempotencyRecord(rs.getString(1), rs.getString(2), rs.getString(3), response,
                                              Instant.ofEpochMilli(rs.getLong(6)), Instant.ofEpochMilli(rs.getLong(7)),
                                              rs.getString(8) == null ? "" : rs.getString(8));
             }
         }
+    }
+
+    /** The headers as stored: one {@code Name: value} per line (values are one line, names have no colon). */
+    static String headerLines(Map<String, String> headers) {
+        StringBuilder lines = new StringBuilder();
+        headers.forEach((name, value) -> lines.append(name).append(": ").append(value).append('\n'));
+        return lines.toString();
+    }
+
+    static Map<String, String> headers(String lines) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        if (lines != null) {
+            for (String line : lines.split("\n")) {
+                int colon = line.indexOf(':');
+                if (colon > 0) {
+                    headers.put(line.substring(0, colon), line.substring(colon + 1).strip());
+                }
+            }
+        }
+        return headers;
     }
 
     /** Runs {@code work} on one auto-committed connection; a refused or failed database becomes a result. */

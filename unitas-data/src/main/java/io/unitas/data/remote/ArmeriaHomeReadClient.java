@@ -58,6 +58,7 @@ final class ArmeriaHomeReadClient implements HomeReadClient {
 
     private final ClientFactory factory;
     private final Map<Region, WebClient> clients;
+    private final Map<Region, java.net.URI> endpoints;
     private final String authorization;
     private final long deadlineNanos;
     private final long hedgeNanos;
@@ -84,6 +85,7 @@ final class ArmeriaHomeReadClient implements HomeReadClient {
         Map<Region, WebClient> clients = new java.util.HashMap<>();
         b.endpoints.forEach((home, uri) -> clients.put(home, webClient(uri)));
         this.clients = Map.copyOf(clients);
+        this.endpoints = Map.copyOf(b.endpoints);
         this.authorization = "Bearer " + b.token;
         this.deadlineNanos = b.deadline.toNanos();
         this.hedgeNanos = b.hedgeAfter == null ? 0 : b.hedgeAfter.toNanos();
@@ -489,8 +491,12 @@ final class ArmeriaHomeReadClient implements HomeReadClient {
         }
 
         OpResult unavailable(String outcome, String why, boolean failed) {
+            // the peer tried, so the message says which address of the home to check
+            java.net.URI peer = endpoints.get(home);
             return new OpResult(StoreResult.unavailable(home, op.tag() + " of idempotency key '" + key + "' of unit "
-                                                              + unit + " at home region " + home + ": " + why),
+                                                              + unit + " at home region " + home + ": " + why
+                                                              + (peer == null ? " (no peer of " + home + " configured)"
+                                                                              : " (peer " + peer + ")")),
                                 outcome, failed);
         }
 

@@ -25,7 +25,7 @@ final class IdempotencyWire {
     static final String RECORD = "/unitas/v1/idempotency/record";
     /** {@code POST} with the in-flight record as the body. */
     static final String CLAIM = "/unitas/v1/idempotency/claim";
-    /** {@code POST} with the response as the body: {@code {"status","body"}}. */
+    /** {@code POST} with the response as the body: {@code {"status","body","contentType","headers"}}. */
     static final String COMPLETE = "/unitas/v1/idempotency/complete";
     /** {@code POST}, no body. */
     static final String RELEASE = "/unitas/v1/idempotency/release";
@@ -71,7 +71,16 @@ final class IdempotencyWire {
     }
 
     static ObjectNode response(StoredResponse response) {
-        return HomeReadWire.JSON.createObjectNode().put("status", response.status()).put("body", response.body());
+        ObjectNode node = HomeReadWire.JSON.createObjectNode().put("status", response.status())
+                                           .put("body", response.body());
+        if (!response.contentType().isEmpty()) {
+            node.put("contentType", response.contentType());
+        }
+        if (!response.headers().isEmpty()) {
+            ObjectNode headers = node.putObject("headers");
+            response.headers().forEach(headers::put);
+        }
+        return node;
     }
 
     static byte[] bytes(JsonNode node) {
@@ -134,11 +143,23 @@ final class IdempotencyWire {
     static StoredResponse decodeResponse(JsonNode node, String what) {
         JsonNode status = node.path("status");
         JsonNode body = node.path("body");
-        if (!status.canConvertToInt() || !body.isTextual()) {
-            throw new IllegalArgumentException(what + ": response " + node
-                                               + " (expected: {\"status\": <int>, \"body\": <text>})");
+        JsonNode contentType = node.path("contentType");
+        JsonNode headers = node.path("headers");
+        if (!status.canConvertToInt() || !body.isTextual() || !(contentType.isMissingNode() || contentType.isTextual())
+            || !(headers.isMissingNode() || headers.isObject())) {
+            throw new IllegalArgumentException(what + ": response " + node + " (expected: {\"status\": <int>,"
+                                               + " \"body\": <text>, optional \"contentType\": <text> and"
+                                               + " \"headers\": {<name>: <text>}})");
         }
-        return new StoredResponse(status.asInt(), body.asText());
+        java.util.Map<String, String> kept = new java.util.LinkedHashMap<>();
+        for (var header : headers.properties()) {
+            if (!header.getValue().isTextual()) {
+                throw new IllegalArgumentException(what + ": response header " + header.getKey() + " "
+                                                   + header.getValue() + " (expected: text)");
+            }
+            kept.put(header.getKey(), header.getValue().asText());
+        }
+        return new StoredResponse(status.asInt(), body.asText(), contentType.asText(""), kept);
     }
 
     /**

@@ -63,6 +63,20 @@ abstract class IdempotencyStoreContract {
     }
 
     @Test
+    void aCompletedRecord_keepsItsMediaTypeAndHeaders_forAReplay() {
+        store().claim(inFlight("k-h", "alice", "hash-a"));
+        StoredResponse response = new StoredResponse(201, "{\"order\":\"o-1\"}", "application/json;charset=UTF-8",
+                                                     java.util.Map.of("Location", "/orders/o-1"));
+
+        store().complete("k-h", response);
+
+        StoredResponse replayed = store().idempotencyRecord("k-h").value().response();
+        assertThat(replayed).isEqualTo(response);
+        assertThat(replayed.contentType()).isEqualTo("application/json;charset=UTF-8");
+        assertThat(replayed.headers()).containsExactly(java.util.Map.entry("Location", "/orders/o-1"));
+    }
+
+    @Test
     void aCompletedRecord_keepsItsResponse_andAClaimOfItIsAConflictWithTheResponse() {
         IdempotencyRecord claimed = inFlight("k-1", "alice", "hash-a");
         store().claim(claimed);

@@ -255,7 +255,8 @@ class RemoteIdempotencyTest {
     @Test
     void homeStopped_isDataNotReady_decidedBeforeTheDeadline_andNothingRuns() {
         HomeReadServer cn = cn(cnStore);
-        HomeReadClient client = eu(cn.uri());
+        java.net.URI cnUri = cn.uri();
+        HomeReadClient client = eu(cnUri);
         Idempotency checkouts = checkoutsInEu(client);
         assertThat(checkouts.execute("k-0", "alice", FINGERPRINT, this::placeOrder).outcome())
                 .isEqualTo(IdempotencyResult.Outcome.EXECUTED);
@@ -267,9 +268,9 @@ class RemoteIdempotencyTest {
         assertThat(r.problem().type()).isEqualTo(DataProblem.Type.DATA_NOT_READY);
         assertThat(r.problem().type().status()).isEqualTo(503);
         assertThat(r.problem().retryAfter()).isEqualTo(Duration.ofSeconds(1));
-        assertThat(r.problem().detail()).contains("home region cn cannot be read");
+        assertThat(r.problem().detail()).contains("home region cn cannot be read", "(peer " + cnUri + ")");
         assertThat(claim.status()).isEqualTo(Status.UNAVAILABLE);
-        assertThat(claim.detail()).contains("at home region cn: no answer");
+        assertThat(claim.detail()).contains("at home region cn: no answer").endsWith("(peer " + cnUri + ")");
         assertThat(runs).hasValue(1);
         assertThat(timers.nanoTime()).as("decided without the deadline coming due").isZero();
         assertThat(timers.pending()).as("the calls' timers are called off").isZero();

@@ -1,5 +1,6 @@
 package io.unitas.spring.app;
 
+import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -27,6 +28,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.core.task.TaskDecorator;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.ResponseEntity;
 import org.springframework.scheduling.annotation.Async;
 import org.springframework.scheduling.annotation.EnableAsync;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
@@ -92,6 +94,23 @@ public class ServiceApp {
             entered.incrementAndGet();
             hold.get().await();
             return Map.of("payment", made.incrementAndGet(), "amount", payment.get("amount"));
+        }
+
+        /** A payment answered 201 with headers a replay must carry too, and one it must not. */
+        @Idempotent
+        @PostMapping("/payments/created")
+        ResponseEntity<Map<String, Object>> payCreated(@RequestBody Map<String, Object> payment) {
+            int id = made.incrementAndGet();
+            return ResponseEntity.created(URI.create("/payments/" + id)).eTag("\"v1\"")
+                                 .header("X-Internal-Trace", "t-" + id)
+                                 .body(Map.of("payment", id, "amount", payment.get("amount")));
+        }
+
+        /** A deposit owned by the path's user, not by the routing header's. */
+        @Idempotent(owner = "{userId}")
+        @PostMapping("/wallets/{userId}/deposits")
+        Map<String, Object> deposit(@PathVariable String userId, @RequestBody Map<String, Object> deposit) {
+            return Map.of("user", userId, "payment", made.incrementAndGet());
         }
 
         /** Idempotent by {@code unitas.idempotency.paths}, not by annotation. */

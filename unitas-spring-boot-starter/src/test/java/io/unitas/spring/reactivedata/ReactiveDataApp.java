@@ -14,6 +14,7 @@ import io.unitas.spring.app.MutableRoutingState;
 import org.h2.jdbcx.JdbcDataSource;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -59,6 +60,25 @@ public class ReactiveDataApp {
                 return Map.of("payment", made.incrementAndGet(), "amount", p.get("amount"),
                               "unit", String.valueOf(RoutingContextHolder.current().unit()));
             });
+        }
+
+        /** A payment answered 201 with headers a replay must carry too, and one it must not. */
+        @Idempotent
+        @PostMapping("/payments/created")
+        Mono<ResponseEntity<Map<String, Object>>> payCreated(@RequestBody Mono<Map<String, Object>> payment) {
+            return payment.map(p -> {
+                int id = made.incrementAndGet();
+                return ResponseEntity.created(java.net.URI.create("/payments/" + id)).eTag("\"v1\"")
+                                     .header("X-Internal-Trace", "t-" + id)
+                                     .body(Map.of("payment", id, "amount", p.get("amount")));
+            });
+        }
+
+        /** A deposit owned by the path's user, not by the routing header's. */
+        @Idempotent(owner = "{userId}")
+        @PostMapping("/wallets/{userId}/deposits")
+        Mono<Map<String, Object>> deposit(@PathVariable String userId, @RequestBody Mono<Map<String, Object>> deposit) {
+            return deposit.map(d -> Map.of("user", userId, "payment", made.incrementAndGet()));
         }
 
         /** Idempotent by {@code unitas.idempotency.paths}, not by annotation. */
