@@ -8,6 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.unitas.config.Redact;
+
 /**
  * A probe target written as a URL, {@code scheme://[user[:password]@]host[:port][/path][?k=v&...]}, taken apart.
  * Each probe kind names the schemes it accepts and its default port.
@@ -34,11 +36,11 @@ record Endpoint(String user, String password, String host, int port, String path
 
     private static Endpoint parse(String target, String url, List<String> schemes, int defaultPort, String form,
                                   boolean parameters) {
-        String problem = "target: '" + target + "' (expected: " + form + ")";
+        String problem = "target: '" + Redact.url(target) + "' (expected: " + form + ")";
         String authority = url.contains("://") ? url.substring(url.indexOf("://") + 3).split("[/?#]", 2)[0] : "";
         if (parameters && authority.substring(authority.lastIndexOf('@') + 1).contains(",")) {
-            throw new IllegalArgumentException("target: '" + target + "': several hosts (expected: one; a probe "
-                                               + "checks one server, give each its own check)");
+            throw new IllegalArgumentException("target: '" + Redact.url(target) + "': several hosts (expected: one;"
+                                               + " a probe checks one server, give each its own check)");
         }
         URI uri;
         try {
@@ -81,7 +83,7 @@ record Endpoint(String user, String password, String host, int port, String path
         Endpoint endpoint = parse(target.contains("://") ? target : scheme + "://" + target, List.of(scheme), -1,
                                   form);
         if (endpoint.port() < 0) {
-            throw new IllegalArgumentException("target: '" + target + "' (expected: " + form + ")");
+            throw new IllegalArgumentException("target: '" + Redact.url(target) + "' (expected: " + form + ")");
         }
         return endpoint;
     }

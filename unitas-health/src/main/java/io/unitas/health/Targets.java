@@ -12,6 +12,7 @@ import org.postgresql.PGProperty;
 
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslVerifyMode;
+import io.unitas.config.Redact;
 
 /**
  * Probe targets written as URLs, read into what each driver takes: one parser per scheme family, used by every
@@ -173,7 +174,7 @@ final class Targets {
                         + "serverSslCert, connectTimeout, allowPublicKeyRetrieval)");
             }
         } catch (SQLException ex) {
-            throw new IllegalArgumentException("target: " + ex.getMessage());
+            throw new IllegalArgumentException("target: " + Redact.url(ex.getMessage()));
         }
         return new Jdbc(jdbc, props, e.host() + ":" + e.port());
     }
@@ -188,8 +189,8 @@ final class Targets {
         boolean tls = target.startsWith("rediss:");
         RedisURI.Builder b = RedisURI.builder().withHost(e.host()).withPort(e.port()).withSsl(tls);
         if (e.user() != null && e.password() == null) {
-            throw new IllegalArgumentException("target: '" + target + "': a user without a password (expected: "
-                                               + "user:password@ or :password@)");
+            throw new IllegalArgumentException("target: '" + Redact.url(target) + "': a user without a password"
+                                               + " (expected: user:password@ or :password@)");
         }
         if (e.password() != null) {
             if (e.user() != null) {

@@ -97,6 +97,8 @@ class ProbeTargetsTest {
             + "once)",
             "postgresql://h1:5432,h2:5432/db|target: 'postgresql://h1:5432,h2:5432/db': several hosts (expected: "
             + "one; a probe checks one server, give each its own check)",
+            "postgresql://app:hunter2@h1,h2/db|target: 'postgresql://***@h1,h2/db': several hosts (expected: "
+            + "one; a probe checks one server, give each its own check)",
             "jdbc:mysql://h/db|target: 'jdbc:mysql://h/db' (expected: postgresql://[user[:password]@]host[:port]"
             + "[/database][?param=value])",
     })
@@ -208,7 +210,7 @@ class ProbeTargetsTest {
             "redis://h?verify_peer=full|target: parameter 'verify_peer=full' not supported (only for rediss:// "
             + "(TLS))",
             "redis://h?timeout=5s|target: parameter 'timeout=5s' not supported (the check's timeout applies)",
-            "redis://secret@h|target: 'redis://secret@h': a user without a password (expected: user:password@ or "
+            "redis://secret@h|target: 'redis://***@h': a user without a password (expected: user:password@ or "
             + ":password@)",
             "redis-sentinel://h|target: 'redis-sentinel://h' (expected: redis://[[user]:password@]host[:port]"
             + "[/database][?param=value])",

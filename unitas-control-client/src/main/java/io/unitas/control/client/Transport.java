@@ -18,6 +18,8 @@ import java.util.Locale;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
+import io.unitas.config.Redact;
+
 /**
  * How a client reaches the control plane safely: {@code https://}, trusting the JDK's certificate authorities or
  * the ones of a PEM file, and {@code http://} only to this machine unless allowed explicitly, since the bearer
@@ -35,17 +37,17 @@ final class Transport {
                                                + "' (expected: https://host:port or http://127.0.0.1:port)");
         }
         if (scheme.equals("http") && !allowInsecure && !loopback(server.getHost())) {
-            throw new IllegalArgumentException("control plane url: '" + shown(server) + "' is cleartext to another host: "
+            throw new IllegalArgumentException("control plane url: '" + shown(server)
+                                               + "' is cleartext to another host: "
                     + "the bearer token would cross the network readable (expected: https://, or allow_insecure: "
                     + "true to accept that)");
         }
         return server;
     }
 
-    /** {@code server} as messages show it: a password or token in its user part ({@code user:pass@}) as {@code ***}. */
+    /** {@code server} as messages show it: its user part ({@code user:pass@}) as {@code ***} ({@link Redact}). */
     static String shown(URI server) {
-        String userInfo = server.getRawUserInfo();
-        return userInfo == null ? server.toString() : server.toString().replace(userInfo + "@", "***@");
+        return Redact.url(server.toString());
     }
 
     /** Whether {@code host} is this machine, judged without a DNS lookup. */
