@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
+import io.unitas.config.SecretFiles;
 import io.unitas.control.ControlServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -189,7 +190,10 @@ final class ControlCommand implements Callable<Integer> {
         }
         if (etcdUser != null) {
             try {
+                SecretFiles.checkPrivate(etcdPasswordFile, "the etcd password file");
                 b.etcdAuth(etcdUser, Files.readString(etcdPasswordFile).strip());
+            } catch (IllegalArgumentException e) {
+                return "--etcd-password-file " + e.getMessage();
             } catch (IOException e) {
                 return "--etcd-password-file " + etcdPasswordFile + ": cannot read (" + e.getMessage() + ")";
             }

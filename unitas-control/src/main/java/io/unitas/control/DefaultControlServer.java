@@ -22,6 +22,7 @@ import com.linecorp.armeria.common.TlsKeyPair;
 import com.linecorp.armeria.server.Server;
 import com.linecorp.armeria.server.ServerBuilder;
 import io.unitas.config.DurationFormat;
+import io.unitas.config.SecretFiles;
 
 /** The control plane wired together: store, service, watch hub, HTTP server and the leader's tick loop. */
 final class DefaultControlServer implements ControlServer {
@@ -57,6 +58,9 @@ final class DefaultControlServer implements ControlServer {
         }
         Path tokensFile = b.tokens != null ? b.tokens : b.dataDir.resolve("tokens");
         ControlToken generated = b.tokens == null ? firstAdminToken(tokensFile) : null;
+        if (b.tlsKey != null) {
+            SecretFiles.checkPrivate(b.tlsKey, "the TLS private key");
+        }
         TokensFile tokens = new TokensFile(tokensFile);
         StateStore store = b.etcdEndpoints.isEmpty()
                 ? new EmbeddedStore(b.dataDir)
@@ -154,9 +158,11 @@ final class DefaultControlServer implements ControlServer {
      * what is printed). Returns that token.
      */
     private static ControlToken firstAdminToken(Path file) {
+        SecretFiles.checkNoLink(file, "the tokens file");
         if (Files.exists(file)) {
             return null;
         }
+        SecretFiles.checkNoLink(secretFile(file), "the admin token's file");
         ControlToken token = ControlToken.generate("admin", Role.ADMIN);
         try {
             Files.createDirectories(file.toAbsolutePath().getParent());

@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 
 import io.unitas.config.ConfigException;
 import io.unitas.config.FileStamp;
+import io.unitas.config.SecretFiles;
 
 /**
  * The tokens file, followed: the control plane's ticker looks at it every second, so a token added, rotated or
@@ -26,8 +27,9 @@ final class TokensFile {
     private FileStamp seen; // touched by the ticker only
     private final List<Consumer<TokenTable>> listeners = new CopyOnWriteArrayList<>();
 
-    /** Reads {@code file}, which must be good now. */
+    /** Reads {@code file}, which must be good now, and writable by its owner only ({@link SecretFiles}). */
     TokensFile(Path file) {
+        SecretFiles.checkNotWritableByOthers(file, "the tokens file");
         this.file = file;
         this.seen = FileStamp.of(file);
         this.table = TokenTable.read(file);
@@ -51,10 +53,11 @@ final class TokensFile {
         }
         seen = now;
         try {
+            SecretFiles.checkNotWritableByOthers(file, "the tokens file");
             table = TokenTable.read(file);
             LOG.info("{}: tokens reloaded", file);
             listeners.forEach(l -> l.accept(table));
-        } catch (ConfigException | UncheckedIOException e) {
+        } catch (ConfigException | UncheckedIOException | IllegalArgumentException e) {
             LOG.warn("{}: change refused, the tokens before it stay in force: {}", file,
                      e.getMessage().replace('\n', ';'));
         }

@@ -71,6 +71,7 @@ class ControlTlsTest {
     void aKeyThatIsNoKey_isRefusedNamingTheFiles() throws Exception {
         Path cert = Files.writeString(dir.resolve("c.crt"), "not a certificate");
         Path key = Files.writeString(dir.resolve("c.key"), "not a key");
+        Files.setPosixFilePermissions(key, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
 
         assertThatThrownBy(() -> ControlServer.builder().port(0).dataDir(dir.resolve("data"))
                                               .tokens(Fixtures.tokensFile(dir)).tls(cert, key).start())
