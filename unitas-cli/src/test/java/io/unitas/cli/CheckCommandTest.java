@@ -144,6 +144,17 @@ class CheckCommandTest {
     }
 
     @Test
+    void thePlaygroundsOwnDeclarations_pass() {
+        java.nio.file.Path root = Cli.root();
+        Cli run = Cli.run("check", "consistency",
+                          "--declarations", root.resolve("examples/consistency.yaml").toString(),
+                          "--topology", root.resolve("examples/topology.yaml").toString(),
+                          "--rules", root.resolve("examples/rules.yaml").toString());
+        assertThat(run).isEqualTo(new Cli(0, "ok: no violations in 6 declarations, 0 residency groups, 0 units with "
+                + "residency; staleness budgets not checked (no --lag or --control)\n", ""));
+    }
+
+    @Test
     void help_exits0_andListsTheExitCodes() {
         Cli run = Cli.run("check", "consistency", "--help");
         assertThat(run.exit()).isZero();
