@@ -98,15 +98,15 @@ class CheckCommandTest {
                 f + ":2: residency.eu-personal-data: \"eu\" (expected: a list of at least one region id)",
                 f + ":5: entities.payments.consistency: 'strongest' (expected: strong, bounded-staleness or eventual)",
                 f + ":6: entities.payments.money_or_legal: \"yes\" (expected: true or false)",
-                f + ":10: entities.cart.staleness_budget: given with eventual (expected: only with bounded-staleness)",
                 f + ":9: entities.cart.merge: 'last-write' (expected: lww, pn-counter, or-set, or-map or siblings)",
+                f + ":10: entities.cart.staleness_budget: given with eventual (expected: only with bounded-staleness)",
                 f + ":11: entities.prices: staleness_budget missing (expected: with bounded-staleness, how stale a "
                 + "read may be, like 500ms or 5s)",
-                f + ":17: entities.catalog.colour: unknown key (expected one of: kind, consistency, staleness_budget, "
-                + "money_or_legal, idempotent, merge, writes, region, residency)",
                 f + ":14: entities.catalog.kind: 'central' (expected: core, global or shared)",
                 f + ":16: entities.catalog.region: given for a non-global service (expected: only with kind global; "
-                + "core and shared services run in every region)");
+                + "core and shared services run in every region)",
+                f + ":17: entities.catalog.colour: unknown key (expected one of: kind, consistency, staleness_budget, "
+                + "money_or_legal, idempotent, merge, writes, region, residency)");
     }
 
     @Test

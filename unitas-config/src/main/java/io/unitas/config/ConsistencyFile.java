@@ -97,7 +97,24 @@ public final class ConsistencyFile {
 
     /** Reads a parsed document in either form. @throws ConfigException listing every problem */
     public static ConsistencyContract parse(ConfigDocument doc) {
-        return new Reader(doc).contract();
+        try {
+            return new Reader(doc).contract();
+        } catch (ConfigException e) {
+            // Keys are read in a fixed order, not the file's: list the problems in line order, as the file reads.
+            List<String> inLineOrder = new ArrayList<>(e.problems());
+            inLineOrder.sort(java.util.Comparator.comparingInt(line -> lineOf(doc, line)));
+            throw new ConfigException(inLineOrder);
+        }
+    }
+
+    /** The line number a problem of {@code doc} names ({@code file:12: ...}), or 0. */
+    private static int lineOf(ConfigDocument doc, String problem) {
+        int from = doc.name().length() + 1;
+        int to = from;
+        while (to < problem.length() && Character.isDigit(problem.charAt(to))) {
+            to++;
+        }
+        return problem.startsWith(doc.name() + ":") && to > from ? Integer.parseInt(problem.substring(from, to)) : 0;
     }
 
     private static final class Reader extends DocumentReader {
