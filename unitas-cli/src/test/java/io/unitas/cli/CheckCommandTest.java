@@ -115,7 +115,7 @@ class CheckCommandTest {
         assertThat(run.exit()).isEqualTo(2);
         String f = DIR + "bad-references.yaml";
         assertThat(run.err().lines().toList()).containsExactly(
-                f + ":9: entities.cart.residency: unknown residency group 'us-personal-data' (expected one of: "
+                f + ":9: entities.cart.residency: unknown residency group 'us-personal-data' (expected: one of "
                 + "eu-personal-data)",
                 f + ":2: residency.eu-personal-data[1]: unknown region 'mars' (expected one of: cn, eu, eu2, us)",
                 f + ":4: units.u-atlantis: unknown unit 'u-atlantis' (expected one of: u-berlin, u-newyork, u-paris, "

@@ -108,9 +108,10 @@ public record ConsistencyContract(List<Declaration> declarations, List<Residency
     }
 
     private String unknownGroup(String name) {
-        return "unknown residency group '" + name + "' (expected one of: "
-               + (groups.isEmpty() ? "none declared; declare it under residency"
-                                   : String.join(", ", groups.stream().map(ResidencyGroup::name).toList())) + ")";
+        return "unknown residency group '" + name + "' (expected: "
+               + (groups.isEmpty() ? "a group declared under residency; none is"
+                                   : "one of " + String.join(", ", groups.stream().map(ResidencyGroup::name).toList()))
+               + ")";
     }
 
     private static String expected(Topology topology) {

@@ -238,7 +238,7 @@ class ConsistencyCheckTest {
         assertThat(contract.problems(TOPOLOGY, Set.of("u-cn", "u-eu")).stream().map(ContractProblem::toString))
                 .containsExactly(
                         "d.yaml:9: entities.x: 'x' declared twice (first at c.yaml:1: entities.x)",
-                        "d.yaml:9: entities.x: unknown residency group 'nowhere' (expected one of: g)",
+                        "d.yaml:9: entities.x: unknown residency group 'nowhere' (expected: one of g)",
                         "d.yaml:9: entities.x: unknown region 'mars' (expected one of: cn, eu, eu2, us)",
                         "d.yaml:2: residency.g[0]: unknown region 'pluto' (expected one of: cn, eu, eu2, us)",
                         "d.yaml:4: units.u-nope: unknown unit 'u-nope' (expected one of: u-cn, u-eu)");
