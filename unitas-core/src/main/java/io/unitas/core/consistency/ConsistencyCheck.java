@@ -79,6 +79,31 @@ public final class ConsistencyCheck {
         return out;
     }
 
+    /**
+     * Whether moving {@code unit} from its home {@code from} to {@code to} (a switchover or a promotion) would place
+     * it outside a residency group: its own ({@code units:}), or that of a core entity whose group holds {@code from}
+     * (the entity's records of the unit's users stay in the group). The first such group's violation, of
+     * {@link Rule#RESIDENCY_HOME}, located where the group is claimed; empty when the move is allowed.
+     */
+    public static Optional<Violation> move(ConsistencyContract contract, String unit, Region from, Region to) {
+        for (UnitResidency u : contract.unitResidencies()) {
+            ResidencyGroup group = contract.group(u.group());
+            if (u.unit().equals(unit) && group != null && !group.allows(to)) {
+                return Optional.of(new Violation(Rule.RESIDENCY_HOME, u.where(), "moving unit " + unit + " from "
+                                                 + from + " to " + to + " would place it outside " + group));
+            }
+        }
+        for (Declaration d : contract.declarations()) {
+            ResidencyGroup group = d.residency() == null ? null : contract.group(d.residency());
+            if (d.kind() == ServiceKind.CORE && group != null && group.allows(from) && !group.allows(to)) {
+                return Optional.of(new Violation(Rule.RESIDENCY_HOME, d.at("residency"), "moving unit " + unit
+                                                 + " from " + from + " to " + to + " would place " + d.name()
+                                                 + " outside " + group));
+            }
+        }
+        return Optional.empty();
+    }
+
     private static void declaration(Declaration d, ConsistencyContract contract, Environment env,
                                     List<Violation> out) {
         String subject = d.name();

@@ -243,4 +243,32 @@ class ConsistencyCheckTest {
                         "d.yaml:2: residency.g[0]: unknown region 'pluto' (expected one of: cn, eu, eu2, us)",
                         "d.yaml:4: units.u-nope: unknown unit 'u-nope' (expected one of: u-cn, u-eu)");
     }
+    @Test
+    @DisplayName("a move of a unit out of its residency group is refused, naming the rule and where the group is")
+    void move_outsideTheGroup_isAViolation_insideIsNot() {
+        Location unitAt = new Location("c.yaml", 4, "units.u-eu");
+        ConsistencyContract contract = new ConsistencyContract(List.of(), List.of(EU_DATA),
+                List.of(new UnitResidency("u-eu", "eu-personal-data", unitAt)));
+        assertThat(ConsistencyCheck.move(contract, "u-eu", EU, EU2)).isEmpty();
+        assertThat(ConsistencyCheck.move(contract, "u-eu", EU, CN)).hasValueSatisfying(v -> {
+            assertThat(v.rule()).isEqualTo(Rule.RESIDENCY_HOME);
+            assertThat(v.where()).isEqualTo(unitAt);
+            assertThat(v.message()).isEqualTo("moving unit u-eu from eu to cn would place it outside "
+                                              + "eu-personal-data: [eu, eu2]");
+        });
+        assertThat(ConsistencyCheck.move(contract, "u-cn", CN, EU)).as("no group: free to move").isEmpty();
+    }
+
+    @Test
+    void move_ofAUnitHomedInACoreEntitysGroup_staysInIt() {
+        Decl d = decl(ServiceKind.CORE, ConsistencyLevel.STRONG);
+        d.residency = "eu-personal-data";
+        ConsistencyContract contract = new ConsistencyContract(List.of(d.build()), List.of(EU_DATA), List.of());
+        assertThat(ConsistencyCheck.move(contract, "u-eu", EU, CN)).hasValueSatisfying(v -> {
+            assertThat(v.message()).isEqualTo("moving unit u-eu from eu to cn would place x outside "
+                                              + "eu-personal-data: [eu, eu2]");
+            assertThat(v.where().path()).isEqualTo("entities.x.residency");
+        });
+        assertThat(ConsistencyCheck.move(contract, "u-cn", CN, EU)).as("homed outside the group").isEmpty();
+    }
 }
