@@ -108,4 +108,22 @@ class ControlServiceResidencyTest {
         assertThat(service.startSwitchover("ops", move(List.of("u-sh"), "eu", true)))
                 .isInstanceOf(ChangeResult.Applied.class);
     }
+    @Test
+    void theFailoverPolicysAutomaticMove_outOfTheGroup_isRefusedAndAudited() {
+        assertThat(service.replaceFailover("root", store.current().revision(), new ControlService.Document(
+                "failover.yaml", "groups:\n  - {name: eu-users, home: eu, mode: automatic, after: 0s,"
+                                 + " promote_after: 0s}\n"), "")).isInstanceOf(ChangeResult.Applied.class);
+        // eu cannot take writes; its fallback list (the global order) starts with cn, outside u-de's group.
+        assertThat(service.reportHealth("agent", "eu", new ControlService.Document("health.json",
+                Fixtures.report("eu", 10, clock.instant(), false, 0)))).isInstanceOf(ChangeResult.Applied.class);
+
+        service.tick();
+
+        assertThat(store.current().switchover()).isNull();
+        List<AuditEntry> audit = service.audit(0, 1_000);
+        AuditEntry last = audit.get(audit.size() - 1);
+        assertThat(last.actor()).isEqualTo(ControlService.POLICY_ACTOR);
+        assertThat(last.detail()).isEqualTo("units[0]: moving unit u-de from eu to cn would place it outside west: "
+                                            + "[eu, us] (consistency.yaml:4: units.u-de) [residency-home]");
+    }
 }
