@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
+import io.unitas.config.ConsistencyFile;
 import io.unitas.config.SecretFiles;
 import io.unitas.control.ControlServer;
 import picocli.CommandLine.Command;
@@ -105,11 +106,19 @@ final class ControlCommand implements Callable<Integer> {
                           + "missed), at most --health-ttl (default: the health ttl)")
     Duration healthTtlWithEvidence;
 
+    @Option(names = "--consistency", paramLabel = "FILE",
+            description = "a consistency contract (docs/consistency.md): refuse a switchover or promotion that would "
+                          + "move a unit out of its residency group")
+    Path consistency;
+
     @Override
     public Integer call() throws InterruptedException {
         ControlServer.Builder b = ControlServer.builder().port(port).dataDir(data).etcdPrefix(etcdPrefix)
                 .healthFreshness(healthTtl, healthGrace).healthClockSkew(healthClockSkew)
                 .allowPlaintext(allowPlaintext);
+        if (consistency != null) {
+            b.residency(ConsistencyFile.read(consistency));
+        }
         if (healthTtlWithEvidence != null) {
             b.healthTtlWithEvidence(healthTtlWithEvidence);
         }

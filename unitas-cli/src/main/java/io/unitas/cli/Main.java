@@ -28,6 +28,7 @@ import picocli.CommandLine.Command;
                  RouteCommand.class,
                  ReplayCommand.class,
                  RulesCommand.class,
+                 CheckCommand.class,
                  ProbeCommand.class,
                  HealthCommand.class,
                  ControlCommand.class,

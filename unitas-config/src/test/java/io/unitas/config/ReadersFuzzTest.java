@@ -6,7 +6,11 @@ import static io.unitas.testkit.Fuzz.seed;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
+import java.util.Set;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 
@@ -14,6 +18,10 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 
 import io.unitas.core.Topology;
+import io.unitas.core.consistency.ConsistencyCheck;
+import io.unitas.core.consistency.ConsistencyContract;
+import io.unitas.core.consistency.Locator;
+import io.unitas.core.consistency.MeasuredLag;
 
 /**
  * Every reader of outside input in this module, fed bytes it did not expect: it returns a value or refuses with its
@@ -51,6 +59,20 @@ class ReadersFuzzTest {
         expectOnly(in, b -> HealthReportJson.read(text(b)), ConfigException.class);
     }
 
+    /** A contract that reads is also checked: neither its problems nor the check may throw. */
+    static void consistency(byte[] in, String name) {
+        expectOnly(in, b -> {
+            ConsistencyContract contract = ConsistencyFile.parse(ConfigDocument.parse(name, text(b)));
+            contract.problems(TOPOLOGY, Set.of("u-paris"));
+            ConsistencyCheck.check(contract, ConsistencyCheck.Environment.of(TOPOLOGY, Locator.of("t.yaml"),
+                    Map.of("u-paris", TOPOLOGY.regions().get(0)), Optional.of(new MeasuredLag(List.of()))));
+        }, ConfigException.class);
+    }
+
+    static void lag(byte[] in) {
+        expectOnly(in, b -> MeasuredLagFile.parse(ConfigDocument.parse("lag.yaml", text(b))), ConfigException.class);
+    }
+
     static void problem(byte[] in) {
         expectOnly(in, b -> ProblemJson.decode(b, 503, Duration.ZERO), IllegalArgumentException.class);
     }
@@ -83,6 +105,28 @@ class ReadersFuzzTest {
     @Property(tries = TRIES)
     void problem_mutated(@ForAll long random) {
         problem(mutate(seed(getClass(), "/fuzz/problem.json"), new Random(random)));
+    }
+
+    @Property(tries = TRIES)
+    void consistency_mutated(@ForAll long random) {
+        consistency(mutate(seed(getClass(), "/fuzz/consistency.yaml"), new Random(random)), "consistency.yaml");
+    }
+
+    @Property(tries = TRIES)
+    void openApi_mutated(@ForAll long random) {
+        consistency(mutate(seed(getClass(), "/fuzz/openapi.yaml"), new Random(random)), "openapi.yaml");
+    }
+
+    @Property(tries = TRIES)
+    void lag_mutated(@ForAll long random) {
+        lag(mutate(seed(getClass(), "/fuzz/lag.yaml"), new Random(random)));
+    }
+
+    @FuzzTest
+    void fuzzConsistency(byte[] in) {
+        consistency(in, "consistency.yaml");
+        consistency(in, "consistency.json");
+        lag(in);
     }
 
     @FuzzTest

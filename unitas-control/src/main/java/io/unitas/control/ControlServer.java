@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 import io.unitas.config.DurationFormat;
+import io.unitas.core.consistency.ConsistencyContract;
 import io.unitas.core.switchover.SwitchoverCooldown;
 
 /**
@@ -82,6 +83,7 @@ public interface ControlServer extends AutoCloseable {
         Duration headerTimeout = Duration.ofSeconds(10);
         Duration idleTimeout = Duration.ofSeconds(60);
         WatchHub.Limits watchLimits = WatchHub.Limits.DEFAULTS;
+        ConsistencyContract residency = new ConsistencyContract(List.of(), List.of(), List.of());
 
         private Builder() {}
 
@@ -212,6 +214,15 @@ public interface ControlServer extends AutoCloseable {
                 throw new IllegalArgumentException("health clock skew: " + skew + " (expected: >= 0)");
             }
             this.healthClockSkew = skew;
+            return this;
+        }
+
+        /**
+         * The consistency contract whose residency groups a switchover or promotion may not move a unit out of
+         * (docs/consistency.md); such a move is refused, naming the rule. Default: none.
+         */
+        public Builder residency(ConsistencyContract contract) {
+            this.residency = Objects.requireNonNull(contract, "contract");
             return this;
         }
 

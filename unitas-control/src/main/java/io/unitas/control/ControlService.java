@@ -29,6 +29,8 @@ import io.unitas.core.switchover.Switchover;
 import io.unitas.core.switchover.SwitchoverPhase;
 import io.unitas.core.switchover.SwitchoverCooldown;
 import io.unitas.core.switchover.SwitchoverPlan;
+import io.unitas.core.consistency.ConsistencyCheck;
+import io.unitas.core.consistency.ConsistencyContract;
 import io.unitas.core.fence.FenceRecord;
 
 /**
@@ -78,11 +80,22 @@ final class ControlService {
     private final SwitchoverCooldown cooldown;
     private final Duration healthClockSkew;
     private final Duration tickInterval;
+    /** The residency groups a switchover or promotion may not move a unit out of. */
+    private final ConsistencyContract residency;
 
     /** With {@code tick}, how often the leader's loop calls {@link #tick()}: how long a promotion's fence holds. */
     ControlService(StateStore store, Clock clock, Duration healthTtl, Duration healthGrace,
                    Duration healthTtlWithEvidence, SwitchoverCooldown cooldown, Duration healthClockSkew,
                    Duration tick) {
+        this(store, clock, healthTtl, healthGrace, healthTtlWithEvidence, cooldown, healthClockSkew, tick,
+             new ConsistencyContract(List.of(), List.of(), List.of()));
+    }
+
+    /** As above, refusing moves out of the residency groups of {@code residency}. */
+    ControlService(StateStore store, Clock clock, Duration healthTtl, Duration healthGrace,
+                   Duration healthTtlWithEvidence, SwitchoverCooldown cooldown, Duration healthClockSkew,
+                   Duration tick, ConsistencyContract residency) {
+        this.residency = residency;
         this.tickInterval = tick;
         this.store = store;
         this.clock = clock;
@@ -420,6 +433,11 @@ final class ControlService {
                              : request.promote() ? "switchover.promote" : "switchover.start",
                       "units " + String.join(",", resolved.units) + " -> " + resolved.target, request.reason(), ANY,
                       current -> {
+            List<Problem> outside = residencyRefusals(current, resolved);
+            if (!outside.isEmpty()) {
+                return Change.refused(new Refusal(Refusal.Kind.SWITCHOVER_REFUSED, outside.stream()
+                        .map(Problem::toString).reduce((a, b) -> a + "; " + b).orElse(""), outside, List.of(), null));
+            }
             // Units without a stated load add nothing, so only the loads the rules state can overload a region.
             SwitchoverPlan plan = SwitchoverPlan.of(current.topology(), current.healthSnapshot(), current.homes(),
                     u -> current.rules().load(u).orElse(0), resolved.units, resolved.target, request.force());
@@ -452,6 +470,25 @@ final class ControlService {
                             clock.instant());
             return Change.to(current.withSwitchover(s, count), s.steps().get(0).detail()).with(plan, s);
         });
+    }
+
+    /**
+     * A problem for each moving unit that the move would place outside its residency group ({@code units[i]}), naming
+     * the rule and where the group is claimed; {@code force} does not override it.
+     */
+    private List<Problem> residencyRefusals(ControlState current, Resolved resolved) {
+        List<Problem> problems = new ArrayList<>();
+        Region to = Region.isValidId(resolved.target) ? Region.of(resolved.target) : null;
+        for (int i = 0; i < resolved.units.size() && to != null; i++) {
+            Region from = current.homes().get(resolved.units.get(i));
+            if (from != null) {
+                int at = i;
+                ConsistencyCheck.move(residency, resolved.units.get(i), from, to).ifPresent(v -> problems.add(
+                        new Problem("units[" + at + "]", v.message() + " (" + v.where() + ") [" + v.rule().id()
+                                                         + "]")));
+            }
+        }
+        return problems;
     }
 
     /**

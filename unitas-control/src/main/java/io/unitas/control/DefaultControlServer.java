@@ -66,7 +66,7 @@ final class DefaultControlServer implements ControlServer {
                 ? new EmbeddedStore(b.dataDir)
                 : new EtcdStore(b.etcdEndpoints, b.etcdPrefix, b.leaderLease, b.etcdAccess);
         ControlService service = new ControlService(store, b.clock, b.healthTtl, b.healthGrace, withEvidence,
-                                                     b.cooldown, b.healthClockSkew, b.tick);
+                                                     b.cooldown, b.healthClockSkew, b.tick, b.residency);
         WatchHub hub = new WatchHub(store, b.clock, b.watchLimits);
         tokens.onReload(hub::tokensChanged);
         HeaderDeadlines deadlines = new HeaderDeadlines(b.headerTimeout, b.idleTimeout);
