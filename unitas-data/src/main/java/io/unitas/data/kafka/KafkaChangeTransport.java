@@ -323,6 +323,7 @@ final class KafkaChangeTransport implements KafkaTransport {
             Thread.currentThread().interrupt();
         }
         producer.close(Duration.ofSeconds(5));
+        config.registry.remove(publishFailures);
     }
 
     @Override

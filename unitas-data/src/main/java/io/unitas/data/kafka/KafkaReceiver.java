@@ -2,6 +2,7 @@ package io.unitas.data.kafka;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.unitas.core.Region;
 import io.unitas.data.outbox.ApplyResult;
 import io.unitas.data.outbox.ApplyResult.Outcome;
@@ -69,6 +70,8 @@ final class KafkaReceiver {
     private final Counter failures;
     private final Counter deadLetters;
     private final Map<String, Long> consumerLag = new ConcurrentHashMap<>();
+    /** Removed on close, so a transport built again in the same registry meters itself, not this one. */
+    private final List<Meter> meters = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     // loop thread only
     private final Map<Stream, TreeMap<Long, Held>> held = new LinkedHashMap<>();
@@ -102,26 +105,32 @@ final class KafkaReceiver {
         this.consumerProperties = consumerProperties;
         this.offsetTable = new OffsetTable(config.offsets);
         String r = region.id();
-        this.passes = Counter.builder("unitas.data.kafka.receiver.passes").tag("region", r)
-                .description("passes of the region's Kafka receiving loop").register(config.registry);
-        this.failures = Counter.builder("unitas.data.kafka.receiver.failures").tag("region", r)
-                .description("passes of the region's Kafka receiving loop that failed").register(config.registry);
-        this.deadLetters = Counter.builder("unitas.data.kafka.deadletters").tag("region", r)
-                .description("changes rejected here and copied to the dead-letter topic").register(config.registry);
-        Gauge.builder("unitas.data.kafka.receiver.pass.age", this,
+        this.passes = metered(Counter.builder("unitas.data.kafka.receiver.passes").tag("region", r)
+                .description("passes of the region's Kafka receiving loop").register(config.registry));
+        this.failures = metered(Counter.builder("unitas.data.kafka.receiver.failures").tag("region", r)
+                .description("passes of the region's Kafka receiving loop that failed").register(config.registry));
+        this.deadLetters = metered(Counter.builder("unitas.data.kafka.deadletters").tag("region", r)
+                .description("changes rejected here and copied to the dead-letter topic").register(config.registry));
+        metered(Gauge.builder("unitas.data.kafka.receiver.pass.age", this,
                       x -> Math.max(0, config.clock.millis() - x.lastPass.toEpochMilli()) / 1000.0)
                 .tag("region", r).baseUnit("seconds").description("time since the receiving loop's last pass")
-                .register(config.registry);
-        Gauge.builder("unitas.data.kafka.receiver.alive", this, x -> x.died.isEmpty() ? 1 : 0).tag("region", r)
-                .description("0 once the region's Kafka receiving loop died").register(config.registry);
-        Gauge.builder("unitas.data.kafka.receiver.held", this, x -> x.heldCount).tag("region", r)
-                .description("changes read and waiting in memory to apply").register(config.registry);
+                .register(config.registry));
+        metered(Gauge.builder("unitas.data.kafka.receiver.alive", this, x -> x.died.isEmpty() ? 1 : 0).tag("region", r)
+                .description("0 once the region's Kafka receiving loop died").register(config.registry));
+        metered(Gauge.builder("unitas.data.kafka.receiver.held", this, x -> x.heldCount).tag("region", r)
+                .description("changes read and waiting in memory to apply").register(config.registry));
+    }
+
+    private <M extends Meter> M metered(M meter) {
+        meters.add(meter);
+        return meter;
     }
 
     synchronized void start() {
         if (thread != null) {
             throw new IllegalStateException("kafka receiver of " + region + ": already started");
         }
+        lastPass = config.clock.instant(); // a loop that never passes is stalled from its start
         thread = new Thread(this::run, "unitas-kafka-receiver-" + region);
         thread.setDaemon(true);
         thread.start();
@@ -227,10 +236,10 @@ final class KafkaReceiver {
 
     private void meterLag(TopicPartition tp) {
         String key = tp.topic() + "/" + tp.partition();
-        Gauge.builder("unitas.data.kafka.consumer.lag", consumerLag, m -> m.getOrDefault(key, 0L))
+        metered(Gauge.builder("unitas.data.kafka.consumer.lag", consumerLag, m -> m.getOrDefault(key, 0L))
                 .tags("region", region.id(), "topic", tp.topic(), "partition", String.valueOf(tp.partition()))
                 .description("records of the partition not yet read by the region's receiver")
-                .register(config.registry);
+                .register(config.registry));
     }
 
     /**
@@ -439,6 +448,7 @@ final class KafkaReceiver {
                 Thread.currentThread().interrupt();
             }
         }
+        meters.forEach(config.registry::remove);
     }
 
     /** One unit's changes from one origin. */

@@ -44,6 +44,12 @@ final class KafkaRegions implements AutoCloseable {
     static final Region US = Region.of("us");
     static final List<Region> ALL = List.of(CN, EU, US);
     static final String PROBE = "probe";
+    /** Kafka's clients log every reconnection at INFO: held here, so the level set stays. */
+    private static final java.util.logging.Logger KAFKA_LOGS = java.util.logging.Logger.getLogger("org.apache.kafka");
+
+    static {
+        KAFKA_LOGS.setLevel(java.util.logging.Level.WARNING);
+    }
 
     /**
      * Writes a change into {@code probe_applied}, counting repeats. Its amount column is an integer: a payload that is
