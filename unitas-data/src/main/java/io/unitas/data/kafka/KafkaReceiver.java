@@ -219,14 +219,23 @@ final class KafkaReceiver {
         }
         consumer.assign(all);
         Map<TopicPartition, Long> from = offsetTable.read();
+        List<TopicPartition> fresh = new ArrayList<>();
         for (TopicPartition tp : added) {
             long offset = from.getOrDefault(tp, -1L);
             if (offset >= 0) {
                 consumer.seek(tp, offset);
             } else {
-                consumer.seekToBeginning(List.of(tp));
+                fresh.add(tp);
             }
             meterLag(tp);
+        }
+        if (!fresh.isEmpty()) {
+            consumer.seekToBeginning(fresh);
+            consumer.beginningOffsets(fresh, Duration.ofSeconds(10)).forEach((tp, start) -> {
+                if (start > 0) {
+                    lostRecords(Set.of(tp)); // never read here, and its start already deleted: cannot tell what it held
+                }
+            });
         }
         if (!stored.isEmpty() || !from.isEmpty()) {
             LOG.info("kafka receiver of {}: reading {} more partitions ({} in all)", region, added.size(), all.size());
@@ -250,9 +259,11 @@ final class KafkaReceiver {
         consumer.seekToBeginning(partitions);
         for (TopicPartition tp : partitions) {
             Region origin = Region.of(tp.topic().substring((config.topicPrefix + "changes.").length()));
-            replayRequested.put(origin, config.clock.millis());
-            LOG.error("kafka receiver of {}: {} no longer holds the records from offset {} (retention passed them"
-                      + " before they were read): asking {} to publish again", region, tp, stored.get(tp), origin);
+            // a new value each time, so the origin sees a new request
+            replayRequested.merge(origin, config.clock.millis(), (a, b) -> Math.max(a + 1, b));
+            LOG.error("kafka receiver of {}: {} no longer holds records from offset {} (retention deleted them before"
+                      + " they were read here): asking {} to publish again", region, tp,
+                      stored.getOrDefault(tp, 0L), origin);
         }
     }
 

@@ -13,12 +13,15 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * {@code unitas_kafka_offsets} in the receiving region's database: per partition read, the offset its receiver reads
  * from after a restart. Written after the changes it covers committed, so it never passes a change not applied; a
- * change read again from it is a duplicate the applier skips. PostgreSQL and H2.
+ * change read again from it is a duplicate the applier skips. PostgreSQL and H2. On PostgreSQL the write commits
+ * without waiting for its WAL flush: lost in a crash, the offset before it is read from, and what lies between is read
+ * again as duplicates; so a receiving pass waits for one disk flush (its changes'), not two.
  */
 final class OffsetTable {
 
     private final DataSource dataSource;
     private volatile boolean created;
+    private volatile boolean postgres;
 
     OffsetTable(DataSource dataSource) {
         this.dataSource = dataSource;
@@ -32,6 +35,7 @@ final class OffsetTable {
             s.execute("CREATE TABLE IF NOT EXISTS unitas_kafka_offsets (topic VARCHAR(249) NOT NULL,"
                       + " partition_no INT NOT NULL, next_offset BIGINT NOT NULL, PRIMARY KEY (topic, partition_no))");
         }
+        postgres = "PostgreSQL".equals(c.getMetaData().getDatabaseProductName());
         created = true;
     }
 
@@ -58,6 +62,11 @@ final class OffsetTable {
             c.setAutoCommit(true);
             create(c);
             c.setAutoCommit(false);
+            if (postgres) {
+                try (Statement s = c.createStatement()) {
+                    s.execute("SET LOCAL synchronous_commit TO OFF");
+                }
+            }
             try (PreparedStatement update = c.prepareStatement("UPDATE unitas_kafka_offsets SET next_offset = ?"
                                                                + " WHERE topic = ? AND partition_no = ?");
                  PreparedStatement insert = c.prepareStatement("INSERT INTO unitas_kafka_offsets (topic,"

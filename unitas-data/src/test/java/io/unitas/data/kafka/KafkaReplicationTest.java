@@ -167,6 +167,46 @@ class KafkaReplicationTest {
         }
     }
 
+    /**
+     * Retention (here the admin's record deletion, which moves a partition's start the same way) deletes records a
+     * stopped region had not read: the region asks the origin to publish again from what it acknowledged.
+     */
+    @Test
+    void recordsDeletedBeforeAReceiverReadThem_areAskedForAgainAndApplied() throws Exception {
+        try (KafkaRegions regions = new KafkaRegions(KafkaCluster.shared(), 2)) {
+            regions.start(CN);
+            regions.start(EU);
+            regions.start(US);
+            regions.write(CN, "a", 10);
+            regions.write(CN, "b", 10);
+            Await.until("eu and us have cn's first changes", SETTLE,
+                        () -> regions.lost(EU).isEmpty() && regions.lost(US).isEmpty());
+            regions.stop(EU);
+            regions.write(CN, "a", 10);
+            regions.write(CN, "b", 10);
+            Await.until("us has the next ones", SETTLE, () -> regions.lost(US).isEmpty());
+
+            String topic = KafkaTransport.changesTopic(regions.prefix, CN);
+            try (Admin admin = regions.kafka.admin()) {
+                Map<TopicPartition, org.apache.kafka.clients.admin.RecordsToDelete> all = new java.util.HashMap<>();
+                for (int p = 0; p < 2; p++) {
+                    TopicPartition tp = new TopicPartition(topic, p);
+                    long end = admin.listOffsets(Map.of(tp, org.apache.kafka.clients.admin.OffsetSpec.latest()))
+                            .partitionResult(tp).get(30, TimeUnit.SECONDS).offset();
+                    all.put(tp, org.apache.kafka.clients.admin.RecordsToDelete.beforeOffset(end));
+                }
+                admin.deleteRecords(all).all().get(30, TimeUnit.SECONDS);
+            }
+            regions.start(EU);
+
+            Await.until("eu has every change of cn again", SETTLE, () -> regions.lost(EU).isEmpty());
+            assertThat(regions.appliedCount(EU)).isEqualTo(40);
+            assertThat(regions.appliedTwice(EU)).isEmpty();
+            assertThat(regions.appliedTwice(US)).isEmpty();
+            assertThat(regions.outOfOrder(EU)).isEmpty();
+        }
+    }
+
     private static List<ConsumerRecord<byte[], byte[]>> read(KafkaRegions regions, String topic, int expected) {
         Properties p = new Properties();
         p.setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, regions.kafka.bootstrapServers());
