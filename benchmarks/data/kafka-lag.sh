@@ -4,15 +4,16 @@
 # fsync and synchronous_commit on, and one Kafka broker (KRaft, from the Kafka server artifacts in the local Maven
 # repository) flushing every message to disk; then runs OutboxLagBenchmark at each rate, in process and through Kafka.
 #   usage: benchmarks/data/kafka-lag.sh [--rates "5000 10000"] [--seconds N] [--warmup N] [--units N] [--writers N]
+#                                      [--partitions N] (of each region's topic, default 8)
 #   a quick check that it runs (not a measurement): benchmarks/data/kafka-lag.sh --rates 500 --seconds 3 --warmup 2
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 if [[ "${1:-}" == --help || "${1:-}" == -h ]]; then
-  sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
   exit 0
 fi
-rates="5000 10000"; seconds=30; warmup=10; units=300; writers=8
+rates="5000 10000"; seconds=30; warmup=10; units=300; writers=8; partitions=8
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --rates) rates="$2"; shift 2 ;;
@@ -20,6 +21,7 @@ while [[ $# -gt 0 ]]; do
     --warmup) warmup="$2"; shift 2 ;;
     --units) units="$2"; shift 2 ;;
     --writers) writers="$2"; shift 2 ;;
+    --partitions) partitions="$2"; shift 2 ;;
     *) echo "$0: $1: unknown option (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -76,7 +78,7 @@ echo "PostgreSQL x3 (fsync and synchronous_commit on), Kafka 4.1.1 single broker
 for rate in $rates; do
   for transport in embedded kafka; do
     extra=()
-    [[ "$transport" == kafka ]] && extra=(--kafka "127.0.0.1:$kport")
+    [[ "$transport" == kafka ]] && extra=(--kafka "127.0.0.1:$kport" --partitions "$partitions")
     echo
     echo "== $rate changes/s asked, $transport"
     java ${JAVA_OPTS:-} -cp benchmarks/jmh/target/benchmarks.jar io.unitas.benchmarks.OutboxLagBenchmark "${urls[@]}" \
