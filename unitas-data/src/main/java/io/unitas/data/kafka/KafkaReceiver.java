@@ -83,6 +83,8 @@ final class KafkaReceiver {
     private final Set<Stream> gapped = new HashSet<>();
     private final Set<String> deadLettered = new HashSet<>();
     private final Map<Region, Acknowledgement> sentAcks = new HashMap<>();
+    private final Map<Region, TreeMap<String, Long>> ackPositions = new HashMap<>();
+    private long ackSentAt;
     private final Map<Region, Long> replayRequested = new HashMap<>();
     private Instant refreshedAt = Instant.EPOCH;
 
@@ -184,16 +186,18 @@ final class KafkaReceiver {
             refreshedAt = now;
         }
         Map<Region, Map<String, Long>> applied = new HashMap<>();
+        int read = 0;
         try {
             for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(100))) {
                 take(record);
+                read++;
             }
         } catch (InvalidOffsetException e) {
             lostRecords(e.partitions());
         }
         applyHeld(applied);
         storeOffsets();
-        acknowledge(applied);
+        acknowledge(applied, read == 0 && applied.isEmpty());
         for (TopicPartition tp : consumer.assignment()) {
             consumer.currentLag(tp).ifPresent(lag -> consumerLag.put(tp.topic() + "/" + tp.partition(), lag));
         }
@@ -397,34 +401,53 @@ final class KafkaReceiver {
         }
     }
 
-    /** Reports, per origin, the positions applied and the streams stopped here, when they changed. */
-    private void acknowledge(Map<Region, Map<String, Long>> applied) {
+    /**
+     * Reports, per origin, the positions applied and the streams stopped here, when they changed. Positions alone go
+     * at most every {@code ackInterval}, or at once on a pass that found nothing to do; a stop, a resume or a request
+     * to publish again goes at once. Every report is one more record the broker writes (and, with fsync on, flushes).
+     */
+    private void acknowledge(Map<Region, Map<String, Long>> applied, boolean idle) {
         Map<Region, List<StoppedStream>> stoppedByOrigin = new HashMap<>();
         for (StoppedStream s : applier.stopped()) {
             stoppedByOrigin.computeIfAbsent(s.origin(), o -> new ArrayList<>()).add(s);
         }
+        long nowMillis = config.clock.millis();
+        boolean due = idle || nowMillis - ackSentAt >= config.ackInterval.toMillis();
+        boolean sent = false;
         for (Region origin : config.regions) {
             if (origin.equals(region)) {
                 continue;
             }
             Acknowledgement before = sentAcks.get(origin);
-            Map<String, Long> positions = new TreeMap<>(before == null ? Map.of() : before.positions());
-            applied.getOrDefault(origin, Map.of()).forEach((unit, p) -> positions.merge(unit, p, Math::max));
+            Map<String, Long> fromPass = applied.getOrDefault(origin, Map.of());
             List<StoppedStream> stopped = stoppedByOrigin.getOrDefault(origin, List.of());
-            long replay = replayRequested.getOrDefault(origin, before == null ? 0 : before.replayRequest());
-            Acknowledgement now = new Acknowledgement(origin, region, positions, stopped, replay);
-            if (before == null && positions.isEmpty() && stopped.isEmpty() && replay == 0) {
-                continue; // nothing from this origin yet: what the topic holds from before a restart stands
-            }
-            if (before == null) {
+            long replay = replayRequested.getOrDefault(origin, 0L);
+            TreeMap<String, Long> positions = ackPositions.get(origin);
+            if (positions == null) {
+                if (fromPass.isEmpty() && stopped.isEmpty() && replay == 0) {
+                    continue; // nothing from this origin yet: what the topic holds from before a restart stands
+                }
                 // first report since start: from what the database holds, not only what this pass applied
-                applier.positions(origin).forEach((unit, p) -> positions.merge(unit, p, Math::max));
-                now = new Acknowledgement(origin, region, positions, stopped, replay);
-            } else if (before.equals(now)) {
+                positions = new TreeMap<>(applier.positions(origin));
+                ackPositions.put(origin, positions);
+            }
+            for (Map.Entry<String, Long> unit : fromPass.entrySet()) {
+                positions.merge(unit.getKey(), unit.getValue(), Math::max);
+            }
+            Acknowledgement now = new Acknowledgement(origin, region, new TreeMap<>(positions), stopped, replay);
+            if (now.equals(before)) {
+                continue;
+            }
+            boolean urgent = before == null || !before.stopped().equals(stopped) || before.replayRequest() != replay;
+            if (!urgent && !due) {
                 continue;
             }
             producer.send(new ProducerRecord<>(acksTopic, now.key(), now.encode()));
             sentAcks.put(origin, now);
+            sent = true;
+        }
+        if (sent) {
+            ackSentAt = nowMillis;
         }
     }
 

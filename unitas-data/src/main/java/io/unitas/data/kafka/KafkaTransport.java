@@ -80,6 +80,7 @@ public interface KafkaTransport extends ChangeTransport {
         Duration staleAfter = Duration.ofSeconds(30);
         Duration metadataRefresh = Duration.ofSeconds(5);
         Duration retryStopped = Duration.ofSeconds(1);
+        Duration ackInterval = Duration.ofMillis(50);
         int heldPerStream = 10_000;
         Map<String, String> clientProperties = Map.of();
 
@@ -156,6 +157,16 @@ public interface KafkaTransport extends ChangeTransport {
         }
 
         /**
+         * How often, at most, the receiver reports the positions it applied while changes keep coming (at once when it
+         * falls idle, and at once for a stopped or resumed stream); 50 ms unless given. Each report is a record the
+         * broker writes; the origin's lag report waits for it.
+         */
+        public Builder ackInterval(Duration ackInterval) {
+            this.ackInterval = Objects.requireNonNull(ackInterval, "ackInterval");
+            return this;
+        }
+
+        /**
          * Changes held in memory behind a unit's change that cannot apply yet; beyond, they are read again from Kafka
          * once it applies. 10,000 unless given.
          */
@@ -186,6 +197,9 @@ public interface KafkaTransport extends ChangeTransport {
             }
             if (replicationFactor < 1) {
                 problems.add("replicationFactor: " + replicationFactor + " (expected: >= 1)");
+            }
+            if (ackInterval.isNegative()) {
+                problems.add("ackInterval: " + ackInterval + " (expected: >= 0)");
             }
             if (heldPerStream < 1) {
                 problems.add("heldPerStream: " + heldPerStream + " (expected: >= 1)");
