@@ -23,8 +23,10 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
  * same data directory.
  *
  * <p>Sized for a small shared machine (two cores): each node's JVM has a 384 MB heap ({@code -Xmx384m}), the serial
- * collector, C2 kept, and two network and two I/O threads. Topics are replicated to every node (up to three) with
- * {@code min.insync.replicas} of 2 on three nodes, so a producer with {@code acks=all} survives one node down.
+ * collector (no concurrent GC threads competing for the cores), 128 MB of direct memory, and two network and two I/O
+ * threads. Topics are replicated to every node (up to three) with {@code min.insync.replicas} of 2 on three nodes, so
+ * a producer with {@code acks=all} survives one node down. A killed node is noticed within 6 s
+ * ({@code broker.session.timeout.ms}), not Kafka's default 9 s.
  * With {@code fsync}, each node flushes its log to disk on every message ({@code log.flush.interval.messages=1}), as
  * a benchmark with fsync on needs; otherwise Kafka's default (the page cache, durability by replication).
  */
