@@ -93,7 +93,8 @@ final class RoutingContextWebFilter implements WebFilter, Ordered {
         @Override
         public boolean repeated(KeySource source) {
             List<?> values = switch (source.kind()) {
-                case HEADER -> request.getHeaders().get(source.name());
+                // getValuesAsList, not get: HttpHeaders is no Map from Spring 7 on, where get(Object) is gone
+                case HEADER -> request.getHeaders().getValuesAsList(source.name());
                 case COOKIE -> request.getCookies().get(source.name());
                 case QUERY -> request.getQueryParams().get(source.name());
                 case PATH, DOMAIN_PREFIX, STRATEGY -> null;
