@@ -2,10 +2,12 @@ package io.unitas.benchmarks;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.unitas.core.Region;
+import io.unitas.data.kafka.KafkaTransport;
 import io.unitas.data.outbox.ApplyResult;
 import io.unitas.data.outbox.ChangeApplier;
 import io.unitas.data.outbox.ChangeEnvelope;
 import io.unitas.data.outbox.ChangeHandler;
+import io.unitas.data.outbox.ChangeTransport;
 import io.unitas.data.outbox.InProcessTransport;
 import io.unitas.data.outbox.Outbox;
 import io.unitas.data.outbox.OutboxShipper;
@@ -40,8 +42,11 @@ import org.postgresql.ds.PGSimpleDataSource;
  * in-process transport and their appliers write the entries. Each change's lag is its age when its applying
  * transaction has committed in a target (write time at the origin to commit at the target, one clock), the per-unit
  * lag as a switchover would see it. Prints p50, p90, p99 and the maximum, the rate reached, and any stopped stream.
+ * With {@code --kafka}, the regions replicate through Kafka instead ({@link KafkaTransport}, one per region, each
+ * receiving into its region's applier), the same writers, shippers and measurement otherwise.
  *
- * <p>Run with its own three PostgreSQL servers: {@code benchmarks/data/outbox-lag.sh}. By hand:
+ * <p>Run with its own three PostgreSQL servers: {@code benchmarks/data/outbox-lag.sh}; through Kafka beside the
+ * embedded transport: {@code benchmarks/data/kafka-lag.sh}. By hand:
  * {@code java -cp benchmarks/jmh/target/benchmarks.jar io.unitas.benchmarks.OutboxLagBenchmark --help}.
  */
 public final class OutboxLagBenchmark {
@@ -53,6 +58,8 @@ public final class OutboxLagBenchmark {
               --seconds N     measured seconds (default 30), after --warmup N seconds (default 5)
               --writers N     writer connections per region (default 4)
               --poll MILLIS   each shipper's round interval (default 20)
+              --kafka SERVERS replicate through Kafka at SERVERS (host:port,...) instead of in process
+              --partitions N  partitions of each region's Kafka topic (default 8)
             Each URL names an empty database (the benchmark creates its table and unitas's, and empties them).""";
 
     private static final List<Region> REGIONS = List.of(Region.of("cn"), Region.of("eu"), Region.of("us"));
@@ -95,7 +102,9 @@ public final class OutboxLagBenchmark {
         private final Map<Region, DataSource> db = new LinkedHashMap<>();
         private final Map<Region, Outbox> outbox = new LinkedHashMap<>();
         private final List<OutboxShipper> shippers = new ArrayList<>();
-        private final InProcessTransport transport = InProcessTransport.create();
+        private final InProcessTransport inProcess = InProcessTransport.create();
+        private final Map<Region, ChangeTransport> transports = new LinkedHashMap<>();
+        private final String kafka;
         private final int rate;
         private final int units;
         private final int seconds;
@@ -123,6 +132,8 @@ public final class OutboxLagBenchmark {
             this.warmup = warmup;
             this.writers = writers;
             this.poll = poll;
+            this.kafka = urls.get("kafka");
+            String topicPrefix = "bench-" + Long.toHexString(System.nanoTime()) + ".";
             for (Region region : REGIONS) {
                 PGSimpleDataSource server = new PGSimpleDataSource();
                 server.setUrl(urls.get(region.id()));
@@ -136,10 +147,19 @@ public final class OutboxLagBenchmark {
                 }
                 ChangeApplier applier = ChangeApplier.jdbc(region, ds, Map.of(ENTRY, HANDLER), clock,
                                                            new SimpleMeterRegistry());
-                transport.receiver(new Measured(applier));
+                if (kafka == null) {
+                    inProcess.receiver(new Measured(applier));
+                    transports.put(region, inProcess);
+                } else {
+                    KafkaTransport t = KafkaTransport.builder(region, kafka).regions(REGIONS)
+                            .receiver(new Measured(applier), ds).topicPrefix(topicPrefix)
+                            .partitions(Integer.parseInt(urls.getOrDefault("partitions", "8"))).build();
+                    t.start();
+                    transports.put(region, t);
+                }
             }
             for (Region region : REGIONS) {
-                shippers.add(OutboxShipper.create(new Timed(outbox.get(region)), transport,
+                shippers.add(OutboxShipper.create(new Timed(outbox.get(region)), transports.get(region),
                                                   REGIONS.stream().filter(r -> !r.equals(region)).toList(), clock,
                                                   new SimpleMeterRegistry(), Duration.ofSeconds(30)));
             }
@@ -175,7 +195,10 @@ public final class OutboxLagBenchmark {
                 t.join(10_000);
             }
             shippers.forEach(OutboxShipper::close);
-            report(writtenDuring / elapsed);
+            report(writtenDuring / elapsed, writtenDuring);
+            if (kafka != null) {
+                transports.values().forEach(ChangeTransport::close);
+            }
         }
 
         /** One writer: a connection of its region, writing on a fixed schedule (catching up when behind). */
@@ -212,19 +235,22 @@ public final class OutboxLagBenchmark {
             }
         }
 
-        private void report(double achievedRate) {
+        private void report(double achievedRate, long writtenDuring) {
             int count = (int) Math.min(lagCount.get(), lags.length);
             long[] sorted = Arrays.copyOf(lags, count);
             Arrays.sort(sorted);
             List<StoppedStream> stopped = new ArrayList<>();
             for (Region region : REGIONS) {
-                stopped.addAll(transport.stopped(region));
+                stopped.addAll(transports.get(region).stopped(region));
             }
-            System.out.printf("three regions (cn, eu, us), %d units, %d writers per region, shipper round every %d ms%n",
-                              units, writers, poll.toMillis());
+            System.out.printf("three regions (cn, eu, us), %d units, %d writers per region, shipper round every %d ms,"
+                              + " transport: %s%n", units, writers, poll.toMillis(),
+                              kafka == null ? "in process" : "Kafka at " + kafka);
             System.out.printf("  written     %8.0f changes/s (asked %d) for %d s after %d s of warm-up%n", achievedRate,
                               rate, seconds, warmup);
-            System.out.printf("  applied     %8d changes in the other two regions while measuring%n", count);
+            System.out.printf("  applied     %8d changes in the other two regions while measuring (%.0f%% of the %d"
+                              + " due: %s)%n", count, 100.0 * count / Math.max(1, 2 * writtenDuring), 2 * writtenDuring,
+                              count >= 2 * writtenDuring * 0.98 ? "kept up" : "fell behind");
             if (count == 0) {
                 System.out.println("  nothing applied: no lag to report");
                 return;
