@@ -1,0 +1,232 @@
+package io.unitas.cache.kafka;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.TimeGauge;
+import io.unitas.cache.Invalidation;
+import io.unitas.cache.InvalidationTarget;
+
+/**
+ * One thread: poll, apply each record (retrying with backoff, then dead-lettering), sync the target, commit. The
+ * offset is committed only after the target synced what the batch applied, so a crash replays rather than loses;
+ * replaying is harmless, an invalidation already applied is stale the second time.
+ */
+final class KafkaInvalidationConsumer implements InvalidationConsumer {
+
+    private static final Logger log = LoggerFactory.getLogger(KafkaInvalidationConsumer.class);
+
+    private final InvalidationConsumerBuilder config;
+    private final String topic;
+    private final String deadLetterTopic;
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final KafkaProducer<byte[], byte[]> deadLetters;
+    private final Thread thread;
+    private final Counter failed;
+    private final Counter retries;
+    private final AtomicLong deadLetterDepth = new AtomicLong();
+    private final List<Meter> gauges = new ArrayList<>();
+    private volatile boolean stopping;
+    private volatile boolean running;
+    private volatile long lastPollMillis = -1;
+    private volatile String failure;
+
+    KafkaInvalidationConsumer(InvalidationConsumerBuilder config) {
+        this.config = config;
+        this.topic = KafkaInvalidations.topic(config.cacheName);
+        this.deadLetterTopic = KafkaInvalidations.deadLetterTopic(config.cacheName);
+        Properties c = new Properties();
+        c.setProperty(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers);
+        c.setProperty(ConsumerConfig.GROUP_ID_CONFIG, config.groupId);
+        c.setProperty(ConsumerConfig.CLIENT_ID_CONFIG, "unitas-cache-" + config.cacheName);
+        c.setProperty(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        // a new group has no cache contents older than its first poll, but replaying from the start is harmless
+        c.setProperty(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        this.consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        Properties p = new Properties();
+        p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers);
+        p.setProperty(ProducerConfig.CLIENT_ID_CONFIG, "unitas-cache-dead-letter-" + config.cacheName);
+        p.setProperty(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        p.setProperty(ProducerConfig.ACKS_CONFIG, "all");
+        this.deadLetters = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+        this.thread = new Thread(this::run, "unitas-cache-invalidations-" + config.cacheName);
+        this.thread.setDaemon(true);
+        MeterRegistry registry = config.registry;
+        String cache = config.cacheName;
+        this.failed = Counter.builder("unitas.cache.invalidations").tag("cache", cache).tag("outcome", "failed")
+                .description("invalidations that could not be applied and went to the dead-letter topic")
+                .register(registry);
+        this.retries = Counter.builder("unitas.cache.invalidations.retries").tag("cache", cache)
+                .description("attempts of an invalidation after one that failed").register(registry);
+        // gauges hold this consumer: removed at close, so a consumer started again in this process reports itself
+        gauges.add(Gauge.builder("unitas.cache.invalidations.dead_letter.depth", deadLetterDepth, AtomicLong::get)
+                .tag("cache", cache).description("records in the dead-letter topic, as of the last dead letter")
+                .register(registry));
+        gauges.add(Gauge.builder("unitas.cache.invalidations.consumer.running", this, s -> s.running ? 1 : 0)
+                .tag("cache", cache).description("1 while the invalidation loop runs; 0 means events are not applied")
+                .register(registry));
+        gauges.add(TimeGauge.builder("unitas.cache.invalidations.consumer.last_poll_age", this, TimeUnit.MILLISECONDS,
+                s -> s.lastPollMillis < 0 ? 0 : config.clock.millis() - s.lastPollMillis)
+                .tag("cache", cache).description("time since the loop last returned from a poll; growing means stalled")
+                .register(registry));
+    }
+
+    @Override
+    public InvalidationConsumer start() {
+        running = true;
+        thread.start();
+        return this;
+    }
+
+    @Override
+    public ConsumerState state() {
+        long last = lastPollMillis;
+        return new ConsumerState(running, last < 0 ? null : Instant.ofEpochMilli(last), failure);
+    }
+
+    private void run() {
+        try {
+            consumer.subscribe(List.of(topic));
+            measureDeadLetterDepth();
+            while (!stopping) {
+                ConsumerRecords<byte[], byte[]> records = consumer.poll(config.pollTimeout);
+                lastPollMillis = config.clock.millis();
+                boolean deadLettered = false;
+                for (ConsumerRecord<byte[], byte[]> record : records) {
+                    deadLettered |= !handle(record);
+                }
+                if (!records.isEmpty()) {
+                    config.target.sync();
+                    consumer.commitSync();
+                }
+                if (deadLettered) {
+                    measureDeadLetterDepth();
+                }
+            }
+        } catch (Throwable e) { // an Error too: a dead loop must say so, not vanish
+            if (!stopping) { // a close wakes the poll and interrupts a backoff wait: not a failure
+                stopped(e);
+            }
+        } finally {
+            running = false;
+            try {
+                consumer.close();
+            } catch (RuntimeException e) {
+                log.warn("cache '{}': closing the invalidation consumer: {}", config.cacheName, e.toString());
+            }
+        }
+    }
+
+    private void stopped(Throwable e) {
+        failure = e.toString();
+        log.error("cache '{}': the invalidation consumer of {} stopped: {}; invalidations are not applied until it "
+                + "is restarted (it resumes from its last committed offset)", config.cacheName, topic, e.toString());
+    }
+
+    /** Applies one record; false when it went to the dead-letter topic. */
+    private boolean handle(ConsumerRecord<byte[], byte[]> record) throws InterruptedException, ExecutionException {
+        Invalidation invalidation;
+        try {
+            invalidation = InvalidationCodec.decode(record.key(), record.value());
+        } catch (IllegalArgumentException e) {
+            // no retry: the same bytes will not decode the next time
+            deadLetter(record, e.getMessage(), 0);
+            return false;
+        }
+        Duration backoff = config.initialBackoff;
+        for (int attempt = 1;; attempt++) {
+            try {
+                config.target.invalidate(invalidation);
+                return true;
+            } catch (RuntimeException e) {
+                if (attempt >= config.maxAttempts) {
+                    deadLetter(record, e.toString(), attempt);
+                    return false;
+                }
+                retries.increment();
+                config.sleeper.sleep(backoff);
+                backoff = backoff.multipliedBy(2).compareTo(config.maxBackoff) > 0 ? config.maxBackoff
+                        : backoff.multipliedBy(2);
+            }
+        }
+    }
+
+    /** Writes the record to the dead-letter topic and waits for the broker to have it before the offset moves on. */
+    private void deadLetter(ConsumerRecord<byte[], byte[]> record, String error, int attempts)
+            throws InterruptedException, ExecutionException {
+        failed.increment();
+        String source = record.topic() + "-" + record.partition() + "@" + record.offset();
+        log.warn("cache '{}': invalidation {} dead-lettered to {} after {} attempt(s): {}", config.cacheName, source,
+                deadLetterTopic, attempts, error);
+        ProducerRecord<byte[], byte[]> dead = new ProducerRecord<>(deadLetterTopic, record.key(), record.value());
+        dead.headers().add("unitas.error", error.getBytes(StandardCharsets.UTF_8));
+        dead.headers().add("unitas.attempts", String.valueOf(attempts).getBytes(StandardCharsets.UTF_8));
+        dead.headers().add("unitas.source", source.getBytes(StandardCharsets.UTF_8));
+        deadLetters.send(dead).get();
+    }
+
+    /** The records the dead-letter topic holds: end minus beginning offsets, summed over its partitions. */
+    private void measureDeadLetterDepth() {
+        List<PartitionInfo> infos = consumer.listTopics().get(deadLetterTopic);
+        if (infos == null) {
+            deadLetterDepth.set(0);
+            return;
+        }
+        List<TopicPartition> partitions = new ArrayList<>();
+        for (PartitionInfo info : infos) {
+            partitions.add(new TopicPartition(info.topic(), info.partition()));
+        }
+        Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+        Map<TopicPartition, Long> begin = consumer.beginningOffsets(partitions);
+        long depth = 0;
+        for (TopicPartition tp : partitions) {
+            depth += end.getOrDefault(tp, 0L) - begin.getOrDefault(tp, 0L);
+        }
+        deadLetterDepth.set(depth);
+    }
+
+    @Override
+    public void close() {
+        stopping = true;
+        consumer.wakeup();
+        thread.interrupt(); // a backoff wait ends at once; what was applied before it is committed on restart
+        try {
+            thread.join(TimeUnit.SECONDS.toMillis(30));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        deadLetters.close();
+        gauges.forEach(config.registry::remove);
+    }
+
+    @Override
+    public String toString() {
+        return "InvalidationConsumer[" + topic + ", group " + config.groupId + "]";
+    }
+}
