@@ -251,6 +251,32 @@ final class DefaultTwoLevelCache<V> implements TwoLevelCache<V> {
     }
 
     @Override
+    public void evict(String key) {
+        checkOpen();
+        byte[] k = key.getBytes(StandardCharsets.UTF_8);
+        synchronized (stripe(key)) {
+            try {
+                db.delete(k);
+            } catch (RocksDBException e) {
+                throw failure("delete from", e);
+            }
+            if (l1 != null) {
+                l1.invalidate(key);
+            }
+        }
+    }
+
+    @Override
+    public void clear() {
+        checkOpen();
+        try (RocksIterator it = db.newIterator()) {
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+                evict(new String(it.key(), StandardCharsets.UTF_8));
+            }
+        }
+    }
+
+    @Override
     public long purgeExpired() {
         checkOpen();
         long purged = 0;

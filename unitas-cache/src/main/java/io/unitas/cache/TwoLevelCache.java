@@ -51,6 +51,15 @@ public interface TwoLevelCache<V> extends InvalidationTarget, AutoCloseable {
     @Override
     InvalidationOutcome invalidate(Invalidation invalidation);
 
+    /**
+     * Removes {@code key} from both levels without a tombstone (any version may be put next): for a caller that
+     * knows the key's value changed but not its version, such as Spring's {@code @CacheEvict}.
+     */
+    void evict(String key);
+
+    /** Removes every entry and tombstone from both levels. */
+    void clear();
+
     /** Deletes from disk every entry and tombstone older than the TTL; returns how many. */
     long purgeExpired();
 

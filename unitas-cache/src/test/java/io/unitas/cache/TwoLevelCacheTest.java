@@ -211,6 +211,29 @@ class TwoLevelCacheTest {
     }
 
     @Test
+    void evict_removesFromBothLevels_withoutATombstone() {
+        cache = open(100);
+        cache.put("u-1", "ada", 5);
+        cache.evict("u-1");
+
+        assertThat(cache.getIfPresent("u-1")).isNull();
+        assertThat(cache.put("u-1", "older", 4)).isTrue();
+    }
+
+    @Test
+    void clear_removesEverything_fromDiskToo() {
+        cache = open(100);
+        cache.put("u-1", "ada", 1);
+        cache.put("u-2", "bob", 1);
+        cache.clear();
+        cache.close();
+
+        cache = open(100);
+        assertThat(cache.getIfPresent("u-1")).isNull();
+        assertThat(cache.getIfPresent("u-2")).isNull();
+    }
+
+    @Test
     void purgeExpired_deletesWhatIsPastTheTtl() {
         cache = open(100);
         cache.put("u-1", "ada", 1);
