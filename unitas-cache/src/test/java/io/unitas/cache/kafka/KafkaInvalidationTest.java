@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -35,6 +36,7 @@ import io.unitas.cache.TwoLevelCache;
 import io.unitas.cache.ValueCodec;
 import io.unitas.testkit.Await;
 import io.unitas.testkit.KafkaCluster;
+import io.unitas.testkit.MutableClock;
 
 /**
  * Invalidations through a real Kafka broker (the testkit's, shared by every test class of this JVM) into a cache on
@@ -217,6 +219,31 @@ class KafkaInvalidationTest {
         Await.until("the loop stopped", WAIT, () -> !consumer.state().running());
         assertThat(consumer.state().failure()).isEqualTo("java.lang.OutOfMemoryError: simulated");
         assertThat(registry.get("unitas.cache.invalidations.consumer.running").gauge().value()).isZero();
+    }
+
+    @Test
+    void aStalledLoop_showsInTheLastPollAge() throws Exception {
+        MutableClock clock = new MutableClock(T0);
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        consumer = consumerOf(inv -> {
+            entered.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return cache.invalidate(inv);
+        }).clock(clock).build().start();
+        publish("u-1", 2);
+        assertThat(entered.await(60, TimeUnit.SECONDS)).isTrue();
+
+        clock.advance(Duration.ofMinutes(2));
+
+        assertThat(registry.get("unitas.cache.invalidations.consumer.last_poll_age").timeGauge()
+                .value(TimeUnit.SECONDS)).isEqualTo(120);
+        assertThat(consumer.state().running()).isTrue();
+        release.countDown();
     }
 
     @Test
