@@ -19,9 +19,12 @@ public final class InvalidationConsumerBuilder {
     Duration initialBackoff = Duration.ofMillis(100);
     Duration maxBackoff = Duration.ofSeconds(5);
     Duration pollTimeout = Duration.ofMillis(500);
+    Duration redriveEvery = Duration.ofMinutes(1);
+    Duration maxRedriveEvery = Duration.ofMinutes(30);
     Clock clock = Clock.systemUTC();
     MeterRegistry registry = Metrics.globalRegistry;
-    Sleeper sleeper = Sleeper.THREAD;
+    /** null: the consumer's own wait, which its close ends. */
+    Sleeper sleeper;
 
     InvalidationConsumerBuilder(String bootstrapServers, String cacheName, InvalidationTarget target) {
         this.bootstrapServers = Objects.requireNonNull(bootstrapServers, "bootstrapServers");
@@ -65,7 +68,24 @@ public final class InvalidationConsumerBuilder {
         return this;
     }
 
-    /** The clock of the last poll's time (default UTC system clock). */
+    /**
+     * How often the dead letters are read back and applied again (default every minute), doubling after a round
+     * in which one still failed, up to {@code max} (default 30 min), back to {@code every} after a round that
+     * applied them all.
+     */
+    public InvalidationConsumerBuilder redrive(Duration every, Duration max) {
+        Objects.requireNonNull(every, "every");
+        Objects.requireNonNull(max, "max");
+        if (every.toMillis() < 1 || max.compareTo(every) < 0) {
+            throw new IllegalArgumentException("cache '" + cacheName + "': redrive: every " + every + ", at most "
+                    + max + " (expected: 1 ms <= every <= max)");
+        }
+        this.redriveEvery = every;
+        this.maxRedriveEvery = max;
+        return this;
+    }
+
+    /** The clock of the last poll's time and of the redrive rounds (default UTC system clock). */
     public InvalidationConsumerBuilder clock(Clock clock) {
         this.clock = Objects.requireNonNull(clock, "clock");
         return this;

@@ -4,6 +4,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -15,11 +17,13 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
@@ -34,7 +38,8 @@ import io.unitas.cache.Invalidation;
 import io.unitas.cache.InvalidationTarget;
 
 /**
- * One thread: poll, apply each record (retrying with backoff, then dead-lettering), sync the target, commit. The
+ * One thread: poll, apply each record (retrying with backoff, then dead-lettering), sync the target, commit; every
+ * so often, read the dead letters back and apply them again. The
  * offset is committed only after the target synced what the batch applied, so a crash replays rather than loses;
  * replaying is harmless, an invalidation already applied is stale the second time.
  */
@@ -47,11 +52,19 @@ final class KafkaInvalidationConsumer implements InvalidationConsumer {
     private final String deadLetterTopic;
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final KafkaProducer<byte[], byte[]> deadLetters;
+    /** Reads the dead-letter topic back, in a group of its own whose committed offsets mark what was redriven. */
+    private final KafkaConsumer<byte[], byte[]> redriver;
     private final Thread thread;
     private final Counter failed;
     private final Counter retries;
+    private final Counter redriven;
+    private final Counter redriveRounds;
+    private Duration redriveDelay;
+    private long nextRedriveMillis;
     private final AtomicLong deadLetterDepth = new AtomicLong();
     private final List<Meter> gauges = new ArrayList<>();
+    private final Object stopSignal = new Object();
+    private final Sleeper sleeper;
     private volatile boolean stopping;
     private volatile boolean running;
     private volatile long lastPollMillis = -1;
@@ -69,6 +82,13 @@ final class KafkaInvalidationConsumer implements InvalidationConsumer {
         // a new group has no cache contents older than its first poll, but replaying from the start is harmless
         c.setProperty(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         this.consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        Properties r = new Properties();
+        r.putAll(c);
+        r.setProperty(ConsumerConfig.GROUP_ID_CONFIG, config.groupId + ".dead-letter");
+        r.setProperty(ConsumerConfig.CLIENT_ID_CONFIG, "unitas-cache-redrive-" + config.cacheName);
+        this.redriver = new KafkaConsumer<>(r, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        this.redriveDelay = config.redriveEvery;
+        this.sleeper = config.sleeper != null ? config.sleeper : this::awaitStop;
         Properties p = new Properties();
         p.setProperty(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers);
         p.setProperty(ProducerConfig.CLIENT_ID_CONFIG, "unitas-cache-dead-letter-" + config.cacheName);
@@ -84,9 +104,13 @@ final class KafkaInvalidationConsumer implements InvalidationConsumer {
                 .register(registry);
         this.retries = Counter.builder("unitas.cache.invalidations.retries").tag("cache", cache)
                 .description("attempts of an invalidation after one that failed").register(registry);
+        this.redriveRounds = Counter.builder("unitas.cache.invalidations.redrive.rounds").tag("cache", cache)
+                .description("rounds of reading the dead letters back").register(registry);
+        this.redriven = Counter.builder("unitas.cache.invalidations.redriven").tag("cache", cache)
+                .description("dead letters applied when read back from the dead-letter topic").register(registry);
         // gauges hold this consumer: removed at close, so a consumer started again in this process reports itself
         gauges.add(Gauge.builder("unitas.cache.invalidations.dead_letter.depth", deadLetterDepth, AtomicLong::get)
-                .tag("cache", cache).description("records in the dead-letter topic, as of the last dead letter")
+                .tag("cache", cache).description("dead letters not redriven yet")
                 .register(registry));
         gauges.add(Gauge.builder("unitas.cache.invalidations.consumer.running", this, s -> s.running ? 1 : 0)
                 .tag("cache", cache).description("1 while the invalidation loop runs; 0 means events are not applied")
@@ -113,6 +137,7 @@ final class KafkaInvalidationConsumer implements InvalidationConsumer {
     private void run() {
         try {
             consumer.subscribe(List.of(topic));
+            nextRedriveMillis = config.clock.millis() + redriveDelay.toMillis();
             measureDeadLetterDepth();
             while (!stopping) {
                 ConsumerRecords<byte[], byte[]> records = consumer.poll(config.pollTimeout);
@@ -128,6 +153,15 @@ final class KafkaInvalidationConsumer implements InvalidationConsumer {
                 if (deadLettered) {
                     measureDeadLetterDepth();
                 }
+                if (config.clock.millis() >= nextRedriveMillis) {
+                    // a round that could not apply everything waits twice as long before the next one
+                    redriveDelay = redrive() ? config.redriveEvery
+                            : redriveDelay.multipliedBy(2).compareTo(config.maxRedriveEvery) > 0
+                                    ? config.maxRedriveEvery : redriveDelay.multipliedBy(2);
+                    nextRedriveMillis = config.clock.millis() + redriveDelay.toMillis();
+                    measureDeadLetterDepth();
+                    redriveRounds.increment();
+                }
             }
         } catch (Throwable e) { // an Error too: a dead loop must say so, not vanish
             if (!stopping) { // a close wakes the poll and interrupts a backoff wait: not a failure
@@ -135,10 +169,12 @@ final class KafkaInvalidationConsumer implements InvalidationConsumer {
             }
         } finally {
             running = false;
-            try {
-                consumer.close();
-            } catch (RuntimeException e) {
-                log.warn("cache '{}': closing the invalidation consumer: {}", config.cacheName, e.toString());
+            for (AutoCloseable client : List.of(consumer, redriver)) {
+                try {
+                    client.close();
+                } catch (Exception e) {
+                    log.warn("cache '{}': closing the invalidation consumer: {}", config.cacheName, e.toString());
+                }
             }
         }
     }
@@ -156,7 +192,7 @@ final class KafkaInvalidationConsumer implements InvalidationConsumer {
             invalidation = InvalidationCodec.decode(record.key(), record.value());
         } catch (IllegalArgumentException e) {
             // no retry: the same bytes will not decode the next time
-            deadLetter(record, e.getMessage(), 0);
+            deadLetter(record, e.getMessage(), 0, null);
             return false;
         }
         Duration backoff = config.initialBackoff;
@@ -166,11 +202,11 @@ final class KafkaInvalidationConsumer implements InvalidationConsumer {
                 return true;
             } catch (RuntimeException e) {
                 if (attempt >= config.maxAttempts) {
-                    deadLetter(record, e.toString(), attempt);
+                    deadLetter(record, e.toString(), attempt, null);
                     return false;
                 }
                 retries.increment();
-                config.sleeper.sleep(backoff);
+                sleeper.sleep(backoff);
                 backoff = backoff.multipliedBy(2).compareTo(config.maxBackoff) > 0 ? config.maxBackoff
                         : backoff.multipliedBy(2);
             }
@@ -178,10 +214,10 @@ final class KafkaInvalidationConsumer implements InvalidationConsumer {
     }
 
     /** Writes the record to the dead-letter topic and waits for the broker to have it before the offset moves on. */
-    private void deadLetter(ConsumerRecord<byte[], byte[]> record, String error, int attempts)
+    private void deadLetter(ConsumerRecord<byte[], byte[]> record, String error, int attempts, String from)
             throws InterruptedException, ExecutionException {
         failed.increment();
-        String source = record.topic() + "-" + record.partition() + "@" + record.offset();
+        String source = from != null ? from : record.topic() + "-" + record.partition() + "@" + record.offset();
         log.warn("cache '{}': invalidation {} dead-lettered to {} after {} attempt(s): {}", config.cacheName, source,
                 deadLetterTopic, attempts, error);
         ProducerRecord<byte[], byte[]> dead = new ProducerRecord<>(deadLetterTopic, record.key(), record.value());
@@ -191,22 +227,120 @@ final class KafkaInvalidationConsumer implements InvalidationConsumer {
         deadLetters.send(dead).get();
     }
 
-    /** The records the dead-letter topic holds: end minus beginning offsets, summed over its partitions. */
+    /**
+     * Reads the dead letters written before this round began and applies each once; one that fails again is
+     * dead-lettered again (its attempts counted on), one that does not decode is left behind with a log line.
+     * Returns whether every one was applied.
+     */
+    private boolean redrive() throws InterruptedException, ExecutionException {
+        List<TopicPartition> partitions = deadLetterPartitions();
+        if (partitions.isEmpty()) {
+            return true;
+        }
+        if (!redriver.assignment().containsAll(partitions)) {
+            redriver.assign(partitions);
+        }
+        Map<TopicPartition, Long> end = redriver.endOffsets(partitions);
+        boolean allApplied = true;
+        for (int polls = 0; polls < 20 && !stopping && !caughtUp(end); polls++) {
+            for (ConsumerRecord<byte[], byte[]> record : redriver.poll(Duration.ofMillis(200))) {
+                if (record.offset() >= end.get(new TopicPartition(record.topic(), record.partition()))) {
+                    continue; // written during this round (a dead letter of this round): the next round's
+                }
+                Invalidation invalidation;
+                try {
+                    invalidation = InvalidationCodec.decode(record.key(), record.value());
+                } catch (IllegalArgumentException e) {
+                    log.warn("cache '{}': dead letter {}-{}@{} not redriven: {}", config.cacheName, record.topic(),
+                            record.partition(), record.offset(), e.getMessage());
+                    continue;
+                }
+                try {
+                    config.target.invalidate(invalidation);
+                    redriven.increment();
+                } catch (RuntimeException e) {
+                    allApplied = false;
+                    deadLetter(record, e.toString(), header(record, "unitas.attempts", 0) + 1,
+                            headerText(record, "unitas.source"));
+                }
+            }
+        }
+        // what this round applied is synced before the redrive group's offsets move past it
+        config.target.sync();
+        Map<TopicPartition, OffsetAndMetadata> done = new HashMap<>();
+        for (TopicPartition tp : partitions) {
+            done.put(tp, new OffsetAndMetadata(
+                    Math.min(redriver.position(tp), end.get(tp))));
+        }
+        redriver.commitSync(done);
+        // a poll may have fetched past the round's end (dead letters of this round): read them next round
+        done.forEach((tp, offset) -> redriver.seek(tp, offset));
+        return allApplied;
+    }
+
+    private boolean caughtUp(Map<TopicPartition, Long> end) {
+        for (Map.Entry<TopicPartition, Long> e : end.entrySet()) {
+            if (redriver.position(e.getKey()) < e.getValue()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int header(ConsumerRecord<byte[], byte[]> record, String key, int otherwise) {
+        String text = headerText(record, key);
+        try {
+            return text == null ? otherwise : Integer.parseInt(text);
+        } catch (NumberFormatException e) {
+            return otherwise;
+        }
+    }
+
+    private static String headerText(ConsumerRecord<byte[], byte[]> record, String key) {
+        Header h = record.headers().lastHeader(key);
+        return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
+    }
+
+    private List<TopicPartition> deadLetterPartitions() {
+        List<PartitionInfo> infos = redriver.listTopics().get(deadLetterTopic);
+        List<TopicPartition> partitions = new ArrayList<>();
+        if (infos != null) {
+            for (PartitionInfo info : infos) {
+                partitions.add(new TopicPartition(info.topic(), info.partition()));
+            }
+        }
+        return partitions;
+    }
+
+    /** The backoff wait: ends early, throwing, when the consumer is closed. */
+    private void awaitStop(Duration duration) throws InterruptedException {
+        long deadline = System.nanoTime() + duration.toNanos();
+        synchronized (stopSignal) {
+            for (long left = duration.toNanos(); !stopping && left > 0; left = deadline - System.nanoTime()) {
+                TimeUnit.NANOSECONDS.timedWait(stopSignal, left);
+            }
+        }
+        if (stopping) {
+            throw new InterruptedException("closing");
+        }
+    }
+
+    /** Dead letters not redriven yet: the topic's end offsets minus the redrive group's committed ones. */
     private void measureDeadLetterDepth() {
-        List<PartitionInfo> infos = consumer.listTopics().get(deadLetterTopic);
-        if (infos == null) {
+        List<TopicPartition> partitions = deadLetterPartitions();
+        if (partitions.isEmpty()) {
             deadLetterDepth.set(0);
             return;
         }
-        List<TopicPartition> partitions = new ArrayList<>();
-        for (PartitionInfo info : infos) {
-            partitions.add(new TopicPartition(info.topic(), info.partition()));
-        }
-        Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-        Map<TopicPartition, Long> begin = consumer.beginningOffsets(partitions);
+        Map<TopicPartition, Long> end = redriver.endOffsets(partitions);
+        Map<TopicPartition, Long> begin = redriver.beginningOffsets(partitions);
+        Map<TopicPartition, OffsetAndMetadata> committed =
+                redriver.committed(new HashSet<>(partitions));
         long depth = 0;
         for (TopicPartition tp : partitions) {
-            depth += end.getOrDefault(tp, 0L) - begin.getOrDefault(tp, 0L);
+            OffsetAndMetadata c = committed.get(tp);
+            long from = Math.max(begin.getOrDefault(tp, 0L), c == null ? 0L : c.offset());
+            depth += end.getOrDefault(tp, 0L) - from;
         }
         deadLetterDepth.set(depth);
     }
@@ -214,8 +348,10 @@ final class KafkaInvalidationConsumer implements InvalidationConsumer {
     @Override
     public void close() {
         stopping = true;
+        synchronized (stopSignal) {
+            stopSignal.notifyAll(); // a backoff wait ends at once; what was applied before it is committed
+        }
         consumer.wakeup();
-        thread.interrupt(); // a backoff wait ends at once; what was applied before it is committed on restart
         try {
             thread.join(TimeUnit.SECONDS.toMillis(30));
         } catch (InterruptedException e) {

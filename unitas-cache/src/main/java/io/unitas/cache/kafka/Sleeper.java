@@ -6,7 +6,5 @@ import java.time.Duration;
 @FunctionalInterface
 interface Sleeper {
 
-    Sleeper THREAD = d -> Thread.sleep(d.toMillis());
-
     void sleep(Duration duration) throws InterruptedException;
 }

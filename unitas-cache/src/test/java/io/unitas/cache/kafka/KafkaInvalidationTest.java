@@ -12,6 +12,7 @@ import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -155,6 +156,54 @@ class KafkaInvalidationTest {
         Await.until("dead-letter depth 1", WAIT,
                 () -> registry.get("unitas.cache.invalidations.dead_letter.depth").gauge().value() == 1);
         assertThat(count("unitas.cache.invalidations", "failed")).isEqualTo(1);
+    }
+
+    @Test
+    void deadLetters_areRedrivenOnTheirClock_untilTheyApply() throws Exception {
+        MutableClock clock = new MutableClock(T0);
+        AtomicBoolean healthy = new AtomicBoolean();
+        cache.put("u-1", "ada", 1);
+        consumer = consumerOf(inv -> {
+            if (!healthy.get()) {
+                throw new IllegalStateException("disk full");
+            }
+            return cache.invalidate(inv);
+        }).retries(1, Duration.ZERO, Duration.ZERO).redrive(Duration.ofMinutes(1), Duration.ofMinutes(4))
+                .clock(clock).build().start();
+        publish("u-1", 2);
+        Await.until("dead-lettered", WAIT, () -> count("unitas.cache.invalidations", "failed") == 1);
+        Await.until("dead-letter depth 1", WAIT, () -> depth() == 1);
+
+        // the first round finds the target still failing: dead-lettered again, still one not redriven
+        clock.advance(Duration.ofMinutes(1));
+        Await.until("the first round done", WAIT, () -> rounds() == 1);
+        assertThat(count("unitas.cache.invalidations", "failed")).isEqualTo(2);
+        assertThat(depth()).isEqualTo(1);
+        assertThat(cache.getIfPresent("u-1")).isEqualTo("ada");
+
+        // the next round is two minutes later (the delay doubled): not one minute later
+        healthy.set(true);
+        clock.advance(Duration.ofMinutes(1));
+        // two events one after the other: by the time the second is applied, the loop has made the redrive check
+        // after the first one's poll (one thread, one poll after the other)
+        publish("u-2", 1);
+        Await.until("u-2 applied", WAIT, () -> count("unitas.cache.invalidations", "applied") == 1);
+        publish("u-3", 1);
+        Await.until("u-3 applied", WAIT, () -> count("unitas.cache.invalidations", "applied") == 2);
+        assertThat(rounds()).isEqualTo(1);
+        clock.advance(Duration.ofMinutes(1));
+        Await.until("u-1 invalidated by the redrive", WAIT, () -> cache.getIfPresent("u-1") == null);
+        Await.until("dead-letter depth 0", WAIT, () -> depth() == 0);
+        assertThat(registry.get("unitas.cache.invalidations.redriven").counter().count()).isEqualTo(1);
+        assertThat(count("unitas.cache.invalidations", "failed")).isEqualTo(2);
+    }
+
+    private double rounds() {
+        return registry.get("unitas.cache.invalidations.redrive.rounds").counter().count();
+    }
+
+    private double depth() {
+        return registry.get("unitas.cache.invalidations.dead_letter.depth").gauge().value();
     }
 
     @Test
