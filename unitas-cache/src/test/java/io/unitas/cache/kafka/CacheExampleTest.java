@@ -2,11 +2,13 @@ package io.unitas.cache.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,7 +21,7 @@ import io.unitas.cache.Versioned;
 import io.unitas.testkit.Await;
 import io.unitas.testkit.KafkaCluster;
 
-/** The example of docs/cache.md, compiled and run against a real broker: keep the two in step. */
+/** The example of docs/cache.md, compiled and run against a real broker, and checked to be the one the doc shows. */
 class CacheExampleTest {
 
     /** A table of users with a version per row, standing for the data layer. */
@@ -28,6 +30,20 @@ class CacheExampleTest {
 
     @TempDir
     Path dir;
+
+    @Test
+    void theDocShowsThisExample() throws Exception {
+        String source = Files.readString(Path.of("src/test/java/io/unitas/cache/kafka/CacheExampleTest.java"));
+        String begin = "// --- docs/cache.md: begin\n";
+        int start = source.indexOf(begin) + begin.length();
+        String example = source.substring(start, source.indexOf("        // --- docs/cache.md: end", start));
+        String unindented = example.lines().map(l -> l.startsWith("        ") ? l.substring(8) : l)
+                .collect(Collectors.joining("\n"));
+        String doc = Files.readString(Path.of("../docs/cache.md"));
+        String block = doc.substring(doc.indexOf("```java\n") + 8, doc.indexOf("\n```", doc.indexOf("```java\n")));
+
+        assertThat(block).isEqualTo(unindented);
+    }
 
     @Test
     void theDocsExample() throws Exception {
