@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -65,6 +66,7 @@ final class KafkaInvalidationConsumer implements InvalidationConsumer {
     private final List<Meter> gauges = new ArrayList<>();
     private final Object stopSignal = new Object();
     private final Sleeper sleeper;
+    private final AtomicBoolean started = new AtomicBoolean();
     private volatile boolean stopping;
     private volatile boolean running;
     private volatile long lastPollMillis = -1;
@@ -123,6 +125,10 @@ final class KafkaInvalidationConsumer implements InvalidationConsumer {
 
     @Override
     public InvalidationConsumer start() {
+        if (!started.compareAndSet(false, true)) {
+            throw new IllegalStateException("cache '" + config.cacheName + "': the invalidation consumer of " + topic
+                    + " was already started or closed (expected: start once, before close)");
+        }
         running = true;
         thread.start();
         return this;
@@ -347,6 +353,15 @@ final class KafkaInvalidationConsumer implements InvalidationConsumer {
 
     @Override
     public void close() {
+        if (!started.get()) {
+            // never started: the loop that closes the consumers will not run
+            started.set(true);
+            consumer.close();
+            redriver.close();
+            deadLetters.close();
+            gauges.forEach(config.registry::remove);
+            return;
+        }
         stopping = true;
         synchronized (stopSignal) {
             stopSignal.notifyAll(); // a backoff wait ends at once; what was applied before it is committed

@@ -1,6 +1,7 @@
 package io.unitas.cache.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -293,6 +294,15 @@ class KafkaInvalidationTest {
                 .value(TimeUnit.SECONDS)).isEqualTo(120);
         assertThat(consumer.state().running()).isTrue();
         release.countDown();
+    }
+
+    @Test
+    void aConsumerStartsOnce_andOneNeverStartedCloses() {
+        InvalidationConsumer idle = consumerOf(cache).build();
+        idle.close();
+        assertThatThrownBy(idle::start).hasMessage("cache '" + name + "': the invalidation consumer of "
+                + KafkaInvalidations.topic(name) + " was already started or closed (expected: start once, before close)");
+        assertThat(idle.state().running()).isFalse();
     }
 
     @Test
