@@ -27,7 +27,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,6 +51,8 @@ final class JdbcSagaCoordinator implements SagaCoordinator {
     private final Boundaries boundaries;
     private final AtomicInteger boundary = new AtomicInteger();
     private final AtomicInteger stuck = new AtomicInteger();
+    private final AtomicLong lastRecovery = new AtomicLong();
+    private final Counter recoveryFailures;
     // Daemon threads: a step that overruns its timeout is interrupted and abandoned, never awaited.
     private final ExecutorService steps = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "unitas-saga-step");
@@ -69,6 +73,36 @@ final class JdbcSagaCoordinator implements SagaCoordinator {
         Gauge.builder("unitas.saga.stuck", stuck, AtomicInteger::get)
                 .description("sagas stuck (failed), waiting for an operator's retry or resolve")
                 .register(registry);
+        Gauge.builder("unitas.saga.recovery.last.success", lastRecovery, AtomicLong::get)
+                .description("epoch milliseconds of the last recovery round that completed (0: none yet)")
+                .register(registry);
+        recoveryFailures = Counter.builder("unitas.saga.recovery.failures")
+                .description("recovery rounds that threw; the loop goes on").register(registry);
+    }
+
+    @Override
+    public AutoCloseable recoverEvery(Duration period) {
+        if (period == null || period.isZero() || period.isNegative()) {
+            throw new IllegalArgumentException("period: " + period + " (expected: > 0)");
+        }
+        ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "unitas-saga-recovery");
+            t.setDaemon(true);
+            return t;
+        });
+        loop.scheduleWithFixedDelay(this::recoveryRound, 0, period.toMillis(), TimeUnit.MILLISECONDS);
+        return loop::shutdownNow;
+    }
+
+    /** One round of the loop; never throws (a scheduled task that throws is never run again). */
+    void recoveryRound() {
+        try {
+            recover();
+            lastRecovery.set(clock.millis());
+        } catch (RuntimeException | Error e) {
+            recoveryFailures.increment();
+            LOG.error("saga recovery round failed (the next round runs as scheduled): {}", e.toString());
+        }
     }
 
     @Override

@@ -51,6 +51,13 @@ public interface SagaCoordinator {
      */
     int recover();
 
+    /**
+     * Calls {@link #recover} now and then every {@code period} on a thread of its own until closed. A round that
+     * throws is logged and counted ({@code unitas.saga.recovery.failures}) and the next round runs; the gauge
+     * {@code unitas.saga.recovery.last.success} holds the clock's time of the last round that completed.
+     */
+    AutoCloseable recoverEvery(Duration period);
+
     /** The saga {@code id}, as persisted. */
     Optional<SagaRecord> find(String id);
 
