@@ -48,7 +48,7 @@ final class JdbcSagaCoordinator implements SagaCoordinator {
     private final Duration lease;
     private final SagaRetry retry;
     private final MeterRegistry registry;
-    private final Boundaries boundaries;
+    private final SagaBoundaries boundaries;
     private final AtomicInteger boundary = new AtomicInteger();
     private final AtomicInteger stuck = new AtomicInteger();
     private final AtomicLong lastRecovery = new AtomicLong();
@@ -61,7 +61,7 @@ final class JdbcSagaCoordinator implements SagaCoordinator {
     });
 
     JdbcSagaCoordinator(DataSource dataSource, Map<String, Saga> sagas, String owner, Clock clock, Duration lease,
-                        SagaRetry retry, MeterRegistry registry, Boundaries boundaries) {
+                        SagaRetry retry, MeterRegistry registry, SagaBoundaries boundaries) {
         this.dataSource = dataSource;
         this.sagas = sagas;
         this.owner = owner;
@@ -414,7 +414,8 @@ final class JdbcSagaCoordinator implements SagaCoordinator {
 
     private boolean renew(Connection c, String id, long epoch, long now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
-                "UPDATE unitas_sagas SET lease_until = ?, updated_at = ? WHERE id = ? AND owner = ? AND lease_epoch = ?")) {
+                "UPDATE unitas_sagas SET lease_until = ?, updated_at = ?"
+                + " WHERE id = ? AND owner = ? AND lease_epoch = ?")) {
             ps.setLong(1, now + lease.toMillis());
             ps.setLong(2, now);
             ps.setString(3, id);
@@ -431,7 +432,8 @@ final class JdbcSagaCoordinator implements SagaCoordinator {
 
     private void release(Connection c, String id, long epoch) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
-                "UPDATE unitas_sagas SET owner = NULL, lease_until = 0 WHERE id = ? AND owner = ? AND lease_epoch = ?")) {
+                "UPDATE unitas_sagas SET owner = NULL, lease_until = 0"
+                + " WHERE id = ? AND owner = ? AND lease_epoch = ?")) {
             ps.setString(1, id);
             ps.setString(2, owner);
             ps.setLong(3, epoch);
@@ -521,7 +523,8 @@ final class JdbcSagaCoordinator implements SagaCoordinator {
                 }
             }
             try (PreparedStatement ps = c.prepareStatement(
-                    "INSERT INTO unitas_saga_interventions (saga_id, at, who, action, reason) VALUES (?, ?, ?, ?, ?)")) {
+                    "INSERT INTO unitas_saga_interventions (saga_id, at, who, action, reason)"
+                    + " VALUES (?, ?, ?, ?, ?)")) {
                 ps.setString(1, id);
                 ps.setLong(2, now);
                 ps.setString(3, who);

@@ -6,8 +6,8 @@ import io.unitas.core.saga.SagaDefinition;
 import io.unitas.core.saga.SagaStep;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * A saga with its code: the {@link SagaDefinition} the state machine reads, and each step's execution and
@@ -24,7 +24,7 @@ public final class Saga {
 
     private final SagaDefinition definition;
     private final List<StepAction> executions;
-    private final List<StepAction> compensations;
+    private final List<StepAction> compensations; // null where a step has none
 
     private Saga(SagaDefinition definition, List<StepAction> executions, List<StepAction> compensations) {
         this.definition = definition;
@@ -105,12 +105,12 @@ public final class Saga {
                 throw new InvalidModelException(problems);
             }
             return new Saga(SagaDefinition.of(name, steps), List.copyOf(executions),
-                            java.util.Collections.unmodifiableList(new ArrayList<>(compensations)));
+                            Collections.unmodifiableList(new ArrayList<>(compensations)));
         }
     }
 
     @Override
     public String toString() {
-        return "Saga[" + Objects.requireNonNull(definition.name()) + ", " + definition.steps().size() + " steps]";
+        return "Saga[" + definition.name() + ", " + definition.steps().size() + " steps]";
     }
 }

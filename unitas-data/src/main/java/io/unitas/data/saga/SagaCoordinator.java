@@ -90,7 +90,7 @@ public interface SagaCoordinator {
         private Duration lease = Duration.ofSeconds(30);
         private SagaRetry retry = SagaRetry.DEFAULT;
         private MeterRegistry registry = new SimpleMeterRegistry();
-        private Boundaries boundaries = Boundaries.NONE;
+        private SagaBoundaries boundaries = SagaBoundaries.NONE;
 
         private Builder() {}
 
@@ -137,14 +137,17 @@ public interface SagaCoordinator {
             return this;
         }
 
-        /** Where the meters go: {@code unitas.saga.stuck}, {@code unitas.saga.ended}, {@code unitas.saga.step.errors}. */
+        /**
+         * Where the meters go: {@code unitas.saga.stuck}, {@code unitas.saga.ended}, {@code unitas.saga.step.errors},
+         * {@code unitas.saga.recovery.failures}, {@code unitas.saga.recovery.last.success}.
+         */
         public Builder meterRegistry(MeterRegistry registry) {
             this.registry = Objects.requireNonNull(registry, "registry");
             return this;
         }
 
         /** Test hook: called at every persisted boundary (after each commit, and after each step's effect). */
-        Builder boundaries(Boundaries boundaries) {
+        Builder boundaries(SagaBoundaries boundaries) {
             this.boundaries = Objects.requireNonNull(boundaries, "boundaries");
             return this;
         }
@@ -182,14 +185,5 @@ public interface SagaCoordinator {
             return new JdbcSagaCoordinator(dataSource, Map.copyOf(sagas), owner, clock, lease, retry, registry,
                                            boundaries);
         }
-    }
-
-    /** Test hook: a crash point at each persisted boundary, numbered from 1 per coordinator. */
-    @FunctionalInterface
-    interface Boundaries {
-        Boundaries NONE = (n, what) -> {};
-
-        /** Called at boundary {@code n}, described by {@code what}; throwing from it simulates a crash there. */
-        void reached(int n, String what);
     }
 }

@@ -46,7 +46,7 @@ class SagaCrashTest {
         }
     }
 
-    private SagaCoordinator coordinator(String owner, SagaCoordinator.Boundaries boundaries) {
+    private SagaCoordinator coordinator(String owner, SagaBoundaries boundaries) {
         return SagaCoordinator.builder().dataSource(bank.sagas).saga(bank.transfer()).owner(owner).clock(clock)
                 .lease(LEASE).boundaries(boundaries).build();
     }
@@ -93,7 +93,7 @@ class SagaCrashTest {
         assertThatThrownBy(() -> first.start("transfer", "alice," + payee + ",30")).isInstanceOf(Crash.class);
         assertThat(at).hasSize(1);
 
-        SagaCoordinator second = coordinator("eu-1", SagaCoordinator.Boundaries.NONE);
+        SagaCoordinator second = coordinator("eu-1", SagaBoundaries.NONE);
         assertThat(second.recover()).as("the crashed coordinator's lease still holds, or the saga ended").isZero();
         clock.advance(LEASE);
         boolean ended = k == (payee.equals("bob") ? COMPLETED_BOUNDARIES : COMPENSATED_BOUNDARIES);
@@ -121,7 +121,7 @@ class SagaCrashTest {
 
     @Test
     void insufficientCredit_refusedDebit_compensatesNothing() {
-        SagaRecord refused = coordinator("cn-1", SagaCoordinator.Boundaries.NONE).start("transfer", "alice,bob,500");
+        SagaRecord refused = coordinator("cn-1", SagaBoundaries.NONE).start("transfer", "alice,bob,500");
         assertThat(refused.status().state()).isEqualTo(SagaState.COMPENSATED);
         assertThat(refused.lastError()).hasValue("StepRefused: alice: credit below 500");
         assertThat(bank.credits.get()).as("credit never ran").isZero();
