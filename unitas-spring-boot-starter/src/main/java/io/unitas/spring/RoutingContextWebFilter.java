@@ -1,5 +1,8 @@
 package io.unitas.spring;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.net.InetSocketAddress;
 import java.util.List;
 
@@ -13,6 +16,7 @@ import io.unitas.core.rules.RequestView;
 import org.springframework.core.Ordered;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpCookie;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.server.reactive.ServerHttpRequest;
@@ -67,6 +71,42 @@ final class RoutingContextWebFilter implements WebFilter, Ordered {
         return chain.filter(exchange).contextWrite(c -> c.put(RoutingContextAccessor.KEY, context));
     }
 
+    /**
+     * {@code HttpHeaders.get}: {@code get(Object)} in Spring Framework 6, where {@code HttpHeaders} is a map, and
+     * {@code get(String)} in 7, where it is not; one compiled call cannot link against both, so the method is looked
+     * up once.
+     */
+    private static final MethodHandle HEADER_VALUES = headerValuesMethod();
+
+    private static MethodHandle headerValuesMethod() {
+        MethodHandles.Lookup lookup = MethodHandles.publicLookup();
+        MethodType byName = MethodType.methodType(List.class, String.class);
+        try {
+            return lookup.findVirtual(HttpHeaders.class, "get", byName);
+        } catch (NoSuchMethodException e) {
+            try {
+                return lookup.findVirtual(HttpHeaders.class, "get", MethodType.methodType(List.class, Object.class))
+                             .asType(MethodType.methodType(List.class, HttpHeaders.class, String.class));
+            } catch (ReflectiveOperationException again) {
+                throw new IllegalStateException("HttpHeaders has neither get(String) nor get(Object)", again);
+            }
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException("HttpHeaders.get(String) is not accessible", e);
+        }
+    }
+
+    /** Every value of header {@code name}, or {@code null}. */
+    @SuppressWarnings("unchecked")
+    static List<String> headerValues(HttpHeaders headers, String name) {
+        try {
+            return (List<String>) HEADER_VALUES.invokeExact(headers, name);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** The unit rules' view of a reactive request. */
     record View(ServerHttpRequest request) implements RequestView {
         @Override
@@ -93,7 +133,7 @@ final class RoutingContextWebFilter implements WebFilter, Ordered {
         @Override
         public boolean repeated(KeySource source) {
             List<?> values = switch (source.kind()) {
-                case HEADER -> request.getHeaders().get(source.name());
+                case HEADER -> headerValues(request.getHeaders(), source.name());
                 case COOKIE -> request.getCookies().get(source.name());
                 case QUERY -> request.getQueryParams().get(source.name());
                 case PATH, DOMAIN_PREFIX, STRATEGY -> null;
