@@ -71,7 +71,8 @@ public class UnitasAutoConfiguration {
 
     static InboundContext inbound(UnitasProperties properties, UnitasRoutingState state, ObjectProvider<Clock> clock) {
         return new InboundContext(properties.routingHeaders(), state, properties.getFence().isEnabled(),
-                                  properties.getRegion(), clock.getIfAvailable(Clock::systemUTC));
+                                  properties.getRegion(), clock.getIfAvailable(Clock::systemUTC),
+                                  properties.getWriteGuard());
     }
 
     /**

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.unitas.client.RoutingHeaders;
+import io.unitas.core.ReadOnlyPolicy;
 import io.unitas.core.ServiceKind;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.Errors;
@@ -28,6 +29,7 @@ public class UnitasProperties implements Validator {
     private final Headers headers = new Headers();
     private final Map<String, Service> services = new LinkedHashMap<>();
     private final Fence fence = new Fence();
+    private final WriteGuard writeGuard = new WriteGuard();
     private final Instance instance = new Instance();
     private final ControlPlane controlPlane = new ControlPlane();
     private final Idempotency idempotency = new Idempotency();
@@ -145,6 +147,11 @@ public class UnitasProperties implements Validator {
         return fence;
     }
 
+    /** What a write meets in a region that does not serve its unit's writes now. */
+    public WriteGuard getWriteGuard() {
+        return writeGuard;
+    }
+
     /** This instance's own unit and gray version, registered as metadata beside its region. */
     public Instance getInstance() {
         return instance;
@@ -210,6 +217,12 @@ public class UnitasProperties implements Validator {
             if (problem != null) {
                 errors.rejectValue("idempotency.header", "malformed", "'" + idempotency.header + "' (" + problem + ")");
             }
+        }
+        if (writeGuard.mode == null) {
+            errors.rejectValue("writeGuard.mode", "required", "missing (expected: refuse or allow)");
+        }
+        if (writeGuard.onReadOnly == null) {
+            errors.rejectValue("writeGuard.onReadOnly", "required", "missing (expected: fence or failover)");
         }
         positive(errors, "readiness.homeTimeout", readiness.homeTimeout, "2s");
         positive(errors, "readiness.retryAfter", readiness.retryAfter, "1s");
@@ -339,6 +352,49 @@ public class UnitasProperties implements Validator {
         /** Turns the fence filter on or off. */
         public void setEnabled(boolean enabled) {
             this.enabled = enabled;
+        }
+    }
+
+    /**
+     * {@code unitas.write-guard.*}: a write (by the fences' classification: methods and {@code read_paths}) whose
+     * unit the route decision serves in another region than this one, over the live unit map and health (a call that
+     * bypassed the gateway, or a stale client). Reads are always served; a write the decision sends here (the home,
+     * or the failover target while the home cannot take writes) is served whatever the request's stamp says.
+     */
+    public static class WriteGuard {
+        private Mode mode = Mode.REFUSE;
+        private ReadOnlyPolicy onReadOnly = ReadOnlyPolicy.FENCE;
+
+        /** What a wrong-region write meets. */
+        public enum Mode {
+            /** 421 {@code not-home-region}, naming the unit, the region that serves its writes and this one. */
+            REFUSE,
+            /** Served here anyway (the data layer merges or the application checks for itself). */
+            ALLOW
+        }
+
+        /** {@code refuse} (default) or {@code allow}. */
+        public Mode getMode() {
+            return mode;
+        }
+
+        /** Sets the mode. */
+        public void setMode(Mode mode) {
+            this.mode = mode;
+        }
+
+        /**
+         * Where a unit's writes go while the region serving it is read-only, as the gateways'
+         * {@code routing.on_read_only}: {@code fence} (default; nowhere else) or {@code failover} (the next writable
+         * region of its fallback list). Set it as the gateways have it, so that the guard agrees with them.
+         */
+        public ReadOnlyPolicy getOnReadOnly() {
+            return onReadOnly;
+        }
+
+        /** Sets the read-only policy. */
+        public void setOnReadOnly(ReadOnlyPolicy onReadOnly) {
+            this.onReadOnly = onReadOnly;
         }
     }
 
