@@ -170,6 +170,19 @@ public class UnitasProperties implements Validator {
         }
     }
 
+    /** A former property, set: it names the one that replaced it. */
+    private static void replaced(Errors errors, String field, Duration value) {
+        if (value != null) {
+            errors.rejectValue(field, "replaced", text(value) + " (expected: unitas.readiness.home-reads.timeout,"
+                                                  + " the one timeout of a home read)");
+        }
+    }
+
+    /** {@code 250ms}, {@code 2s}: a duration as it is written in application.yaml. */
+    static String text(Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
+    }
+
     /** The header names as the client library takes them. */
     public RoutingHeaders routingHeaders() {
         return new RoutingHeaders(headers.unit, headers.region, headers.origin, headers.hops, headers.version);
@@ -224,9 +237,10 @@ public class UnitasProperties implements Validator {
         if (writeGuard.onReadOnly == null) {
             errors.rejectValue("writeGuard.onReadOnly", "required", "missing (expected: fence or failover)");
         }
-        positive(errors, "readiness.homeTimeout", readiness.homeTimeout, "2s");
+        replaced(errors, "readiness.homeTimeout", readiness.homeTimeout);
+        replaced(errors, "readiness.homeReads.deadline", readiness.homeReads.deadline);
+        positive(errors, "readiness.homeReads.timeout", readiness.homeReads.timeout, "1s");
         positive(errors, "readiness.retryAfter", readiness.retryAfter, "1s");
-        positive(errors, "readiness.homeReads.deadline", readiness.homeReads.deadline, "250ms");
         HomeReadServer server = readiness.homeReads.server;
         positive(errors, "readiness.homeReads.server.requestTimeout", server.requestTimeout, "2s");
         if (server.port != null && (server.port < 0 || server.port > 65535)) {
@@ -596,16 +610,26 @@ public class UnitasProperties implements Validator {
 
     /** {@code unitas.readiness.*}: reads of repositories that fall back to the key's home region. */
     public static class Readiness {
-        private Duration homeTimeout = Duration.ofSeconds(2);
+        private Duration homeTimeout;
         private Duration retryAfter = Duration.ofSeconds(1);
         private final HomeReads homeReads = new HomeReads();
 
-        /** How long a home read may take before the home counts as unreadable (default 2s). */
+        /**
+         * Replaced by {@code unitas.readiness.home-reads.timeout}: set, it stops the start naming that property.
+         *
+         * @deprecated use {@link HomeReads#getTimeout()}
+         */
+        @Deprecated
         public Duration getHomeTimeout() {
             return homeTimeout;
         }
 
-        /** Sets the home read's timeout. */
+        /**
+         * Replaced by {@code unitas.readiness.home-reads.timeout}.
+         *
+         * @deprecated use {@link HomeReads#setTimeout(Duration)}
+         */
+        @Deprecated
         public void setHomeTimeout(Duration homeTimeout) {
             this.homeTimeout = homeTimeout;
         }
@@ -641,9 +665,14 @@ public class UnitasProperties implements Validator {
         private String token;
         private String tokenFile;
         private String ca;
-        private Duration deadline = Duration.ofMillis(250);
+        private Duration deadline;
+        private Duration timeout = Duration.ofSeconds(1);
 
-        /** Region id to the URL of its {@code HomeReadServer} ({@code http://host:port} or {@code https://}). */
+        /**
+         * Region id to the URL of its {@code HomeReadServer} ({@code http://host:port} or {@code https://}); each is
+         * asked at start so that its connection is open before the first read (a peer that does not answer is logged,
+         * the start goes on).
+         */
         public Map<String, String> getEndpoints() {
             return endpoints;
         }
@@ -678,12 +707,36 @@ public class UnitasProperties implements Validator {
             this.ca = ca;
         }
 
-        /** The most one home read may take, both attempts included (default 250ms). */
+        /**
+         * The one timeout of a home read or of an idempotency call at the home (default 1s): both attempts (the
+         * hedge after 100 ms, off at 100 ms or less) and connecting included; a read it ends is {@code data-not-ready}
+         * naming this property, a claim it ends 503. The home-read server is told the time left with each request.
+         */
+        public Duration getTimeout() {
+            return timeout;
+        }
+
+        /** Sets the timeout of a home read. */
+        public void setTimeout(Duration timeout) {
+            this.timeout = timeout;
+        }
+
+        /**
+         * Replaced by {@link #getTimeout()}: set, it stops the start naming {@code timeout}.
+         *
+         * @deprecated use {@link #getTimeout()}
+         */
+        @Deprecated
         public Duration getDeadline() {
             return deadline;
         }
 
-        /** Sets the deadline. */
+        /**
+         * Replaced by {@link #setTimeout(Duration)}.
+         *
+         * @deprecated use {@link #setTimeout(Duration)}
+         */
+        @Deprecated
         public void setDeadline(Duration deadline) {
             this.deadline = deadline;
         }
