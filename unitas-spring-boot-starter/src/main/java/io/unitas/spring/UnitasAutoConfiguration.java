@@ -71,7 +71,8 @@ public class UnitasAutoConfiguration {
 
     static InboundContext inbound(UnitasProperties properties, UnitasRoutingState state, ObjectProvider<Clock> clock) {
         return new InboundContext(properties.routingHeaders(), state, properties.getFence().isEnabled(),
-                                  properties.getRegion(), clock.getIfAvailable(Clock::systemUTC));
+                                  properties.getRegion(), clock.getIfAvailable(Clock::systemUTC),
+                                  properties.getWriteGuard());
     }
 
     /**
@@ -191,9 +192,12 @@ public class UnitasAutoConfiguration {
     static class Readiness {
         /** Closes its client's connections when the application stops. */
         @Bean
-        HomeReadPeers unitasHomeReadPeers(UnitasProperties properties,
+        HomeReadPeers unitasHomeReadPeers(UnitasProperties properties, UnitasRoutingState state,
                                           ObjectProvider<io.micrometer.core.instrument.MeterRegistry> meters) {
-            return new HomeReadPeers(RepositoryReadiness.homeReads(properties, meters.getIfAvailable()));
+            UnitasProperties.HomeReads homeReads = properties.getReadiness().getHomeReads();
+            return HomeReadPeers.warm(RepositoryReadiness.homeReads(properties, meters.getIfAvailable()),
+                                      homeReads.getEndpoints(), state, homeReads.getTimeout(),
+                                      RepositoryReadiness.timeoutText(homeReads.getTimeout()));
         }
 
         @Bean

@@ -51,12 +51,12 @@ class WebFluxPropagationTest {
 
     @Test
     void theStamp_travelsOnAWebClientCallFromInsideAReactiveChain() throws Exception {
-        HttpResponse<String> r = send("GET", "/call", "x-unitas-unit", "u-us", "x-unitas-region", "us",
+        HttpResponse<String> r = send("GET", "/call", "x-unitas-unit", "u-eu", "x-unitas-region", "eu",
                                       "x-unitas-origin", "cn", "x-unitas-hops", "2");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-        assertThat(r.body()).contains("\"x-unitas-unit\":\"u-us\"", "\"x-unitas-region\":\"us\"",
+        assertThat(r.body()).contains("\"x-unitas-unit\":\"u-eu\"", "\"x-unitas-region\":\"eu\"",
                                       "\"x-unitas-origin\":\"cn\"", "\"x-unitas-hops\":\"2\"",
-                                      "\"context.unit\":\"u-us\"");
+                                      "\"context.unit\":\"u-eu\"");
     }
 
     @Test

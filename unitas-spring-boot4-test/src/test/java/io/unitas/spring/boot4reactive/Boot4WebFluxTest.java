@@ -68,12 +68,12 @@ class Boot4WebFluxTest {
 
     @Test
     void theStamp_travelsOnAWebClientCallFromAnotherScheduler() throws Exception {
-        HttpResponse<String> r = send("GET", "/call", null, "x-unitas-unit", "u-us", "x-unitas-region", "us",
+        HttpResponse<String> r = send("GET", "/call", null, "x-unitas-unit", "u-eu", "x-unitas-region", "eu",
                                       "x-unitas-origin", "cn", "x-unitas-hops", "2");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-        assertThat(r.body()).contains("\"x-unitas-unit\":\"u-us\"", "\"x-unitas-region\":\"us\"",
+        assertThat(r.body()).contains("\"x-unitas-unit\":\"u-eu\"", "\"x-unitas-region\":\"eu\"",
                                       "\"x-unitas-origin\":\"cn\"", "\"x-unitas-hops\":\"2\"",
-                                      "\"context.unit\":\"u-us\"");
+                                      "\"context.unit\":\"u-eu\"");
     }
 
     @Test
@@ -123,8 +123,14 @@ class Boot4WebFluxTest {
         hold.countDown();
         assertThat(first.get().statusCode()).isEqualTo(200);
 
-        HttpResponse<String> notReady = pay(CN_USER, "k-cn", "{\"amount\": 5}");
-        assertThat(notReady.statusCode()).isEqualTo(503);
+        state.down("cn"); // cn's writes fail over to eu, which has no way to cn's records
+        HttpResponse<String> notReady;
+        try {
+            notReady = pay(CN_USER, "k-cn", "{\"amount\": 5}");
+        } finally {
+            state.down(null);
+        }
+        assertThat(notReady.statusCode()).as(notReady.body()).isEqualTo(503);
         assertThat(notReady.body()).contains("data-not-ready");
     }
 }
