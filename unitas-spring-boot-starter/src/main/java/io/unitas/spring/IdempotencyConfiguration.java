@@ -100,8 +100,6 @@ final class IdempotencyConfiguration {
         HomeResolver homes = owner -> home(state, owner);
         Map<Region, IdempotencyStore> stores = Map.copyOf(direct);
         HomeReadClient client = peers.client();
-        String timeoutText = RepositoryReadiness.timeoutText(
-                properties.getReadiness().getHomeReads().getTimeout());
         Idempotency idempotency = Idempotency.builder().region(here).homes(homes)
                 .unitStores((region, unit) -> {
                     IdempotencyStore store = stores.get(region);
@@ -110,7 +108,7 @@ final class IdempotencyConfiguration {
                     }
                     if (client != null && properties.getReadiness().getHomeReads().getEndpoints()
                                                     .containsKey(region.id())) {
-                        return Optional.of(new Timed(client.idempotency(region, unit), timeoutText));
+                        return Optional.of(client.idempotency(region, unit));
                     }
                     return Optional.of(new Unrouted(region));
                 })
@@ -169,40 +167,6 @@ final class IdempotencyConfiguration {
     }
 
     /** A region whose records this process has no way to: every call names what to set. */
-    /**
-     * A home's idempotency records over the network, whose answer when the home-read timeout ends a call names the
-     * property ({@code unitas.readiness.home-reads.timeout: 1s}), as a home read's does.
-     */
-    private record Timed(IdempotencyStore remote, String timeoutText) implements IdempotencyStore {
-        /** The data layer's words for a call its deadline ended ({@code ArmeriaHomeReadClient}). */
-        private static final String ENDED = "no answer within the deadline";
-
-        private <T> StoreResult<T> named(StoreResult<T> r) {
-            return r.status() == StoreResult.Status.UNAVAILABLE && r.detail() != null && r.detail().contains(ENDED)
-                    ? new StoreResult<>(r.status(), r.value(), r.detail() + " (" + timeoutText + ")") : r;
-        }
-
-        @Override
-        public StoreResult<IdempotencyRecord> idempotencyRecord(String key) {
-            return named(remote.idempotencyRecord(key));
-        }
-
-        @Override
-        public StoreResult<IdempotencyRecord> claim(IdempotencyRecord record) {
-            return named(remote.claim(record));
-        }
-
-        @Override
-        public StoreResult<IdempotencyRecord> complete(String key, StoredResponse response) {
-            return named(remote.complete(key, response));
-        }
-
-        @Override
-        public StoreResult<String> release(String key) {
-            return named(remote.release(key));
-        }
-    }
-
     private record Unrouted(Region region) implements IdempotencyStore {
         private <T> StoreResult<T> why() {
             return StoreResult.unavailable(region, "no home-read peer for it (expected: unitas.readiness.home-reads"

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -30,24 +29,12 @@ final class RepositoryReadiness implements UnitasReadiness {
     private final UnitasRoutingState state;
     private final HomeReadClient homeReads;
     private final UnitasProperties.Readiness settings;
-    private final Duration timeout;
-    private final String timeoutText;
 
     RepositoryReadiness(UnitasProperties properties, UnitasRoutingState state, HomeReadClient homeReads) {
         this.region = Region.of(properties.getRegion());
         this.state = state;
         this.homeReads = homeReads;
         this.settings = properties.getReadiness();
-        this.timeout = settings.getHomeReads().getTimeout();
-        this.timeoutText = timeoutText(timeout);
-    }
-
-    /** How long past the home read's timeout the readiness's own timer waits, in case the client never answers. */
-    private static final Duration BACKSTOP = Duration.ofSeconds(1);
-
-    /** {@code unitas.readiness.home-reads.timeout: 1s}: how every message about the timeout names it. */
-    static String timeoutText(Duration timeout) {
-        return "unitas.readiness.home-reads.timeout: " + UnitasProperties.text(timeout);
     }
 
     /** The home read client {@code unitas.readiness.home-reads} describes, or {@code null} without endpoints. */
@@ -57,11 +44,11 @@ final class RepositoryReadiness implements UnitasReadiness {
             return null;
         }
         String token = token(properties);
-        HomeReadClient.Builder client = HomeReadClient.builder().token(token).deadline(settings.getTimeout());
+        HomeReadClient.Builder client = HomeReadClient.builder().token(token).deadline(settings.getDeadline());
         if (meters != null) {
             client.meterRegistry(meters);
         }
-        if (settings.getTimeout().toMillis() <= 100) {
+        if (settings.getDeadline().toMillis() <= 100) {
             client.withoutHedging();
         }
         settings.getEndpoints().forEach((home, url) -> client.endpoint(Region.of(home), URI.create(url)));
@@ -102,8 +89,7 @@ final class RepositoryReadiness implements UnitasReadiness {
                 .region(region)
                 .homes(homes)
                 .describe(key -> type + " '" + key + "'")
-                // the client's deadline ends a home read, and says so naming the property; this only backs it up
-                .homeTimeout(timeout.plus(BACKSTOP))
+                .homeTimeout(settings.getHomeTimeout())
                 .retryAfter(settings.getRetryAfter())
                 .local(key -> {
                     try {
@@ -119,7 +105,7 @@ final class RepositoryReadiness implements UnitasReadiness {
                                 + home.id() + " in unitas.readiness.home-reads.endpoints"));
                     }
                     return homeReads.read(home, home(key).unit(), type, key)
-                                    .thenApply(read -> result(read, type, key, decode, timeoutText));
+                                    .thenApply(read -> result(read, type, key, decode));
                 });
     }
 
@@ -131,8 +117,7 @@ final class RepositoryReadiness implements UnitasReadiness {
         return HomeResolver.rules(() -> rules, rules.sources().get(0)).home(key);
     }
 
-    private static <V> StoreResult<V> result(HomeRead read, String type, String key, Function<byte[], V> decode,
-                                             String timeoutText) {
+    private static <V> StoreResult<V> result(HomeRead read, String type, String key, Function<byte[], V> decode) {
         if (read.found()) {
             try {
                 return StoreResult.ok(decode.apply(read.entity().payload()));
@@ -140,9 +125,6 @@ final class RepositoryReadiness implements UnitasReadiness {
                 return StoreResult.unavailable(read.home(), type + " '" + key + "' from " + read.home().id()
                                                             + " could not be decoded: " + e.getMessage());
             }
-        }
-        if (read.outcome() == HomeRead.Outcome.TIMED_OUT) {
-            return StoreResult.unavailable(read.home(), read.detail() + " (" + timeoutText + ")");
         }
         return read.notReady() ? StoreResult.unavailable(read.home(), read.detail())
                                : StoreResult.notFound(read.home(), type, key);

@@ -15,9 +15,8 @@ import io.unitas.core.ProblemDetail;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Per Servlet request: reads the routing context, refuses a request whose routing key is ambiguous (400), a write
- * of a fenced unit (503 {@code write-fenced}, {@code Retry-After}) with the gateway's problems and a write served in
- * another region (421 {@code not-home-region}), and otherwise keeps the context current for the request's work,
+ * Per Servlet request: reads the routing context, refuses a request whose routing key is ambiguous (400) and a write
+ * of a fenced unit (503 {@code write-fenced}, {@code Retry-After}) with the gateway's problems, and otherwise keeps the context current for the request's work,
  * clearing it when the request ends so the pooled thread serves the next one clean.
  */
 final class RoutingContextFilter extends OncePerRequestFilter {
@@ -49,7 +48,7 @@ final class RoutingContextFilter extends OncePerRequestFilter {
             return;
         }
         request.setAttribute(ATTRIBUTE, context);
-        request.setAttribute(InboundContext.ROUTE_ATTRIBUTE, accepted.route());
+        request.setAttribute(InboundContext.ROUTE_ATTRIBUTE, inbound.route(context, snapshot));
         try (RoutingContextHolder.Scope ignored = RoutingContextHolder.open(context)) {
             chain.doFilter(request, response);
         }

@@ -13,7 +13,6 @@ import io.unitas.core.rules.RequestView;
 import org.springframework.core.Ordered;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpCookie;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.server.reactive.ServerHttpRequest;
@@ -25,7 +24,8 @@ import reactor.core.publisher.Mono;
 
 /**
  * Per WebFlux request: reads the routing context, refuses an ambiguous routing key and a write of a fenced unit with
- * the gateway's problems and a write served in another region (421 {@code not-home-region}), and puts the context in the Reactor context under {@link RoutingContextAccessor#KEY}, from where context-propagation
+ * the gateway's problems, and
+ * puts the context in the Reactor context under {@link RoutingContextAccessor#KEY}, from where context-propagation
  * restores it as the current context in handlers and operators. Nothing is left on any thread.
  */
 final class RoutingContextWebFilter implements WebFilter, Ordered {
@@ -63,7 +63,7 @@ final class RoutingContextWebFilter implements WebFilter, Ordered {
             return response.writeWith(Mono.just(body));
         }
         exchange.getAttributes().put(RoutingContextFilter.ATTRIBUTE, context);
-        exchange.getAttributes().put(InboundContext.ROUTE_ATTRIBUTE, accepted.route());
+        exchange.getAttributes().put(InboundContext.ROUTE_ATTRIBUTE, inbound.route(context, snapshot));
         return chain.filter(exchange).contextWrite(c -> c.put(RoutingContextAccessor.KEY, context));
     }
 

@@ -71,8 +71,7 @@ public class UnitasAutoConfiguration {
 
     static InboundContext inbound(UnitasProperties properties, UnitasRoutingState state, ObjectProvider<Clock> clock) {
         return new InboundContext(properties.routingHeaders(), state, properties.getFence().isEnabled(),
-                                  properties.getRegion(), clock.getIfAvailable(Clock::systemUTC),
-                                  properties.getWriteGuard());
+                                  properties.getRegion(), clock.getIfAvailable(Clock::systemUTC));
     }
 
     /**
@@ -192,12 +191,9 @@ public class UnitasAutoConfiguration {
     static class Readiness {
         /** Closes its client's connections when the application stops. */
         @Bean
-        HomeReadPeers unitasHomeReadPeers(UnitasProperties properties, UnitasRoutingState state,
+        HomeReadPeers unitasHomeReadPeers(UnitasProperties properties,
                                           ObjectProvider<io.micrometer.core.instrument.MeterRegistry> meters) {
-            UnitasProperties.HomeReads homeReads = properties.getReadiness().getHomeReads();
-            return HomeReadPeers.warm(RepositoryReadiness.homeReads(properties, meters.getIfAvailable()),
-                                      homeReads.getEndpoints(), state, homeReads.getTimeout(),
-                                      RepositoryReadiness.timeoutText(homeReads.getTimeout()));
+            return new HomeReadPeers(RepositoryReadiness.homeReads(properties, meters.getIfAvailable()));
         }
 
         @Bean

@@ -45,31 +45,12 @@ final class UnitasFailureAnalyzer implements FailureAnalyzer {
                 }
                 List<String> problems = new ArrayList<>();
                 validation.getValidationErrors().forEach(error -> problems.add(error instanceof FieldError field
-                        ? "unitas." + dashed(field.getField()) + ": " + field.getDefaultMessage()
+                        ? "unitas." + field.getField() + ": " + field.getDefaultMessage()
                         : "unitas: " + error.getDefaultMessage()));
                 return problems;
             }
         }
         return null;
-    }
-
-    /**
-     * A bound field's path as application.yaml spells it: {@code readiness.homeReads.timeout} is
-     * {@code readiness.home-reads.timeout}; a map key in brackets is kept as written.
-     */
-    static String dashed(String field) {
-        StringBuilder out = new StringBuilder(field.length() + 4);
-        int depth = 0;
-        for (int i = 0; i < field.length(); i++) {
-            char c = field.charAt(i);
-            depth += c == '[' ? 1 : c == ']' ? -1 : 0;
-            if (depth == 0 && Character.isUpperCase(c)) {
-                out.append('-').append(Character.toLowerCase(c));
-            } else {
-                out.append(c);
-            }
-        }
-        return out.toString();
     }
 
     private static <T extends Throwable> T find(Throwable t, Class<T> type) {

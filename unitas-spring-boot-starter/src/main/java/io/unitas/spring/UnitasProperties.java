@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 
 import io.unitas.client.RoutingHeaders;
-import io.unitas.core.ReadOnlyPolicy;
 import io.unitas.core.ServiceKind;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.Errors;
@@ -29,7 +28,6 @@ public class UnitasProperties implements Validator {
     private final Headers headers = new Headers();
     private final Map<String, Service> services = new LinkedHashMap<>();
     private final Fence fence = new Fence();
-    private final WriteGuard writeGuard = new WriteGuard();
     private final Instance instance = new Instance();
     private final ControlPlane controlPlane = new ControlPlane();
     private final Idempotency idempotency = new Idempotency();
@@ -147,11 +145,6 @@ public class UnitasProperties implements Validator {
         return fence;
     }
 
-    /** What a write meets in a region that does not serve its unit's writes now. */
-    public WriteGuard getWriteGuard() {
-        return writeGuard;
-    }
-
     /** This instance's own unit and gray version, registered as metadata beside its region. */
     public Instance getInstance() {
         return instance;
@@ -168,19 +161,6 @@ public class UnitasProperties implements Validator {
         if (value == null || value.isNegative() || value.isZero()) {
             errors.rejectValue(field, "invalid", "'" + value + "' (expected: a positive duration, e.g. " + example + ")");
         }
-    }
-
-    /** A former property, set: it names the one that replaced it. */
-    private static void replaced(Errors errors, String field, Duration value) {
-        if (value != null) {
-            errors.rejectValue(field, "replaced", text(value) + " (expected: unitas.readiness.home-reads.timeout,"
-                                                  + " the one timeout of a home read)");
-        }
-    }
-
-    /** {@code 250ms}, {@code 2s}: a duration as it is written in application.yaml. */
-    static String text(Duration d) {
-        return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
     }
 
     /** The header names as the client library takes them. */
@@ -231,16 +211,9 @@ public class UnitasProperties implements Validator {
                 errors.rejectValue("idempotency.header", "malformed", "'" + idempotency.header + "' (" + problem + ")");
             }
         }
-        if (writeGuard.mode == null) {
-            errors.rejectValue("writeGuard.mode", "required", "missing (expected: refuse or allow)");
-        }
-        if (writeGuard.onReadOnly == null) {
-            errors.rejectValue("writeGuard.onReadOnly", "required", "missing (expected: fence or failover)");
-        }
-        replaced(errors, "readiness.homeTimeout", readiness.homeTimeout);
-        replaced(errors, "readiness.homeReads.deadline", readiness.homeReads.deadline);
-        positive(errors, "readiness.homeReads.timeout", readiness.homeReads.timeout, "1s");
+        positive(errors, "readiness.homeTimeout", readiness.homeTimeout, "2s");
         positive(errors, "readiness.retryAfter", readiness.retryAfter, "1s");
+        positive(errors, "readiness.homeReads.deadline", readiness.homeReads.deadline, "250ms");
         HomeReadServer server = readiness.homeReads.server;
         positive(errors, "readiness.homeReads.server.requestTimeout", server.requestTimeout, "2s");
         if (server.port != null && (server.port < 0 || server.port > 65535)) {
@@ -366,49 +339,6 @@ public class UnitasProperties implements Validator {
         /** Turns the fence filter on or off. */
         public void setEnabled(boolean enabled) {
             this.enabled = enabled;
-        }
-    }
-
-    /**
-     * {@code unitas.write-guard.*}: a write (by the fences' classification: methods and {@code read_paths}) whose
-     * unit the route decision serves in another region than this one, over the live unit map and health (a call that
-     * bypassed the gateway, or a stale client). Reads are always served; a write the decision sends here (the home,
-     * or the failover target while the home cannot take writes) is served whatever the request's stamp says.
-     */
-    public static class WriteGuard {
-        private Mode mode = Mode.REFUSE;
-        private ReadOnlyPolicy onReadOnly = ReadOnlyPolicy.FENCE;
-
-        /** What a wrong-region write meets. */
-        public enum Mode {
-            /** 421 {@code not-home-region}, naming the unit, the region that serves its writes and this one. */
-            REFUSE,
-            /** Served here anyway (the data layer merges or the application checks for itself). */
-            ALLOW
-        }
-
-        /** {@code refuse} (default) or {@code allow}. */
-        public Mode getMode() {
-            return mode;
-        }
-
-        /** Sets the mode. */
-        public void setMode(Mode mode) {
-            this.mode = mode;
-        }
-
-        /**
-         * Where a unit's writes go while the region serving it is read-only, as the gateways'
-         * {@code routing.on_read_only}: {@code fence} (default; nowhere else) or {@code failover} (the next writable
-         * region of its fallback list). Set it as the gateways have it, so that the guard agrees with them.
-         */
-        public ReadOnlyPolicy getOnReadOnly() {
-            return onReadOnly;
-        }
-
-        /** Sets the read-only policy. */
-        public void setOnReadOnly(ReadOnlyPolicy onReadOnly) {
-            this.onReadOnly = onReadOnly;
         }
     }
 
@@ -610,26 +540,16 @@ public class UnitasProperties implements Validator {
 
     /** {@code unitas.readiness.*}: reads of repositories that fall back to the key's home region. */
     public static class Readiness {
-        private Duration homeTimeout;
+        private Duration homeTimeout = Duration.ofSeconds(2);
         private Duration retryAfter = Duration.ofSeconds(1);
         private final HomeReads homeReads = new HomeReads();
 
-        /**
-         * Replaced by {@code unitas.readiness.home-reads.timeout}: set, it stops the start naming that property.
-         *
-         * @deprecated use {@link HomeReads#getTimeout()}
-         */
-        @Deprecated
+        /** How long a home read may take before the home counts as unreadable (default 2s). */
         public Duration getHomeTimeout() {
             return homeTimeout;
         }
 
-        /**
-         * Replaced by {@code unitas.readiness.home-reads.timeout}.
-         *
-         * @deprecated use {@link HomeReads#setTimeout(Duration)}
-         */
-        @Deprecated
+        /** Sets the home read's timeout. */
         public void setHomeTimeout(Duration homeTimeout) {
             this.homeTimeout = homeTimeout;
         }
@@ -665,14 +585,9 @@ public class UnitasProperties implements Validator {
         private String token;
         private String tokenFile;
         private String ca;
-        private Duration deadline;
-        private Duration timeout = Duration.ofSeconds(1);
+        private Duration deadline = Duration.ofMillis(250);
 
-        /**
-         * Region id to the URL of its {@code HomeReadServer} ({@code http://host:port} or {@code https://}); each is
-         * asked at start so that its connection is open before the first read (a peer that does not answer is logged,
-         * the start goes on).
-         */
+        /** Region id to the URL of its {@code HomeReadServer} ({@code http://host:port} or {@code https://}). */
         public Map<String, String> getEndpoints() {
             return endpoints;
         }
@@ -707,36 +622,12 @@ public class UnitasProperties implements Validator {
             this.ca = ca;
         }
 
-        /**
-         * The one timeout of a home read or of an idempotency call at the home (default 1s): both attempts (the
-         * hedge after 100 ms, off at 100 ms or less) and connecting included; a read it ends is {@code data-not-ready}
-         * naming this property, a claim it ends 503. The home-read server is told the time left with each request.
-         */
-        public Duration getTimeout() {
-            return timeout;
-        }
-
-        /** Sets the timeout of a home read. */
-        public void setTimeout(Duration timeout) {
-            this.timeout = timeout;
-        }
-
-        /**
-         * Replaced by {@link #getTimeout()}: set, it stops the start naming {@code timeout}.
-         *
-         * @deprecated use {@link #getTimeout()}
-         */
-        @Deprecated
+        /** The most one home read may take, both attempts included (default 250ms). */
         public Duration getDeadline() {
             return deadline;
         }
 
-        /**
-         * Replaced by {@link #setTimeout(Duration)}.
-         *
-         * @deprecated use {@link #setTimeout(Duration)}
-         */
-        @Deprecated
+        /** Sets the deadline. */
         public void setDeadline(Duration deadline) {
             this.deadline = deadline;
         }

@@ -93,9 +93,9 @@ class ConfigurationTest {
               .run(context -> {
                   assertThat(context).hasFailed();
                   assertThat(analysed(context.getStartupFailure())).contains(
-                          "unitas.control-plane.url: 'control:7400' (expected: the control plane's http:// or https://"
+                          "unitas.controlPlane.url: 'control:7400' (expected: the control plane's http:// or https://"
                           + " base URL)",
-                          "unitas.reload-interval: 'PT0S' (expected: a positive duration, e.g. 1s)");
+                          "unitas.reloadInterval: 'PT0S' (expected: a positive duration, e.g. 1s)");
               });
     }
 
@@ -212,19 +212,6 @@ class ConfigurationTest {
                          "@Idempotent on StrangerWallets.withdraw: owner '{user}' is no path variable of"
                          + " [/wallets/{userId}/withdrawals] (expected: one of its {variables})");
              });
-    }
-
-    @Test
-    void theTwoFormerHomeReadTimeouts_stopTheStart_namingTheOneThatReplacesThem() {
-        runner.withPropertyValues("unitas.readiness.home-timeout=2s", "unitas.readiness.home-reads.deadline=250ms")
-              .run(context -> {
-                  assertThat(context).hasFailed();
-                  assertThat(analysed(context.getStartupFailure())).contains(
-                          "unitas.readiness.home-timeout: 2s (expected: unitas.readiness.home-reads.timeout, the one"
-                          + " timeout of a home read)",
-                          "unitas.readiness.home-reads.deadline: 250ms (expected: unitas.readiness.home-reads.timeout,"
-                          + " the one timeout of a home read)");
-              });
     }
 
     @Test

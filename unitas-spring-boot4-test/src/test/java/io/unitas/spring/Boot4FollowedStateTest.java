@@ -125,11 +125,9 @@ class Boot4FollowedStateTest {
     }
 
     private ConfigurableApplicationContext start(String... args) {
-        String[] all = new String[args.length + 2];
+        String[] all = new String[args.length + 1];
         all[0] = "--server.port=0";
-        // these are the fences' tests: every unit's writes are served in this eu service unless fenced
-        all[1] = "--unitas.write-guard.mode=allow";
-        System.arraycopy(args, 0, all, 2, args.length);
+        System.arraycopy(args, 0, all, 1, args.length);
         return new SpringApplicationBuilder(FollowingApp.class).run(all);
     }
 
