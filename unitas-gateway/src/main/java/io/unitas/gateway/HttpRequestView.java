@@ -116,12 +116,9 @@ final class HttpRequestView implements RequestView {
                 return null; // authority or asterisk form: no path
             }
         }
-        int end = uri.length();
-        for (int i = start; i < end; i++) {
-            char c = uri.charAt(i);
-            if (c == '?' || c == '#') {
-                end = i;
-            }
+        int end = start;
+        while (end < uri.length() && uri.charAt(end) != '?' && uri.charAt(end) != '#') {
+            end++;
         }
         return start == 0 && end == uri.length() ? uri : uri.substring(start, end);
     }
