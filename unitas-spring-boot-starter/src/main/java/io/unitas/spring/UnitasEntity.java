@@ -67,6 +67,23 @@ public final class UnitasEntity<V> {
         return decode.apply(payload);
     }
 
+    /** The bytes the other regions decode, what the home sends and the outbox ships. */
+    byte[] encode(V value) {
+        return encode.apply(value);
+    }
+
+    /**
+     * {@code type} when it is a valid entity type name; otherwise a start-up problem naming it (one line, no stack
+     * trace).
+     */
+    static String checkedType(String type) {
+        if (type == null || !type.matches("[a-z0-9][a-z0-9._-]{0,63}")) {
+            throw new UnitasConfigurationException(java.util.List.of("entity type: '" + type
+                    + "' (expected: lowercase letters, digits, '.', '_' or '-', at most 64)"));
+        }
+        return type;
+    }
+
     /** How the home serves this type: the local read, encoded, with its version, acknowledged as read now. */
     EntityReader reader(Clock clock) {
         return (unit, key) -> local.apply(key).map(v -> new StoredEntity(version.applyAsLong(v), encode.apply(v),
@@ -87,11 +104,7 @@ public final class UnitasEntity<V> {
         private ToLongFunction<V> version = v -> 0;
 
         private Builder(String type, Function<String, Optional<V>> local) {
-            if (type == null || !type.matches("[a-z0-9][a-z0-9._-]{0,63}")) {
-                throw new IllegalArgumentException("entity type: '" + type
-                        + "' (expected: lowercase letters, digits, '.', '_' or '-', at most 64)");
-            }
-            this.type = type;
+            this.type = checkedType(type);
             this.local = Objects.requireNonNull(local, "local");
         }
 
@@ -111,7 +124,8 @@ public final class UnitasEntity<V> {
         /** Builds it. */
         public UnitasEntity<V> build() {
             if (encode == null) {
-                throw new IllegalStateException("entity " + type + ": codec not set (expected: codec(encode, decode))");
+                throw new UnitasConfigurationException(java.util.List.of("UnitasEntity '" + type
+                        + "': codec not set (expected: codec(encode, decode))"));
             }
             return new UnitasEntity<>(this);
         }

@@ -38,10 +38,11 @@ final class UnitasFailureAnalyzer implements FailureAnalyzer {
                 return bad.problems();
             }
             if (t instanceof ConfigurationPropertiesBindException bind
-                && UnitasProperties.class.equals(bind.getBeanType())) {
+                && (UnitasProperties.class.equals(bind.getBeanType())
+                    || UnitasReplicationProperties.class.equals(bind.getBeanType()))) {
                 BindValidationException validation = find(bind, BindValidationException.class);
                 if (validation == null) {
-                    return List.of("unitas: " + rootMessage(bind));
+                    return List.of(bindProblem(bind));
                 }
                 List<String> problems = new ArrayList<>();
                 validation.getValidationErrors().forEach(error -> problems.add(error instanceof FieldError field
@@ -51,6 +52,17 @@ final class UnitasFailureAnalyzer implements FailureAnalyzer {
             }
         }
         return null;
+    }
+
+    /** {@code property: value (expected: type)} for a value that does not convert, else the root cause's message. */
+    private static String bindProblem(ConfigurationPropertiesBindException bind) {
+        org.springframework.boot.context.properties.bind.BindException cause =
+                find(bind, org.springframework.boot.context.properties.bind.BindException.class);
+        if (cause != null && cause.getProperty() != null) {
+            return cause.getProperty().getName() + ": '" + cause.getProperty().getValue() + "' (expected: "
+                   + cause.getTarget().getType() + ")";
+        }
+        return "unitas: " + rootMessage(bind);
     }
 
     private static <T extends Throwable> T find(Throwable t, Class<T> type) {
