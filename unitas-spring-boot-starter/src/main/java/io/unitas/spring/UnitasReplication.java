@@ -222,6 +222,14 @@ final class UnitasReplication implements SmartLifecycle {
             details.put("rounds", shipping.rounds());
             details.put("failedRounds", shipping.failures());
             details.put("lastRound", shipping.lastRound().toString());
+            UnitLagReport lag = s.lag();
+            Map<String, Long> byTarget = new LinkedHashMap<>();
+            for (Region target : regions) {
+                if (!target.equals(region)) {
+                    byTarget.put(target.id(), lag.maxLagMillis(lag.lagMillis().keySet(), target));
+                }
+            }
+            details.put("maxLagMillis", byTarget); // of this region's units, per target, as of the last round
             if (!shipping.healthy()) {
                 problems.add(shipping.reason());
             }

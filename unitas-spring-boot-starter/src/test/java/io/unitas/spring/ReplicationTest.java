@@ -95,6 +95,8 @@ class ReplicationTest {
         Wallet failedOver = deposit(eu, "70", 1);
         assertThat(failedOver.balance()).as("eu's copy, not a new wallet").isEqualTo(43);
         await().atMost(WAIT).untilAsserted(() -> assertThat(wallet(us, "70")).isEqualTo("43 v2"));
+        await().atMost(WAIT).untilAsserted(() -> assertThat(health(eu).getDetails())
+                .containsEntry("maxLagMillis", java.util.Map.of("us", 0L)));
     }
 
     @Test
