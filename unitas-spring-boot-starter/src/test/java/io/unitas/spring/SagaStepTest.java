@@ -12,6 +12,8 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
 
@@ -184,6 +186,16 @@ class SagaStepTest {
                 .hasMessageContaining("Payments.reserve: compensation 'nope' (expected: a method nope(StepContext)"
                                       + " of Payments)")
                 .hasMessageContaining("saga notify: steps[0] (mail): no compensation");
+    }
+
+    @Test
+    void docsSagaMd_quotesTheTransferServiceUnchanged() throws Exception {
+        String source = Files.readString(Path.of("src/test/java/io/unitas/spring/saga/TransferApp.java"));
+        String begin = "        // doc:begin\n";
+        String example = source.substring(source.indexOf(begin) + begin.length(), source.indexOf("        // doc:end"))
+                .replaceAll("(?m)^        ", "");
+        assertThat(example).contains("@SagaStep");
+        assertThat(Files.readString(Path.of("../docs/saga.md"))).contains(example);
     }
 
     private static long credit(String db, String account) {

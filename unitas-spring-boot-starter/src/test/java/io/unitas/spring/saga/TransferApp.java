@@ -71,6 +71,7 @@ public class TransferApp {
             return sagas.start("transfer", from + "," + to + "," + amount);
         }
 
+        // doc:begin
         @SagaStep(saga = "transfer", order = 1, compensation = "refund", timeout = "5s")
         void debit(StepContext step) throws Exception {
             String from = part(step, 0);
@@ -104,6 +105,7 @@ public class TransferApp {
         void uncredit(StepContext step) throws Exception {
             homes.write(step, part(step, 1), c -> add(c, part(step, 1), -Long.parseLong(part(step, 2))));
         }
+        // doc:end
 
         private static String part(StepContext step, int i) {
             return step.payload().split(",")[i];
