@@ -52,6 +52,8 @@ public final class SagaCrashDrill {
     private static final int WORKERS = 4;
     private static final Duration STEP_TIMEOUT = Duration.ofSeconds(5);
     private static final Duration LEASE = Duration.ofSeconds(10);
+    /** Longer than a step's retries (200 ms, 400 ms, 800 ms apart). */
+    private static final Duration EU_DOWN = Duration.ofSeconds(4);
     private static final Region CN = Region.of("cn");
     private static final Region EU = Region.of("eu");
 
@@ -88,33 +90,33 @@ public final class SagaCrashDrill {
 
     /** The results side by side, one column per mode, and whether the invariant held. */
     public static String table(List<Result> results) {
-        StringBuilder out = new StringBuilder(String.format("%-36s", "saga-crash"));
+        StringBuilder out = new StringBuilder(String.format("%-40s", "saga-crash"));
         results.forEach(r -> out.append(String.format("%14s", r.mode())));
         out.append('\n');
         row(out, "transfers", results, Result::transfers);
         row(out, "completed", results, Result::completed);
-        row(out, "compensated", results, Result::compensated);
+        row(out, "compensated (naive: refused, unwritten)", results, Result::compensated);
         row(out, "in flight when the coordinator died", results, Result::inFlightAtCrash);
         row(out, "stuck, retried by the operator", results, Result::retriedByHand);
         row(out, "unfinished (neither)", results, Result::unfinished);
         row(out, "total credit before", results, Result::creditBefore);
         row(out, "total credit after", results, Result::creditAfter);
         row(out, "credit created (+) or destroyed (-)", results, r -> r.creditAfter() - r.creditBefore());
-        out.append(String.format("%-36s", "invariant"));
+        out.append(String.format("%-40s", "invariant"));
         results.forEach(r -> out.append(String.format("%14s", r.holds() ? "holds" : "BROKEN")));
         return out.append('\n').toString();
     }
 
     private static void row(StringBuilder out, String name, List<Result> results,
                             java.util.function.ToLongFunction<Result> value) {
-        out.append(String.format("%-36s", name));
+        out.append(String.format("%-40s", name));
         results.forEach(r -> out.append(String.format("%14d", value.applyAsLong(r))));
         out.append('\n');
     }
 
     /**
      * Runs the drill: {@code transfers} transfers drawn from {@code seed}, the coordinator killed after a quarter of
-     * them, eu's database down from half to three quarters.
+     * them, eu's database killed at half of them and restarted at three quarters, at least 4 s later.
      */
     public static Result run(boolean naive, int transfers, long seed, Consumer<String> progress) {
         if (transfers < 8) {
@@ -146,6 +148,7 @@ public final class SagaCrashDrill {
         private final AtomicInteger naiveRefused = new AtomicInteger();
         private final List<String> sagaIds = new CopyOnWriteArrayList<>();
         private volatile boolean crashed;
+        private volatile long euDownSince;
 
         Run(boolean naive, int count, long seed, Consumer<String> progress, PostgresServer cnServer,
             PostgresServer euServer) {
@@ -209,7 +212,13 @@ public final class SagaCrashDrill {
                     if (i == euDownAt) {
                         progress.accept("saga-crash: eu's database is killed");
                         euServer.kill();
+                        euDownSince = System.nanoTime();
                     } else if (i == euUpAt) {
+                        // down long enough for the retries of a step to run out: compensations, and stuck sagas
+                        long left = EU_DOWN.toNanos() - (System.nanoTime() - euDownSince);
+                        if (left > 0) {
+                            java.util.concurrent.locks.LockSupport.parkNanos(left);
+                        }
                         euServer.restart();
                         progress.accept("saga-crash: eu's database is back");
                     }
