@@ -57,6 +57,10 @@ final class DrillCommand implements Callable<Integer> {
         }
         Scenario s;
         try {
+            if (java.util.Arrays.stream(Scenario.values()).noneMatch(v -> v.id().equals(scenario))) {
+                throw new IllegalArgumentException("scenario: '" + scenario + "' (expected: one of " + String.join(
+                        ", ", java.util.Arrays.stream(Scenario.values()).map(Scenario::id).toList()) + ", saga-crash)");
+            }
             s = Scenario.of(scenario);
             drill.validate(playground, 1);
             if (withExample && naive) {
