@@ -122,6 +122,9 @@ public final class HomeSteps {
             if (!home.found()) {
                 throw new StepRefused("'" + key + "': " + home.problem() + " (expected: a key of a unit)");
             }
+            // Any fence stops a step, a throttle too: a saga can wait where a user's request could not. A fence that
+            // lands between this look and the commit is the gateway's race too; the switchover drains the measured
+            // lag after fencing, so such a write still reaches the unit's next home.
             FencePolicy fence = fences.get().fences().get(home.unit());
             if (fence == null) {
                 return home;
