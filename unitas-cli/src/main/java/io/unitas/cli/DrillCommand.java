@@ -19,7 +19,8 @@ import picocli.CommandLine.ParentCommand;
 @Command(name = "drill",
          mixinStandardHelpOptions = true,
          description = "Replay a fault against a fresh playground under load and count what users would see. "
-                       + "Scenarios: db-readonly, replication-backlog, region-down, control-plane-down, dns-down.")
+                       + "Scenarios: db-readonly, replication-backlog, region-down, control-plane-down, dns-down, "
+                       + "saga-crash.")
 final class DrillCommand implements Callable<Integer> {
 
     /** An invariant broke. */
@@ -29,7 +30,7 @@ final class DrillCommand implements Callable<Integer> {
     Main main;
 
     @Parameters(index = "0", paramLabel = "SCENARIO", description = "db-readonly, replication-backlog, region-down, "
-                                                                    + "control-plane-down or dns-down")
+                                                                    + "control-plane-down, dns-down or saga-crash")
     String scenario;
 
     @Option(names = "--naive", description = "Run with the seed's setup: process-only checks, a DNS switch after "
@@ -51,8 +52,15 @@ final class DrillCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         UpCommand.quietLibraries();
+        if (SagaCrash.ID.equals(scenario)) {
+            return SagaCrash.run(main, naive);
+        }
         Scenario s;
         try {
+            if (java.util.Arrays.stream(Scenario.values()).noneMatch(v -> v.id().equals(scenario))) {
+                throw new IllegalArgumentException("scenario: '" + scenario + "' (expected: one of " + String.join(
+                        ", ", java.util.Arrays.stream(Scenario.values()).map(Scenario::id).toList()) + ", saga-crash)");
+            }
             s = Scenario.of(scenario);
             drill.validate(playground, 1);
             if (withExample && naive) {

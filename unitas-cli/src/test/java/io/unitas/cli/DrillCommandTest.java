@@ -10,7 +10,7 @@ class DrillCommandTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-            "drill meteor-strike            | unitas drill: scenario: 'meteor-strike' (expected: one of db-readonly, replication-backlog, region-down, control-plane-down, dns-down)",
+            "drill meteor-strike            | unitas drill: scenario: 'meteor-strike' (expected: one of db-readonly, replication-backlog, region-down, control-plane-down, dns-down, saga-crash)",
             "drill db-readonly --duration 3 | unitas drill: --duration: '3' (expected: a duration like 500ms, 5s, 2m or 1h)",
             "drill db-readonly --duration 2s| unitas drill: --duration: 2s (expected: at least 5s)",
             "demo --users 0                 | unitas demo: --users: 0 (expected: 1..1000)",

@@ -2,7 +2,11 @@ package io.unitas.data.saga;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.unitas.core.Region;
+import io.unitas.core.fence.WriteFences;
 import io.unitas.core.saga.SagaState;
+import io.unitas.data.Home;
+import io.unitas.data.HomeResolver;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,11 +16,14 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The example of docs/saga.md, compiled and run here on PostgreSQL; the doc must quote it unchanged. */
+/** The examples of docs/saga.md, compiled and run here on PostgreSQL; the doc must quote it unchanged. */
 class SagaDocExampleTest {
 
     private final Clock clock = Clock.fixed(Instant.parse("2026-12-04T10:00:00Z"), java.time.ZoneOffset.UTC);
@@ -63,6 +70,47 @@ class SagaDocExampleTest {
     }
     // doc:end
 
+    // doc:begin
+    /** The transfer with each step in the home of the account it touches, waiting out a fence of its unit. */
+    static Saga transferAtHome(HomeResolver resolver, Map<Region, DataSource> byRegion,
+                               Supplier<WriteFences> fences) {
+        HomeSteps homes = HomeSteps.builder()
+                .homes(resolver)                                // key -> unit and home region, by the unit rules
+                .stores(region -> Optional.ofNullable(byRegion.get(region)))
+                .fences(fences)                                 // the write fences in force now
+                .fenceWait(Duration.ofSeconds(5))               // shorter than the steps' timeout
+                .build();
+        return Saga.builder("transfer")
+                .step("debit", Duration.ofSeconds(10),
+                      step -> homes.write(step, "alice", tx -> credit(tx, "alice", -30)),
+                      step -> homes.write(step, "alice", tx -> credit(tx, "alice", 30)))
+                .step("credit", Duration.ofSeconds(10),
+                      step -> homes.write(step, "bob", tx -> credit(tx, "bob", 30)),
+                      step -> homes.write(step, "bob", tx -> credit(tx, "bob", -30)))
+                .build();
+    }
+
+    static void credit(Connection tx, String account, long amount) throws SQLException {
+        try (PreparedStatement ps = tx.prepareStatement("UPDATE accounts SET credit = credit + ? WHERE id = ?")) {
+            ps.setLong(1, amount);
+            ps.setString(2, account);
+            ps.executeUpdate();
+        }
+    }
+    // doc:end
+
+    @Test
+    void transferAtHome_completes_eachStepInItsAccountsHome() {
+        HomeResolver resolver = key -> key.equals("alice") ? Home.of(key, "u-cn", Region.of("cn"))
+                : Home.of(key, "u-eu", Region.of("eu"));
+        Saga saga = transferAtHome(resolver, Map.of(Region.of("cn"), bank.cn, Region.of("eu"), bank.eu),
+                                   WriteFences::none);
+        SagaCoordinator coordinator = SagaCoordinator.builder().dataSource(bank.sagas).saga(saga).build();
+        assertThat(coordinator.start("transfer", "alice->bob 30").status().state()).isEqualTo(SagaState.COMPLETED);
+        assertThat(bank.credit("alice")).isEqualTo(70);
+        assertThat(bank.credit("bob")).isEqualTo(130);
+    }
+
     @Test
     void transfer_completes() {
         assertThat(transfer(bank.sagas, bank.cn, bank.eu).status().state()).isEqualTo(SagaState.COMPLETED);
@@ -71,13 +119,18 @@ class SagaDocExampleTest {
     }
 
     @Test
-    void docsSagaMd_quotesThisExampleUnchanged() throws Exception {
+    void docsSagaMd_quotesTheseExamplesUnchanged() throws Exception {
         String source = Files.readString(Path.of("src/test/java/io/unitas/data/saga/SagaDocExampleTest.java"),
                                          StandardCharsets.UTF_8);
-        String example = source.substring(source.indexOf("    // doc:begin\n") + "    // doc:begin\n".length(),
-                                          source.indexOf("    // doc:end"))
-                .replaceAll("(?m)^    ", "");
         String doc = Files.readString(Path.of("../docs/saga.md"), StandardCharsets.UTF_8);
-        assertThat(doc).contains(example);
+        String begin = "    // doc:begin\n";
+        int examples = 0;
+        for (int at = source.indexOf(begin); at >= 0; at = source.indexOf(begin, at + 1)) {
+            String example = source.substring(at + begin.length(), source.indexOf("    // doc:end", at))
+                    .replaceAll("(?m)^    ", "");
+            assertThat(doc).contains(example);
+            examples++;
+        }
+        assertThat(examples).isEqualTo(2);
     }
 }
