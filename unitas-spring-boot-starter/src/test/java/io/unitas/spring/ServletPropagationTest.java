@@ -102,6 +102,14 @@ class ServletPropagationTest {
     }
 
     @Test
+    void aCallerThatIsRefused_readsTheHomeFromTheProblem_asDocumented() {
+        org.springframework.web.client.RestClient service =
+                org.springframework.web.client.RestClient.create("http://localhost:" + port);
+        assertThat(Orders.order(service, "70")).isEqualTo("us");
+        assertThat(Orders.order(service, "40")).as("served here").isNull();
+    }
+
+    @Test
     void aWriteOfAUnitWhoseHomeIsDown_isServedWhereTheRoutingStateSendsIt() throws Exception {
         assertThat(send("POST", "/orders", "x-user-id", "5").statusCode()).isEqualTo(421);
         state.down("cn"); // cn's writes fail over to eu, the first of its fallbacks
