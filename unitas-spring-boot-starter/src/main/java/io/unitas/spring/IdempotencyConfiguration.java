@@ -162,7 +162,7 @@ final class IdempotencyConfiguration {
                                                             ObjectProvider<RequestMappingHandlerMapping> mappings) {
         FilterRegistrationBean<IdempotencyFilter> registration = new FilterRegistrationBean<>(
                 new IdempotencyFilter(setup.idempotency(), properties.getIdempotency(), state, mappings));
-        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 11);
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 12); // after the write guard (+ 11)
         return registration;
     }
 

@@ -64,7 +64,7 @@ final class IdempotencyWebFilter implements WebFilter, Ordered {
 
     @Override
     public int getOrder() {
-        return RoutingContextWebFilter.ORDER + 1;
+        return WriteGuardWebFilter.ORDER + 1;
     }
 
     @Override

@@ -59,7 +59,12 @@ final class InboundContext {
      * stamped unit, as at the gateway (a unit header alone can be made up; the key is the user's).
      */
     RoutingContext read(RequestView request, RoutingSnapshot snapshot) {
-        return keyed(headers.read(request::header), snapshot.rules().lookup(request));
+        return served(keyed(headers.read(request::header), snapshot.rules().lookup(request)));
+    }
+
+    /** The context as served here: its region is this one, so the stamp written on the way out names where it ran. */
+    private RoutingContext served(RoutingContext context) {
+        return context.isEmpty() ? context : context.withRegion(region);
     }
 
     private static RoutingContext keyed(RoutingContext stamped, UnitLookup lookup) {
@@ -81,7 +86,7 @@ final class InboundContext {
         if (lookup.outcome() == UnitLookup.Outcome.AMBIGUOUS_KEY) {
             return new Accepted(stamped, ProblemDetail.of(400, "ambiguous-routing-key", lookup.message()));
         }
-        RoutingContext context = keyed(stamped, lookup);
+        RoutingContext context = served(keyed(stamped, lookup));
         return new Accepted(context, fence ? snapshot.fenced(context.unit(), method, path) : null);
     }
 

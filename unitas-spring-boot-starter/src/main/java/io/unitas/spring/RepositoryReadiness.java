@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -29,26 +30,33 @@ final class RepositoryReadiness implements UnitasReadiness {
     private final UnitasRoutingState state;
     private final HomeReadClient homeReads;
     private final UnitasProperties.Readiness settings;
+    private final Duration timeout;
+
+    private static final Duration BACKSTOP = Duration.ofMillis(500);
 
     RepositoryReadiness(UnitasProperties properties, UnitasRoutingState state, HomeReadClient homeReads) {
         this.region = Region.of(properties.getRegion());
         this.state = state;
         this.homeReads = homeReads;
         this.settings = properties.getReadiness();
+        this.timeout = HomeReadTimeout.of(properties);
     }
 
     /** The home read client {@code unitas.readiness.home-reads} describes, or {@code null} without endpoints. */
     static HomeReadClient homeReads(UnitasProperties properties, io.micrometer.core.instrument.MeterRegistry meters) {
         UnitasProperties.HomeReads settings = properties.getReadiness().getHomeReads();
+        HomeReadTimeout.warnDeprecated(properties);
         if (settings.getEndpoints().isEmpty()) {
             return null;
         }
         String token = token(properties);
-        HomeReadClient.Builder client = HomeReadClient.builder().token(token).deadline(settings.getDeadline());
+        Duration timeout = HomeReadTimeout.of(properties);
+        HomeReadClient.Builder client = HomeReadClient.builder().token(token)
+                                                      .deadline(timeout, HomeReadTimeout.PROPERTY);
         if (meters != null) {
             client.meterRegistry(meters);
         }
-        if (settings.getDeadline().toMillis() <= 100) {
+        if (timeout.toMillis() <= 100) {
             client.withoutHedging();
         }
         settings.getEndpoints().forEach((home, url) -> client.endpoint(Region.of(home), URI.create(url)));
@@ -89,7 +97,9 @@ final class RepositoryReadiness implements UnitasReadiness {
                 .region(region)
                 .homes(homes)
                 .describe(key -> type + " '" + key + "'")
-                .homeTimeout(settings.getHomeTimeout())
+                // The client ends every home read by the timeout, with a message naming it; the readiness's own
+                // timeout is only a backstop behind it, so that message is the one a caller sees.
+                .homeTimeout(timeout.plus(BACKSTOP))
                 .retryAfter(settings.getRetryAfter())
                 .local(key -> {
                     try {

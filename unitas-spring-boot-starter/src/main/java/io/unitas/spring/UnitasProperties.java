@@ -211,9 +211,16 @@ public class UnitasProperties implements Validator {
                 errors.rejectValue("idempotency.header", "malformed", "'" + idempotency.header + "' (" + problem + ")");
             }
         }
-        positive(errors, "readiness.homeTimeout", readiness.homeTimeout, "2s");
+        if (readiness.homeTimeout != null) { // deprecated: home-reads.timeout
+            positive(errors, "readiness.homeTimeout", readiness.homeTimeout, "1s");
+        }
         positive(errors, "readiness.retryAfter", readiness.retryAfter, "1s");
-        positive(errors, "readiness.homeReads.deadline", readiness.homeReads.deadline, "250ms");
+        if (readiness.homeReads.deadline != null) { // deprecated: home-reads.timeout
+            positive(errors, "readiness.homeReads.deadline", readiness.homeReads.deadline, "1s");
+        }
+        if (readiness.homeReads.timeout != null) {
+            positive(errors, "readiness.homeReads.timeout", readiness.homeReads.timeout, "1s");
+        }
         HomeReadServer server = readiness.homeReads.server;
         positive(errors, "readiness.homeReads.server.requestTimeout", server.requestTimeout, "2s");
         if (server.port != null && (server.port < 0 || server.port > 65535)) {
@@ -540,16 +547,21 @@ public class UnitasProperties implements Validator {
 
     /** {@code unitas.readiness.*}: reads of repositories that fall back to the key's home region. */
     public static class Readiness {
-        private Duration homeTimeout = Duration.ofSeconds(2);
+        private Duration homeTimeout;
         private Duration retryAfter = Duration.ofSeconds(1);
         private final HomeReads homeReads = new HomeReads();
 
-        /** How long a home read may take before the home counts as unreadable (default 2s). */
+        /**
+         * Deprecated, {@code null} unless set: {@code unitas.readiness.home-reads.timeout} is the one timeout of a home
+         * read; this name still works, with a warning at start ({@link HomeReadTimeout}).
+         */
+        @Deprecated
         public Duration getHomeTimeout() {
             return homeTimeout;
         }
 
-        /** Sets the home read's timeout. */
+        /** Sets the home read's timeout (deprecated: {@code home-reads.timeout}). */
+        @Deprecated
         public void setHomeTimeout(Duration homeTimeout) {
             this.homeTimeout = homeTimeout;
         }
@@ -585,7 +597,21 @@ public class UnitasProperties implements Validator {
         private String token;
         private String tokenFile;
         private String ca;
-        private Duration deadline = Duration.ofMillis(250);
+        private Duration deadline;
+        private Duration timeout;
+
+        /**
+         * The most one home read or idempotency call at a home may take, connecting and both attempts included:
+         * {@code null} unless set, for the default 1s ({@link HomeReadTimeout}).
+         */
+        public Duration getTimeout() {
+            return timeout;
+        }
+
+        /** Sets the home read's timeout. */
+        public void setTimeout(Duration timeout) {
+            this.timeout = timeout;
+        }
 
         /** Region id to the URL of its {@code HomeReadServer} ({@code http://host:port} or {@code https://}). */
         public Map<String, String> getEndpoints() {
@@ -622,12 +648,14 @@ public class UnitasProperties implements Validator {
             this.ca = ca;
         }
 
-        /** The most one home read may take, both attempts included (default 250ms). */
+        /** Deprecated, {@code null} unless set: {@link #getTimeout()} replaces it (a warning at start). */
+        @Deprecated
         public Duration getDeadline() {
             return deadline;
         }
 
-        /** Sets the deadline. */
+        /** Sets the deadline (deprecated: {@code timeout}). */
+        @Deprecated
         public void setDeadline(Duration deadline) {
             this.deadline = deadline;
         }

@@ -157,6 +157,26 @@ class ConfigurationTest {
     }
 
     @Test
+    void aWrongWriteGuard_isNamedByItsProperties_forwardSayingWhyItIsNotOffered() {
+        web().withConfiguration(AutoConfigurations.of(UnitasWriteGuardAutoConfiguration.class))
+             .withPropertyValues("unitas.write-guard.mode=forward", "unitas.write-guard.on-read-only=retry",
+                                 "unitas.write-guard.hold-down=-1s")
+             .run(context -> {
+                 assertThat(context).hasFailed();
+                 assertThat(analysed(context.getStartupFailure())).contains(
+                         "unitas.write-guard.mode: 'forward' is not available (expected: refuse or allow;",
+                         "unitas.write-guard.on-read-only: 'retry' (expected: fence or failover)",
+                         "unitas.write-guard.hold-down: 'PT-1S' (expected: a duration >= 0, e.g. 5s");
+             });
+        web().withConfiguration(AutoConfigurations.of(UnitasWriteGuardAutoConfiguration.class))
+             .withPropertyValues("unitas.write-guard.mode=refuse-all")
+             .run(context -> assertThat(analysed(context.getStartupFailure()))
+                     .contains("unitas.write-guard.mode: 'refuse-all' (expected: refuse, the default, or allow)"));
+        web().withConfiguration(AutoConfigurations.of(UnitasWriteGuardAutoConfiguration.class))
+             .run(context -> assertThat(context).hasNotFailed().hasSingleBean(WriteGuardDecision.class));
+    }
+
+    @Test
     void anIdempotentEndpointWithoutAStoreForThisRegion_stopsTheStart_namingTheProperty() {
         web().withUserConfiguration(Wallets.class).run(context -> {
             assertThat(context).hasFailed();

@@ -74,18 +74,19 @@ class GrpcRoutingTest {
         String answer = place("x-unitas-unit", "u-us", "x-unitas-region", "us", "x-unitas-origin", "cn",
                               "x-unitas-hops", "2");
 
-        assertThat(answer).isEqualTo("u-us|us|cn|2|reserved");
+        // the region is the one that served the call (this one, eu), as on HTTP
+        assertThat(answer).isEqualTo("u-us|eu|cn|2|reserved");
         assertThat(GrpcApp.DOWNSTREAM_SAW.get()).containsAllEntriesOf(Map.of(
-                "x-unitas-unit", "u-us", "x-unitas-region", "us", "x-unitas-origin", "cn", "x-unitas-hops", "2"));
+                "x-unitas-unit", "u-us", "x-unitas-region", "eu", "x-unitas-origin", "cn", "x-unitas-hops", "2"));
     }
 
     @Test
     void aCallWithoutAStamp_isPlacedByItsRoutingKey_asAtTheGateway() {
         String answer = place("x-user-id", "10");
 
-        assertThat(answer).startsWith("u-cn|cn|");
+        assertThat(answer).startsWith("u-cn|eu|");
         assertThat(GrpcApp.DOWNSTREAM_SAW.get()).containsEntry("x-unitas-unit", "u-cn")
-                                                .containsEntry("x-unitas-region", "cn");
+                                                .containsEntry("x-unitas-region", "eu");
     }
 
     @Test

@@ -32,8 +32,7 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SpringBootTest(classes = AccountsApp.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
                 properties = {"unitas.readiness.retry-after=3s", "unitas.readiness.home-reads.token=secret-t",
-                              "unitas.readiness.home-reads.deadline=60s",
-                              "unitas.readiness.home-timeout=60s"})
+                              "unitas.readiness.home-reads.timeout=60s"})
 class ReadinessTest {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();

@@ -61,18 +61,61 @@ class ServletPropagationTest {
     @ValueSource(strings = {"restclient", "resttemplate", "feign", "webclient", "webclient-elastic", "reactor", "async", "pool",
                             "nested-pool", "completable"})
     void theGatewaysStamp_travelsOnTheNextCall(String via) throws Exception {
-        HttpResponse<String> r = send("GET", "/call/" + via, "x-unitas-unit", "u-cn", "x-unitas-region", "cn",
+        // cn's unit routed to eu (this service's region), as when cn is down
+        HttpResponse<String> r = send("GET", "/call/" + via, "x-unitas-unit", "u-cn", "x-unitas-region", "eu",
                                       "x-unitas-origin", "us", "x-unitas-hops", "1");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-        assertThat(r.body()).contains("\"x-unitas-unit\":\"u-cn\"", "\"x-unitas-region\":\"cn\"",
+        assertThat(r.body()).contains("\"x-unitas-unit\":\"u-cn\"", "\"x-unitas-region\":\"eu\"",
                                       "\"x-unitas-origin\":\"us\"", "\"x-unitas-hops\":\"1\"",
                                       "\"context.unit\":\"u-cn\"");
     }
 
     @Test
-    void noStamp_butARoutingKey_placesTheRequestByTheGatewaysRules() throws Exception {
+    void noStamp_butARoutingKey_placesTheRequestByTheGatewaysRules_andTheStampNamesTheRegionThatServed()
+            throws Exception {
         HttpResponse<String> r = send("GET", "/call/restclient", "x-user-id", "1070");
-        assertThat(r.body()).contains("\"x-unitas-unit\":\"u-us\"", "\"x-unitas-region\":\"us\"");
+        assertThat(r.body()).contains("\"x-unitas-unit\":\"u-us\"", "\"x-unitas-region\":\"eu\"");
+    }
+
+    @Test
+    void aStampNamingAnotherRegion_leavesNamingThisOne_theRegionThatServed() throws Exception {
+        HttpResponse<String> r = send("GET", "/call/restclient", "x-unitas-unit", "u-us", "x-unitas-region", "us");
+        assertThat(r.body()).contains("\"x-unitas-unit\":\"u-us\"", "\"x-unitas-region\":\"eu\"");
+    }
+
+    @Test
+    void aWriteOfAUsUser_reachingEu_isRefusedWith421_beforeItRuns_readsStillPass() throws Exception {
+        HttpResponse<String> refused = send("POST", "/orders", "x-user-id", "70");
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(421);
+        assertThat(refused.headers().firstValue("content-type")).hasValue("application/problem+json");
+        assertThat(refused.body()).contains("\"type\":\"urn:unitas:problem:not-home-region\"",
+                                           "\"unit\":\"u-us\"", "\"home\":\"us\"", "\"region\":\"eu\"",
+                                           "a write of unit u-us reached region eu, which does not take its writes");
+        // a stamp claiming this region changes nothing: the routing state decides, not the caller
+        assertThat(send("POST", "/orders", "x-unitas-unit", "u-us", "x-unitas-region", "eu").statusCode())
+                .isEqualTo(421);
+        assertThat(send("GET", "/echo", "x-user-id", "70").statusCode()).isEqualTo(200);
+        HttpResponse<String> atHome = send("POST", "/orders", "x-user-id", "40");
+        assertThat(atHome.statusCode()).isEqualTo(200);
+        assertThat(atHome.body()).isEqualTo("{\"unit\":\"u-eu\"}");
+        assertThat(send("POST", "/orders").statusCode()).as("a write without a unit").isEqualTo(200);
+    }
+
+    @Test
+    void aCallerThatIsRefused_readsTheHomeFromTheProblem_asDocumented() {
+        org.springframework.web.client.RestClient service =
+                org.springframework.web.client.RestClient.create("http://localhost:" + port);
+        assertThat(Orders.order(service, "70")).isEqualTo("us");
+        assertThat(Orders.order(service, "40")).as("served here").isNull();
+    }
+
+    @Test
+    void aWriteOfAUnitWhoseHomeIsDown_isServedWhereTheRoutingStateSendsIt() throws Exception {
+        assertThat(send("POST", "/orders", "x-user-id", "5").statusCode()).isEqualTo(421);
+        state.down("cn"); // cn's writes fail over to eu, the first of its fallbacks
+        HttpResponse<String> failedOver = send("POST", "/orders", "x-user-id", "5");
+        assertThat(failedOver.statusCode()).as(failedOver.body()).isEqualTo(200);
+        assertThat(failedOver.body()).isEqualTo("{\"unit\":\"u-cn\"}");
     }
 
     @Test
@@ -113,9 +156,9 @@ class ServletPropagationTest {
         assertThat(send("POST", "/orders", "x-unitas-unit", "u-us", "x-unitas-region", "us").statusCode())
                 .isEqualTo(503);
         assertThat(send("GET", "/echo", "x-user-id", "70").statusCode()).isEqualTo(200);
-        HttpResponse<String> other = send("POST", "/orders", "x-user-id", "5");
+        HttpResponse<String> other = send("POST", "/orders", "x-user-id", "40");
         assertThat(other.statusCode()).isEqualTo(200);
-        assertThat(other.body()).isEqualTo("{\"unit\":\"u-cn\"}");
+        assertThat(other.body()).isEqualTo("{\"unit\":\"u-eu\"}");
     }
 
     @Test

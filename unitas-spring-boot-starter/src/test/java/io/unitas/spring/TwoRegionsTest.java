@@ -69,8 +69,7 @@ class TwoRegionsTest {
                 "--unitas.readiness.home-reads.server.port=" + readPort,
                 "--unitas.readiness.home-reads.endpoints." + peer + "=" + peerUri,
                 // generous for a loaded machine: the reads below are not about timing
-                "--unitas.readiness.home-reads.deadline=20s",
-                "--unitas.readiness.home-timeout=20s"));
+                "--unitas.readiness.home-reads.timeout=20s"));
         args.addAll(java.util.List.of(more));
         return new SpringApplicationBuilder(WalletApp.class).run(args.toArray(String[]::new));
     }

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 
+import io.unitas.spring.app.MutableRoutingState;
 import io.unitas.spring.reactivedata.ReactiveDataApp;
 import io.unitas.testkit.Await;
 import org.junit.jupiter.api.AfterEach;
@@ -37,6 +38,9 @@ class WebFluxIdempotentTest {
 
     @LocalServerPort
     int port;
+
+    @Autowired
+    MutableRoutingState state;
 
     @Autowired
     ReactiveDataApp.Payments payments;
@@ -134,7 +138,13 @@ class WebFluxIdempotentTest {
 
     @Test
     void aNewKeyOfAUserWhoseHomeStoreCannotBeReached_is503() throws Exception {
-        HttpResponse<String> notReady = post("/payments", CN_USER, "k-cn", "{\"amount\": 5}");
+        state.down("cn"); // cn's writes fail over to eu, which cannot reach cn's records
+        HttpResponse<String> notReady;
+        try {
+            notReady = post("/payments", CN_USER, "k-cn", "{\"amount\": 5}");
+        } finally {
+            state.down(null);
+        }
         assertThat(notReady.statusCode()).isEqualTo(503);
         assertThat(notReady.body()).contains("data-not-ready");
         assertThat(notReady.headers().firstValue("Retry-After")).contains("2");

@@ -54,7 +54,8 @@ class WebFluxPropagationTest {
         HttpResponse<String> r = send("GET", "/call", "x-unitas-unit", "u-us", "x-unitas-region", "us",
                                       "x-unitas-origin", "cn", "x-unitas-hops", "2");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-        assertThat(r.body()).contains("\"x-unitas-unit\":\"u-us\"", "\"x-unitas-region\":\"us\"",
+        // the stamp leaves naming the region that served (this one), not the one the caller claimed
+        assertThat(r.body()).contains("\"x-unitas-unit\":\"u-us\"", "\"x-unitas-region\":\"eu\"",
                                       "\"x-unitas-origin\":\"cn\"", "\"x-unitas-hops\":\"2\"",
                                       "\"context.unit\":\"u-us\"");
     }
@@ -83,6 +84,24 @@ class WebFluxPropagationTest {
         assertThat(refused.headers().firstValue("retry-after")).hasValue("3");
         assertThat(refused.body()).contains("urn:unitas:problem:write-fenced");
         assertThat(send("POST", "/orders", "x-user-id", "40").body()).isEqualTo("u-eu");
+    }
+
+    @Test
+    void aWriteReachingEu_isRefusedWith421_whileItsHomeServes_andTakenOnceItFailsOverHere()
+            throws Exception {
+        HttpResponse<String> refused = send("POST", "/orders", "x-user-id", "80");
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(421);
+        assertThat(refused.headers().firstValue("content-type")).hasValue("application/problem+json");
+        assertThat(refused.body()).contains("\"type\":\"urn:unitas:problem:not-home-region\"",
+                                           "\"unit\":\"u-us\"", "\"home\":\"us\"", "\"region\":\"eu\"");
+        assertThat(send("GET", "/echo", "x-user-id", "80").statusCode()).as("reads pass").isEqualTo(200);
+        assertThat(send("POST", "/orders", "x-user-id", "7").statusCode()).isEqualTo(421);
+        try {
+            state.down("cn"); // cn's writes fail over to eu, the first of its fallbacks
+            assertThat(send("POST", "/orders", "x-user-id", "7").body()).isEqualTo("u-cn");
+        } finally {
+            state.down(null);
+        }
     }
 
     @Test

@@ -125,9 +125,11 @@ class Boot4FollowedStateTest {
     }
 
     private ConfigurableApplicationContext start(String... args) {
-        String[] all = new String[args.length + 1];
+        // writes of every unit in this one region: the fences are under test here, not the write guard
+        String[] all = new String[args.length + 2];
         all[0] = "--server.port=0";
-        System.arraycopy(args, 0, all, 1, args.length);
+        all[1] = "--unitas.write-guard.mode=allow";
+        System.arraycopy(args, 0, all, 2, args.length);
         return new SpringApplicationBuilder(FollowingApp.class).run(all);
     }
 

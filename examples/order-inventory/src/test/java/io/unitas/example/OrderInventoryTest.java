@@ -17,10 +17,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The pair as the playground runs it, in one JVM: an inventory instance in each of cn, eu and us, an order service in
- * cn and one in eu, the inventories listed with their {@code unitas.region} in Spring Cloud's simple discovery. The
- * order service reserves stock from an {@code @Async} method; the inventory instance that answers must be the one of
- * the region the order's unit is routed to.
+ * The pair as the playground runs it, in one JVM: an order and an inventory instance in each of cn, eu and us, the
+ * inventories listed with their {@code unitas.region} in Spring Cloud's simple discovery. An order reaches the order
+ * instance of the region its unit is routed to (as a gateway sends it); the order service reserves stock from an
+ * {@code @Async} method, and the inventory instance that answers must be the one of that region. An order written at
+ * another region's instance is refused there (421 {@code not-home-region}) before it reserves anything.
  */
 class OrderInventoryTest {
 
@@ -34,7 +35,7 @@ class OrderInventoryTest {
         for (String region : REGIONS) {
             inventories.put(region, ExampleService.start(Kind.INVENTORY, common(region)));
         }
-        for (String region : List.of("cn", "eu")) {
+        for (String region : REGIONS) {
             Map<String, String> p = common(region);
             int i = 0;
             for (Map.Entry<String, ExampleService> inv : inventories.entrySet()) {
@@ -87,25 +88,45 @@ class OrderInventoryTest {
     }
 
     @Test
-    void eachUnitsCall_goesToItsOwnRegion_whicheverOrderInstanceMakesIt() throws Exception {
+    void eachUnitsOrder_atItsRegionsOrderInstance_reservesInThatRegion() throws Exception {
         for (String region : REGIONS) {
-            for (String order : orders.keySet()) {
-                HttpResponse<String> res = post(orders.get(order), Map.of("x-unitas-unit", "u-" + region,
-                                                                          "x-unitas-region", region));
-                assertThat(res.statusCode()).isEqualTo(201);
-                assertThat(last(inventories.get(region)).unit()).isEqualTo("u-" + region);
-            }
+            HttpResponse<String> res = post(orders.get(region), Map.of("x-unitas-unit", "u-" + region,
+                                                                       "x-unitas-region", region));
+            assertThat(res.statusCode()).isEqualTo(201);
+            assertThat(last(inventories.get(region)).unit()).isEqualTo("u-" + region);
         }
         inventories.values().forEach(s -> assertThat(s.calls().wrongRegion()).isZero());
     }
 
     @Test
+    void anOrderAtAnotherRegionsInstance_isRefused_andReservesNothing() throws Exception {
+        for (String region : REGIONS) {
+            for (String other : REGIONS) {
+                if (other.equals(region)) {
+                    continue;
+                }
+                countBefore();
+                HttpResponse<String> res = post(orders.get(other), Map.of("x-unitas-unit", "u-" + region,
+                                                                          "x-unitas-region", region));
+                assertThat(res.statusCode()).as(res.body()).isEqualTo(421);
+                assertThat(res.body()).contains("urn:unitas:problem:not-home-region", "\"home\":\"" + region + "\"",
+                                                "\"region\":\"" + other + "\"");
+                assertOnlyCalled(null);
+            }
+        }
+    }
+
+    @Test
     void aCallWithoutAStamp_isPlacedByTheUserKey_withTheGatewaysRules() throws Exception {
-        HttpResponse<String> res = post(orders.get("eu"), Map.of("x-user-id", "2042")); // 2042 mod 3000: u-us
+        HttpResponse<String> res = post(orders.get("us"), Map.of("x-user-id", "2042")); // 2042 mod 3000: u-us
 
         assertThat(res.statusCode()).isEqualTo(201);
         assertThat(last(inventories.get("us")).unit()).isEqualTo("u-us");
         assertOnlyCalled("us");
+        countBefore();
+        assertThat(post(orders.get("eu"), Map.of("x-user-id", "2042")).statusCode()).as("at eu's instance")
+                .isEqualTo(421);
+        assertOnlyCalled(null);
     }
 
     @Test
@@ -137,6 +158,7 @@ class OrderInventoryTest {
         assertThat(told).hasSize(4);
     }
 
+    /** Exactly one call since {@link #countBefore}, to {@code region}'s inventory ({@code null}: none). */
     private void assertOnlyCalled(String region) {
         inventories.forEach((r, s) -> assertThat(s.calls().calls() - before.get(r))
                 .as("calls to inventory-" + r).isEqualTo(r.equals(region) ? 1 : 0));

@@ -61,6 +61,7 @@ final class ArmeriaHomeReadClient implements HomeReadClient {
     private final Map<Region, java.net.URI> endpoints;
     private final String authorization;
     private final long deadlineNanos;
+    private final String deadlineName;
     private final long hedgeNanos;
     private final Duration retryAfter;
     private final MeterRegistry registry;
@@ -88,6 +89,7 @@ final class ArmeriaHomeReadClient implements HomeReadClient {
         this.endpoints = Map.copyOf(b.endpoints);
         this.authorization = "Bearer " + b.token;
         this.deadlineNanos = b.deadline.toNanos();
+        this.deadlineName = b.deadlineName == null ? "" : " (" + b.deadlineName + ")";
         this.hedgeNanos = b.hedgeAfter == null ? 0 : b.hedgeAfter.toNanos();
         this.retryAfter = b.retryAfter;
         this.registry = b.meters;
@@ -240,7 +242,8 @@ final class ArmeriaHomeReadClient implements HomeReadClient {
             attempts.set(1);
             try {
                 deadline = timers.schedule(() -> result.complete(conclusion.silent(HomeRead.Outcome.TIMED_OUT,
-                        "no answer within the deadline of " + TimeUnit.NANOSECONDS.toMillis(deadlineNanos) + " ms",
+                        "no answer within the deadline of " + TimeUnit.NANOSECONDS.toMillis(deadlineNanos) + " ms"
+                        + deadlineName,
                         true)), deadlineNanos);
                 if (policy == Attempts.HEDGED && hedgeNanos > 0) {
                     hedge = timers.schedule(() -> second("hedge"), hedgeNanos);
@@ -539,6 +542,20 @@ final class ArmeriaHomeReadClient implements HomeReadClient {
                                      .tag("home", h.id()).tag("reason", "retry").register(registry);
             return new Meters(Map.copyOf(reads), duration, hedges, retries);
         });
+    }
+
+    @Override
+    public CompletionStage<Map<Region, String>> connect() {
+        Map<Region, String> failed = new ConcurrentHashMap<>();
+        CompletableFuture<?>[] all = clients.entrySet().stream().map(e -> e.getValue()
+                .execute(RequestHeaders.of(HttpMethod.GET, HomeReadWire.CONNECT_PATH)).aggregate()
+                .handle((answer, error) -> {
+                    if (error != null) {
+                        failed.put(e.getKey(), what(Exceptions.peel(error)));
+                    }
+                    return null;
+                })).toArray(CompletableFuture[]::new);
+        return CompletableFuture.allOf(all).thenApply(ignored -> Map.copyOf(failed));
     }
 
     @Override

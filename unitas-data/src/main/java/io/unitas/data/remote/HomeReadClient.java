@@ -68,6 +68,13 @@ public interface HomeReadClient extends AutoCloseable {
      */
     CompletionStage<StoreResult<IdempotencyRecord>> idempotencyRecordCopy(Region region, String unit, String key);
 
+    /**
+     * Opens the connection to every home now (TCP, TLS, HTTP/2), so that the first reads after a start do not spend
+     * their deadline connecting. Completes, never exceptionally, once every home answered or failed: with the homes
+     * that could not be reached and why (empty: all connected). Nothing is read; a home answers it 404.
+     */
+    CompletionStage<Map<Region, String>> connect();
+
     /** Closes the connections; reads in flight complete as {@link HomeRead.Outcome#UNREACHABLE}. */
     @Override
     void close();
@@ -78,6 +85,7 @@ public interface HomeReadClient extends AutoCloseable {
         String token;
         Path trustedCa;
         Duration deadline = Duration.ofMillis(250);
+        String deadlineName;
         Duration hedgeAfter = Duration.ofMillis(100);
         Duration retryAfter = Duration.ofSeconds(1);
         MeterRegistry meters = Metrics.globalRegistry;
@@ -120,6 +128,16 @@ public interface HomeReadClient extends AutoCloseable {
                 throw new IllegalArgumentException("deadline: " + deadline + " (expected: > 0)");
             }
             this.deadline = deadline;
+            return this;
+        }
+
+        /**
+         * As {@link #deadline(Duration)}, named {@code name} (the setting it comes from) in every message that reports
+         * a call that ran out of it.
+         */
+        public Builder deadline(Duration deadline, String name) {
+            deadline(deadline);
+            this.deadlineName = Objects.requireNonNull(name, "name");
             return this;
         }
 

@@ -18,6 +18,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 final class HomeReadWire {
 
     static final String PATH = "/unitas/v1/home-read";
+    /** What a client asks only to open its connection: no route serves it, so any answer (404) will do. */
+    static final String CONNECT_PATH = "/unitas/v1/connect";
 
     /**
      * The caller's time left for this attempt, in whole milliseconds (like gRPC's {@code grpc-timeout}): the home

@@ -84,7 +84,7 @@ class Boot4StarterTest {
         HttpResponse<String> r = send("GET", "/call/restclient", "x-unitas-unit", "u-cn", "x-unitas-region", "cn",
                                       "x-unitas-origin", "us", "x-unitas-hops", "1");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-        assertThat(r.body()).contains("\"x-unitas-unit\":\"u-cn\"", "\"x-unitas-region\":\"cn\"",
+        assertThat(r.body()).contains("\"x-unitas-unit\":\"u-cn\"", "\"x-unitas-region\":\"eu\"",
                                       "\"x-unitas-origin\":\"us\"", "\"x-unitas-hops\":\"1\"",
                                       "\"context.unit\":\"u-cn\"");
     }
@@ -94,21 +94,21 @@ class Boot4StarterTest {
     void theStamp_isWrittenOnTheOtherClients(String via) throws Exception {
         HttpResponse<String> r = send("GET", "/call/" + via, "x-unitas-unit", "u-cn", "x-unitas-region", "cn");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-        assertThat(r.body()).contains("\"x-unitas-unit\":\"u-cn\"", "\"x-unitas-region\":\"cn\"",
+        assertThat(r.body()).contains("\"x-unitas-unit\":\"u-cn\"", "\"x-unitas-region\":\"eu\"",
                                       "\"context.unit\":\"u-cn\"");
     }
 
     @Test
     void noStamp_butARoutingKey_placesTheRequestByTheRules() throws Exception {
         assertThat(send("GET", "/call/restclient", "x-user-id", "1070").body())
-                .contains("\"x-unitas-unit\":\"u-us\"", "\"x-unitas-region\":\"us\"");
+                .contains("\"x-unitas-unit\":\"u-us\"", "\"x-unitas-region\":\"eu\"");
     }
 
     @Test
     void theStamp_isCarriedIntoAsyncMethods() throws Exception {
         HttpResponse<String> r = send("GET", "/call/async", "x-unitas-unit", "u-cn", "x-unitas-region", "cn");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-        assertThat(r.body()).contains("\"x-unitas-unit\":\"u-cn\"", "\"x-unitas-region\":\"cn\"",
+        assertThat(r.body()).contains("\"x-unitas-unit\":\"u-cn\"", "\"x-unitas-region\":\"eu\"",
                                       "\"context.unit\":\"u-cn\"");
         // the call left from the application's executor (its only one, so @Async's), not the request's thread
         assertThat(r.body()).contains("\"sent.from\":\"single-");
@@ -132,9 +132,14 @@ class Boot4StarterTest {
         assertThat(refused.headers().firstValue("retry-after")).hasValue("7");
         assertThat(refused.body()).contains("\"type\":\"urn:unitas:problem:write-fenced\"");
         assertThat(send("GET", "/echo", "x-user-id", "70").statusCode()).isEqualTo(200);
-        HttpResponse<String> other = send("POST", "/orders", "x-user-id", "5");
+        HttpResponse<String> other = send("POST", "/orders", "x-user-id", "40");
         assertThat(other.statusCode()).isEqualTo(200);
-        assertThat(other.body()).isEqualTo("{\"unit\":\"u-cn\"}");
+        assertThat(other.body()).isEqualTo("{\"unit\":\"u-eu\"}");
+        // the write guard: a us user's write at this eu instance is refused once the fence is lifted too
+        state.fence(null, null);
+        HttpResponse<String> wrongRegion = send("POST", "/orders", "x-user-id", "70");
+        assertThat(wrongRegion.statusCode()).as(wrongRegion.body()).isEqualTo(421);
+        assertThat(wrongRegion.body()).contains("\"type\":\"urn:unitas:problem:not-home-region\"");
     }
 
     @Test
