@@ -21,9 +21,13 @@ public interface IdempotencyStore {
 
     /**
      * A store in a fresh in-memory H2 database of its own, for tests and embedded regions; its data is gone when
-     * the process ends.
+     * the process ends. H2 ({@code com.h2database:h2}) is an optional dependency of unitas-data: the caller brings it.
      */
     static IdempotencyStore embedded(Region region, Clock clock) {
+        if (IdempotencyStore.class.getClassLoader().getResource("org/h2/jdbcx/JdbcDataSource.class") == null) {
+            throw new IllegalStateException("IdempotencyStore.embedded(" + region.id() + "): H2 is not on the class"
+                                            + " path (expected: com.h2database:h2 as a dependency of the application)");
+        }
         JdbcDataSource h2 = new JdbcDataSource();
         // DB_CLOSE_DELAY=-1 keeps the in-memory database between connections for the life of the process.
         h2.setURL("jdbc:h2:mem:unitas-idempotency-" + region.id() + "-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");

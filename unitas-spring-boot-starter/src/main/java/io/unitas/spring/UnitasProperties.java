@@ -19,20 +19,35 @@ import org.springframework.validation.Validator;
 @ConfigurationProperties("unitas")
 public class UnitasProperties implements Validator {
 
+    /** Whether the starter does anything at all. */
     private boolean enabled = true;
+    /** Whether Reactor's automatic context propagation is switched on, so operators see the routing context. */
     private boolean reactorContextPropagation = true;
+    /** The region this service instance runs in (one of the topology's). */
     private String region;
+    /** Where the topology file is ({@code classpath:} or {@code file:} location). */
     private String topology;
+    /** Where the unit rules file is. */
     private String rules;
+    /** Where the region health file is; without one every region counts as healthy. */
     private String health;
+    /** The header names, the same as the gateway's. */
     private final Headers headers = new Headers();
+    /** Downstream services by service id: their kind. */
     private final Map<String, Service> services = new LinkedHashMap<>();
+    /** The write fence in the service. */
     private final Fence fence = new Fence();
+    /** This instance's own unit and gray version, registered as metadata beside its region. */
     private final Instance instance = new Instance();
+    /** The control plane whose watch the service follows, when {@code url} is set. */
     private final ControlPlane controlPlane = new ControlPlane();
+    /** {@link Idempotent} requests: where their records are kept. */
     private final Idempotency idempotency = new Idempotency();
+    /** {@link UnitasReadiness}: how repositories' reads fall back to the home region. */
     private final Readiness readiness = new Readiness();
+    /** Where the write fences file is, or {@code null} for none (fences then come from a control plane only). */
     private String fences;
+    /** How often {@code file:} state files are checked for changes (default 1s). */
     private Duration reloadInterval = Duration.ofSeconds(1);
 
     /** Whether the starter does anything at all. */
@@ -262,10 +277,15 @@ public class UnitasProperties implements Validator {
 
     /** Header names; the defaults are the gateway's ({@code x-unitas-*}). */
     public static class Headers {
+        /** The unit's header. */
         private String unit = RoutingHeaders.DEFAULTS.unit();
+        /** The routed region's header ({@code n-d-region} interoperates with Nepxion Discovery). */
         private String region = RoutingHeaders.DEFAULTS.region();
+        /** The origin region's header. */
         private String origin = RoutingHeaders.DEFAULTS.origin();
+        /** The hop count's header. */
         private String hops = RoutingHeaders.DEFAULTS.hops();
+        /** The gray version's header. */
         private String version = RoutingHeaders.DEFAULTS.version();
 
         /** The unit's header. */
@@ -321,6 +341,7 @@ public class UnitasProperties implements Validator {
 
     /** One downstream service. */
     public static class Service {
+        /** {@code core} (default), {@code global} or {@code shared}. */
         private String kind = ServiceKind.CORE.label();
 
         /** {@code core} (default), {@code global} or {@code shared}. */
@@ -336,6 +357,7 @@ public class UnitasProperties implements Validator {
 
     /** The write fence in the service. */
     public static class Fence {
+        /** Whether writes of fenced units are refused here too (default on). */
         private boolean enabled = true;
 
         /** Whether writes of fenced units are refused here too (default on). */
@@ -351,7 +373,9 @@ public class UnitasProperties implements Validator {
 
     /** This instance as the registry shows it. */
     public static class Instance {
+        /** The one unit this instance serves, or {@code null} for every unit. */
         private String unit;
+        /** This instance's gray version, or {@code null}. */
         private String version;
 
         /** The one unit this instance serves, or {@code null} for every unit. */
@@ -380,11 +404,17 @@ public class UnitasProperties implements Validator {
      * and fences as they change; the static files are served until its first state arrives.
      */
     public static class ControlPlane {
+        /** The control plane's base URL; unset, the service reads static files only. */
         private String url;
+        /** The bearer token (a viewer's is enough), or {@code null}. */
         private String token;
+        /** A file holding the bearer token, re-read when it changes, or {@code null}. */
         private String tokenFile;
+        /** Where the last good state is kept, served from while the control plane is away and after a restart. */
         private String stateFile = "unitas-state/last-good.json";
+        /** A PEM file of the certificate authorities to trust for {@code https://}, or {@code null} for the JDK's. */
         private String ca;
+        /** Whether {@code http://} to a host other than loopback is allowed. */
         private boolean allowInsecure;
 
         /** The control plane's base URL; unset, the service reads static files only. */
@@ -455,13 +485,26 @@ public class UnitasProperties implements Validator {
      * {@code stores} names a {@code DataSource} for it.
      */
     public static class Idempotency {
+        /**
+         * Whether idempotency is on (default on); off with an idempotent endpoint in the application stops the start.
+         */
         private boolean enabled = true;
+        /**
+         * The response headers kept with the record and replayed, besides {@code Content-Type} (default
+         * {@code Location}, {@code ETag}, {@code Last-Modified}, {@code Content-Language}).
+         */
         private List<String> replayedHeaders = List.of("Location", "ETag", "Last-Modified", "Content-Language");
+        /** The request header carrying the key (default {@code Idempotency-Key}). */
         private String header = "Idempotency-Key";
+        /** Path patterns ({@code /orders/**}) whose writes are idempotent without the annotation. */
         private List<String> paths = List.of();
+        /** How long a record counts (default 24h). */
         private Duration ttl = Duration.ofHours(24);
+        /** The wait suggested with 409 and 503 answers (default 1s). */
         private Duration retryAfter = Duration.ofSeconds(1);
+        /** Whether this region's store gets the unitas schema at start (default on). */
         private boolean migrate = true;
+        /** Region id to the name of the {@code DataSource} bean holding that region's records. */
         private final Map<String, String> stores = new LinkedHashMap<>();
 
         /**
@@ -547,8 +590,11 @@ public class UnitasProperties implements Validator {
 
     /** {@code unitas.readiness.*}: reads of repositories that fall back to the key's home region. */
     public static class Readiness {
+        /** Deprecated: {@code unitas.readiness.home-reads.timeout} is the one timeout of a home read. */
         private Duration homeTimeout;
+        /** The wait suggested with {@code data-not-ready} (default 1s). */
         private Duration retryAfter = Duration.ofSeconds(1);
+        /** The home regions' read servers; without endpoints, no home is read and a local miss is not ready. */
         private final HomeReads homeReads = new HomeReads();
 
         /**
@@ -587,17 +633,24 @@ public class UnitasProperties implements Validator {
      * idempotency keys at (the data layer's {@code HomeReadClient}), and this region's own server ({@code server}).
      */
     public static class HomeReads {
+        /** Region id to the URL of its {@code HomeReadServer} ({@code http://host:port} or {@code https://}). */
         private final Map<String, String> endpoints = new LinkedHashMap<>();
+        /** This region's home-read server, started with the application when its port is set. */
         private final HomeReadServer server = new HomeReadServer();
 
         /** This region's home-read server, started with the application when its port is set. */
         public HomeReadServer getServer() {
             return server;
         }
+        /** The bearer token the homes accept. */
         private String token;
+        /** A file holding the token (read at start), instead of {@link #getToken()}. */
         private String tokenFile;
+        /** PEM CA certificates to trust for {@code https} endpoints (default: the JDK's). */
         private String ca;
+        /** Deprecated: {@code unitas.readiness.home-reads.timeout} is the one timeout of a home read. */
         private Duration deadline;
+        /** The most one home read or idempotency call at a home may take, connecting and both attempts included (default 1s). */
         private Duration timeout;
 
         /**
@@ -667,12 +720,19 @@ public class UnitasProperties implements Validator {
      * {@code unitas.readiness.home-reads.token}.
      */
     public static class HomeReadServer {
+        /** The port to listen on; unset, no server is started (0: any free port). */
         private Integer port;
+        /** The address to listen on (default 127.0.0.1; another needs TLS or {@code allow-plaintext}). */
         private String host = "127.0.0.1";
+        /** The PEM certificate chain served over TLS (with {@code tls-key}). */
         private String tlsCert;
+        /** The PEM private key of {@code tls-cert}. */
         private String tlsKey;
+        /** Cleartext on an address other than loopback (behind a proxy or mesh that adds TLS; default false). */
         private boolean allowPlaintext;
+        /** How long one read or idempotency operation may take before the home answers 503 (default 2s). */
         private Duration requestTimeout = Duration.ofSeconds(2);
+        /** Threads that run the local reads and the store (default 8). */
         private int blockingThreads = 8;
 
         /** The port to listen on; unset, no server is started (0: any free port). */

@@ -30,7 +30,7 @@ import org.springframework.boot.web.reactive.function.client.WebClientCustomizer
 class ConfigurationTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(UnitasAutoConfiguration.class))
+            .withConfiguration(StarterAutoConfigurations.all())
             .withPropertyValues("unitas.region=eu", "unitas.topology=classpath:unitas/topology.yaml",
                                 "unitas.rules=classpath:unitas/rules.yaml");
 
@@ -102,7 +102,7 @@ class ConfigurationTest {
     @Test
     void idempotencyStoresThatNameNoRegionOrNoDataSource_areNamedAtOnce() {
         new WebApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(UnitasAutoConfiguration.class))
+                .withConfiguration(StarterAutoConfigurations.all())
                 .withPropertyValues("unitas.region=eu", "unitas.topology=classpath:unitas/topology.yaml",
                                     "unitas.rules=classpath:unitas/rules.yaml", "unitas.idempotency.enabled=true",
                                     "unitas.idempotency.stores.cn=nope", "unitas.idempotency.stores.mars=marsDb")
@@ -148,8 +148,8 @@ class ConfigurationTest {
 
     private static WebApplicationContextRunner web() {
         return new WebApplicationContextRunner()
+                .withConfiguration(StarterAutoConfigurations.all())
                 .withConfiguration(AutoConfigurations.of(
-                        UnitasAutoConfiguration.class,
                         org.springframework.boot.autoconfigure.web.servlet.WebMvcAutoConfiguration.class,
                         org.springframework.boot.autoconfigure.http.HttpMessageConvertersAutoConfiguration.class))
                 .withPropertyValues("unitas.region=eu", "unitas.topology=classpath:unitas/topology.yaml",
@@ -294,7 +294,7 @@ class ConfigurationTest {
 
     @Test
     void disabled_startsNothing() {
-        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(UnitasAutoConfiguration.class))
+        new ApplicationContextRunner().withConfiguration(StarterAutoConfigurations.all())
                 .withPropertyValues("unitas.enabled=false")
                 .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(UnitasRoutingState.class));
     }

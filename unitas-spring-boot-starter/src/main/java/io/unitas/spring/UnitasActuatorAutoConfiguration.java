@@ -1,0 +1,56 @@
+package io.unitas.spring;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Actuator: {@code /actuator/unitas} (the routing state the service sees) and the {@code unitas} health contributor,
+ * reachable as {@code /actuator/health/unitas} without {@code show-components}.
+ */
+@AutoConfiguration(after = {UnitasAutoConfiguration.class, UnitasDataAutoConfiguration.class})
+@ConditionalOnBean(UnitasProperties.class)
+@ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")
+public class UnitasActuatorAutoConfiguration {
+    @Bean
+    @ConditionalOnMissingBean
+    RoutingStateEndpoint unitasRoutingStateEndpoint(UnitasProperties properties, UnitasRoutingState state) {
+        return new RoutingStateEndpoint(properties, state);
+    }
+
+    /** {@code /actuator/health/unitas}: this region's health as the gateways see it (Boot 3's health API). */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.boot.actuate.health.HealthIndicator")
+    static class HealthComponent {
+        @Bean(name = "unitasHealthIndicator")
+        @ConditionalOnMissingBean(name = "unitasHealthIndicator")
+        UnitasHealthIndicator unitasHealthIndicator(UnitasProperties properties, UnitasRoutingState state) {
+            return new UnitasHealthIndicator(state, properties.getRegion());
+        }
+
+        /** {@code /actuator/health/unitas} reachable without {@code show-components}: a group of that name. */
+        @Bean
+        @ConditionalOnBean(name = "unitasHealthIndicator")
+        static UnitasHealthGroup unitasHealthGroup() {
+            return new UnitasHealthGroup();
+        }
+
+        /** {@code /actuator/health/unitasHomeReads}: this region's home-read server, up while it serves. */
+        @Bean(name = "unitasHomeReadsHealthIndicator")
+        @ConditionalOnBean(HomeReadServing.class)
+        @ConditionalOnMissingBean(name = "unitasHomeReadsHealthIndicator")
+        org.springframework.boot.actuate.health.HealthIndicator unitasHomeReadsHealthIndicator(
+                HomeReadServing serving) {
+            return () -> serving.isRunning()
+                    ? org.springframework.boot.actuate.health.Health.up()
+                            .withDetail("uri", String.valueOf(serving.uri()))
+                            .withDetail("entities", serving.types())
+                            .withDetail("idempotency", serving.servesIdempotency()).build()
+                    : org.springframework.boot.actuate.health.Health.down()
+                            .withDetail("reason", "stopped").build();
+        }
+    }
+}

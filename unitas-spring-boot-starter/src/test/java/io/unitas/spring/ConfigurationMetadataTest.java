@@ -1,0 +1,50 @@
+package io.unitas.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.InputStream;
+import java.util.HashMap;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The configuration metadata IDEs complete {@code unitas.*} from: generated into the starter's jar by Boot's
+ * configuration processor, each key with its description (the field's comment) and, where there is one, its default.
+ */
+class ConfigurationMetadataTest {
+
+    private static Map<String, JsonNode> properties() throws Exception {
+        Map<String, JsonNode> byName = new HashMap<>();
+        try (InputStream in = UnitasProperties.class.getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+            assertThat(in).as("META-INF/spring-configuration-metadata.json in the starter").isNotNull();
+            new ObjectMapper().readTree(in).get("properties").forEach(p -> byName.put(p.get("name").asText(), p));
+        }
+        return byName;
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
+            unitas.enabled                               | Whether the starter does anything at all.  | true
+            unitas.region                                | The region this service instance runs in   | -
+            unitas.topology                              | Where the topology file is                 | -
+            unitas.rules                                 | Where the unit rules file is.              | -
+            unitas.control-plane.url                     | The control plane's base URL               | -
+            unitas.idempotency.header                    | The request header carrying the key        | Idempotency-Key
+            unitas.readiness.home-reads.deadline         | The most one home read may take            | 250ms
+            unitas.readiness.home-reads.server.port      | The port to listen on                      | -
+            unitas.reload-interval                       | How often                                  | 1s
+            """)
+    void keyProperties_areListed_withTheirDescriptionAndDefault(String name, String description, String defaultValue)
+            throws Exception {
+        JsonNode property = properties().get(name);
+        assertThat(property).as(name).isNotNull();
+        assertThat(property.path("description").asText()).as(name + " description").startsWith(description);
+        if (defaultValue != null) {
+            assertThat(property.path("defaultValue").asText()).as(name + " default").isEqualTo(defaultValue);
+        }
+    }
+}
