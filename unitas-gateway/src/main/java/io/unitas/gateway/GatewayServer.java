@@ -14,6 +14,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -52,6 +55,8 @@ import io.unitas.control.client.state.StateSource;
  */
 final class GatewayServer implements Gateway {
 
+    private static final Logger LOG = LoggerFactory.getLogger(GatewayServer.class);
+
     private static final int MAX_INITIAL_LINE = 8 * 1024;
     private static final int MAX_HEADERS = 64 * 1024;
     private static final int MAX_CHUNK = 16 * 1024;
@@ -76,10 +81,13 @@ final class GatewayServer implements Gateway {
     private final String transport;
     private final String timeSlices;
     private final CountDownLatch closed = new CountDownLatch(1);
+    /** The listener of the gateway's own endpoints, or {@code null} when they are served on the traffic port. */
+    private final AdminListener admin;
 
     private GatewayServer(Channel server, EventLoopGroup loops, ChannelGroup connections, StateHolder holder,
                           StateFeed feed, Upstreams upstreams, Proxy proxy, GatewayMetrics metrics,
-                          UnreachableReporter reporter, String transport, String timeSlices) {
+                          UnreachableReporter reporter, String transport, String timeSlices, AdminListener admin) {
+        this.admin = admin;
         this.server = server;
         this.loops = loops;
         this.connections = connections;
@@ -173,8 +181,15 @@ final class GatewayServer implements Gateway {
                 throw new IllegalStateException("cannot listen on " + at.getHostString() + ":" + at.getPort() + ": "
                                                 + bound.cause().getMessage());
             }
+            AdminListener admin = config.admin().listen() == null ? null
+                    : AdminListener.start(config.admin().listen(), loops, transport, timeouts, proxy.admin);
+            if (config.admin().open()) {
+                LOG.warn("gateway: /metrics and the details of /unitas/healthz are open to anyone on the traffic port "
+                         + "{}; give them a port of their own (admin.listen) or a token (admin.token_file) in the "
+                         + "gateway's configuration", config.listen().getHostString() + ":" + config.listen().getPort());
+            }
             return new GatewayServer(bound.channel(), loops, open, holder, feed, upstreams, proxy, metrics, reporter,
-                                     transport.name(), timeSlices);
+                                     transport.name(), timeSlices, admin);
         } catch (RuntimeException e) {
             if (reporter != null) {
                 reporter.close();
@@ -275,6 +290,11 @@ final class GatewayServer implements Gateway {
         return ((InetSocketAddress) server.localAddress()).getPort();
     }
 
+    /** The admin listener's port, or -1 when the gateway's own endpoints are served on the traffic port. */
+    int adminPort() {
+        return admin == null ? -1 : admin.port();
+    }
+
     @Override
     public String transport() {
         return transport;
@@ -322,6 +342,9 @@ final class GatewayServer implements Gateway {
             reporter.close();
         }
         server.close().syncUninterruptibly();
+        if (admin != null) {
+            admin.close();
+        }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DRAIN_MILLIS);
         while (proxy.inFlight.get() > 0 && System.nanoTime() < deadline) {
             try {
