@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -75,6 +76,8 @@ final class ControlService {
     private final LongAdder audited = new LongAdder();
     /** Nanoseconds for the commit latency; a test's own ticker makes it exact. */
     private final LongSupplier nanos;
+    /** The address of the client whose request is being served, for the audit; empty outside a request. */
+    private final Supplier<String> client;
 
     private final StateStore store;
     private final Clock clock;
@@ -100,14 +103,19 @@ final class ControlService {
                    Duration healthTtlWithEvidence, SwitchoverCooldown cooldown, Duration healthClockSkew,
                    Duration tick, ConsistencyContract residency) {
         this(store, clock, healthTtl, healthGrace, healthTtlWithEvidence, cooldown, healthClockSkew, tick, residency,
-             new ControlMetrics(), System::nanoTime);
+             new ControlMetrics(), System::nanoTime, () -> "");
     }
 
-    /** As above, counting into {@code metrics} and timing commits with {@code nanos}. */
+    /**
+     * As above, counting into {@code metrics}, timing commits with {@code nanos}, and recording in each audit entry
+     * the address {@code client} names for the request being served (empty when none is: the leader's own changes).
+     */
     ControlService(StateStore store, Clock clock, Duration healthTtl, Duration healthGrace,
                    Duration healthTtlWithEvidence, SwitchoverCooldown cooldown, Duration healthClockSkew,
-                   Duration tick, ConsistencyContract residency, ControlMetrics metrics, LongSupplier nanos) {
+                   Duration tick, ConsistencyContract residency, ControlMetrics metrics, LongSupplier nanos,
+                   Supplier<String> client) {
         this.metrics = metrics;
+        this.client = client;
         this.nanos = nanos;
         this.residency = residency;
         this.tickInterval = tick;
@@ -847,7 +855,7 @@ final class ControlService {
 
     private void audit(AuditEntry entry) {
         try {
-            store.audit(entry);
+            store.audit(entry.client().isEmpty() ? entry.withClient(client.get()) : entry);
             audited.increment();
         } catch (RuntimeException e) {
             auditFailures.increment();

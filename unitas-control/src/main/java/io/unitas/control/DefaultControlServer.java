@@ -21,6 +21,7 @@ import org.slf4j.LoggerFactory;
 import com.linecorp.armeria.common.TlsKeyPair;
 import com.linecorp.armeria.server.Server;
 import com.linecorp.armeria.server.ServerBuilder;
+import com.linecorp.armeria.server.ServiceRequestContext;
 import io.unitas.config.DurationFormat;
 import io.unitas.config.SecretFiles;
 
@@ -48,6 +49,12 @@ final class DefaultControlServer implements ControlServer {
         this.generatedFile = generatedFile;
     }
 
+    /** The address of the client whose request this thread serves (the API's executors carry it), or empty. */
+    private static String clientAddress() {
+        ServiceRequestContext ctx = ServiceRequestContext.currentOrNull();
+        return ctx == null ? "" : ctx.clientAddress().getHostAddress();
+    }
+
     static ControlServer start(ControlServer.Builder b) {
         InetSocketAddress address = listenAddress(b);
         Duration withEvidence = b.healthTtlWithEvidence == null ? b.healthTtl : b.healthTtlWithEvidence;
@@ -68,7 +75,7 @@ final class DefaultControlServer implements ControlServer {
                 : new EtcdStore(b.etcdEndpoints, b.etcdPrefix, b.leaderLease, b.etcdAccess);
         ControlService service = new ControlService(store, b.clock, b.healthTtl, b.healthGrace, withEvidence,
                                                      b.cooldown, b.healthClockSkew, b.tick, b.residency, metrics,
-                                                     System::nanoTime);
+                                                     System::nanoTime, DefaultControlServer::clientAddress);
         WatchHub hub = new WatchHub(store, b.clock, b.watchLimits);
         metrics.gauge("unitas_control_watchers", "watch streams open now", hub::watching);
         metrics.count("unitas_control_watch_drops_total", "watchers dropped for reading slower than the changes",
