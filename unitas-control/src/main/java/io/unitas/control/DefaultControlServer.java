@@ -52,7 +52,7 @@ final class DefaultControlServer implements ControlServer {
     /** The address of the client whose request this thread serves (the API's executors carry it), or empty. */
     private static String clientAddress() {
         ServiceRequestContext ctx = ServiceRequestContext.currentOrNull();
-        return ctx == null ? "" : ctx.clientAddress().getHostAddress();
+        return ctx == null ? "" : ctx.remoteAddress().getAddress().getHostAddress(); // as the guess throttle counts
     }
 
     static ControlServer start(ControlServer.Builder b) {
