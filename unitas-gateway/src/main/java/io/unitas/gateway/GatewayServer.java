@@ -150,6 +150,8 @@ final class GatewayServer implements Gateway {
             Timeouts timeouts = new Timeouts(loops, ticker, TICK_NANOS);
             metrics.timeouts(timeouts);
             Proxy proxy = new Proxy(config, holder, upstreams, pools, metrics, clock, timeouts, limits);
+            ConnectionErrors errors = new ConnectionErrors(ticker);
+            metrics.connectionErrors(errors);
             SslContext tls = config.tls() == null ? null : ListenerTls.context(config.tls());
             ChannelGroup open = new DefaultChannelGroup("unitas-gateway", GlobalEventExecutor.INSTANCE);
             ChannelFuture bound = transport.accepting(new ServerBootstrap())
@@ -168,9 +170,9 @@ final class GatewayServer implements Gateway {
                             ConnectionGuard guard = proxy.newGuard();
                             if (tls != null) {
                                 ch.pipeline().addLast(guard, tls.newHandler(ch.alloc()),
-                                                      http2OrHttp1OverTls(proxy, guard));
+                                                      http2OrHttp1OverTls(proxy, guard, errors));
                             } else {
-                                ch.pipeline().addLast(guard, http2OrHttp1(proxy, guard),
+                                ch.pipeline().addLast(guard, http2OrHttp1(proxy, guard, errors),
                                                       proxy.newHandler(false, guard));
                             }
                         }
@@ -204,18 +206,18 @@ final class GatewayServer implements Gateway {
      * HTTP/1.1, turned into HTTP/2 by a prior-knowledge preface or an {@code Upgrade: h2c} request; each HTTP/2
      * stream then gets a proxy handler of its own, speaking in HTTP/1.1 objects.
      */
-    private static ChannelHandler http2OrHttp1(Proxy proxy, ConnectionGuard guard) {
+    private static ChannelHandler http2OrHttp1(Proxy proxy, ConnectionGuard guard, ConnectionErrors errors) {
         HttpServerCodec http1 = new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADERS, MAX_CHUNK);
         ChannelInitializer<Http2StreamChannel> stream = streams(proxy, guard);
         HttpServerUpgradeHandler upgrade = new HttpServerUpgradeHandler(http1, protocol ->
                 AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)
                 ? new Http2ServerUpgradeCodec(h2Codec(),
-                                              new Http2MultiplexHandler(stream))
+                                              new Http2MultiplexHandler(stream), errors)
                 : null);
         ChannelInitializer<Channel> priorKnowledge = new ChannelInitializer<>() {
             @Override
             protected void initChannel(Channel ch) {
-                ch.pipeline().addLast(h2Codec(), new Http2MultiplexHandler(stream));
+                ch.pipeline().addLast(h2Codec(), new Http2MultiplexHandler(stream), errors);
             }
         };
         return new CleartextHttp2ServerUpgradeHandler(http1, upgrade, priorKnowledge);
@@ -236,13 +238,13 @@ final class GatewayServer implements Gateway {
     }
 
     /** Over TLS: HTTP/2 or HTTP/1.1 as ALPN agreed, HTTP/1.1 for a client that offered neither. */
-    private static ChannelHandler http2OrHttp1OverTls(Proxy proxy, ConnectionGuard guard) {
+    private static ChannelHandler http2OrHttp1OverTls(Proxy proxy, ConnectionGuard guard, ConnectionErrors errors) {
         return new ApplicationProtocolNegotiationHandler(ApplicationProtocolNames.HTTP_1_1) {
             @Override
             protected void configurePipeline(ChannelHandlerContext ctx, String protocol) {
                 if (ApplicationProtocolNames.HTTP_2.equals(protocol)) {
                     ctx.pipeline().addLast(h2Codec(),
-                                           new Http2MultiplexHandler(streams(proxy, guard)));
+                                           new Http2MultiplexHandler(streams(proxy, guard)), errors);
                 } else {
                     ctx.pipeline().addLast(new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADERS, MAX_CHUNK),
                                            proxy.newHandler(false, guard));
