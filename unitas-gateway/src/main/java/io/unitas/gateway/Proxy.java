@@ -1,6 +1,5 @@
 package io.unitas.gateway;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.Iterator;
