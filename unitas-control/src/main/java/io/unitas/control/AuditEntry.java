@@ -21,25 +21,32 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * @param revision the revision the change produced, 0 if none
  * @param detail   what changed or why it was refused
  * @param count    how many requests this entry stands for: 1, or the number aggregated into it
+ * @param client   the address the request came from (an aggregate's: its last), empty for the control plane's own
+ *                 changes and for entries written before addresses were recorded
  */
 record AuditEntry(long seq, Instant at, String actor, String action, String target, String outcome, String reason,
-                  long revision, String detail, long count) {
+                  long revision, String detail, long count, String client) {
 
-    /** One request's entry. */
+    /** One request's entry, its client not yet known. */
     AuditEntry(long seq, Instant at, String actor, String action, String target, String outcome, String reason,
                long revision, String detail) {
-        this(seq, at, actor, action, target, outcome, reason, revision, detail, 1);
+        this(seq, at, actor, action, target, outcome, reason, revision, detail, 1, "");
     }
 
     AuditEntry withSeq(long next) {
-        return new AuditEntry(next, at, actor, action, target, outcome, reason, revision, detail, count);
+        return new AuditEntry(next, at, actor, action, target, outcome, reason, revision, detail, count, client);
+    }
+
+    /** The entry as sent from {@code address}. */
+    AuditEntry withClient(String address) {
+        return new AuditEntry(seq, at, actor, action, target, outcome, reason, revision, detail, count, address);
     }
 
     /** The entry with its caller-chosen texts cut to {@code reasonChars} and the rest to {@code detailChars}. */
     AuditEntry capped(int reasonChars, int detailChars) {
         return new AuditEntry(seq, at, cut(actor, detailChars), cut(action, detailChars), cut(target, detailChars),
                               cut(outcome, detailChars), cut(reason, reasonChars), revision, cut(detail, detailChars),
-                              count);
+                              count, cut(client, detailChars));
     }
 
     private static String cut(String text, int chars) {
@@ -58,13 +65,13 @@ record AuditEntry(long seq, Instant at, String actor, String action, String targ
         return StateJson.MAPPER.createObjectNode().put("seq", seq).put("at", at.toString()).put("actor", actor)
                                .put("action", action).put("target", target).put("outcome", outcome)
                                .put("reason", reason).put("revision", revision).put("detail", detail)
-                               .put("count", count);
+                               .put("count", count).put("client", client);
     }
 
     static AuditEntry fromJson(JsonNode o) {
         return new AuditEntry(o.path("seq").asLong(), Instant.parse(o.path("at").asText()), o.path("actor").asText(),
                               o.path("action").asText(), o.path("target").asText(), o.path("outcome").asText(),
                               o.path("reason").asText(), o.path("revision").asLong(), o.path("detail").asText(),
-                              o.path("count").asLong(1));
+                              o.path("count").asLong(1), o.path("client").asText(""));
     }
 }

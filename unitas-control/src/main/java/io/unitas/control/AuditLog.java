@@ -133,7 +133,10 @@ final class AuditLog implements AutoCloseable {
 
     /**
      * The first version's {@code audit.log} (JSON lines), read line by line into segments once, keeping each
-     * entry's sequence number; a torn last line is dropped.
+     * entry's sequence number, with one force per segment rather than per entry (the old file stays until the
+     * new segments are durable, and a second run skips what the first wrote). A torn last line, without its
+     * newline, was never acknowledged: it is dropped, and said so with its line. A damaged line before the end
+     * stops the start, naming its file and line.
      */
     private void migrateFirstVersion(Path old) throws IOException {
         if (!Files.exists(old)) {
@@ -141,21 +144,35 @@ final class AuditLog implements AutoCloseable {
         }
         long size = Files.size(old);
         long read = 0;
+        long lineNumber = 0;
         try (BufferedReader reader = Files.newBufferedReader(old, StandardCharsets.UTF_8)) {
             for (String line; (line = reader.readLine()) != null; ) {
+                lineNumber++;
                 read += line.getBytes(StandardCharsets.UTF_8).length + 1;
-                if (read > size || line.isBlank()) {
+                if (read > size) {
+                    log.warn("{}:{}: dropped a torn last line of {} bytes (never acknowledged)", old, lineNumber,
+                             line.getBytes(StandardCharsets.UTF_8).length);
                     break;
                 }
-                AuditEntry entry = AuditEntry.fromJson(StateJson.parse(line));
+                if (line.isBlank()) {
+                    continue;
+                }
+                AuditEntry entry;
+                try {
+                    entry = AuditEntry.fromJson(StateJson.parse(line));
+                } catch (RuntimeException e) {
+                    throw new StoreCorruptedException(old, lineNumber, "not an audit entry: " + e.getMessage(),
+                                                      "one JSON audit entry per line; repair or remove the line");
+                }
                 if (entry.seq() >= nextSeq) {
                     nextSeq = entry.seq();
-                    write(entry.capped(limits.reasonChars(), limits.detailChars()));
+                    write(entry.capped(limits.reasonChars(), limits.detailChars()), false);
                 }
             }
         }
+        head.force();
         Files.delete(old);
-        log.info("{}: migrated to {} (segmented, checksummed)", old, dir);
+        log.info("{}: migrated to {} (segmented, checksummed), {} lines", old, dir, lineNumber);
     }
 
     /** Appends {@code entry} (or counts it into its window), durably; returns it with its sequence number. */
@@ -193,20 +210,27 @@ final class AuditLog implements AutoCloseable {
                 AuditEntry last = w.last;
                 write(new AuditEntry(0, last.at(), last.actor(), last.action(), last.target(), last.outcome(),
                                      last.reason(), 0, w.more + " more like entry " + w.first.seq() + " from "
-                                     + w.first.at() + " to " + last.at() + "; the last: " + last.detail(), w.more));
+                                     + w.first.at() + " to " + last.at() + "; the last: " + last.detail(), w.more,
+                                     last.client()));
             }
             it.remove();
         }
     }
 
     private AuditEntry write(AuditEntry entry) throws IOException {
+        return write(entry, true);
+    }
+
+    /** Writes {@code entry}, forced to the disk unless {@code durable} is false (then by the next force). */
+    private AuditEntry write(AuditEntry entry, boolean durable) throws IOException {
         AuditEntry numbered = entry.withSeq(nextSeq);
         byte[] record = StateJson.write(numbered.toJson()).getBytes(StandardCharsets.UTF_8);
         if (head.records() > 0 && head.end() + record.length + RecordFile.OVERHEAD > limits.segmentBytes()) {
+            head.force(); // a sealed segment is whole on the disk before the next one's name is
             startSegment();
         }
         long before = head.end();
-        head.append(record);
+        head.append(record, durable);
         bytes += head.end() - before;
         nextSeq++;
         return numbered;

@@ -12,6 +12,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -70,7 +72,12 @@ final class ControlService {
      */
     private final AtomicReference<PeerEvidence> evidence = new AtomicReference<>(PeerEvidence.NONE);
     /** The control plane's own meters, served at {@code /metrics}. */
-    private final ControlMetrics metrics = new ControlMetrics();
+    private final ControlMetrics metrics;
+    private final LongAdder audited = new LongAdder();
+    /** Nanoseconds for the commit latency; a test's own ticker makes it exact. */
+    private final LongSupplier nanos;
+    /** The address of the client whose request is being served, for the audit; empty outside a request. */
+    private final Supplier<String> client;
 
     private final StateStore store;
     private final Clock clock;
@@ -95,6 +102,21 @@ final class ControlService {
     ControlService(StateStore store, Clock clock, Duration healthTtl, Duration healthGrace,
                    Duration healthTtlWithEvidence, SwitchoverCooldown cooldown, Duration healthClockSkew,
                    Duration tick, ConsistencyContract residency) {
+        this(store, clock, healthTtl, healthGrace, healthTtlWithEvidence, cooldown, healthClockSkew, tick, residency,
+             new ControlMetrics(), System::nanoTime, () -> "");
+    }
+
+    /**
+     * As above, counting into {@code metrics}, timing commits with {@code nanos}, and recording in each audit entry
+     * the address {@code client} names for the request being served (empty when none is: the leader's own changes).
+     */
+    ControlService(StateStore store, Clock clock, Duration healthTtl, Duration healthGrace,
+                   Duration healthTtlWithEvidence, SwitchoverCooldown cooldown, Duration healthClockSkew,
+                   Duration tick, ConsistencyContract residency, ControlMetrics metrics, LongSupplier nanos,
+                   Supplier<String> client) {
+        this.metrics = metrics;
+        this.client = client;
+        this.nanos = nanos;
         this.residency = residency;
         this.tickInterval = tick;
         this.store = store;
@@ -104,6 +126,19 @@ final class ControlService {
         this.healthTtlWithEvidence = healthTtlWithEvidence;
         this.cooldown = cooldown;
         this.healthClockSkew = healthClockSkew;
+        metrics.gauge("unitas_control_leader", "1 while this replica leads (runs switchovers and health expiry)",
+                      () -> store.leader() ? 1 : 0);
+        metrics.gauge("unitas_control_revision", "the newest revision of the state this replica knows",
+                      () -> store.current().revision());
+        metrics.count("unitas_control_audit_entries_total", "audit entries written (changes and refusals)",
+                      audited::sum);
+        metrics.count("unitas_control_audit_failures_total", "audit entries that could not be written",
+                      auditFailures::sum);
+    }
+
+    /** The meters {@code /metrics} serves; the server adds the watch hub's. */
+    ControlMetrics metrics() {
+        return metrics;
     }
 
     StateStore store() {
@@ -779,7 +814,11 @@ final class ControlService {
                 return change.otherwise();
             }
             Instant now = clock.instant();
+            long started = nanos.getAsLong();
             Optional<ControlState> landed = store.commit(change.next().at(current.revision() + 1, now));
+            metrics.commitTook(nanos.getAsLong() - started);
+            metrics.increment("unitas_control_commits_total", "commits by result: landed, or lost to a concurrent one",
+                              "result", landed.isPresent() ? "landed" : "lost-race");
             if (landed.isPresent()) {
                 long revision = landed.get().revision();
                 if (!change.detail().isEmpty()) {
@@ -816,7 +855,8 @@ final class ControlService {
 
     private void audit(AuditEntry entry) {
         try {
-            store.audit(entry);
+            store.audit(entry.client().isEmpty() ? entry.withClient(client.get()) : entry);
+            audited.increment();
         } catch (RuntimeException e) {
             auditFailures.increment();
             log.error("audit log: cannot write '{} {} {} {}' ({} failures so far)", entry.actor(), entry.action(),

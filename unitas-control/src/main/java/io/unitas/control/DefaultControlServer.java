@@ -21,6 +21,7 @@ import org.slf4j.LoggerFactory;
 import com.linecorp.armeria.common.TlsKeyPair;
 import com.linecorp.armeria.server.Server;
 import com.linecorp.armeria.server.ServerBuilder;
+import com.linecorp.armeria.server.ServiceRequestContext;
 import io.unitas.config.DurationFormat;
 import io.unitas.config.SecretFiles;
 
@@ -48,6 +49,12 @@ final class DefaultControlServer implements ControlServer {
         this.generatedFile = generatedFile;
     }
 
+    /** The address of the client whose request this thread serves (the API's executors carry it), or empty. */
+    private static String clientAddress() {
+        ServiceRequestContext ctx = ServiceRequestContext.currentOrNull();
+        return ctx == null ? "" : ctx.remoteAddress().getAddress().getHostAddress(); // as the guess throttle counts
+    }
+
     static ControlServer start(ControlServer.Builder b) {
         InetSocketAddress address = listenAddress(b);
         Duration withEvidence = b.healthTtlWithEvidence == null ? b.healthTtl : b.healthTtlWithEvidence;
@@ -62,12 +69,19 @@ final class DefaultControlServer implements ControlServer {
             SecretFiles.checkPrivate(b.tlsKey, "the TLS private key");
         }
         TokensFile tokens = new TokensFile(tokensFile);
+        ControlMetrics metrics = new ControlMetrics();
         StateStore store = b.etcdEndpoints.isEmpty()
-                ? new EmbeddedStore(b.dataDir)
+                ? new EmbeddedStore(b.dataDir, EmbeddedStore.Limits.DEFAULT, ChannelOpener.SYSTEM, metrics.meters())
                 : new EtcdStore(b.etcdEndpoints, b.etcdPrefix, b.leaderLease, b.etcdAccess);
         ControlService service = new ControlService(store, b.clock, b.healthTtl, b.healthGrace, withEvidence,
-                                                     b.cooldown, b.healthClockSkew, b.tick, b.residency);
+                                                     b.cooldown, b.healthClockSkew, b.tick, b.residency, metrics,
+                                                     System::nanoTime, DefaultControlServer::clientAddress);
         WatchHub hub = new WatchHub(store, b.clock, b.watchLimits);
+        metrics.gauge("unitas_control_watchers", "watch streams open now", hub::watching);
+        metrics.count("unitas_control_watch_drops_total", "watchers dropped for reading slower than the changes",
+                      hub::droppedSlow);
+        metrics.count("unitas_control_watch_events_written_total", "watch events written out to watchers",
+                      hub::eventsWritten);
         tokens.onReload(hub::tokensChanged);
         HeaderDeadlines deadlines = new HeaderDeadlines(b.headerTimeout, b.idleTimeout);
         ServerBuilder sb = Server.builder();

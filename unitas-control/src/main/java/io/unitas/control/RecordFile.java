@@ -197,6 +197,15 @@ final class RecordFile implements AutoCloseable {
 
     /** Appends one record, durably; on failure the file is as before (or refuses appends until it can be). */
     void append(byte[] payload) throws IOException {
+        append(payload, true);
+    }
+
+    /**
+     * Appends one record, forced to the disk when {@code durable}; otherwise it is durable after the next
+     * {@link #force()}. For rewriting what is already durable elsewhere (a migration), where one force per record
+     * would cost a disk flush each.
+     */
+    void append(byte[] payload, boolean durable) throws IOException {
         if (payload.length == 0 || payload.length > maxRecord) {
             throw new RecordTooLargeException(path, payload.length, maxRecord);
         }
@@ -213,7 +222,9 @@ final class RecordFile implements AutoCloseable {
             while (frame.hasRemaining()) {
                 pos += channel.write(frame, pos);
             }
-            channel.force(false);
+            if (durable) {
+                channel.force(false);
+            }
         } catch (IOException e) {
             undoPending = true;
             undo(e);
@@ -222,6 +233,11 @@ final class RecordFile implements AutoCloseable {
         lastRecord = end;
         end += frame.capacity();
         records++;
+    }
+
+    /** Forces every record appended so far to the disk. */
+    void force() throws IOException {
+        channel.force(false);
     }
 
     /** Cuts whatever a failed write left after the last good record; throws {@code cause} if it cannot. */

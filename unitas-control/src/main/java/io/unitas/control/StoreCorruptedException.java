@@ -15,4 +15,9 @@ final class StoreCorruptedException extends RuntimeException {
         super(file + ": offset " + offset + ": " + what
               + " (expected: whole records to the end; restore the file from a backup or move it away)");
     }
+
+    /** A line of a first-version file (JSON lines) that cannot be read, with lines after it. */
+    StoreCorruptedException(Path file, long line, String what, String expected) {
+        super(file + ":" + line + ": " + what + " (expected: " + expected + ")");
+    }
 }

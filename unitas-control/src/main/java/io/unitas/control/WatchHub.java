@@ -198,7 +198,12 @@ final class WatchHub implements AutoCloseable {
                 return;
             }
             sent = r.revision;
-            sink.send(event).whenComplete((ok, error) -> unsent.addAndGet(-event.length));
+            sink.send(event).whenComplete((ok, error) -> {
+                unsent.addAndGet(-event.length);
+                if (error == null) {
+                    written.incrementAndGet();
+                }
+            });
         }
     }
 
@@ -223,6 +228,7 @@ final class WatchHub implements AutoCloseable {
     private final AtomicInteger open = new AtomicInteger();
     private final Map<String, AtomicInteger> perToken = new ConcurrentHashMap<>();
     private final AtomicLong dropped = new AtomicLong();
+    private final AtomicLong written = new AtomicLong();
 
     WatchHub(StateStore store, Clock clock, Limits limits) {
         this.clock = clock;
@@ -389,6 +395,11 @@ final class WatchHub implements AutoCloseable {
     /** Watchers dropped for reading too slowly, since start. */
     long droppedSlow() {
         return dropped.get();
+    }
+
+    /** Events written out to watchers, since start. */
+    long eventsWritten() {
+        return written.get();
     }
 
     @Override

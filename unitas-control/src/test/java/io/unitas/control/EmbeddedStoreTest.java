@@ -170,6 +170,45 @@ class EmbeddedStoreTest {
         }
     }
 
+    @Test
+    void anOldAuditLogOf20000Entries_isMigratedWithAForcePerSegment_notPerEntry() throws Exception {
+        StringBuilder lines = new StringBuilder();
+        for (int seq = 1; seq <= 20_000; seq++) {
+            lines.append(StateJson.write(new AuditEntry(seq, T0.plusSeconds(seq), "ops", "fence.add", "u-" + seq, "ok",
+                                                        "drill", seq, "fenced u-" + seq).toJson())).append('\n');
+        }
+        Files.writeString(dir.resolve("audit.log"), lines, StandardCharsets.UTF_8);
+        FaultyDisk disk = new FaultyDisk();
+
+        try (EmbeddedStore store = new EmbeddedStore(dir, EmbeddedStore.Limits.DEFAULT, disk,
+                                                     new SimpleMeterRegistry())) {
+            assertThat(store.audit(19_990, 100)).extracting(AuditEntry::seq)
+                    .containsExactly(19_991L, 19_992L, 19_993L, 19_994L, 19_995L, 19_996L, 19_997L, 19_998L, 19_999L,
+                                     20_000L);
+            assertThat(disk.forces()).as("forces for 20,000 migrated entries (4 MiB segments)").isLessThan(20);
+            assertThat(store.audit(new AuditEntry(0, T0, "ops", "fence.lift", "u-1", "ok", "", 3, "")).seq())
+                    .isEqualTo(20_001);
+        }
+        assertThat(dir.resolve("audit.log")).doesNotExist();
+        try (EmbeddedStore again = new EmbeddedStore(dir)) {
+            assertThat(again.audit(0, 10_000)).hasSize(10_000).last().extracting(AuditEntry::seq).isEqualTo(20_001L);
+        }
+    }
+
+    @Test
+    void aDamagedLineInsideAnOldAuditLog_isNamedWithItsFileAndLine_andTheOldLogIsKept() throws Exception {
+        Path old = dir.resolve("audit.log");
+        Files.writeString(old, StateJson.write(new AuditEntry(1, T0, "ops", "fence.add", "u-a", "ok", "", 2, "")
+                .toJson()) + "\n{\"seq\":2,\n" + StateJson.write(new AuditEntry(3, T0, "ops", "fence.lift", "u-a", "ok",
+                "", 3, "").toJson()) + "\n", StandardCharsets.UTF_8);
+
+        assertThatThrownBy(() -> new EmbeddedStore(dir).close())
+                .isInstanceOf(StoreCorruptedException.class)
+                .hasMessageStartingWith(old + ":2: ")
+                .hasMessageContaining("not an audit entry");
+        assertThat(old).exists();
+    }
+
     private Path onlySegment() throws Exception {
         try (var files = Files.list(dir.resolve("audit"))) {
             return files.findFirst().orElseThrow();

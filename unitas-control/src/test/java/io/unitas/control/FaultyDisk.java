@@ -23,6 +23,7 @@ final class FaultyDisk implements ChannelOpener {
     private final AtomicInteger largestRead = new AtomicInteger();
     private final AtomicLong bytesRead = new AtomicLong();
     private volatile boolean truncateFails;
+    private final AtomicInteger forces = new AtomicInteger();
 
     /** Leaves {@code bytes} free for writes from now on. */
     void fillLeaving(long bytes) {
@@ -45,6 +46,11 @@ final class FaultyDisk implements ChannelOpener {
 
     long bytesRead() {
         return bytesRead.get();
+    }
+
+    /** Forces (fsyncs) of the files opened through this shim, since it was made. */
+    int forces() {
+        return forces.get();
     }
 
     @Override
@@ -128,6 +134,7 @@ final class FaultyDisk implements ChannelOpener {
 
         @Override
         public void force(boolean metaData) throws IOException {
+            forces.incrementAndGet();
             real.force(metaData);
         }
 

@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -101,5 +103,25 @@ class OpenApiContractTest {
                 }
             }
         }
+    }
+
+    /**
+     * A client that guesses tokens is answered 429 {@code too-many-guesses} on every route that asks for one, and a
+     * token past its watches 429 {@code too-many-watches}: the document says so where a client generated from it
+     * would otherwise meet an undocumented status.
+     */
+    @Test
+    void everyRouteThatAsksForAToken_documents429WithRetryAfter() {
+        List<String> missing = new ArrayList<>();
+        openapi.path("paths").fields().forEachRemaining(path -> path.getValue().fields().forEachRemaining(op -> {
+            JsonNode responses = op.getValue().path("responses");
+            if (responses.has("401") && !responses.has("429")) {
+                missing.add(op.getKey().toUpperCase(java.util.Locale.ROOT) + " " + path.getKey());
+            }
+        }));
+        assertThat(missing).as("routes answering 401 without a documented 429").isEmpty();
+        JsonNode tooMany = openapi.path("components").path("responses").path("TooManyRequests");
+        assertThat(tooMany.path("headers").has("Retry-After")).isTrue();
+        assertThat(tooMany.path("description").asText()).contains("too-many-guesses").contains("too-many-watches");
     }
 }

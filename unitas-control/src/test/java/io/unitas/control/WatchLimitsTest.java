@@ -180,6 +180,8 @@ class WatchLimitsTest {
         }
         assertThat(ended).as("the server ended the stream of a watcher that did not read").isTrue();
         assertThat(read).as("what reached the socket before the drop (of ~11 MB)").isLessThan(6_000_000);
+        assertThat(ControlMetricsEndpointTest.scrape(java.net.http.HttpClient.newHttpClient(), server.uri()))
+                .as("the drop, counted").containsEntry("unitas_control_watch_drops_total", 1.0);
     }
 
     @Test

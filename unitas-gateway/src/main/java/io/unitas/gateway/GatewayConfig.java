@@ -36,11 +36,22 @@ import io.unitas.core.fence.Writes;
  * @param routing      hold-down, the read-only policy of writes, and whose stamps are trusted
  * @param limits       how many client connections may be open and how long they may take over a request head or
  *                     stay idle
+ * @param admin        where the gateway's {@code /metrics} and the details of {@code /unitas/healthz} are served, and
+ *                     whether they ask for a token
  */
 public record GatewayConfig(Region region, InetSocketAddress listen, Certificate tls, int workers,
                             TransportKind transport, boolean shortTimeSlices, Map<Region, Upstream> upstreams,
                             StateSource source, Headers headers, int hopLimit, Writes writes,
-                            Resilience resilience, String accessLog, Routing routing, Limits limits) {
+                            Resilience resilience, String accessLog, Routing routing, Limits limits, Admin admin) {
+
+    /** As the canonical constructor, with the gateway's own endpoints {@link Admin#OPEN} as before {@code admin}. */
+    public GatewayConfig(Region region, InetSocketAddress listen, Certificate tls, int workers,
+                         TransportKind transport, boolean shortTimeSlices, Map<Region, Upstream> upstreams,
+                         StateSource source, Headers headers, int hopLimit, Writes writes,
+                         Resilience resilience, String accessLog, Routing routing, Limits limits) {
+        this(region, listen, tls, workers, transport, shortTimeSlices, upstreams, source, headers, hopLimit, writes,
+             resilience, accessLog, routing, limits, Admin.OPEN);
+    }
 
     /** Freezes the collections. */
     public GatewayConfig {
@@ -55,6 +66,7 @@ public record GatewayConfig(Region region, InetSocketAddress listen, Certificate
         Objects.requireNonNull(accessLog, "accessLog");
         Objects.requireNonNull(routing, "routing");
         Objects.requireNonNull(limits, "limits");
+        Objects.requireNonNull(admin, "admin");
     }
 
     /** Reads {@code file} (YAML or JSON), or throws {@link io.unitas.config.ConfigException} naming every problem. */
@@ -65,19 +77,19 @@ public record GatewayConfig(Region region, InetSocketAddress listen, Certificate
     /** A copy listening on {@code address}; for tests and embedding that pick ports at run time. */
     public GatewayConfig withListen(InetSocketAddress address) {
         return new GatewayConfig(region, address, tls, workers, transport, shortTimeSlices, upstreams, source, headers,
-                                 hopLimit, writes, resilience, accessLog, routing, limits);
+                                 hopLimit, writes, resilience, accessLog, routing, limits, admin);
     }
 
     /** A copy routing by {@code routing}; for tests and embedding. */
     public GatewayConfig withRouting(Routing routing) {
         return new GatewayConfig(region, listen, tls, workers, transport, shortTimeSlices, upstreams, source, headers,
-                                 hopLimit, writes, resilience, accessLog, routing, limits);
+                                 hopLimit, writes, resilience, accessLog, routing, limits, admin);
     }
 
     /** A copy with {@code limits} on client connections; for tests and embedding. */
     public GatewayConfig withLimits(Limits limits) {
         return new GatewayConfig(region, listen, tls, workers, transport, shortTimeSlices, upstreams, source, headers,
-                                 hopLimit, writes, resilience, accessLog, routing, limits);
+                                 hopLimit, writes, resilience, accessLog, routing, limits, admin);
     }
 
     /** What {@code transport} may say; {@code auto} takes io_uring where the kernel allows it, else epoll, else NIO. */
@@ -252,6 +264,33 @@ public record GatewayConfig(Region region, InetSocketAddress listen, Certificate
      *                          connection's opening for its first request, TLS handshake included)
      * @param idleTimeout       how long a kept-alive connection may wait for its next request
      */
+    /**
+     * Where the gateway's own {@code /metrics} and the details of {@code /unitas/healthz} (the watch, the regions
+     * unreachable from here) are served. With a {@code listen} address of their own, the traffic port keeps only the
+     * bare health answer other regions' gateways check ({@code ok}, or 503 without routing state) and proxies
+     * {@code /metrics} like any other path; with a {@code tokenFile}, each needs {@code Authorization: Bearer} and the
+     * token the file holds, wherever it is served. {@link #OPEN}, neither, serves both to anyone on the traffic
+     * port, as gateways did before this setting: the gateway then says so in one line at start.
+     *
+     * @param listen    a listener of their own (host:port), or {@code null} for the traffic port
+     * @param tokenFile a file holding the bearer token they ask for (mode 600), or {@code null} for none
+     */
+    public record Admin(InetSocketAddress listen, Path tokenFile) {
+        /** Served to anyone on the traffic port. */
+        public static final Admin OPEN = new Admin(null, null);
+
+        /** Whether both are served to anyone on the traffic port. */
+        public boolean open() {
+            return listen == null && tokenFile == null;
+        }
+    }
+
+    /** A copy serving its own endpoints as {@code admin} says; for tests and embedding. */
+    public GatewayConfig withAdmin(Admin admin) {
+        return new GatewayConfig(region, listen, tls, workers, transport, shortTimeSlices, upstreams, source, headers,
+                                 hopLimit, writes, resilience, accessLog, routing, limits, admin);
+    }
+
     public record Limits(int maxConnections, Duration headerReadTimeout, Duration idleTimeout) {
 
         /** The values used for whatever the file leaves out. */

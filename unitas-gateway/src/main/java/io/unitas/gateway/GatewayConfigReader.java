@@ -1,6 +1,7 @@
 package io.unitas.gateway;
 
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,6 +19,7 @@ import io.unitas.config.ConfigDocument;
 import io.unitas.config.ConfigException;
 import io.unitas.config.DocumentReader;
 import io.unitas.config.DurationFormat;
+import io.unitas.config.SecretFiles;
 import io.unitas.control.client.state.StateSource;
 import io.unitas.control.client.state.StateSourceReader;
 import io.unitas.core.ReadOnlyPolicy;
@@ -34,7 +36,7 @@ final class GatewayConfigReader extends DocumentReader {
                                                   "upstreams", "control_plane", "static", "headers", "hop_limit",
                                                   "write_methods", "read_paths", "health_check", "timeouts", "retries",
                                                   "outlier", "access_log", "hold_down", "on_read_only",
-                                                  "on_read_only_units", "trusted_peers", "limits");
+                                                  "on_read_only_units", "trusted_peers", "limits", "admin");
     private static final Pattern ENDPOINT = Pattern.compile("[^\\s:/]+:\\d{1,5}");
 
     private final Path base;
@@ -73,9 +75,10 @@ final class GatewayConfigReader extends DocumentReader {
         String accessLog = log != null && log.isBoolean() && !log.asBoolean() ? "off"
                            : text(log, "access_log", "stdout");
         GatewayConfig.Routing routing = routing(root);
+        GatewayConfig.Admin admin = admin(root.get("admin"), listen);
         throwIfProblems();
         return new GatewayConfig(region, listen, tls, workers, transport, shortTimeSlices, upstreams, source, headers,
-                                 hopLimit, writes, resilience, accessLog, routing, limits);
+                                 hopLimit, writes, resilience, accessLog, routing, limits, admin);
     }
 
     /** {@code hold_down}, {@code on_read_only}, {@code on_read_only_units} and {@code trusted_peers}. */
@@ -190,13 +193,52 @@ final class GatewayConfigReader extends DocumentReader {
     }
 
     private InetSocketAddress listen(JsonNode node) {
-        String text = text(node, "listen", null);
+        return address(node, "listen", "127.0.0.1:8080");
+    }
+
+    /**
+     * {@code admin: {listen, token_file}}: where the gateway's own endpoints are served, and the token they ask for;
+     * {@link GatewayConfig.Admin#OPEN} when absent.
+     */
+    private GatewayConfig.Admin admin(JsonNode node, InetSocketAddress traffic) {
+        if (node == null) {
+            return GatewayConfig.Admin.OPEN;
+        }
+        JsonNode admin = object(node, "admin", Set.of("listen", "token_file"));
+        if (admin == null) {
+            return GatewayConfig.Admin.OPEN;
+        }
+        InetSocketAddress listen = admin.has("listen") ? address(admin.get("listen"), "admin.listen", "127.0.0.1:9901")
+                                                       : null;
+        if (listen != null && listen.getPort() != 0 && listen.getPort() == traffic.getPort()) {
+            problem("admin.listen", "port " + listen.getPort() + " is the traffic port's (expected: a port of its own)");
+        }
+        String token = text(admin.get("token_file"), "admin.token_file", null);
+        if (listen == null && token == null) {
+            problem("admin", "expected listen (host:port), token_file, or both");
+        }
+        Path tokenFile = token == null ? null : file(token);
+        if (tokenFile != null) {
+            try {
+                SecretFiles.checkPrivate(tokenFile, "the admin token");
+                if (!Files.isReadable(tokenFile)) {
+                    problem("admin.token_file", "cannot read " + tokenFile + " (expected: a file holding the token)");
+                }
+            } catch (IllegalArgumentException e) {
+                problem("admin.token_file", e.getMessage());
+            }
+        }
+        return new GatewayConfig.Admin(listen, tokenFile);
+    }
+
+    private InetSocketAddress address(JsonNode node, String path, String example) {
+        String text = text(node, path, null);
         if (text == null) {
-            problem("listen", "missing (expected: host:port, e.g. 127.0.0.1:8080)");
+            problem(path, "missing (expected: host:port, e.g. " + example + ")");
             return new InetSocketAddress("127.0.0.1", 0);
         }
         if (!ENDPOINT.matcher(text).matches() || port(text) > 65535) {
-            problem("listen", "'" + text + "' (expected: host:port, e.g. 127.0.0.1:8080)");
+            problem(path, "'" + text + "' (expected: host:port, e.g. " + example + ")");
             return new InetSocketAddress("127.0.0.1", 0);
         }
         int colon = text.lastIndexOf(':');

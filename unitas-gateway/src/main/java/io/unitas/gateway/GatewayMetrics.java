@@ -169,6 +169,17 @@ final class GatewayMetrics implements AutoCloseable {
                        .tags("gateway_region", gatewayRegion, "reason", "idle").register(registry);
     }
 
+    /**
+     * Publishes {@code unitas_gateway_client_protocol_errors_total}: client HTTP/2 connections ended by their own
+     * protocol errors (too many resets, an endless header block, a broken frame).
+     */
+    void connectionErrors(ConnectionErrors errors) {
+        FunctionCounter.builder("unitas_gateway_client_protocol_errors", errors, ConnectionErrors::errors)
+                       .description("Client HTTP/2 connections closed for their protocol errors (resets, header "
+                                    + "floods, broken frames); logged one line at most every 10 s")
+                       .tag("gateway_region", gatewayRegion).register(registry);
+    }
+
     /** Publishes {@code unitas_gateway_timeout_failures_total}: expiries of timeouts that threw (each a bug). */
     void timeouts(Timeouts timeouts) {
         FunctionCounter.builder("unitas_gateway_timeout_failures", timeouts, Timeouts::failures)

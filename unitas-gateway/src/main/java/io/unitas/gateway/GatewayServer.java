@@ -14,6 +14,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -52,6 +55,8 @@ import io.unitas.control.client.state.StateSource;
  */
 final class GatewayServer implements Gateway {
 
+    private static final Logger LOG = LoggerFactory.getLogger(GatewayServer.class);
+
     private static final int MAX_INITIAL_LINE = 8 * 1024;
     private static final int MAX_HEADERS = 64 * 1024;
     private static final int MAX_CHUNK = 16 * 1024;
@@ -76,10 +81,13 @@ final class GatewayServer implements Gateway {
     private final String transport;
     private final String timeSlices;
     private final CountDownLatch closed = new CountDownLatch(1);
+    /** The listener of the gateway's own endpoints, or {@code null} when they are served on the traffic port. */
+    private final AdminListener admin;
 
     private GatewayServer(Channel server, EventLoopGroup loops, ChannelGroup connections, StateHolder holder,
                           StateFeed feed, Upstreams upstreams, Proxy proxy, GatewayMetrics metrics,
-                          UnreachableReporter reporter, String transport, String timeSlices) {
+                          UnreachableReporter reporter, String transport, String timeSlices, AdminListener admin) {
+        this.admin = admin;
         this.server = server;
         this.loops = loops;
         this.connections = connections;
@@ -142,6 +150,8 @@ final class GatewayServer implements Gateway {
             Timeouts timeouts = new Timeouts(loops, ticker, TICK_NANOS);
             metrics.timeouts(timeouts);
             Proxy proxy = new Proxy(config, holder, upstreams, pools, metrics, clock, timeouts, limits);
+            ConnectionErrors errors = new ConnectionErrors(ticker);
+            metrics.connectionErrors(errors);
             SslContext tls = config.tls() == null ? null : ListenerTls.context(config.tls());
             ChannelGroup open = new DefaultChannelGroup("unitas-gateway", GlobalEventExecutor.INSTANCE);
             ChannelFuture bound = transport.accepting(new ServerBootstrap())
@@ -160,9 +170,9 @@ final class GatewayServer implements Gateway {
                             ConnectionGuard guard = proxy.newGuard();
                             if (tls != null) {
                                 ch.pipeline().addLast(guard, tls.newHandler(ch.alloc()),
-                                                      http2OrHttp1OverTls(proxy, guard));
+                                                      http2OrHttp1OverTls(proxy, guard, errors));
                             } else {
-                                ch.pipeline().addLast(guard, http2OrHttp1(proxy, guard),
+                                ch.pipeline().addLast(guard, http2OrHttp1(proxy, guard, errors),
                                                       proxy.newHandler(false, guard));
                             }
                         }
@@ -173,8 +183,15 @@ final class GatewayServer implements Gateway {
                 throw new IllegalStateException("cannot listen on " + at.getHostString() + ":" + at.getPort() + ": "
                                                 + bound.cause().getMessage());
             }
+            AdminListener admin = config.admin().listen() == null ? null
+                    : AdminListener.start(config.admin().listen(), loops, transport, timeouts, proxy.admin);
+            if (config.admin().open()) {
+                LOG.warn("gateway: /metrics and the details of /unitas/healthz are open to anyone on the traffic port "
+                         + "{}; give them a port of their own (admin.listen) or a token (admin.token_file) in the "
+                         + "gateway's configuration", config.listen().getHostString() + ":" + config.listen().getPort());
+            }
             return new GatewayServer(bound.channel(), loops, open, holder, feed, upstreams, proxy, metrics, reporter,
-                                     transport.name(), timeSlices);
+                                     transport.name(), timeSlices, admin);
         } catch (RuntimeException e) {
             if (reporter != null) {
                 reporter.close();
@@ -189,18 +206,18 @@ final class GatewayServer implements Gateway {
      * HTTP/1.1, turned into HTTP/2 by a prior-knowledge preface or an {@code Upgrade: h2c} request; each HTTP/2
      * stream then gets a proxy handler of its own, speaking in HTTP/1.1 objects.
      */
-    private static ChannelHandler http2OrHttp1(Proxy proxy, ConnectionGuard guard) {
+    private static ChannelHandler http2OrHttp1(Proxy proxy, ConnectionGuard guard, ConnectionErrors errors) {
         HttpServerCodec http1 = new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADERS, MAX_CHUNK);
         ChannelInitializer<Http2StreamChannel> stream = streams(proxy, guard);
         HttpServerUpgradeHandler upgrade = new HttpServerUpgradeHandler(http1, protocol ->
                 AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)
                 ? new Http2ServerUpgradeCodec(h2Codec(),
-                                              new Http2MultiplexHandler(stream))
+                                              new Http2MultiplexHandler(stream), errors)
                 : null);
         ChannelInitializer<Channel> priorKnowledge = new ChannelInitializer<>() {
             @Override
             protected void initChannel(Channel ch) {
-                ch.pipeline().addLast(h2Codec(), new Http2MultiplexHandler(stream));
+                ch.pipeline().addLast(h2Codec(), new Http2MultiplexHandler(stream), errors);
             }
         };
         return new CleartextHttp2ServerUpgradeHandler(http1, upgrade, priorKnowledge);
@@ -221,13 +238,13 @@ final class GatewayServer implements Gateway {
     }
 
     /** Over TLS: HTTP/2 or HTTP/1.1 as ALPN agreed, HTTP/1.1 for a client that offered neither. */
-    private static ChannelHandler http2OrHttp1OverTls(Proxy proxy, ConnectionGuard guard) {
+    private static ChannelHandler http2OrHttp1OverTls(Proxy proxy, ConnectionGuard guard, ConnectionErrors errors) {
         return new ApplicationProtocolNegotiationHandler(ApplicationProtocolNames.HTTP_1_1) {
             @Override
             protected void configurePipeline(ChannelHandlerContext ctx, String protocol) {
                 if (ApplicationProtocolNames.HTTP_2.equals(protocol)) {
                     ctx.pipeline().addLast(h2Codec(),
-                                           new Http2MultiplexHandler(streams(proxy, guard)));
+                                           new Http2MultiplexHandler(streams(proxy, guard)), errors);
                 } else {
                     ctx.pipeline().addLast(new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADERS, MAX_CHUNK),
                                            proxy.newHandler(false, guard));
@@ -273,6 +290,11 @@ final class GatewayServer implements Gateway {
     @Override
     public int port() {
         return ((InetSocketAddress) server.localAddress()).getPort();
+    }
+
+    /** The admin listener's port, or -1 when the gateway's own endpoints are served on the traffic port. */
+    int adminPort() {
+        return admin == null ? -1 : admin.port();
     }
 
     @Override
@@ -322,6 +344,9 @@ final class GatewayServer implements Gateway {
             reporter.close();
         }
         server.close().syncUninterruptibly();
+        if (admin != null) {
+            admin.close();
+        }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DRAIN_MILLIS);
         while (proxy.inFlight.get() > 0 && System.nanoTime() < deadline) {
             try {

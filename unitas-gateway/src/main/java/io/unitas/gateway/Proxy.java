@@ -1,6 +1,5 @@
 package io.unitas.gateway;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -28,8 +27,8 @@ import io.unitas.control.client.state.RoutingState;
 final class Proxy {
 
     /** The gateway's own health path; other regions' gateways are checked on it. */
-    static final String HEALTH_PATH = "/unitas/healthz";
-    static final String METRICS_PATH = "/metrics";
+    static final String HEALTH_PATH = AdminEndpoints.HEALTH_PATH;
+    static final String METRICS_PATH = AdminEndpoints.METRICS_PATH;
 
     /** Connection-scoped headers (RFC 9110 section 7.6.1), which a proxy must not pass on. */
     private static final AsciiString[] HOP_BY_HOP = {
@@ -80,6 +79,8 @@ final class Proxy {
     final AtomicInteger inFlight = new AtomicInteger();
     /** The request headers a client's {@code Connection} header cannot remove: routing keys and stamps. */
     final Predicate<CharSequence> keptUpstream;
+    /** The gateway's own endpoints, as the traffic port and the admin listener answer them. */
+    final AdminEndpoints admin;
 
     Proxy(GatewayConfig config, Supplier<RoutingState> state, Upstreams upstreams, Connections connections,
           GatewayMetrics metrics, Clock clock, Timeouts timeouts, ClientLimits limits) {
@@ -104,6 +105,7 @@ final class Proxy {
         this.responseTimeoutNanos = config.resilience().responseTimeout().toNanos();
         this.idleTimeoutNanos = config.resilience().idleTimeout().toNanos();
         this.keptUpstream = name -> dispatcher.keepsUpstream(state.get(), name);
+        this.admin = new AdminEndpoints(config.admin(), metrics, state, servedByHeader, self);
     }
 
     /** The handler of an HTTP/1.x connection or of one HTTP/2 stream, whose connection {@code guard} watches. */
@@ -117,21 +119,8 @@ final class Proxy {
     }
 
     /** The answer of the gateway's own endpoint at {@code path}, or {@code null} when the path is proxied. */
-    FullHttpResponse local(String path) {
-        if (path.equals(METRICS_PATH)) {
-            return text(HttpResponseStatus.OK, "text/plain; version=0.0.4; charset=utf-8", metrics.scrape());
-        }
-        if (path.equals(HEALTH_PATH)) {
-            return state.get() == null
-                   ? text(HttpResponseStatus.SERVICE_UNAVAILABLE, "text/plain; charset=utf-8", "no routing state")
-                   : text(HttpResponseStatus.OK, "text/plain; charset=utf-8", "ok\n" + metrics.watchHealth()
-                                                                               + metrics.reachabilityHealth());
-        }
-        return null;
-    }
-
-    private FullHttpResponse text(HttpResponseStatus status, String type, String body) {
-        return whole(status, type, body.getBytes(StandardCharsets.UTF_8), servedByHeader, self);
+    FullHttpResponse local(String path, HttpHeaders headers) {
+        return admin.onTraffic(path, headers);
     }
 
     /** An answer of the gateway's own, stamped {@code servedByHeader: region} like every answer it gives. */

@@ -222,7 +222,7 @@ final class ProxyHandler extends ChannelInboundHandlerAdapter {
         String uri = req.uri();
         int q = uri.indexOf('?');
         String path = q < 0 ? uri : uri.substring(0, q);
-        FullHttpResponse local = proxy.local(path);
+        FullHttpResponse local = proxy.local(path, req.headers());
         if (local != null) {
             respond(local);
             return;

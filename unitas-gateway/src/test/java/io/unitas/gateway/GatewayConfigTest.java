@@ -206,6 +206,10 @@ class GatewayConfigTest {
             "region: cn\\nlisten: 1.2.3.4:1\\nupstreams: {cn: {endpoints: [a:1]}}\\ncontrol_plane: {url: 'https://c:7070', ca: nope.pem, state_file: s.json} | gateway.yaml:4: control_plane.ca: ",
             "region: cn\\nlisten: 1.2.3.4:1\\nupstreams: {cn: {endpoints: [a:1]}}\\ncontrol_plane: {url: 'https://c:7070', token_file: nope.token, state_file: s.json} | gateway.yaml:4: control_plane.token_file: cannot read ",
             "region: cn\\nlisten: 1.2.3.4:1\\nupstreams: {cn: {endpoints: [a:1], health_check: grpc}} | gateway.yaml:3: upstreams.cn.health_check: 'grpc' needs protocol: h2c or h2 (gRPC runs over HTTP/2)",
+            "region: cn\\nlisten: 1.2.3.4:1\\nadmin: {} | gateway.yaml:3: admin: expected listen (host:port), token_file, or both",
+            "region: cn\\nlisten: 1.2.3.4:1\\nadmin: {listen: 1.2.3.4:1} | gateway.yaml:3: admin.listen: port 1 is the traffic port's (expected: a port of its own)",
+            "region: cn\\nlisten: 1.2.3.4:1\\nadmin: {listen: nine} | gateway.yaml:3: admin.listen: 'nine' (expected: host:port, e.g. 127.0.0.1:9901)",
+            "region: cn\\nlisten: 1.2.3.4:1\\nadmin: {token_file: nope.token} | gateway.yaml:3: admin.token_file: cannot read ",
     })
     void everyMistakeIsNamedWithItsLine(String yaml, String expected) throws Exception {
         Path file = dir.resolve("gateway.yaml");

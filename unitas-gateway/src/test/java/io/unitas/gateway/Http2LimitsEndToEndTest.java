@@ -73,8 +73,23 @@ class Http2LimitsEndToEndTest {
     }
 
     @Test
-    void aClientResettingStreamsAsFastAsItOpensThem_getsGoaway() throws Exception {
+    void aClientResettingStreamsAsFastAsItOpensThem_getsGoaway_countedAndWithoutAStackTrace() throws Exception {
         int before = fast.gets();
+        java.util.logging.Logger pipeline = java.util.logging.Logger.getLogger("io.netty.channel.DefaultChannelPipeline");
+        java.util.List<String> unhandled = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler tail = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                unhandled.add(r.getMessage());
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        pipeline.addHandler(tail);
         try (Socket socket = connect()) {
             ByteArrayOutputStream frames = new ByteArrayOutputStream();
             for (int i = 0; i < 1000; i++) {
@@ -89,6 +104,24 @@ class Http2LimitsEndToEndTest {
 
             assertThat(framesUntilClosed(socket.getInputStream())).contains(GOAWAY);
             assertThat(fast.gets() - before).isLessThanOrEqualTo(GatewayServer.MAX_RESETS_PER_WINDOW + 1);
+            ProtocolEndToEndTest.await("the connection's error counted", () -> protocolErrors() >= 1);
+        } finally {
+            pipeline.removeHandler(tail);
+        }
+        assertThat(unhandled).as("exceptions that reached the pipeline's tail (a stack trace each)").isEmpty();
+    }
+
+    private double protocolErrors() {
+        try {
+            String scrape = java.net.http.HttpClient.newHttpClient().send(
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + gateway.port()
+                                                                            + "/metrics")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                    "(?m)^unitas_gateway_client_protocol_errors_total\\{[^}]*} (\\S+)$").matcher(scrape);
+            return m.find() ? Double.parseDouble(m.group(1)) : 0;
+        } catch (IOException | InterruptedException e) {
+            throw new IllegalStateException(e);
         }
     }
 

@@ -13,6 +13,7 @@ import com.linecorp.armeria.server.Server;
 
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.channel.nio.NioEventLoopGroup;
 import io.grpc.protobuf.services.HealthStatusManager;
 
 import io.unitas.config.HealthReportJson;
@@ -27,18 +28,29 @@ final class DefaultHealthServer implements HealthServer {
     private final HealthMetrics metrics;
     private final HealthStatusManager grpcHealth = new HealthStatusManager();
     private final HealthPusher pusher;
+    private final GrpcConnections grpcLimits;
+    private final GrpcConnections.Gate grpcGate;
     private Server http;
     private io.grpc.Server grpc;
+    private NioEventLoopGroup grpcLoops;
 
-    private DefaultHealthServer(DefaultHealthAgent agent) {
+    private DefaultHealthServer(DefaultHealthAgent agent, GrpcConnections grpcLimits) {
         this.agent = agent;
+        this.grpcLimits = grpcLimits;
+        this.grpcGate = new GrpcConnections.Gate(grpcLimits.maxConnections());
         this.metrics = new HealthMetrics(agent);
         this.pusher = agent.config().push().map(push -> new HealthPusher(push, agent::current)).orElse(null);
     }
 
     static HealthServer start(HealthConfig config, Clock clock, UnitLagSource unitLags) {
+        return start(config, clock, unitLags, GrpcConnections.DEFAULT);
+    }
+
+    /** As above, with the gRPC port bounded by {@code grpcLimits}. */
+    static DefaultHealthServer start(HealthConfig config, Clock clock, UnitLagSource unitLags,
+                                     GrpcConnections grpcLimits) {
         DefaultHealthAgent agent = new DefaultHealthAgent(config, clock, unitLags);
-        DefaultHealthServer server = new DefaultHealthServer(agent);
+        DefaultHealthServer server = new DefaultHealthServer(agent, grpcLimits);
         try {
             server.serve();
             agent.start();
@@ -69,7 +81,21 @@ final class DefaultHealthServer implements HealthServer {
                 .build();
         http.start().join();
         try {
+            grpcLoops = new NioEventLoopGroup(1, r -> {
+                Thread t = new Thread(r, "unitas-health-grpc");
+                t.setDaemon(true);
+                return t;
+            });
             grpc = NettyServerBuilder.forAddress(new InetSocketAddress(config.address(), config.grpcPort()))
+                    .channelFactory(grpcGate::channel)
+                    .bossEventLoopGroup(grpcLoops)
+                    .workerEventLoopGroup(grpcLoops)
+                    .maxConnectionIdle(grpcLimits.idle().toMillis(), TimeUnit.MILLISECONDS)
+                    .handshakeTimeout(grpcLimits.handshake().toMillis(), TimeUnit.MILLISECONDS)
+                    .maxConcurrentCallsPerConnection(grpcLimits.callsPerConnection())
+                    .maxInboundMessageSize(GrpcConnections.MAX_MESSAGE_BYTES)
+                    .maxInboundMetadataSize(GrpcConnections.MAX_METADATA_BYTES)
+                    .maxRstFramesPerWindow(GrpcConnections.MAX_RESETS, GrpcConnections.RESET_WINDOW_SECONDS)
                     .addService(grpcHealth.getHealthService()).build().start();
         } catch (IOException e) {
             throw new UncheckedIOException("grpc health on " + config.address() + ":" + config.grpcPort()
@@ -110,6 +136,11 @@ final class DefaultHealthServer implements HealthServer {
         return http.activeLocalPort();
     }
 
+    /** The gRPC port's connections: open now, and closed at once for being past the cap. */
+    GrpcConnections.Gate grpcConnections() {
+        return grpcGate;
+    }
+
     @Override
     public int grpcPort() {
         return grpc.getPort();
@@ -128,6 +159,9 @@ final class DefaultHealthServer implements HealthServer {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+        }
+        if (grpcLoops != null) {
+            grpcLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS);
         }
         if (http != null) {
             http.stop().join();

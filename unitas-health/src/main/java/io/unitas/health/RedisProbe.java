@@ -107,7 +107,8 @@ final class RedisProbe implements Probe {
 
     private <T> T ask(RedisURI target, Duration timeout, java.util.function.Function<RedisCommands<String, String>, T> f) {
         if (resources == null) {
-            resources = DefaultClientResources.builder().ioThreadPoolSize(1).computationThreadPoolSize(1).build();
+            // two of each, the driver's least: asked for one, it logs that it takes two, twice for every probe's start
+            resources = DefaultClientResources.builder().ioThreadPoolSize(2).computationThreadPoolSize(2).build();
         }
         RedisURI timed = RedisURI.builder(target).withTimeout(timeout).build();
         RedisClient client = RedisClient.create(resources, timed);

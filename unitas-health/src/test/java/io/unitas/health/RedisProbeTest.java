@@ -64,4 +64,31 @@ class RedisProbeTest {
         assertThat(result.up()).isFalse();
         assertThat(result.reason()).matches("cannot connect to 127\\.0\\.0\\.1:\\d+: connection refused");
     }
+
+    /** The driver's notices about its own thread pools, once per probe's resources, said nothing of the target. */
+    @Test
+    void aProbe_logsNothingOfTheDriversOwnPools() {
+        java.util.logging.Logger lettuce = java.util.logging.Logger.getLogger("io.lettuce.core.resource");
+        java.util.List<String> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                logged.add(r.getLevel() + " " + r.getMessage());
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        lettuce.addHandler(handler);
+        try {
+            ProbeResult result = probe(redis.replica().uri(), ProbeConfig.Role.STANDBY);
+            assertThat(result.up()).as(result.reason()).isTrue();
+        } finally {
+            lettuce.removeHandler(handler);
+        }
+        assertThat(logged).noneMatch(line -> line.contains("ThreadPoolSize"));
+    }
 }
