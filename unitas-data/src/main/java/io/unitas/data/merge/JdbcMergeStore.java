@@ -66,7 +66,7 @@ final class JdbcMergeStore implements MergeStore {
                  .tag("type", entity.type())
                  .register(registry);
         }
-        this.entities = Map.copyOf(byType);
+        this.entities = java.util.Collections.unmodifiableMap(byType); // in declaration order
         this.handlers = Map.copyOf(byTypeHandlers);
         UnitasSchema.migrate(dataSource, clock);
     }
