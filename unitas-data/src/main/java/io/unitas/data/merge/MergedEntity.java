@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
  * MergedEntity<PnCounter> likes = MergedEntity.of("likes", MergePolicy.counter(), Codec.counter())
  *         .materializedBy((tx, key, state) -> {
  *             try (PreparedStatement ps = tx.prepareStatement(
- *                     "INSERT INTO likes (post_id, n) VALUES (?, ?) ON CONFLICT (post_id) DO UPDATE SET n = EXCLUDED.n")) {
+ *                     "INSERT INTO likes (post_id, n) VALUES (?, ?)"
+ *                     + " ON CONFLICT (post_id) DO UPDATE SET n = EXCLUDED.n")) {
  *                 ps.setString(1, key);
  *                 ps.setLong(2, state.value());
  *                 ps.executeUpdate();
