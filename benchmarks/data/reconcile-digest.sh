@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # What reconciliation by digests costs one copy on PostgreSQL: fills unitas_merge_state with ROWS rows of one unit and
 # one entity type (a 60-byte state each), then times the statements io.unitas.data.merge.PostgresMergeDigests sends —
-# the digests of every range (one aggregate over the unit's rows) and the rows of one range (what a differing range
-# costs) — three times each, and prints the rows read per pass and per minute at a given window. Starts its own
+# the digests of every range (one aggregate over the unit's rows) and the rows of the differing ranges (here one) —
+# three times each, and prints the rows read per pass and per minute at a given window. Starts its own
 # PostgreSQL on a free port and runs unitas's migrations there.
 #   usage: benchmarks/data/reconcile-digest.sh [ROWS] [RANGES] [WINDOW_SECONDS]      (default 10000000 1024 10)
 set -euo pipefail
@@ -33,7 +33,7 @@ echo "filled $rows rows in $(( $(date +%s) - start )) s; table $(psql_ -c "SELEC
 range="((('x' || substr(md5(entity_key), 1, 8))::bit(32)::int & 2147483647) % $ranges)"
 row_hash="('x' || substr(md5(convert_to(entity_key, 'UTF8') || '\\x00'::bytea || state), 1, 16))::bit(64)::bigint"
 digests="SELECT $range AS r, count(*), sum($row_hash) FROM unitas_merge_state WHERE unit = 'u-1' AND entity_type = 'likes' GROUP BY 1"
-one="SELECT entity_key, state, written_here_at IS NOT NULL FROM unitas_merge_state WHERE unit = 'u-1' AND entity_type = 'likes' AND $range = 7"
+one="SELECT entity_key, state, written_here_at IS NOT NULL FROM unitas_merge_state WHERE unit = 'u-1' AND entity_type = 'likes' AND $range = ANY ('{7}'::int[])"
 time_ms() { local t0 t1; t0=$(date +%s%N); psql_ -c "$1" >/dev/null; t1=$(date +%s%N); echo $(( (t1 - t0) / 1000000 )); }
 d=(); o=()
 for i in 1 2 3; do d+=($(time_ms "$digests")); o+=($(time_ms "$one")); done

@@ -21,7 +21,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.SortedSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -116,13 +115,11 @@ public final class DigestReconciler {
         try {
             for (MergedEntity<?> entity : store.entities().values()) {
                 compared += ranges;
-                SortedSet<Integer> differ = RangeDiff.differing(theirs.digests(unit, entity.type(), ranges),
+                Set<Integer> differ = RangeDiff.differing(theirs.digests(unit, entity.type(), ranges),
                                                                 here.digests(unit, entity.type(), ranges));
                 differing += differ.size();
-                for (int range : differ) {
-                    if (repairRange(entity, unit, theirs, range, keys)) {
-                        stillDiffering++;
-                    }
+                if (!differ.isEmpty()) {
+                    stillDiffering += repairRanges(entity, unit, theirs, differ, keys);
                 }
             }
         } catch (IllegalStateException | SQLException e) {
@@ -142,14 +139,15 @@ public final class DigestReconciler {
         return report;
     }
 
-    // Repairs the keys of one range that differ; true when the range is left differing (writes on their way home).
-    private <S> boolean repairRange(MergedEntity<S> entity, String unit, MergeDigests theirs, int range,
-                                    Map<RepairAction, Integer> keys) throws SQLException {
-        Map<String, MergeDigests.Row> homeRows = theirs.rows(unit, entity.type(), ranges, range);
-        Map<String, MergeDigests.Row> hereRows = here.rows(unit, entity.type(), ranges, range);
+    // Repairs the keys that differ in the ranges that differ (one read of each copy); returns how many of those
+    // ranges are left differing (writes on their way home).
+    private <S> int repairRanges(MergedEntity<S> entity, String unit, MergeDigests theirs, Set<Integer> differ,
+                                 Map<RepairAction, Integer> keys) throws SQLException {
+        Map<String, MergeDigests.Row> homeRows = theirs.rows(unit, entity.type(), ranges, differ);
+        Map<String, MergeDigests.Row> hereRows = here.rows(unit, entity.type(), ranges, differ);
         Set<String> all = new HashSet<>(homeRows.keySet());
         all.addAll(hereRows.keySet());
-        boolean left = false;
+        Set<Integer> left = new HashSet<>();
         for (String key : all) {
             MergeDigests.Row h = homeRows.get(key);
             MergeDigests.Row l = hereRows.get(key);
@@ -166,9 +164,11 @@ public final class DigestReconciler {
                    .description("keys found different from the home's copy, by what reconciliation did")
                    .tag("type", entity.type()).tag("action", action.name())
                    .register(registry).increment();
-            left |= action == RepairAction.KEEP || action == RepairAction.MERGE;
+            if (action == RepairAction.KEEP || action == RepairAction.MERGE) {
+                left.add(MergeDigests.range(key, ranges));
+            }
         }
-        return left;
+        return left.size();
     }
 
     /** The last pass of each unit reconciled so far. */

@@ -1,6 +1,10 @@
 package io.unitas.data.merge;
 
 import io.unitas.core.reconcile.RangeDigest;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Collection;
 import java.util.Map;
 import javax.sql.DataSource;
 
@@ -37,9 +41,21 @@ public interface MergeDigests {
     Map<Integer, RangeDigest> digests(String unit, String type, int ranges);
 
     /**
-     * The rows of range {@code range} of {@code unit}'s entities of {@code type}, by key.
+     * The rows in the ranges {@code which} of {@code unit}'s entities of {@code type}, by key: one read of the unit's
+     * rows however many ranges differ.
      *
      * @throws IllegalStateException when the database cannot be read
      */
-    Map<String, Row> rows(String unit, String type, int ranges, int range);
+    Map<String, Row> rows(String unit, String type, int ranges, Collection<Integer> which);
+
+    /** The range of {@code key} among {@code ranges}: the first 31 bits of the MD5 of its UTF-8 bytes, modulo. */
+    static int range(String key, int ranges) {
+        try {
+            byte[] md5 = MessageDigest.getInstance("MD5").digest(key.getBytes(StandardCharsets.UTF_8));
+            int first = ((md5[0] & 0xff) << 24) | ((md5[1] & 0xff) << 16) | ((md5[2] & 0xff) << 8) | (md5[3] & 0xff);
+            return (first & Integer.MAX_VALUE) % ranges;
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("MD5: not in this JVM (every JVM has it)", e);
+        }
+    }
 }

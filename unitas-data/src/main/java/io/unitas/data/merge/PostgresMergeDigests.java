@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -50,16 +51,16 @@ final class PostgresMergeDigests implements MergeDigests {
     }
 
     @Override
-    public Map<String, Row> rows(String unit, String type, int ranges, int range) {
+    public Map<String, Row> rows(String unit, String type, int ranges, Collection<Integer> which) {
         checkRanges(ranges);
         try (Connection c = dataSource.getConnection();
              PreparedStatement ps = c.prepareStatement("SELECT entity_key, state, written_here_at IS NOT NULL"
                                                        + " FROM unitas_merge_state WHERE unit = ? AND entity_type = ?"
-                                                       + " AND " + RANGE + " = ?")) {
+                                                       + " AND " + RANGE + " = ANY (?)")) {
             ps.setString(1, unit);
             ps.setString(2, type);
             ps.setInt(3, ranges);
-            ps.setInt(4, range);
+            ps.setArray(4, c.createArrayOf("integer", which.toArray()));
             Map<String, Row> rows = new HashMap<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -68,7 +69,7 @@ final class PostgresMergeDigests implements MergeDigests {
             }
             return rows;
         } catch (SQLException e) {
-            throw new IllegalStateException("unitas_merge_state: cannot read range " + range + " of " + type
+            throw new IllegalStateException("unitas_merge_state: cannot read ranges " + which + " of " + type
                                             + " of unit " + unit + ": " + e.getMessage(), e);
         }
     }

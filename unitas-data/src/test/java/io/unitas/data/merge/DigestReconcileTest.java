@@ -72,6 +72,20 @@ class DigestReconcileTest {
         MergeDigests cnCopy = MergeDigests.postgres(cn.db());
         MergeDigests euCopy = MergeDigests.postgres(eu.db());
         assertThat(differing(cnCopy, euCopy)).as("replicated: identical digests").isZero();
+        try (Connection c = cn.db().getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT entity_key, " + PostgresMergeDigests.RANGE
+                                                       + " FROM unitas_merge_state")) {
+            ps.setInt(1, RANGES);
+            try (ResultSet rs = ps.executeQuery()) {
+                int n = 0;
+                while (rs.next()) {
+                    assertThat(MergeDigests.range(rs.getString(1), RANGES)).as("range of %s", rs.getString(1))
+                            .isEqualTo(rs.getInt(2));
+                    n++;
+                }
+                assertThat(n).isEqualTo(2 * KEYS);
+            }
+        }
 
         // Drift behind the library's back: 10 rows deleted, 10 counters lowered, 10 names altered under the same
         // version vector, 10 rows added that nobody wrote. 40 injected differences.
