@@ -41,6 +41,6 @@ n=$(psql_ -c "SELECT count(*) FROM ($digests) d")
 echo "digests of $n ranges over $rows rows: ${d[*]} ms"
 echo "rows of one range (about $(( rows / ranges )) rows): ${o[*]} ms"
 awk -v rows="$rows" -v w="$window" 'BEGIN {
-  printf "rows read per pass and copy: %d (the home and this region each read theirs once, plus one range per difference)\n", rows
+  printf "rows read per pass and copy: %d (the home and this region each read theirs once, and once more for the differing ranges' rows)\n", rows
   printf "rows read per minute, both copies, one pass per %d s: %.0f\n", w, rows * 2 * 60 / w }'
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
