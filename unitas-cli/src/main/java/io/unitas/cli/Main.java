@@ -38,6 +38,7 @@ import picocli.CommandLine.Command;
                  UpCommand.class,
                  DrillCommand.class,
                  DemoCommand.class,
+                SiblingsCommand.class,
          })
 public final class Main implements Runnable {
 
