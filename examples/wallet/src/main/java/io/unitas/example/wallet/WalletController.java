@@ -19,6 +19,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
@@ -46,12 +47,14 @@ class WalletController {
 
     @Idempotent(owner = "{userId}")
     @PostMapping("/wallets/{userId}/deposits")
-    ResponseEntity<?> deposit(@PathVariable String userId, @RequestBody Deposit deposit) throws InterruptedException {
+    ResponseEntity<?> deposit(@PathVariable String userId, @RequestBody Deposit deposit,
+                              @RequestHeader(value = "Idempotency-Key", required = false) String key)
+            throws InterruptedException {
         if (deposit.amount() == null || deposit.amount() <= 0) {
             return ResponseEntity.badRequest().body(ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,
                     "amount: " + deposit.amount() + " (expected: a whole number > 0)"));
         }
-        Wallet w = wallets.deposit(userId, deposit.amount());
+        Wallet w = wallets.deposit(userId, deposit.amount(), key);
         Map<String, Object> receipt;
         try {
             receipt = receipts.issue(w).get(10, TimeUnit.SECONDS);

@@ -5,8 +5,8 @@ import java.sql.SQLException;
 import javax.sql.DataSource;
 import org.postgresql.ds.PGSimpleDataSource;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.scheduling.annotation.EnableAsync;
 
@@ -14,7 +14,7 @@ import org.springframework.scheduling.annotation.EnableAsync;
  * The wallet service: the starter, its own table and three declared beans (the region's database, the repository,
  * the wallet as a {@link UnitasEntity}). Everything unit-aware (the stamp, {@code @Idempotent} claimed in the user's
  * home region, the home-read server, reads that wait for the home, {@code @Async} carrying the stamp) is the
- * starter's, set in {@code application.yaml} and the properties each instance is started with.
+ * starter's, set in {@code wallet.yaml} and the properties each instance is started with.
  */
 @SpringBootApplication
 @EnableAsync
@@ -52,7 +52,15 @@ public class WalletService {
                            .build();
     }
 
+    /**
+     * The application, reading {@code wallet.yaml} (not {@code application.yaml}: the service shares a class path with
+     * others in the packaged {@code unitas.jar}).
+     */
+    public static SpringApplicationBuilder application() {
+        return new SpringApplicationBuilder(WalletService.class).properties("spring.config.name=wallet");
+    }
+
     public static void main(String[] args) {
-        SpringApplication.run(WalletService.class, args);
+        application().run(args);
     }
 }

@@ -22,7 +22,6 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -65,7 +64,7 @@ class WalletServiceTest {
                              + readPorts.get(peer));
                 }
             }
-            wallets.put(r, new SpringApplicationBuilder(WalletService.class).run(args.toArray(String[]::new)));
+            wallets.put(r, WalletService.application().run(args.toArray(String[]::new)));
         }
     }
 
@@ -95,6 +94,7 @@ class WalletServiceTest {
         assertThat(query("us", "SELECT user_id FROM unitas_idempotency WHERE idem_key = 'k-2001'"))
                 .as("the record lives in the user's home, us").isEqualTo("2001");
         assertThat(sumOfBalances("2001")).as("charged once, over every region's database").isEqualTo(5);
+        assertThat(query("us", "SELECT COUNT(*) FROM wallet_ledger WHERE deposit_key = 'k-2001'")).isEqualTo("1");
     }
 
     @Test
