@@ -44,7 +44,8 @@ final class DrillCommand implements Callable<Integer> {
 
     @Option(names = "--processes",
             description = "Run it on the deployment of separate processes (as unitas up --processes starts it, one "
-                          + "wallet instance per region): region-down is kill -9 of every process of the region.")
+                          + "wallet instance per region): region-down is kill -9 of every process of the region, "
+                          + "db-readonly its PostgreSQL turned read-only; the other scenarios not yet.")
     boolean processes;
 
     @Mixin

@@ -9,11 +9,12 @@ class ProcessesOptionsTest {
 
     @Test
     void aScenarioNotYetRunOnProcesses_isNamedWithTheOnesThatAre() {
-        Cli r = Cli.run("drill", "db-readonly", "--processes");
+        Cli r = Cli.run("drill", "control-plane-down", "--processes");
 
         assertThat(r.exit()).isEqualTo(Main.EXIT_USAGE);
-        assertThat(r.err().strip()).isEqualTo("unitas drill: scenario: 'db-readonly' (expected: one of [region-down]"
-                                              + " on processes; the others run in process only so far)");
+        assertThat(r.err().strip()).isEqualTo("unitas drill: scenario: 'control-plane-down' (expected: one of"
+                                              + " [region-down, db-readonly] on processes; the others run in process"
+                                              + " only so far)");
     }
 
     @Test

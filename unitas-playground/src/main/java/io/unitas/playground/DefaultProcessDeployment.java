@@ -440,6 +440,12 @@ final class DefaultProcessDeployment implements ProcessDeployment {
     }
 
     @Override
+    public void databaseReadOnly(Region region, boolean readOnly) {
+        processes(region);
+        postgres.readOnly(region, readOnly);
+    }
+
+    @Override
     public void startRegion(Region region) {
         processes(region);
         postgres.restart(region);

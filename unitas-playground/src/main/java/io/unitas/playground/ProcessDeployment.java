@@ -50,6 +50,13 @@ public interface ProcessDeployment extends AutoCloseable {
      */
     void killRegion(Region region);
 
+    /**
+     * Turns {@code region}'s PostgreSQL server read-only, or back, as in the seed's incident: its
+     * {@code default_transaction_read_only}, reloaded, so the sessions already open refuse writes too; every process
+     * keeps running.
+     */
+    void databaseReadOnly(Region region, boolean readOnly);
+
     /** Starts a killed region's processes again on the same ports and data; returns once they answer. */
     void startRegion(Region region);
 

@@ -29,7 +29,8 @@ import java.util.regex.Pattern;
  * A drill against a {@link ProcessDeployment}: virtual users deposit into their wallets (each deposit with a key of
  * its own, retried with the same key when its answer is lost) and read them, entering at their region's gateway and
  * at the next region's when it does not answer, while a {@link Scenario}'s fault hits the first region from 30% of
- * the drill to 70%. Once the region is back, the invariants are counted in every region's database: no key charged
+ * the drill to 70%: {@code region-down} is {@code kill -9} of every process of the region, {@code db-readonly} its
+ * PostgreSQL server turned read-only while every process stays up. Once the region is back, the invariants are counted in every region's database: no key charged
  * twice, no acknowledged deposit lost, no answer naming another user, every balance the sum of its ledger.
  */
 public final class ProcessDrill {
@@ -50,7 +51,7 @@ public final class ProcessDrill {
 
     /** The scenarios a drill runs on processes so far. */
     public static List<Scenario> scenarios() {
-        return List.of(Scenario.REGION_DOWN);
+        return List.of(Scenario.REGION_DOWN, Scenario.DB_READONLY);
     }
 
     /** Runs the drill; the deployment is left running, the faulted region back. */
@@ -73,18 +74,38 @@ public final class ProcessDrill {
             users.add(t);
         }
         pauseUntil(start + total * 3 / 10);
-        note.accept(String.format("%.1f s: %s: kill -9 of every process of %s", seconds(start), b.scenario.id(),
-                                  faulted.id()));
         load.faultStarted();
-        d.killRegion(faulted);
+        inject(d, faulted, note, start);
         pauseUntil(start + total * 7 / 10);
-        note.accept(String.format("%.1f s: %s: starting %s again", seconds(start), b.scenario.id(), faulted.id()));
-        d.startRegion(faulted);
+        recover(d, faulted, note, start);
         load.faultEnded();
         note.accept(String.format("%.1f s: %s answers again", seconds(start), faulted.id()));
         users.forEach(ProcessDrill::join);
         d.awaitReady(Duration.ofMinutes(3));
         return load.result(d, faulted, notes);
+    }
+
+    private void inject(ProcessDeployment d, Region faulted, Consumer<String> note, long start) {
+        if (b.scenario == Scenario.DB_READONLY) {
+            note.accept(String.format("%.1f s: %s: %s's PostgreSQL turns read-only; its processes stay up",
+                                      seconds(start), b.scenario.id(), faulted.id()));
+            d.databaseReadOnly(faulted, true);
+        } else {
+            note.accept(String.format("%.1f s: %s: kill -9 of every process of %s", seconds(start), b.scenario.id(),
+                                      faulted.id()));
+            d.killRegion(faulted);
+        }
+    }
+
+    private void recover(ProcessDeployment d, Region faulted, Consumer<String> note, long start) {
+        if (b.scenario == Scenario.DB_READONLY) {
+            note.accept(String.format("%.1f s: %s: %s's PostgreSQL takes writes again", seconds(start),
+                                      b.scenario.id(), faulted.id()));
+            d.databaseReadOnly(faulted, false);
+        } else {
+            note.accept(String.format("%.1f s: %s: starting %s again", seconds(start), b.scenario.id(), faulted.id()));
+            d.startRegion(faulted);
+        }
     }
 
     private double seconds(long start) {
