@@ -43,6 +43,12 @@ final class DrillCommand implements Callable<Integer> {
                           + "(the table's wrong-region calls, an invariant). Unitas drills only.")
     boolean withExample;
 
+    @Option(names = "--processes",
+            description = "Run it on the deployment of separate processes (as unitas up --processes starts it, one "
+                          + "wallet instance per region): region-down is kill -9 of every process of the region, "
+                          + "db-readonly its PostgreSQL turned read-only; the other scenarios not yet.")
+    boolean processes;
+
     @Mixin
     PlaygroundOptions playground;
 
@@ -71,6 +77,9 @@ final class DrillCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             main.err().println("unitas drill: " + e.getMessage());
             return Main.EXIT_USAGE;
+        }
+        if (processes) {
+            return new ProcessesDrill(main, playground, drill, s, naive).call();
         }
         Path logFile = drill.logFile("unitas-drill.log");
         main.err().println("unitas drill: " + s.id() + (naive ? " (naive)" : "") + "; the pieces' logs go to "

@@ -47,9 +47,23 @@ final class UpCommand implements Callable<Integer> {
                           + "--no-example leaves it out and starts faster (default: on).")
     boolean example;
 
+    @Option(names = "--processes",
+            description = "Run every piece as its own process instead, as a team would: the control plane; per region "
+                          + "a PostgreSQL server, a gateway, a health agent and two wallet service instances "
+                          + "(examples/wallet), each JVM with its config file and log under --deploy-dir.")
+    boolean processes;
+
+    @Option(names = "--deploy-dir", paramLabel = "DIR", defaultValue = "deploy",
+            description = "With --processes: where the config files and logs go, one folder per region "
+                          + "(default: ${DEFAULT-VALUE}; written over).")
+    java.nio.file.Path deployDir;
+
     @Override
     public Integer call() throws InterruptedException {
         quietLibraries();
+        if (processes) {
+            return new ProcessesUp(main, options, deployDir).call();
+        }
         Playground playground;
         try {
             options.builder().validate();

@@ -106,6 +106,54 @@ final class PostgresRegions implements AutoCloseable {
         server(region).restart();
     }
 
+    /** Creates the database {@code name} on {@code region}'s server. */
+    void createDatabase(Region region, String name) {
+        server(region).execute("CREATE DATABASE " + name);
+    }
+
+    /** Where {@code region}'s server listens, as a person writes it ({@code postgresql://postgres@127.0.0.1:7016/…}). */
+    String uri(Region region, String database) {
+        return "postgresql://postgres@127.0.0.1:" + server(region).port() + "/" + database;
+    }
+
+    /**
+     * {@code kill -9} of {@code region}'s postmaster and every backend it started, as a crashed machine leaves it
+     * (no shutdown, a stale {@code postmaster.pid}); {@link #restart} recovers it.
+     */
+    void killNine(Region region) {
+        ProcessHandle.of(postmaster(region)).ifPresent(pm -> {
+            pm.descendants().forEach(ProcessHandle::destroyForcibly);
+            pm.destroyForcibly();
+            pm.onExit().orTimeout(10, java.util.concurrent.TimeUnit.SECONDS).exceptionally(e -> pm).join();
+        });
+        try {
+            server(region).kill(); // marks it stopped; pg_ctl finds nothing left to stop
+        } catch (RuntimeException e) {
+            // expected: the server is already gone
+        }
+    }
+
+    /** The process ids of {@code region}'s postmaster and its backends while it runs; empty when it does not. */
+    java.util.Set<Long> pids(Region region) {
+        java.util.Set<Long> pids = new java.util.LinkedHashSet<>();
+        long pm = postmaster(region);
+        ProcessHandle.of(pm).filter(ProcessHandle::isAlive).ifPresent(h -> {
+            pids.add(h.pid());
+            h.descendants().forEach(d -> pids.add(d.pid()));
+        });
+        return pids;
+    }
+
+    /** The postmaster's pid from the first line of its {@code postmaster.pid}, or -1 when the server is down. */
+    private long postmaster(Region region) {
+        java.nio.file.Path pidFile = server(region).log().resolveSibling("data").resolve("postmaster.pid");
+        try {
+            return Long.parseLong(java.nio.file.Files.readAllLines(pidFile).get(0).trim());
+        } catch (java.io.IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
     /** The regions' servers, for {@link Playground#describe}. */
     List<String> describe() {
         return servers.entrySet().stream().map(e -> e.getKey().id() + " " + e.getValue().uri()).toList();

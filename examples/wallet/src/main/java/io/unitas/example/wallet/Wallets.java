@@ -1,0 +1,76 @@
+package io.unitas.example.wallet;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/** The wallets of this region's database, in plain JDBC; the table is created at start when it is missing. */
+public final class Wallets {
+
+    private final DataSource db;
+
+    Wallets(DataSource db) {
+        this.db = db;
+        try (Connection c = db.getConnection(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE IF NOT EXISTS wallet (user_id VARCHAR(64) PRIMARY KEY, balance BIGINT NOT NULL,"
+                      + " version BIGINT NOT NULL)");
+            // every deposit applied, with the key it came with: a key in it twice is a user charged twice
+            s.execute("CREATE TABLE IF NOT EXISTS wallet_ledger (id BIGSERIAL PRIMARY KEY, user_id VARCHAR(64) NOT NULL,"
+                      + " deposit_key VARCHAR(200), amount BIGINT NOT NULL, at TIMESTAMPTZ NOT NULL DEFAULT now())");
+        } catch (SQLException e) {
+            throw new IllegalStateException("wallet: cannot create its table: " + e.getMessage(), e);
+        }
+    }
+
+    /** The user's wallet in this region's database, if it is here. */
+    public Optional<Wallet> find(String userId) {
+        try (Connection c = db.getConnection();
+             PreparedStatement q = c.prepareStatement("SELECT balance, version FROM wallet WHERE user_id = ?")) {
+            q.setString(1, userId);
+            try (ResultSet r = q.executeQuery()) {
+                return r.next() ? Optional.of(new Wallet(userId, r.getLong(1), r.getLong(2))) : Optional.empty();
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("wallet: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Adds {@code amount} to the user's balance (a new wallet for a first deposit) and writes it to the ledger with
+     * the key it came with, in one transaction; returns the wallet after it.
+     */
+    Wallet deposit(String userId, long amount, String key) {
+        try (Connection c = db.getConnection()) {
+            c.setAutoCommit(false);
+            try (PreparedStatement u = c.prepareStatement(
+                         "INSERT INTO wallet (user_id, balance, version) VALUES (?, ?, 1) ON CONFLICT (user_id)"
+                         + " DO UPDATE SET balance = wallet.balance + EXCLUDED.balance, version = wallet.version + 1"
+                         + " RETURNING balance, version");
+                 PreparedStatement l = c.prepareStatement(
+                         "INSERT INTO wallet_ledger (user_id, deposit_key, amount) VALUES (?, ?, ?)")) {
+                u.setString(1, userId);
+                u.setLong(2, amount);
+                Wallet after;
+                try (ResultSet r = u.executeQuery()) {
+                    r.next();
+                    after = new Wallet(userId, r.getLong(1), r.getLong(2));
+                }
+                l.setString(1, userId);
+                l.setString(2, key);
+                l.setLong(3, amount);
+                l.executeUpdate();
+                c.commit();
+                return after;
+            } catch (SQLException e) {
+                c.rollback();
+                throw e;
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("wallet: " + e.getMessage(), e);
+        }
+    }
+}

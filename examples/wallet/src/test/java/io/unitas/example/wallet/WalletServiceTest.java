@@ -1,0 +1,172 @@
+package io.unitas.example.wallet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.unitas.testkit.Ports;
+import io.unitas.testkit.PostgresCluster;
+import io.unitas.testkit.SqlServer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.web.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * The wallet in cn, eu and us, one application context each in this JVM, each on its own PostgreSQL database with
+ * its own home-read server, the regions talking over HTTP/2 on loopback. No replication runs: what one region
+ * knows of another's users it learns from their home. (The same service as separate processes per region, behind
+ * gateways: the command line's {@code ProcessDeploymentIT}.)
+ */
+class WalletServiceTest {
+
+    private static final SqlServer PG = PostgresCluster.shared().primary();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final List<String> REGIONS = List.of("cn", "eu", "us");
+    private static final String SUFFIX = UUID.randomUUID().toString().replace("-", "").substring(0, 8);
+    private static final Map<String, ConfigurableApplicationContext> wallets = new LinkedHashMap<>();
+
+    @BeforeAll
+    static void startThreeRegions() {
+        Map<String, Integer> readPorts = new LinkedHashMap<>();
+        for (String r : REGIONS) {
+            PG.execute("CREATE DATABASE " + db(r));
+            readPorts.put(r, Ports.free());
+        }
+        String token = "between-regions-" + UUID.randomUUID();
+        for (String r : REGIONS) {
+            List<String> args = new ArrayList<>(List.of(
+                    "--unitas.region=" + r,
+                    "--unitas.topology=classpath:unitas/topology.yaml",
+                    "--unitas.rules=classpath:unitas/rules.yaml",
+                    "--wallet.db.url=jdbc:postgresql://127.0.0.1:" + PG.port() + "/" + db(r),
+                    "--unitas.readiness.home-reads.token=" + token,
+                    "--unitas.readiness.home-reads.server.port=" + readPorts.get(r),
+                    // generous for a loaded machine: nothing below is about timing
+                    "--unitas.readiness.home-reads.deadline=20s",
+                    "--unitas.readiness.home-timeout=20s"));
+            for (String peer : REGIONS) {
+                if (!peer.equals(r)) {
+                    args.add("--unitas.readiness.home-reads.endpoints." + peer + "=http://127.0.0.1:"
+                             + readPorts.get(peer));
+                }
+            }
+            wallets.put(r, WalletService.application().run(args.toArray(String[]::new)));
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        wallets.values().forEach(ConfigurableApplicationContext::close);
+        for (String r : REGIONS) {
+            PG.execute("DROP DATABASE IF EXISTS " + db(r) + " WITH (FORCE)");
+        }
+    }
+
+    private static String db(String region) {
+        return "wallet_" + region + "_" + SUFFIX;
+    }
+
+    @Test
+    void aKeySentTwice_fromEitherRegion_chargesOnce_andReplaysTheFirstAnswer() throws Exception {
+        HttpResponse<String> first = deposit("eu", "2001", "k-2001", 5); // 2001: a us user, entering at eu
+
+        assertThat(first.statusCode()).as(first.body()).isEqualTo(201);
+        for (String region : REGIONS) {
+            HttpResponse<String> again = deposit(region, "2001", "k-2001", 5);
+            assertThat(again.statusCode()).as(region + ": " + again.body()).isEqualTo(201);
+            assertThat(again.body()).isEqualTo(first.body());
+            assertThat(again.headers().firstValue("Idempotent-Replayed")).contains("true");
+        }
+        assertThat(query("us", "SELECT user_id FROM unitas_idempotency WHERE idem_key = 'k-2001'"))
+                .as("the record lives in the user's home, us").isEqualTo("2001");
+        assertThat(sumOfBalances("2001")).as("charged once, over every region's database").isEqualTo(5);
+        assertThat(REGIONS.stream().mapToLong(r -> Long.parseLong(query(r, "SELECT COUNT(*) FROM wallet_ledger"
+                                                                             + " WHERE deposit_key = 'k-2001'"))).sum())
+                .as("ledger lines of the key, over every region's database").isEqualTo(1);
+    }
+
+    @Test
+    void aKeyOfOneUser_isNeverReplayedToAnother() throws Exception {
+        HttpResponse<String> mine = deposit("cn", "5", "k-shared", 7);
+        assertThat(mine.statusCode()).as(mine.body()).isEqualTo(201);
+
+        for (String region : REGIONS) {
+            HttpResponse<String> other = deposit(region, "6", "k-shared", 7); // same unit, another user
+            assertThat(other.statusCode()).as(region + ": " + other.body()).isEqualTo(422);
+            assertThat(other.body()).contains("idempotency-key-reused").doesNotContain("\"balance\"");
+        }
+        assertThat(sumOfBalances("6")).isZero();
+    }
+
+    @Test
+    void aUsersWallet_isReadFromItsHome_beforeReplicationBringsIt() throws Exception {
+        assertThat(deposit("eu", "1077", "k-1077", 42).statusCode()).isEqualTo(201); // an eu user
+
+        HttpResponse<String> inCn = get("cn", "/wallets/1077");
+        HttpResponse<String> inEu = get("eu", "/wallets/1077");
+
+        assertThat(query("cn", "SELECT COUNT(*) FROM wallet WHERE user_id = '1077'")).as("not in cn").isEqualTo("0");
+        assertThat(inCn.statusCode()).as(inCn.body()).isEqualTo(200);
+        assertThat(inCn.body()).contains("\"balance\":42", "\"from\":\"home\"");
+        assertThat(inEu.body()).contains("\"balance\":42", "\"from\":\"local\"");
+        assertThat(get("cn", "/wallets/1078").statusCode()).as("eu says there is none").isEqualTo(404);
+    }
+
+    @Test
+    void theStamp_goesAlongIntoTheAsyncReceipt() throws Exception {
+        HttpResponse<String> res = deposit("us", "2500", "k-2500", 1);
+
+        assertThat(res.statusCode()).as(res.body()).isEqualTo(201);
+        assertThat(res.body()).contains("\"receipt\":{", "\"unit\":\"u-us\"", "\"thread\":\"wallet-async-");
+    }
+
+    private static long sumOfBalances(String user) {
+        long sum = 0;
+        for (String r : REGIONS) {
+            String b = query(r, "SELECT balance FROM wallet WHERE user_id = '" + user + "'");
+            sum += b == null ? 0 : Long.parseLong(b);
+        }
+        return sum;
+    }
+
+    private static HttpResponse<String> deposit(String region, String user, String key, long amount)
+            throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(uri(region, "/wallets/" + user + "/deposits"))
+                                    .header("content-type", "application/json").header("Idempotency-Key", key)
+                                    .POST(HttpRequest.BodyPublishers.ofString("{\"amount\":" + amount + "}")).build(),
+                         HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static HttpResponse<String> get(String region, String path) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(uri(region, path)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static URI uri(String region, String path) {
+        int port = ((WebServerApplicationContext) wallets.get(region)).getWebServer().getPort();
+        return URI.create("http://127.0.0.1:" + port + path);
+    }
+
+    private static String query(String region, String sql) {
+        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + PG.port() + "/"
+                                                        + db(region), PG.admin());
+             Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
+            return r.next() ? r.getString(1) : null;
+        } catch (SQLException e) {
+            throw new IllegalStateException(region + ": " + e.getMessage(), e);
+        }
+    }
+}

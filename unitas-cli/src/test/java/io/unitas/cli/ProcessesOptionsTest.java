@@ -1,0 +1,35 @@
+package io.unitas.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** The {@code --processes} options' mistakes, each one line and exit 2, before anything starts. */
+class ProcessesOptionsTest {
+
+    @Test
+    void aScenarioNotYetRunOnProcesses_isNamedWithTheOnesThatAre() {
+        Cli r = Cli.run("drill", "control-plane-down", "--processes");
+
+        assertThat(r.exit()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(r.err().strip()).isEqualTo("unitas drill: scenario: 'control-plane-down' (expected: one of"
+                                              + " [region-down, db-readonly] on processes; the others run in process"
+                                              + " only so far)");
+    }
+
+    @Test
+    void naiveOnProcesses_isRefused() {
+        Cli r = Cli.run("drill", "region-down", "--processes", "--naive");
+
+        assertThat(r.exit()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(r.err()).contains("--naive: not run on processes yet");
+    }
+
+    @Test
+    void aBadRegionList_isOneLine() {
+        Cli r = Cli.run("up", "--processes", "--regions", "cn");
+
+        assertThat(r.exit()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(r.err().strip()).startsWith("unitas up: --regions: regions: [cn] (expected: at least 2)");
+    }
+}

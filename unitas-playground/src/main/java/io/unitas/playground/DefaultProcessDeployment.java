@@ -1,0 +1,591 @@
+package io.unitas.playground;
+
+import io.unitas.config.TopologyFile;
+import io.unitas.config.UnitRulesFile;
+import io.unitas.control.ControlToken;
+import io.unitas.control.Role;
+import io.unitas.control.client.ControlClient;
+import io.unitas.control.client.ControlResponse;
+import io.unitas.core.Region;
+import io.unitas.core.Topology;
+import io.unitas.testkit.PostgresServer;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+
+/**
+ * The deployment's files and processes. Each JVM is started with settings chosen for a small machine (two cores):
+ * {@link #JVM} for all, and a heap bound per kind of process ({@link #HEAP}); docs/deploy.md has what they measured.
+ */
+final class DefaultProcessDeployment implements ProcessDeployment {
+
+    /**
+     * Every JVM: the serial collector (no GC threads competing for two cores), the client compiler only (start-up
+     * and resident compiled code, not peak speed, are what a dozen JVMs on two cores are short of), smaller thread
+     * stacks, and Netty's leak sampling off.
+     */
+    static final List<String> JVM = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k",
+                                            "-XX:ReservedCodeCacheSize=48m", "-Dio.netty.leakDetection.level=disabled");
+    /** The heap bound per kind of process (each lives on a few to a few tens of megabytes). */
+    static final Map<String, String> HEAP = Map.of("control", "-Xmx128m", "gateway", "-Xmx128m",
+                                                   "health", "-Xmx64m", "wallet", "-Xmx192m");
+    static final String UNITAS_MAIN = "io.unitas.cli.Main";
+    static final String WALLET_MAIN = "io.unitas.example.wallet.WalletService";
+    static final String DATABASE = "wallet";
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(600);
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private final Layout layout;
+    private final Path dir;
+    private final String java;
+    private final String classPath;
+    private final Consumer<String> progress;
+    private final int instances;
+    /** The kinds of JVM whose class-data archive a process of this start writes at its exit (one per kind). */
+    private final Set<String> archiving = ConcurrentHashMap.newKeySet();
+    private final ControlToken admin = ControlToken.generate("admin", Role.ADMIN);
+    private final ControlToken reporter = ControlToken.generate("health-agents", Role.REPORTER);
+    private final ControlToken viewer = ControlToken.generate("services", Role.VIEWER);
+    private final String homeReadToken = ControlToken.generate("home-reads", Role.VIEWER).secret();
+    private final Map<Region, List<ChildProcess>> regionProcesses = new LinkedHashMap<>();
+    private PostgresRegions postgres;
+    private ChildProcess control;
+    private Duration startTime = Duration.ZERO;
+    /** Stops every child when this JVM exits (Ctrl-C, SIGTERM), also in the middle of the start. */
+    private final Thread stopOnExit = new Thread(this::close, "unitas-deployment-stop");
+    private boolean closed;
+
+    private DefaultProcessDeployment(ProcessDeployment.Builder b, Layout layout) {
+        this.layout = layout;
+        this.dir = b.deployDir.toAbsolutePath().normalize();
+        this.java = b.java;
+        this.classPath = b.classPath;
+        this.progress = b.progress;
+        this.instances = b.instances;
+    }
+
+    static ProcessDeployment start(ProcessDeployment.Builder b, Layout layout) {
+        String missing = PostgresServer.missing();
+        if (!missing.isEmpty()) {
+            throw new IllegalStateException(missing);
+        }
+        DefaultProcessDeployment d = new DefaultProcessDeployment(b, layout);
+        long started = System.nanoTime();
+        Runtime.getRuntime().addShutdownHook(d.stopOnExit);
+        try {
+            d.writeFiles();
+            d.progress.accept("starting PostgreSQL in " + layout.regions().size() + " regions ...");
+            d.postgres = PostgresRegions.start(layout);
+            layout.regions().forEach(r -> d.postgres.createDatabase(r, DATABASE));
+            d.progress.accept("starting the control plane ...");
+            d.control = d.unitas("control", "control", d.dir.resolve("control"), "control",
+                    "--port", Integer.toString(layout.controlPort()), "--data", d.dir.resolve("control/data").toString(),
+                    "--tokens", d.dir.resolve("tokens/tokens").toString(),
+                    "--health-ttl", "2s", "--health-grace", "1s", "--health-ttl-with-evidence", "1500ms").start();
+            d.awaitHttp(d.control, d.control().resolve("/api/v1/whoami"), d.admin.secret());
+            d.seedControlPlane();
+            layout.regions().forEach(r -> d.regionProcesses.put(r, d.regionCommands(r)));
+            d.progress.accept("starting " + layout.regions().size() + " regions ...");
+            d.startRegions(layout.regions());
+            d.awaitReady(START_TIMEOUT);
+            d.startTime = Duration.ofNanos(System.nanoTime() - started);
+            return d;
+        } catch (RuntimeException e) {
+            d.close();
+            throw e;
+        }
+    }
+
+    // ---- files ----
+
+    private void writeFiles() {
+        write("topology.yaml", topologyYaml());
+        write("rules.yaml", rulesYaml());
+        write("tokens/tokens", String.join("\n", tokenLines()) + "\n");
+        write("tokens/admin.token", admin.secret());
+        write("tokens/reporter.token", reporter.secret());
+        write("tokens/viewer.token", viewer.secret());
+        write("tokens/home-reads.token", homeReadToken);
+        for (Region r : layout.regions()) {
+            write(r.id() + "/gateway.yaml", gatewayYaml(r));
+            write(r.id() + "/health.yaml", healthYaml(r));
+            for (int i = 0; i < instances; i++) {
+                write(r.id() + "/wallet-" + instance(i) + ".properties", walletProperties(r, i));
+            }
+        }
+    }
+
+    private List<String> tokenLines() {
+        List<String> lines = new ArrayList<>(List.of(admin.fileLine(), reporter.fileLine(), viewer.fileLine()));
+        // each gateway has a token of its own, bound to its region (it reports the peers it cannot reach as its own)
+        for (Region r : layout.regions()) {
+            ControlToken gateway = ControlToken.generate("gateway-" + r.id(), Role.OBSERVER, r.id());
+            lines.add(gateway.fileLine());
+            write("tokens/gateway-" + r.id() + ".token", gateway.secret());
+        }
+        return lines;
+    }
+
+    private String topologyYaml() {
+        StringBuilder y = new StringBuilder("# The regions, in fallback order; the first is the center.\nregions:\n");
+        layout.regions().forEach(r -> y.append("  - {id: ").append(r.id()).append(", capacity: 100}\n"));
+        return y.append("center: ").append(layout.regions().get(0).id()).append('\n').toString();
+    }
+
+    /** The playground's units and ranges, the user taken from the wallet's path first, else from {@code x-user-id}. */
+    private String rulesYaml() {
+        int n = layout.regions().size();
+        StringBuilder y = new StringBuilder("# The user is the wallet path's {userId} (or the x-user-id header); ids mod ")
+                .append(n * Layout.USERS_PER_UNIT).append(" in [1000 i, 1000 i + 999] live in region i.\nunits:\n");
+        layout.regions().forEach(r -> y.append("  - {id: ").append(Layout.unitOf(r)).append(", region: ")
+                                       .append(r.id()).append("}\n"));
+        y.append("key:\n  sources:\n    - path: /wallets/{userId}\n    - header: ").append(ShopServer.USER_HEADER)
+         .append("\n  transform: mod ").append(n * Layout.USERS_PER_UNIT).append("\n  missing: reject\nranges:\n");
+        for (int i = 0; i < n; i++) {
+            y.append("  - {range: ").append(i * Layout.USERS_PER_UNIT).append('~')
+             .append(i * Layout.USERS_PER_UNIT + Layout.USERS_PER_UNIT - 1).append(", unit: ")
+             .append(Layout.unitOf(layout.regions().get(i))).append("}\n");
+        }
+        return y.toString();
+    }
+
+    private String healthYaml(Region r) {
+        return "# " + r.id() + "'s health agent: the region serves while its database takes writes.\n"
+               + "region: " + r.id() + "\n"
+               + "listen: {address: 127.0.0.1, http: " + layout.healthPort(r) + ", grpc: " + layout.healthGrpcPort(r)
+               + "}\n"
+               + "defaults: {interval: 500ms, timeout: 1s, fall: 2, rise: 2}\n"
+               + "checks:\n"
+               + "  - name: wallet-db\n"
+               + "    kind: postgres\n"
+               + "    target: 'postgresql://postgres@127.0.0.1:" + layout.databasePort(r) + "/" + DATABASE + "'\n"
+               + "    role: primary\n"
+               + "    unitas-schema: true     # report the region's per-unit replication positions\n"
+               + "push:\n"
+               + "  url: " + control() + "/api/v1/health/" + r.id() + "\n"
+               + "  token-file: '" + dir.resolve("tokens/reporter.token") + "'\n"
+               + "  every: 500ms\n";
+    }
+
+    private String gatewayYaml(Region here) {
+        StringBuilder y = new StringBuilder("# " + here.id() + "'s gateway: its wallet instances, and the other"
+                                            + " regions' gateways.\n");
+        y.append("region: ").append(here.id()).append('\n')
+         .append("listen: 127.0.0.1:").append(layout.gatewayPort(here)).append('\n')
+         .append("upstreams:\n");
+        for (Region r : layout.regions()) {
+            if (r.equals(here)) {
+                y.append("  ").append(r.id()).append(": {endpoints: [")
+                 .append(walletPorts(r).stream().map(p -> "'127.0.0.1:" + p + "'")
+                               .collect(Collectors.joining(", ")))
+                 .append("], health_check: /actuator/health/liveness}\n");
+            } else {
+                y.append("  ").append(r.id()).append(": {endpoints: ['127.0.0.1:").append(layout.gatewayPort(r))
+                 .append("'], health_check: /unitas/healthz}\n");
+            }
+        }
+        return y.append("control_plane:\n")
+                .append("  url: ").append(control()).append('\n')
+                .append("  token_file: '").append(dir.resolve("tokens/gateway-" + here.id() + ".token")).append("'\n")
+                .append("  state_file: '").append(dir.resolve(here.id() + "/gateway.state.json")).append("'\n")
+                .append("health_check: {path: /livez, interval: 1s}\n")
+                .append("timeouts: {connect: 1s, response: 5s}\n")
+                .append("trusted_peers: [127.0.0.1/32]\n")
+                .append("access_log: off\n").toString();
+    }
+
+    private String walletProperties(Region r, int i) {
+        StringBuilder p = new StringBuilder("# " + r.id() + "'s wallet instance " + instance(i) + "\n");
+        p.append("server.port=").append(layout.shopPorts(r).get(i)).append('\n')
+         .append("unitas.region=").append(r.id()).append('\n')
+         .append("unitas.topology=file:").append(dir.resolve("topology.yaml")).append('\n')
+         .append("unitas.rules=file:").append(dir.resolve("rules.yaml")).append('\n')
+         .append("unitas.control-plane.url=").append(control()).append('\n')
+         .append("unitas.control-plane.token-file=").append(dir.resolve("tokens/viewer.token")).append('\n')
+         .append("unitas.control-plane.state-file=").append(dir.resolve(r.id() + "/wallet-" + instance(i)
+                                                                          + ".state.json")).append('\n')
+         .append("wallet.db.url=jdbc:postgresql://127.0.0.1:").append(layout.databasePort(r)).append('/')
+         .append(DATABASE).append('\n')
+         .append("unitas.readiness.home-reads.token-file=").append(dir.resolve("tokens/home-reads.token"))
+         .append('\n')
+         .append("unitas.readiness.home-reads.deadline=1s\n");
+        if (i == 0) { // the other regions read and claim at instance a
+            p.append("unitas.readiness.home-reads.server.port=").append(layout.homeReadPort(r)).append('\n');
+        }
+        for (Region peer : layout.regions()) {
+            if (!peer.equals(r)) {
+                p.append("unitas.readiness.home-reads.endpoints.").append(peer.id()).append("=http://127.0.0.1:")
+                 .append(layout.homeReadPort(peer)).append('\n');
+            }
+        }
+        return p.toString();
+    }
+
+    private List<Integer> walletPorts(Region r) {
+        return layout.shopPorts(r).subList(0, instances);
+    }
+
+    private static String instance(int i) {
+        return String.valueOf((char) ('a' + i));
+    }
+
+    private Path write(String name, String text) {
+        try {
+            Path file = dir.resolve(name);
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, text);
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException("deploy: cannot write " + dir.resolve(name) + ": " + e.getMessage(), e);
+        }
+    }
+
+    // ---- processes ----
+
+    private ChildProcess unitas(String name, String kind, Path logDir, String... args) {
+        List<String> command = jvm(kind);
+        command.add(UNITAS_MAIN);
+        command.addAll(List.of(args));
+        return new ChildProcess(name, command, logDir.resolve(kind + ".log"));
+    }
+
+    private List<String> jvm(String kind) {
+        List<String> command = new ArrayList<>(List.of(java));
+        command.addAll(JVM);
+        command.add(HEAP.get(kind));
+        command.addAll(cds(kind));
+        command.addAll(List.of("-cp", classPath));
+        return command;
+    }
+
+    /**
+     * A class-data archive per kind of JVM beside the jar: read when it is newer than the jar (start-up maps the
+     * classes instead of loading them, a third less CPU for a Spring service); otherwise the first process of the
+     * kind writes it when it exits. A class path that is not one jar gets none.
+     */
+    private List<String> cds(String kind) {
+        Path jar = Path.of(classPath);
+        if (classPath.contains(File.pathSeparator) || !classPath.endsWith(".jar") || !Files.isRegularFile(jar)) {
+            return List.of();
+        }
+        Path archive = jar.resolveSibling("unitas-deploy-" + kind + ".jsa");
+        try {
+            if (Files.isRegularFile(archive) && Files.getLastModifiedTime(archive).compareTo(
+                    Files.getLastModifiedTime(jar)) > 0) {
+                return List.of("-Xlog:cds=off", "-Xlog:cds+dynamic=off", "-XX:SharedArchiveFile=" + archive);
+            }
+        } catch (IOException e) {
+            return List.of();
+        }
+        return archiving.add(kind) ? List.of("-Xlog:cds=off", "-Xlog:cds+dynamic=off",
+                                             "-XX:ArchiveClassesAtExit=" + archive) : List.of();
+    }
+
+    /** What a region runs, in start order: the wallet instances, the health agent, the gateway. */
+    private List<ChildProcess> regionCommands(Region r) {
+        Path rd = dir.resolve(r.id());
+        List<ChildProcess> ps = new ArrayList<>();
+        for (int i = 0; i < instances; i++) {
+            String name = "wallet-" + instance(i);
+            List<String> command = jvm("wallet");
+            command.addAll(List.of(WALLET_MAIN, "--spring.config.additional-location=file:"
+                                                + rd.resolve(name + ".properties")));
+            ps.add(new ChildProcess(r.id() + "/" + name, command, rd.resolve(name + ".log")));
+        }
+        ps.add(unitas(r.id() + "/health", "health", rd, "health", "serve", "--config",
+                      rd.resolve("health.yaml").toString()));
+        ps.add(unitas(r.id() + "/gateway", "gateway", rd, "gateway", "--config", rd.resolve("gateway.yaml").toString()));
+        return ps;
+    }
+
+    private void seedControlPlane() {
+        ControlClient client = ControlClient.of(control(), admin.secret());
+        Topology topology = TopologyFile.read(dir.resolve("topology.yaml"));
+        expectOk(client.put("/api/v1/topology", layout.topologyJson(), client.get("/api/v1/state").revision()));
+        String rules = UnitRulesFile.toTree(UnitRulesFile.read(dir.resolve("rules.yaml"), topology)).toString();
+        expectOk(client.put("/api/v1/rules", rules, client.get("/api/v1/state").revision()));
+    }
+
+    private static void expectOk(ControlResponse res) {
+        if (res.status() != 200) {
+            throw new IllegalStateException("control plane refused the deployment's model: " + res.body());
+        }
+    }
+
+    /** Starts the regions side by side, each one's processes in order, each waited for before the next. */
+    private void startRegions(List<Region> regions) {
+        CompletableFuture.allOf(regions.stream().map(r -> CompletableFuture.runAsync(() -> startOne(r)))
+                                       .toArray(CompletableFuture[]::new)).join();
+    }
+
+    private void startOne(Region r) {
+        for (ChildProcess p : regionProcesses.get(r)) {
+            p.start();
+            progress.accept("  " + p.name() + " (pid " + p.pid() + ", log " + dir.relativize(p.log()) + ")");
+        }
+        for (ChildProcess p : regionProcesses.get(r)) {
+            awaitHttp(p, readyUri(r, p), null);
+        }
+    }
+
+    private URI readyUri(Region r, ChildProcess p) {
+        if (p.name().endsWith("/gateway")) {
+            return gateway(r).resolve("/unitas/healthz");
+        }
+        if (p.name().endsWith("/health")) {
+            return URI.create("http://127.0.0.1:" + layout.healthPort(r) + "/livez");
+        }
+        int i = p.name().charAt(p.name().length() - 1) - 'a';
+        return URI.create("http://127.0.0.1:" + layout.shopPorts(r).get(i) + "/actuator/health/liveness");
+    }
+
+    /** Waits until {@code uri} answers 200; fails at once, with the log's tail, when the process died. */
+    private void awaitHttp(ChildProcess p, URI uri, String token) {
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        String last = "no answer";
+        while (System.nanoTime() < deadline) {
+            if (!p.alive()) {
+                throw new IllegalStateException(p.name() + ": exited before it answered at " + uri + "; the end of "
+                                                + p.log() + ":\n" + p.tail(20));
+            }
+            try {
+                HttpRequest.Builder req = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(2));
+                if (token != null) {
+                    req.header("authorization", "Bearer " + token);
+                }
+                HttpResponse<Void> res = HTTP.send(req.build(), HttpResponse.BodyHandlers.discarding());
+                if (res.statusCode() == 200) {
+                    return;
+                }
+                last = "status " + res.statusCode();
+            } catch (IOException e) {
+                last = e instanceof ConnectException ? "connection refused" : e.toString();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(p.name() + ": interrupted while waiting for it", e);
+            }
+            sleep(200);
+        }
+        throw new IllegalStateException(p.name() + ": not ready at " + uri + " after " + START_TIMEOUT.toSeconds()
+                                        + " s (" + last + "); see " + p.log());
+    }
+
+    @Override
+    public void awaitReady(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (Region entry : layout.regions()) {
+            for (Region home : layout.regions()) {
+                URI uri = gateway(entry).resolve("/wallets/" + userId(home, 0));
+                String last = "no answer";
+                while (true) {
+                    try {
+                        HttpResponse<String> res = HTTP.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5))
+                                                                        .build(), HttpResponse.BodyHandlers.ofString());
+                        boolean problem = res.headers().firstValue("content-type").orElse("").contains("problem");
+                        if ((res.statusCode() == 200 || res.statusCode() == 404) && !problem) {
+                            break;
+                        }
+                        last = res.statusCode() + " " + res.body();
+                    } catch (IOException e) {
+                        last = e.toString();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IllegalStateException("deployment: interrupted while waiting", e);
+                    }
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException("deployment: " + uri + " not served after " + timeout
+                                                        + " (last: " + last + ")");
+                    }
+                    sleep(200);
+                }
+            }
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    // ---- faults ----
+
+    @Override
+    public void killRegion(Region region) {
+        List<ChildProcess> ps = processes(region);
+        CompletableFuture.allOf(ps.stream().map(p -> CompletableFuture.runAsync(p::kill))
+                                  .toArray(CompletableFuture[]::new)).join();
+        postgres.killNine(region);
+    }
+
+    @Override
+    public void databaseReadOnly(Region region, boolean readOnly) {
+        processes(region);
+        postgres.readOnly(region, readOnly);
+    }
+
+    @Override
+    public void startRegion(Region region) {
+        processes(region);
+        postgres.restart(region);
+        startOne(region);
+    }
+
+    private List<ChildProcess> processes(Region region) {
+        List<ChildProcess> ps = regionProcesses.get(region);
+        if (ps == null) {
+            throw new IllegalArgumentException("region: " + region + " (expected: one of " + layout.regions() + ")");
+        }
+        return ps;
+    }
+
+    // ---- what it is ----
+
+    @Override
+    public List<Region> regions() {
+        return layout.regions();
+    }
+
+    @Override
+    public URI control() {
+        return URI.create("http://127.0.0.1:" + layout.controlPort());
+    }
+
+    @Override
+    public URI gateway(Region region) {
+        return URI.create("http://127.0.0.1:" + layout.gatewayPort(region));
+    }
+
+    @Override
+    public String databaseUrl(Region region) {
+        processes(region);
+        return "jdbc:postgresql://127.0.0.1:" + layout.databasePort(region) + "/" + DATABASE;
+    }
+
+    @Override
+    public Path deployDir() {
+        return dir;
+    }
+
+    @Override
+    public String userId(Region home, long seq) {
+        return layout.userId(home, seq);
+    }
+
+    @Override
+    public Set<Long> pids() {
+        Set<Long> pids = new LinkedHashSet<>();
+        if (control != null) {
+            control.handles().forEach(h -> pids.add(h.pid()));
+        }
+        regionProcesses.values().forEach(ps -> ps.forEach(p -> p.handles().forEach(h -> pids.add(h.pid()))));
+        if (postgres != null) {
+            layout.regions().forEach(r -> pids.addAll(postgres.pids(r)));
+        }
+        return pids;
+    }
+
+    @Override
+    public long residentBytes() {
+        long total = 0;
+        for (long pid : pids()) {
+            try {
+                for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+                    if (line.startsWith("VmRSS:")) {
+                        total += Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                // gone in between: it holds no memory
+            }
+        }
+        return total;
+    }
+
+    @Override
+    public Duration startTime() {
+        return startTime;
+    }
+
+    @Override
+    public String describe() {
+        StringBuilder s = new StringBuilder();
+        s.append("deployment: ").append(dir).append(" (topology.yaml, rules.yaml, tokens/, one folder per region:"
+                                                      + " each process's config and log)\n");
+        s.append(String.format("  %-12s %-26s %s%n", "control", control(), "log control/control.log; admin token"
+                                                                          + " tokens/admin.token"));
+        for (Region r : layout.regions()) {
+            s.append(String.format("  %-12s %-26s %s%n", r.id() + "/gateway", gateway(r), "config " + r.id()
+                                                                                       + "/gateway.yaml"));
+            s.append(String.format("  %-12s %-26s %s%n", r.id() + "/health", "http://127.0.0.1:"
+                                                         + layout.healthPort(r) + "/healthz", "config " + r.id()
+                                                                                              + "/health.yaml"));
+            List<Integer> ports = walletPorts(r);
+            for (int i = 0; i < ports.size(); i++) {
+                s.append(String.format("  %-12s %-26s %s%n", r.id() + "/wallet-" + instance(i), "http://127.0.0.1:"
+                                                             + ports.get(i), "config " + r.id() + "/wallet-"
+                                                                             + instance(i) + ".properties"));
+            }
+            s.append(String.format("  %-12s %s%n", r.id() + "/postgres", postgres.uri(r, DATABASE)));
+        }
+        s.append(String.format("%d processes, %d MB resident together; started in %.1f s%n", pids().size(),
+                               residentBytes() / (1024 * 1024), startTime.toMillis() / 1000.0));
+        Region first = layout.regions().get(0);
+        Region second = layout.regions().get(1);
+        String user = userId(first, 42);
+        s.append("try (a ").append(first.id()).append(" user, ").append(user).append(", entering at ")
+         .append(second.id()).append("'s gateway; the same key twice charges once):\n")
+         .append("  curl -s -X POST -H 'Idempotency-Key: k-1' -H 'content-type: application/json' -d '{\"amount\":5}' ")
+         .append(gateway(second)).append("/wallets/").append(user).append("/deposits\n")
+         .append("  curl -s ").append(gateway(layout.regions().get(layout.regions().size() - 1))).append("/wallets/")
+         .append(user).append('\n')
+         .append("  curl -s http://127.0.0.1:").append(layout.healthPort(first)).append("/healthz\n");
+        return s.toString();
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (Thread.currentThread() != stopOnExit) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(stopOnExit);
+            } catch (IllegalStateException e) {
+                // the JVM is exiting: the hook runs (or ran) close, which returns at once
+            }
+        }
+        List<ChildProcess> all = new ArrayList<>();
+        regionProcesses.values().forEach(all::addAll);
+        if (control != null) {
+            all.add(control);
+        }
+        CompletableFuture.allOf(all.stream().map(p -> CompletableFuture.runAsync(p::stop))
+                                   .toArray(CompletableFuture[]::new)).join();
+        if (postgres != null) {
+            postgres.close();
+        }
+    }
+}

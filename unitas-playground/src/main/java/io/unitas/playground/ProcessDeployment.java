@@ -1,0 +1,159 @@
+package io.unitas.playground;
+
+import io.unitas.core.Region;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * The playground as separate processes, as a team would run it: the control plane; per region its own PostgreSQL
+ * server, gateway ({@code unitas gateway}), health agent ({@code unitas health serve}) and two instances of the
+ * wallet service ({@code examples/wallet}, Spring Boot on the starter), each a JVM of its own. Every process reads
+ * its own configuration file, written under {@link #deployDir()} (one folder per region), and writes its own log
+ * beside it. Closing it stops every process it started.
+ */
+public interface ProcessDeployment extends AutoCloseable {
+
+    /** A builder; {@link Builder#classPath} is required. */
+    static Builder builder() {
+        return new Builder();
+    }
+
+    /** The regions, in fallback order; the first is the center. */
+    List<Region> regions();
+
+    /** The control plane's API and console. */
+    URI control();
+
+    /** A region's gateway, the entry for its users. */
+    URI gateway(Region region);
+
+    /** The JDBC URL of {@code region}'s wallet database (user {@code postgres}), to inspect what it holds. */
+    String databaseUrl(Region region);
+
+    /** Where the configuration files and logs are: {@code topology.yaml}, {@code rules.yaml}, one folder per region. */
+    Path deployDir();
+
+    /**
+     * The {@code seq}-th user id whose home is {@code home} (the wallet's path {@code /wallets/{userId}} carries it).
+     */
+    String userId(Region home, long seq);
+
+    /**
+     * {@code kill -9} of every process of the region: its gateway, health agent, wallet instances and its PostgreSQL
+     * server (the postmaster and its backends).
+     */
+    void killRegion(Region region);
+
+    /**
+     * Turns {@code region}'s PostgreSQL server read-only, or back, as in the seed's incident: its
+     * {@code default_transaction_read_only}, reloaded, so the sessions already open refuse writes too; every process
+     * keeps running.
+     */
+    void databaseReadOnly(Region region, boolean readOnly);
+
+    /** Starts a killed region's processes again on the same ports and data; returns once they answer. */
+    void startRegion(Region region);
+
+    /**
+     * Waits until every gateway sends every region's users to a wallet instance (an answer that is not the
+     * gateway's own problem); {@link IllegalStateException} after {@code timeout}.
+     */
+    void awaitReady(Duration timeout);
+
+    /** The process ids of everything it runs now: each process and what it started (PostgreSQL's backends). */
+    Set<Long> pids();
+
+    /** The resident memory of {@link #pids()} together, in bytes (each one's {@code VmRSS} in {@code /proc}). */
+    long residentBytes();
+
+    /** How long the start took, up to every process answering. */
+    Duration startTime();
+
+    /** A multi-line description: every process with its port, config file and log; curl lines to try. */
+    String describe();
+
+    /** Stops every process it started ({@code SIGTERM}, then {@code SIGKILL}) and every PostgreSQL server. */
+    @Override
+    void close();
+
+    /** Collects the settings of a {@link ProcessDeployment}. */
+    final class Builder {
+        List<Region> regions = List.of(Region.of("cn"), Region.of("eu"), Region.of("us"));
+        int portsFrom = 7000;
+        String classPath;
+        Path deployDir = Path.of("deploy");
+        String java = ProcessHandle.current().info().command().orElse("java");
+        Consumer<String> progress = line -> { };
+        int instances = 2;
+
+        private Builder() {}
+
+        /** The regions (default cn, eu, us), in fallback order; the first is the center. */
+        public Builder regions(List<Region> regions) {
+            this.regions = new ArrayList<>(regions);
+            return this;
+        }
+
+        /** The first port (default 7000): the control plane's; region {@code i} takes ten from {@code 10 (i + 1)} above. */
+        public Builder portsFrom(int portsFrom) {
+            this.portsFrom = portsFrom;
+            return this;
+        }
+
+        /**
+         * The class path every JVM runs from: it must hold {@code io.unitas.cli.Main} (the {@code unitas} command) and
+         * the wallet service, as the packaged {@code unitas.jar} does.
+         */
+        public Builder classPath(String classPath) {
+            this.classPath = Objects.requireNonNull(classPath, "classPath");
+            return this;
+        }
+
+        /** Where the configuration files and logs go (default {@code deploy}); written over on every start. */
+        public Builder deployDir(Path dir) {
+            this.deployDir = Objects.requireNonNull(dir, "dir");
+            return this;
+        }
+
+        /** The {@code java} binary the processes run on (default: this JVM's). */
+        public Builder java(String java) {
+            this.java = Objects.requireNonNull(java, "java");
+            return this;
+        }
+
+        /** Wallet instances per region (default 2): 1 for a smaller deployment, as a short test runs it. */
+        public Builder instances(int instances) {
+            if (instances < 1 || instances > 2) {
+                throw new IllegalArgumentException("instances: " + instances + " (expected: 1 or 2)");
+            }
+            this.instances = instances;
+            return this;
+        }
+
+        /** Where progress lines go (each process started, waited for). */
+        public Builder progress(Consumer<String> progress) {
+            this.progress = Objects.requireNonNull(progress, "progress");
+            return this;
+        }
+
+        /** Checks the regions and ports without starting anything; throws {@link IllegalArgumentException}. */
+        public Builder validate() {
+            new Layout(regions, portsFrom);
+            return this;
+        }
+
+        /** Starts every process; returns once every one answers ({@link ProcessDeployment#awaitReady}). */
+        public ProcessDeployment start() {
+            if (classPath == null) {
+                throw new IllegalArgumentException("class path: missing (expected: the packaged unitas.jar)");
+            }
+            return DefaultProcessDeployment.start(this, new Layout(regions, portsFrom));
+        }
+    }
+}
