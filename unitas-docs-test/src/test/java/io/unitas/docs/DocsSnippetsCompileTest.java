@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -25,7 +24,6 @@ import javax.tools.SimpleJavaFileObject;
 import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -49,27 +47,6 @@ class DocsSnippetsCompileTest {
     private static final Pattern MEMBER = Pattern.compile(
             "^(?:@\\w+|(?:public |protected |private |static |final |abstract |synchronized )*"
             + "(?:<[^>]+> )?[\\w.<>,?\\[\\] ]+ \\w+\\([^;]*$)");
-
-    /**
-     * Blocks still written as fragments (free variables, elided arguments), by file and first line so that edits
-     * elsewhere do not move them: each shows as a skipped test until it is made whole and taken off this list. They
-     * are left out of their file's compilation, so they hide no other block's errors.
-     */
-    private static final Set<String> NOT_YET_WHOLE = Set.of(
-            "docs/data.md|.freshness((account, balance) -> balance.asOf(), Duration.ofSeconds(5))",
-            "docs/data.md|Idempotency deposits = Idempotency.builder()",
-            "docs/data.md|// In the home region (cn): serve the entity types other regions may read, from cn's own store.",
-            "docs/data.md|HomeReadServer server = HomeReadServer.builder().region(cn)",
-            "docs/data.md|KafkaTransport transport = KafkaTransport.builder(Region.of(\"eu\"), \"kafka-eu-1:9092,kafka-eu-2:9092\")",
-            "docs/data.md|Outbox outbox = Outbox.jdbc(region, dataSource, clock);");
-
-    static boolean notYetWhole(Snippet snippet) {
-        String first = snippet.lines().stream().map(String::strip).filter(l -> !l.isEmpty()).findFirst().orElse("");
-        return NOT_YET_WHOLE.stream().anyMatch(key -> {
-            String[] parts = key.split("\\|", 2);
-            return ROOT.relativize(snippet.file()).toString().equals(parts[0]) && first.startsWith(parts[1]);
-        });
-    }
 
     /** One {@code ```java} block: where it is and what it says. */
     record Snippet(Path file, int line, List<String> lines) {
@@ -135,10 +112,9 @@ class DocsSnippetsCompileTest {
             if (snippets.isEmpty()) {
                 continue;
             }
-            Map<Snippet, List<String>> problems = compile(snippets.stream().filter(x -> !notYetWhole(x)).toList());
+            Map<Snippet, List<String>> problems = compile(snippets);
             for (Snippet snippet : snippets) {
                 tests.add(DynamicTest.dynamicTest(snippet.where(), () -> {
-                    Assumptions.assumeFalse(notYetWhole(snippet), "not yet made whole (NOT_YET_WHOLE)");
                     assertThat(problems.get(snippet)).as("%s does not compile", snippet.where()).isEmpty();
                 }));
             }

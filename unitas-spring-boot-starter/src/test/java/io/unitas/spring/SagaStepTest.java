@@ -136,7 +136,9 @@ class SagaStepTest {
     void aStuckSaga_isListedAndCounted_thenRetriedByAnOperator_audited() throws Exception {
         transfers.refundFails = true;
         SagaRecord started = transfers.transfer("10", "41", 30);
-        assertThat(started.status().state()).isEqualTo(SagaState.COMPENSATING);
+        // the refund failed once; whether its retry already ran (and gave up) inside this call depends on how long
+        // the first attempt took against the 50 ms backoff, so both states are right here
+        assertThat(started.status().state()).isIn(SagaState.COMPENSATING, SagaState.FAILED);
 
         // the recovery loop of the service retries the refund after its backoff, then gives up: stuck
         Await.until("the saga listed as stuck", Duration.ofSeconds(30), () -> body("/actuator/sagas")
@@ -193,7 +195,7 @@ class SagaStepTest {
         String source = Files.readString(Path.of("src/test/java/io/unitas/spring/saga/TransferApp.java"));
         String begin = "        // doc:begin\n";
         String example = source.substring(source.indexOf(begin) + begin.length(), source.indexOf("        // doc:end"))
-                .replaceAll("(?m)^        ", "");
+                .replaceAll("(?m)^    ", "");   // the doc shows the class at its own indentation
         assertThat(example).contains("@SagaStep");
         assertThat(Files.readString(Path.of("../docs/saga.md"))).contains(example);
     }
