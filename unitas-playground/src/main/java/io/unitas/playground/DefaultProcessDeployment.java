@@ -226,7 +226,7 @@ final class DefaultProcessDeployment implements ProcessDeployment {
          .append(DATABASE).append('\n')
          .append("unitas.readiness.home-reads.token-file=").append(dir.resolve("tokens/home-reads.token"))
          .append('\n')
-         .append("unitas.readiness.home-reads.deadline=1s\n");
+         .append("unitas.readiness.home-reads.timeout=1s\n");
         if (i == 0) { // the other regions read and claim at instance a
             p.append("unitas.readiness.home-reads.server.port=").append(layout.homeReadPort(r)).append('\n');
         }

@@ -56,8 +56,7 @@ class WalletServiceTest {
                     "--unitas.readiness.home-reads.token=" + token,
                     "--unitas.readiness.home-reads.server.port=" + readPorts.get(r),
                     // generous for a loaded machine: nothing below is about timing
-                    "--unitas.readiness.home-reads.deadline=20s",
-                    "--unitas.readiness.home-timeout=20s"));
+                    "--unitas.readiness.home-reads.timeout=20s"));
             for (String peer : REGIONS) {
                 if (!peer.equals(r)) {
                     args.add("--unitas.readiness.home-reads.endpoints." + peer + "=http://127.0.0.1:"
@@ -81,15 +80,20 @@ class WalletServiceTest {
     }
 
     @Test
-    void aKeySentTwice_fromEitherRegion_chargesOnce_andReplaysTheFirstAnswer() throws Exception {
-        HttpResponse<String> first = deposit("eu", "2001", "k-2001", 5); // 2001: a us user, entering at eu
+    void aKeySentTwice_chargesOnce_andReplaysTheFirstAnswer_whileOtherRegionsRefuseTheWrite() throws Exception {
+        HttpResponse<String> first = deposit("us", "2001", "k-2001", 5); // 2001: a us user, at home
 
         assertThat(first.statusCode()).as(first.body()).isEqualTo(201);
-        for (String region : REGIONS) {
-            HttpResponse<String> again = deposit(region, "2001", "k-2001", 5);
-            assertThat(again.statusCode()).as(region + ": " + again.body()).isEqualTo(201);
-            assertThat(again.body()).isEqualTo(first.body());
-            assertThat(again.headers().firstValue("Idempotent-Replayed")).contains("true");
+        HttpResponse<String> again = deposit("us", "2001", "k-2001", 5);
+        assertThat(again.statusCode()).as(again.body()).isEqualTo(201);
+        assertThat(again.body()).isEqualTo(first.body());
+        assertThat(again.headers().firstValue("Idempotent-Replayed")).contains("true");
+        for (String region : List.of("cn", "eu")) {
+            // nothing fails over here: a write of a us user that reaches cn or eu directly is refused before it
+            // is claimed or run (the write guard), and names the region that takes it
+            HttpResponse<String> elsewhere = deposit(region, "2001", "k-2001", 5);
+            assertThat(elsewhere.statusCode()).as(region + ": " + elsewhere.body()).isEqualTo(421);
+            assertThat(elsewhere.body()).contains("not-home-region", "\"home\":\"us\"");
         }
         assertThat(query("us", "SELECT user_id FROM unitas_idempotency WHERE idem_key = 'k-2001'"))
                 .as("the record lives in the user's home, us").isEqualTo("2001");
@@ -106,9 +110,12 @@ class WalletServiceTest {
 
         for (String region : REGIONS) {
             HttpResponse<String> other = deposit(region, "6", "k-shared", 7); // same unit, another user
-            assertThat(other.statusCode()).as(region + ": " + other.body()).isEqualTo(422);
-            assertThat(other.body()).contains("idempotency-key-reused").doesNotContain("\"balance\"");
+            // at home the key's owner decides (422); elsewhere the write is refused before any claim (421)
+            assertThat(other.statusCode()).as(region + ": " + other.body())
+                    .isEqualTo(region.equals("cn") ? 422 : 421);
+            assertThat(other.body()).doesNotContain("\"balance\"");
         }
+        assertThat(deposit("cn", "6", "k-shared", 7).body()).contains("idempotency-key-reused");
         assertThat(sumOfBalances("6")).isZero();
     }
 
