@@ -34,7 +34,7 @@ class ConfigurationMetadataTest {
             unitas.rules                                 | Where the unit rules file is.              | -
             unitas.control-plane.url                     | The control plane's base URL               | -
             unitas.idempotency.header                    | The request header carrying the key        | Idempotency-Key
-            unitas.readiness.home-reads.deadline         | The most one home read may take            | 250ms
+            unitas.readiness.home-reads.timeout          | The most one home read or idempotency call | -
             unitas.readiness.home-reads.server.port      | The port to listen on                      | -
             unitas.reload-interval                       | How often                                  | 1s
             """)
