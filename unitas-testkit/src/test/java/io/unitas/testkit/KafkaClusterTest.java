@@ -23,6 +23,14 @@ import org.junit.jupiter.api.Test;
 
 class KafkaClusterTest {
 
+    /** The storage tool reads an id that starts with '-' as an option and exits 1: one cluster in 64 failed to boot. */
+    @Test
+    void aClusterIdNeverLooksLikeAnOption() {
+        for (int i = 0; i < 10_000; i++) {
+            assertThat(KafkaCluster.newClusterId()).doesNotStartWith("-").hasSize(22);
+        }
+    }
+
     @Test
     void aRecordAcknowledgedByAllReplicasSurvivesTheBrokerKilledAndRestartedOnItsData() throws Exception {
         KafkaCluster kafka = KafkaCluster.shared();
