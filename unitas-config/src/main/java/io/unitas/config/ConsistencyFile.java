@@ -240,6 +240,8 @@ public final class ConsistencyFile {
                 if (!values.containsKey("consistency")) {
                     problem(path, shown.apply("consistency") + " missing (expected: strong, bounded-staleness or "
                                   + "eventual)");
+                } else if (values.get("consistency").isNull()) {
+                    problem(keyPaths.get("consistency"), "empty (expected: strong, bounded-staleness or eventual)");
                 }
             } else {
                 level = ConsistencyLevel.ofLabel(levelText);
@@ -249,10 +251,13 @@ public final class ConsistencyFile {
                 }
             }
             Duration budget = durationOrZero(values.get("staleness_budget"), keyPaths.get("staleness_budget"), null);
+            String budgetExpected = "(expected: with bounded-staleness, how stale a read may be, like 500ms or 5s)";
             if (level == ConsistencyLevel.BOUNDED_STALENESS && budget == null
                 && !values.containsKey("staleness_budget")) {
-                problem(path, shown.apply("staleness_budget") + " missing (expected: with bounded-staleness, how "
-                              + "stale a read may be, like 500ms or 5s)");
+                problem(path, shown.apply("staleness_budget") + " missing " + budgetExpected);
+            } else if (level == ConsistencyLevel.BOUNDED_STALENESS && budget == null
+                       && values.get("staleness_budget").isNull()) {
+                problem(keyPaths.get("staleness_budget"), "empty " + budgetExpected);
             } else if (level != null && level != ConsistencyLevel.BOUNDED_STALENESS
                        && values.containsKey("staleness_budget")) {
                 problem(keyPaths.get("staleness_budget"), "given with " + level.label()

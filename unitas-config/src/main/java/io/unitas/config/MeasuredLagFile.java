@@ -85,7 +85,7 @@ public final class MeasuredLagFile {
                     problem(at + ".replication_lag_ms", db + " (expected: a whole number of ms >= 0, or -1 for "
                                                         + "unknown)");
                 } else if (db.asLong() >= 0) {
-                    samples.add(new MeasuredLag.Sample("the database of " + region, db.asLong()));
+                    samples.add(MeasuredLag.Sample.ofDatabase(region, db.asLong()));
                 }
             }
             JsonNode units = entry.get("unit_lag");
@@ -110,8 +110,7 @@ public final class MeasuredLagFile {
                                                   + " (expected: a whole number of ms >= 0)");
                         continue;
                     }
-                    samples.add(new MeasuredLag.Sample("unit " + unit.getKey() + " from " + region + " to "
-                                                       + to.getKey(), ms.asLong()));
+                    samples.add(MeasuredLag.Sample.ofUnit(unit.getKey(), region, to.getKey(), ms.asLong()));
                 }
             }
         }

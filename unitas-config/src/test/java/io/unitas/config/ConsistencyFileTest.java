@@ -61,6 +61,23 @@ class ConsistencyFileTest {
     }
 
     @Test
+    void emptyLevelOrBudget_isAProblemAtItsKey_notADroppedDeclarationOrACrash() {
+        assertThatThrownBy(() -> parse("c.yaml", """
+                entities:
+                  prices:
+                    consistency: bounded-staleness
+                    staleness_budget: ~
+                  cart:
+                    consistency:
+                """))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("c.yaml:4: entities.prices.staleness_budget: empty (expected: with "
+                                      + "bounded-staleness, how stale a read may be, like 500ms or 5s)")
+                .hasMessageContaining("c.yaml:6: entities.cart.consistency: empty (expected: strong, "
+                                      + "bounded-staleness or eventual)");
+    }
+
+    @Test
     void json_isReadToo() {
         ConsistencyContract c = parse("c.json", "{\"entities\": {\"orders\": {\"consistency\": \"strong\","
                                                 + " \"money_or_legal\": true}}}");

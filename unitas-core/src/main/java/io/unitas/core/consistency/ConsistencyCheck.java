@@ -126,7 +126,7 @@ public final class ConsistencyCheck {
                     + "pn-counter, or-set, or-map or siblings)"));
         }
         if (d.level() == ConsistencyLevel.BOUNDED_STALENESS && env.lag().isPresent()) {
-            env.lag().get().largest().filter(s -> s.lagMs() > d.budget().toMillis()).ifPresent(s -> out.add(
+            env.lag().get().over(d.budget()).ifPresent(s -> out.add(
                     new Violation(Rule.STALENESS_BUDGET, d.at("staleness_budget"), subject + " promises reads at "
                             + "most " + millis(d.budget()) + " stale, but " + s.what() + " lags " + s.lagMs()
                             + " ms (expected: a budget of at least " + s.lagMs() + " ms)")));

@@ -1,5 +1,6 @@
 package io.unitas.core.consistency;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -22,11 +23,26 @@ public record MeasuredLag(List<Sample> samples) {
                 throw new IllegalArgumentException(what + ": " + lagMs + " ms (expected: >= 0)");
             }
         }
+
+        /** How far the database of {@code region} lags its primary. */
+        public static Sample ofDatabase(String region, long lagMs) {
+            return new Sample("the database of " + region, lagMs);
+        }
+
+        /** How far {@code to}'s copy of {@code unit} lags the changes {@code from} shipped. */
+        public static Sample ofUnit(String unit, String from, String to, long lagMs) {
+            return new Sample("unit " + unit + " from " + from + " to " + to, lagMs);
+        }
     }
 
     /** Copies the list. */
     public MeasuredLag {
         samples = List.copyOf(samples);
+    }
+
+    /** The largest measurement when it is over {@code budget}: a read promised that budget may be staler. */
+    public Optional<Sample> over(Duration budget) {
+        return largest().filter(s -> s.lagMs() > budget.toMillis());
     }
 
     /** The largest measurement, if there is any: a read in any region may be this stale. */

@@ -19,7 +19,8 @@ import io.unitas.core.Region;
  * o} lacks all {@code n}, the oldest written at {@code wo}; in between, the target has applied part of what another
  * region still lacks, and the figures are bounds: at most {@code n - 1} changes, at most as old as {@code wo}. The lag
  * in time is taken at the older of the two readings, so that it never counts a change the target had applied
- * before it was read, and is at least 0 whatever the two clocks' skew.
+ * before it was read, and is at least 1 ms while a change is lacking, whatever the two clocks' skew or the order of
+ * the readings (0 means caught up).
  */
 public final class UnitLinks {
 
@@ -69,7 +70,8 @@ public final class UnitLinks {
         if (kept == null || a >= kept.head()) {
             return new UnitLink(unit, origin, target, 0, 0, true, at);
         }
-        long ageMs = Math.max(0, at.toEpochMilli() - kept.oldestWrittenAt().toEpochMilli());
+        // at least 1 ms: a target lacking a change is behind, even one read before it was written (0 is caught up)
+        long ageMs = Math.max(1, at.toEpochMilli() - kept.oldestWrittenAt().toEpochMilli());
         if (a < kept.oldest()) {
             return new UnitLink(unit, origin, target, kept.pending(), ageMs, true, at);
         }

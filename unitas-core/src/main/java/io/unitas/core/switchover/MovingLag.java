@@ -44,6 +44,16 @@ public record MovingLag(long lagMs, String detail) {
      */
     public static MovingLag of(List<String> units, Map<String, Region> origins, Region target,
                                Function<Region, Optional<HealthReport>> trusted, Instant now, Duration maxAge) {
+        return of(units, origins, target, trusted, now, maxAge, Instant.MIN);
+    }
+
+    /**
+     * {@link #of(List, Map, Region, Function, Instant, Duration)} counting only what was measured at or after
+     * {@code fencedAt}: a switchover's writes stop at its fence, and a measurement before it may miss the last of them.
+     */
+    public static MovingLag of(List<String> units, Map<String, Region> origins, Region target,
+                               Function<Region, Optional<HealthReport>> trusted, Instant now, Duration maxAge,
+                               Instant fencedAt) {
         long worst = 0;
         String worstText = "";
         for (String unit : units) {
@@ -64,10 +74,16 @@ public record MovingLag(long lagMs, String detail) {
                 return unknown(unit + " lag unknown: " + home + " measured it at " + lag.get().measuredAt()
                                + ", more than " + maxAge.toMillis() + " ms ago");
             }
-            if (worstText.isEmpty() || lag.get().lagMs() > worst) {
-                worst = lag.get().lagMs();
-                long changes = lag.get().changes();
-                worstText = unit + " lag " + worst + " ms" + (changes == UnitLag.UNKNOWN_CHANGES ? ""
+            if (lag.get().measuredAt().isBefore(fencedAt)) {
+                return unknown(unit + " lag unknown: " + home + " measured it at " + lag.get().measuredAt()
+                               + ", before the fence at " + fencedAt);
+            }
+            long changes = lag.get().changes();
+            // a change not applied is a lag, whatever its age reads (the target read before it was written)
+            long lagMs = changes > 0 ? Math.max(1, lag.get().lagMs()) : lag.get().lagMs();
+            if (worstText.isEmpty() || lagMs > worst) {
+                worst = lagMs;
+                worstText = unit + " lag " + lag.get().lagMs() + " ms" + (changes == UnitLag.UNKNOWN_CHANGES ? ""
                         : " (" + changes + (changes == 1 ? " change)" : " changes)")) + " from " + home + " to "
                         + target;
             }

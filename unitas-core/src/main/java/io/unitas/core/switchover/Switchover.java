@@ -214,6 +214,12 @@ public record Switchover(String id, List<String> units, Region target, Map<Strin
         return end(SwitchoverPhase.ABORTED, now, "aborted by " + who + (why.isEmpty() ? "" : ": " + why));
     }
 
+    /** When its fence went up (it entered {@link SwitchoverPhase#CATCHING_UP}); {@link Instant#MAX} before that. */
+    public Instant fencedAt() {
+        return steps.stream().filter(st -> st.phase() == SwitchoverPhase.CATCHING_UP).map(SwitchoverStep::at)
+                    .findFirst().orElse(Instant.MAX);
+    }
+
     /** When the last step happened. */
     public Instant updatedAt() {
         return steps.get(steps.size() - 1).at();

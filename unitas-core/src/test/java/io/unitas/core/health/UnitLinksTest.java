@@ -72,8 +72,17 @@ class UnitLinksTest {
     @Test
     void aTargetClockBehindTheWriters_neverGivesANegativeLag() {
         UnitLink l = link(writer(T0.minusSeconds(1)), reader(T0.minusSeconds(1), 5));
-        assertThat(l.lagMs()).isZero();
+        assertThat(l.lagMs()).isEqualTo(1);
         assertThat(l.changes()).isEqualTo(3);
+    }
+
+    @Test
+    void aTargetReadBeforeTheChangeWasWritten_lacksIt_andIsNeverZeroBehind() {
+        // the reader's last report predates the write (a stalled agent): 0 ms would read as caught up
+        UnitLink l = link(writer(T0.plusSeconds(2)), reader(T0.minusMillis(300), 5));
+        assertThat(l.changes()).isEqualTo(3);
+        assertThat(l.lagMs()).as("a target lacking a change is behind").isPositive();
+        assertThat(l.toUnitLag().lagMs()).isPositive();
     }
 
     @Test

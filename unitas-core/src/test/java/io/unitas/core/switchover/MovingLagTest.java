@@ -87,6 +87,29 @@ class MovingLagTest {
     }
 
     @Test
+    void aLagMeasuredBeforeTheFence_isUnknown_oneAtOrAfterItCounts() {
+        HealthReport cn = report(CN, new UnitLag("u-sh", EU, 0, T0, 0));
+        Instant fencedAt = T0.plusMillis(1);
+
+        MovingLag before = MovingLag.of(List.of("u-sh"), ORIGINS, EU, r -> Optional.of(cn), T0.plusSeconds(1),
+                                        MAX_AGE, fencedAt);
+        assertThat(before.known()).as("writes before the fence may not be in it").isFalse();
+        assertThat(before.detail()).isEqualTo("u-sh lag unknown: cn measured it at 2026-11-30T14:00:00Z, before the"
+                                              + " fence at 2026-11-30T14:00:00.001Z");
+        assertThat(MovingLag.of(List.of("u-sh"), ORIGINS, EU, r -> Optional.of(cn), T0.plusSeconds(1), MAX_AGE, T0)
+                            .lagMs()).isZero();
+    }
+
+    @Test
+    void aUnitLackingAChange_isNeverCaughtUp_evenAtZeroMs() {
+        HealthReport cn = report(CN, new UnitLag("u-sh", EU, 0, T0, 1));
+
+        MovingLag lag = of(List.of("u-sh"), T0, cn);
+        assertThat(lag.lagMs()).as("one change not applied").isPositive();
+        assertThat(lag.detail()).isEqualTo("u-sh lag 0 ms (1 change) from cn to eu");
+    }
+
+    @Test
     void aLagThatCountsItsChanges_saysHowMany() {
         HealthReport cn = report(CN, new UnitLag("u-sh", EU, 120, T0, 3));
 
