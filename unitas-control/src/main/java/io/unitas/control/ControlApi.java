@@ -3,9 +3,6 @@ package io.unitas.control;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
@@ -14,6 +11,8 @@ import java.util.concurrent.TimeUnit;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.unitas.core.consistency.ConsistencyContract;
+import io.unitas.core.endpoint.PoolFormat;
 import com.linecorp.armeria.common.AggregatedHttpRequest;
 import com.linecorp.armeria.common.AggregatedHttpResponse;
 import com.linecorp.armeria.common.ContentTooLargeException;
@@ -37,6 +36,9 @@ import com.linecorp.armeria.server.file.FileService;
 import com.linecorp.armeria.server.file.HttpFile;
 
 import io.unitas.config.DurationFormat;
+import io.unitas.control.client.internal.WireJson;
+import io.unitas.control.client.wire.FenceRequest;
+import io.unitas.control.client.wire.SwitchoverRequest;
 import io.unitas.config.ProblemJson;
 import io.unitas.core.Problem;
 import io.unitas.core.fence.FencePolicy;
@@ -88,13 +90,22 @@ final class ControlApi {
     private final ControlService service;
     private final TokensFile tokens;
     private final WatchHub hub;
+    private final WatchApi watches;
     private final GuessThrottle guesses;
+    /** The fallback address pool in its binary form ({@link PoolFormat}); without addresses when none is given. */
+    private final byte[] pool;
+    /** The consistency contract the control plane was started with: its staleness budgets, shown against the lag. */
+    private final ConsistencyContract contract;
 
-    ControlApi(ControlService service, TokensFile tokens, WatchHub hub, GuessThrottle guesses) {
+    ControlApi(ControlService service, TokensFile tokens, WatchHub hub, GuessThrottle guesses, byte[] pool,
+               ConsistencyContract contract) {
+        this.pool = pool;
+        this.contract = contract;
         this.guesses = guesses;
         this.service = service;
         this.tokens = tokens;
         this.hub = hub;
+        this.watches = new WatchApi(hub, () -> service.store().current().revision());
     }
 
     void bind(ServerBuilder sb) {
@@ -107,6 +118,12 @@ final class ControlApi {
         bind(sb, HttpMethod.GET, "/api/v1/replica", Role.VIEWER, "replica.read", (ctx, who, body, why) -> Outcome.ok(
                 StateJson.MAPPER.createObjectNode().put("leader", service.store().leader())
                                 .put("revision", service.store().current().revision()), 0));
+        bind(sb, HttpMethod.GET, "/api/v1/budgets", Role.VIEWER, "budgets.read", (ctx, who, body, why) -> {
+            ControlState s = service.state();
+            return Outcome.ok(WireJson.budgetsTree(BudgetsView.of(contract, s)), s.revision());
+        });
+        bind(sb, HttpMethod.GET, "/api/v1/fallback-pool", Role.VIEWER, "fallback-pool.read",
+             (ctx, who, body, why) -> fallbackPool());
         bind(sb, HttpMethod.PUT, "/api/v1/topology", Role.ADMIN, "topology.replace", (ctx, who, body, why) ->
                 replacement(ctx, who, "topology.replace", "topology", why, revision -> service.replaceTopology(
                         who.name(), revision, body.document("topology"), why)));
@@ -172,6 +189,19 @@ final class ControlApi {
                                         .build());
     }
 
+    /** The fallback pool: its binary form (base64), and, to read, its addresses and checksum (empty: none given). */
+    private Outcome fallbackPool() {
+        ObjectNode o = StateJson.MAPPER.createObjectNode();
+        o.put("pool", java.util.Base64.getEncoder().encodeToString(pool));
+        ArrayNode addresses = o.putArray("addresses");
+        for (byte[] ip : PoolFormat.decode(pool)) {
+            addresses.add((ip[0] & 0xFF) + "." + (ip[1] & 0xFF) + "." + (ip[2] & 0xFF) + "." + (ip[3] & 0xFF));
+        }
+        o.put("crc32", String.format("%02x%02x%02x%02x", pool[pool.length - 4], pool[pool.length - 3],
+                                     pool[pool.length - 2], pool[pool.length - 1]));
+        return Outcome.ok(o, 0);
+    }
+
     /**
      * A peer's report that {@code region} is unreachable from it: {@code {"observer": "eu"}}, the observer being the
      * token's region when the token is bound to one (and then no other); 200 with whether it counted.
@@ -229,48 +259,43 @@ final class ControlApi {
     }
 
     /**
-     * Fences read from their JSON body, {@code {"units": [...], "reason": "...", "retry_after": "10s"}}; a
-     * {@code retry_after} that is no duration of at least a second is refused here, without it the default.
+     * Fences read from their JSON body ({@link FenceRequest}); without {@code retry_after} the default, and one
+     * shorter than a second refused as an invalid fence.
      */
     private Outcome addFences(TokenTable.Principal who, JsonNode doc, String why) {
-        String reason = doc.path("reason").asText(why);
-        String text = doc.hasNonNull("retry_after") ? doc.get("retry_after").asText() : null;
-        Duration retryAfter = text == null ? FencePolicy.DEFAULT_RETRY_AFTER : readableDuration(text);
-        if (retryAfter == null || retryAfter.compareTo(FencePolicy.MIN_RETRY_AFTER) < 0) {
-            return Outcome.problem(service.refuse(who.name(), "fence.add", "fence", reason, Refusal.invalid(
-                    "fence", List.of(new Problem("retry_after", "'" + text + "' (expected: a duration of at least "
-                            + DurationFormat.format(FencePolicy.MIN_RETRY_AFTER) + ", such as 10s or 1m)")))));
+        WireJson.Parsed<FenceRequest> read = WireJson.fenceRequest(doc, why);
+        if (!read.ok()) {
+            return Outcome.problem(service.refuse(who.name(), "fence.add", "fence", why, badFields(read.problems())));
         }
-        return outcome(service.addFences(who.name(), texts(doc.path("units")), reason, retryAfter));
+        FenceRequest request = read.value();
+        Duration retryAfter = request.retryAfter() == null ? FencePolicy.DEFAULT_RETRY_AFTER : request.retryAfter();
+        if (retryAfter.compareTo(FencePolicy.MIN_RETRY_AFTER) < 0) {
+            return Outcome.problem(service.refuse(who.name(), "fence.add", "fence", request.reason(), Refusal.invalid(
+                    "fence", List.of(new Problem("retry_after", "'" + DurationFormat.format(retryAfter)
+                            + "' (expected: a duration of at least " + DurationFormat.format(FencePolicy.MIN_RETRY_AFTER)
+                            + ", such as 10s or 1m)")))));
+        }
+        return outcome(service.addFences(who.name(), request.units(), request.reason(), retryAfter));
     }
 
-    /** {@code text} in the duration grammar, or null when it is none. */
-    private static Duration readableDuration(String text) {
-        try {
-            return DurationFormat.parse(text);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
+    /** Fields of a request body that are not what the document says they are: 400, each named. */
+    private static Refusal badFields(List<Problem> problems) {
+        String detail = problems.size() == 1 ? problems.get(0).toString()
+                                             : problems.size() + " fields are not what they should be";
+        return new Refusal(Refusal.Kind.BAD_REQUEST, detail, problems, List.of(), null);
     }
 
-    /** A switchover request read from its JSON body; a deadline that is no instant is refused here. */
+    /** A switchover request read from its JSON body ({@link SwitchoverRequest}); a malformed field is a 400. */
     private Outcome startSwitchover(TokenTable.Principal who, JsonNode doc) {
-        List<String> units = texts(doc.path("units"));
-        Instant deadline = null;
-        if (doc.hasNonNull("deadline")) {
-            try {
-                deadline = Instant.parse(doc.get("deadline").asText());
-            } catch (DateTimeParseException e) {
-                return Outcome.problem(service.refuse(who.name(), "switchover.start", "switchover",
-                        doc.path("reason").asText(""), Refusal.invalid("switchover request", List.of(new Problem(
-                                "deadline", "'" + doc.get("deadline").asText() + "' (expected: an RFC 3339 instant)")))));
-            }
+        WireJson.Parsed<SwitchoverRequest> read = WireJson.switchoverRequest(doc);
+        if (!read.ok()) {
+            return Outcome.problem(service.refuse(who.name(), "switchover.start", "switchover",
+                    doc.path("reason").asText(""), badFields(read.problems())));
         }
-        Duration timeout = doc.hasNonNull("timeout_ms") ? Duration.ofMillis(doc.get("timeout_ms").asLong()) : null;
-        return outcome(service.startSwitchover(who.name(), new ControlService.SwitchoverRequest(units,
-                doc.path("drain").asText(""), doc.path("target").asText(""), doc.path("max_lag_ms").asLong(0),
-                deadline, timeout, doc.path("dry_run").asBoolean(false), doc.path("force").asBoolean(false),
-                doc.path("reason").asText(""), doc.path("promote").asBoolean(false))));
+        SwitchoverRequest r = read.value();
+        return outcome(service.startSwitchover(who.name(), new ControlService.SwitchoverRequest(r.units(), r.drain(),
+                r.target(), r.maxLag().toMillis(), r.deadline(), r.timeout(), r.dryRun(), r.force(), r.reason(),
+                r.promote())));
     }
 
     /**
@@ -457,7 +482,7 @@ final class ControlApi {
         return new Authorization(principal, principal.name(), null);
     }
 
-    private static HttpResponse respond(Outcome outcome) {
+    static HttpResponse respond(Outcome outcome) {
         if (outcome == null) {
             return HttpResponse.of(HttpStatus.NO_CONTENT);
         }
@@ -481,63 +506,7 @@ final class ControlApi {
             return HttpResponse.of(CompletableFuture.supplyAsync(() -> respond(Outcome.problem(
                     service.refuse(auth.actor, "watch", ctx.path(), "", auth.refusal))), ctx.blockingTaskExecutor()));
         }
-        java.util.Set<WatchHub.Part> parts;
-        try {
-            parts = WatchHub.Part.parse(ctx.queryParam("parts"));
-        } catch (IllegalArgumentException e) {
-            return respond(Outcome.problem(Refusal.Kind.BAD_REQUEST, e.getMessage()));
-        }
-        long since;
-        try {
-            since = param(ctx, "since", -2, -1, Long.MAX_VALUE, "a revision >= -1");
-        } catch (BadRequest e) {
-            return respond(Outcome.problem(e.refusal));
-        }
-        String lastEventId = req.headers().get("last-event-id");
-        if (lastEventId != null && !lastEventId.isEmpty()) {
-            if (!lastEventId.matches("\\d{1,18}")) {
-                return respond(Outcome.problem(Refusal.Kind.BAD_REQUEST, "Last-Event-ID: '"
-                        + (lastEventId.length() > 40 ? lastEventId.substring(0, 40) + "..." : lastEventId)
-                        + "' (expected: a revision, a whole number >= 0)"));
-            }
-            since = Long.parseLong(lastEventId); // the browser's resume point wins over the URL it reuses
-        }
-        if (since < -1) {
-            since = service.store().current().revision() - 1; // no resume point: start with the current state
-        }
-        String token = auth.principal.name();
-        WatchHub.Refusal refused = hub.admit(token);
-        if (refused != null) {
-            return respond(Outcome.problem(refused.kind(), refused.detail()));
-        }
-        ctx.clearRequestTimeout();
-        HttpResponseWriter res = HttpResponse.streaming();
-        res.write(ResponseHeaders.builder(HttpStatus.OK).contentType(EVENT_STREAM)
-                                 .set(HttpHeaderNames.CACHE_CONTROL, "no-cache").build());
-        res.write(HttpData.ofUtf8("retry: 1000\n\n"));
-        String header = ctx.request().headers().get(HttpHeaderNames.AUTHORIZATION, "");
-        String secret = header.regionMatches(true, 0, "Bearer ", 0, 7) ? header.substring(7).strip()
-                        : ctx.queryParam("access_token");
-        Runnable unsubscribe = hub.watch(token, secret, parts, since, new WatchHub.Sink() {
-            @Override
-            public java.util.concurrent.CompletableFuture<?> send(byte[] event) {
-                res.tryWrite(HttpData.wrap(event)); // the same bytes for every watcher of this view
-                return res.whenConsumed();
-            }
-
-            @Override
-            public void drop(String why) {
-                res.abort();
-            }
-        });
-        ScheduledFuture<?> heartbeat = ctx.eventLoop().scheduleAtFixedRate(
-                () -> res.tryWrite(HEARTBEAT), HEARTBEAT_SECONDS, HEARTBEAT_SECONDS, TimeUnit.SECONDS);
-        res.whenComplete().handle((ok, error) -> {
-            unsubscribe.run();
-            heartbeat.cancel(false);
-            return null;
-        });
-        return res;
+        return watches.serve(ctx, req, auth.principal.name(), WatchApi.secret(ctx));
     }
 
     /** A request that is malformed before any operation reads it: a query parameter, a header. */
@@ -593,11 +562,5 @@ final class ControlApi {
             }
         }
         return null;
-    }
-
-    private static List<String> texts(JsonNode array) {
-        List<String> out = new ArrayList<>();
-        array.forEach(n -> out.add(n.asText()));
-        return out;
     }
 }

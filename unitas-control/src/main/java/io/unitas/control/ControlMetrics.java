@@ -35,6 +35,7 @@ final class ControlMetrics {
     private final Map<String, Read> reads = new ConcurrentSkipListMap<>();
     private final Histogram commits = new Histogram(COMMIT_BOUNDS);
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    private boolean commitHistogram = true;
 
     private record Read(String type, DoubleSupplier value) {}
 
@@ -96,6 +97,12 @@ final class ControlMetrics {
         commits.observe(nanos / 1e9);
     }
 
+    /** Leaves out the commit histogram, for a process that commits nothing (a relay). */
+    ControlMetrics withoutCommits() {
+        commitHistogram = false;
+        return this;
+    }
+
     /** Every meter, in Prometheus's text format, families sorted by name. */
     String scrape() {
         Map<String, StringBuilder> families = new TreeMap<>();
@@ -114,6 +121,11 @@ final class ControlMetrics {
                 family(families, name, meter.getId().getDescription(), "counter")
                         .append(name).append(' ').append(number(value)).append('\n');
             }
+        }
+        if (!commitHistogram) {
+            StringBuilder out = new StringBuilder();
+            families.values().forEach(out::append);
+            return out.toString();
         }
         StringBuilder h = family(families, "unitas_control_commit_seconds",
                                  "time from a commit's start to the store's answer (durable, or lost to a race)",

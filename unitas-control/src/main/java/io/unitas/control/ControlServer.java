@@ -84,6 +84,8 @@ public interface ControlServer extends AutoCloseable {
         Duration idleTimeout = Duration.ofSeconds(60);
         WatchHub.Limits watchLimits = WatchHub.Limits.DEFAULTS;
         ConsistencyContract residency = new ConsistencyContract(List.of(), List.of(), List.of());
+        /** The published fallback pool's binary form, null for none. */
+        byte[] fallbackPool;
 
         private Builder() {}
 
@@ -218,8 +220,9 @@ public interface ControlServer extends AutoCloseable {
         }
 
         /**
-         * The consistency contract whose residency groups a switchover or promotion may not move a unit out of
-         * (docs/consistency.md); such a move is refused, naming the rule. Default: none.
+         * The consistency contract (docs/consistency.md): a switchover or promotion that would move a unit out of its
+         * residency group is refused, naming the rule, and its staleness budgets are shown against the measured lag
+         * ({@code GET /api/v1/budgets}, the console). Default: none.
          */
         public Builder residency(ConsistencyContract contract) {
             this.residency = Objects.requireNonNull(contract, "contract");
@@ -281,6 +284,23 @@ public interface ControlServer extends AutoCloseable {
          */
         public Builder watchLimits(int perToken, int total, long unsentBytes, Duration healthEvery) {
             this.watchLimits = new WatchHub.Limits(perToken, total, unsentBytes, healthEvery);
+            return this;
+        }
+
+        /**
+         * Publishes {@code addresses} (IPv4, at most 65535) as the fallback pool clients use when DNS fails, at
+         * {@code GET /api/v1/fallback-pool} in its CRC32-checked binary form (seed 003); none unless given.
+         */
+        public Builder fallbackPool(List<java.net.InetAddress> addresses) {
+            List<byte[]> ips = new ArrayList<>();
+            for (java.net.InetAddress a : addresses) {
+                if (!(a instanceof java.net.Inet4Address)) {
+                    throw new IllegalArgumentException("fallback pool: " + a.getHostAddress() + " (expected: an IPv4"
+                                                       + " address)");
+                }
+                ips.add(a.getAddress());
+            }
+            this.fallbackPool = io.unitas.core.endpoint.PoolFormat.encode(ips);
             return this;
         }
 

@@ -1,5 +1,6 @@
 package io.unitas.control;
 
+import io.unitas.core.endpoint.PoolFormat;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -103,8 +104,9 @@ final class DefaultControlServer implements ControlServer {
                 .decorator(deadlines::serve)
                 .gracefulShutdownTimeout(Duration.ZERO, Duration.ofMillis(500))
                 .blockingTaskExecutor(4);
+        byte[] pool = b.fallbackPool == null ? PoolFormat.encode(java.util.List.of()) : b.fallbackPool;
         ControlApi api = new ControlApi(service, tokens, hub, new GuessThrottle(1, 20,
-                () -> TimeUnit.MILLISECONDS.toNanos(b.clock.millis())));
+                () -> TimeUnit.MILLISECONDS.toNanos(b.clock.millis())), pool, b.residency);
         api.bind(sb);
         sb.errorHandler(api.errors());
         Server server;

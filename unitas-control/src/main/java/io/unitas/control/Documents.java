@@ -29,6 +29,11 @@ final class Documents {
         boolean ok() {
             return value != null;
         }
+
+        /** The refusal of this document as {@code what}: its problems by path and as the reader's lines. */
+        Refusal refusal(String what) {
+            return Refusal.invalid(what, problems, lines);
+        }
     }
 
     private static final Pattern LINE = Pattern.compile("^[^:]+(?::(\\d+))?: (?:([A-Za-z0-9_.\\[\\]~-]+): )?(.*)$");

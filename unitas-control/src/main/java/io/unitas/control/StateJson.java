@@ -217,7 +217,8 @@ final class StateJson {
         o.put("target", s.target().id());
         ObjectNode origins = o.putObject("origins");
         s.origins().forEach((u, r) -> origins.put(u, r.id()));
-        o.put("max_lag_ms", s.maxLagMs());
+        o.put("max_lag", DurationFormat.format(java.time.Duration.ofMillis(s.maxLagMs())));
+        o.put("max_lag_ms", s.maxLagMs()); // as before max_lag was a duration; kept for this release
         o.put("deadline", s.deadline().toString());
         o.put("forced", s.forced());
         o.put("requested_by", s.requestedBy());

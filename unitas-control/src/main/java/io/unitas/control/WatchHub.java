@@ -6,13 +6,16 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -125,8 +128,14 @@ final class WatchHub implements AutoCloseable {
 
     /** Where a watcher's events go: the HTTP stream, seen from the hub. */
     interface Sink {
-        /** Queues one encoded event; the future completes when it has been written out. */
+        /** Queues one encoded event; the future completes when it has been written out. Called on {@link #loop()}. */
         CompletableFuture<?> send(byte[] event);
+
+        /**
+         * The thread that owns the stream (its connection's event loop). The hub hands each loop all of its
+         * watchers' writes of a revision in one task, instead of one cross-thread hand-off per watcher.
+         */
+        Executor loop();
 
         /** Ends the stream at once, dropping what is queued; the client reconnects and resumes. */
         void drop(String why);
@@ -178,27 +187,41 @@ final class WatchHub implements AutoCloseable {
         long sent = -1;
         boolean closed;
 
-        Watcher(String token, String secret, View view, Sink sink) {
+        Watcher(String token, String secret, View view, Sink sink, long since) {
+            this.sent = since; // never send what the watcher already has (it may come from a replica ahead of us)
             this.token = token;
             this.secret = secret;
             this.view = view;
             this.sink = sink;
         }
 
+        /** Sends {@code r} unless it already has it; writes at once on the watcher's loop. */
         void send(Revision r) {
+            Runnable write = prepare(r);
+            if (write != null) {
+                sink.loop().execute(write);
+            }
+        }
+
+        /**
+         * Decides whether {@code r} goes to this watcher and accounts for its bytes (fan-out thread); returns the
+         * write, to run on the watcher's loop, or null.
+         */
+        Runnable prepare(Revision r) {
             if (closed || r.revision <= sent) {
-                return;
+                return null;
             }
             byte[] event = r.event(view);
             long now = unsent.addAndGet(event.length);
             if (now > limits.unsentBytes()) {
+                unsent.addAndGet(-event.length);
                 dropped.incrementAndGet();
                 remove(this, "more than " + limits.unsentBytes() + " bytes unsent (a reader slower than the "
                              + "changes); reconnect and resume from revision " + sent);
-                return;
+                return null;
             }
             sent = r.revision;
-            sink.send(event).whenComplete((ok, error) -> {
+            return () -> sink.send(event).whenComplete((ok, error) -> {
                 unsent.addAndGet(-event.length);
                 if (error == null) {
                     written.incrementAndGet();
@@ -219,6 +242,7 @@ final class WatchHub implements AutoCloseable {
     private final Deque<Revision> recent = new ArrayDeque<>();
     private final List<Watcher> watchers = new ArrayList<>();
     private Revision latest;
+    private volatile long latestRevision = -1;
     private ObjectNode latestTree;
     private long retainedBytes;
     private long lastHealthSend = Long.MIN_VALUE;
@@ -230,27 +254,43 @@ final class WatchHub implements AutoCloseable {
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong written = new AtomicLong();
 
-    WatchHub(StateStore store, Clock clock, Limits limits) {
+    /** A hub with no state yet; {@link #offer} feeds it. */
+    WatchHub(Clock clock, Limits limits) {
         this.clock = clock;
         this.limits = limits;
+    }
+
+    /** A hub fed by {@code store}: its current state, then every state it lands. */
+    WatchHub(StateStore store, Clock clock, Limits limits) {
+        this(clock, limits);
         ControlState first = store.current();
-        fanout.execute(() -> land(first));
-        store.subscribe(this::publish);
+        offer(first.revision(), () -> StateJson.view(first));
+        // called by the store under its commit lock: only hands the state over
+        store.subscribe(state -> offer(state.revision(), () -> StateJson.view(state)));
     }
 
-    /** Called by the store under its commit lock: hands the state to the fan-out thread and returns. */
-    private void publish(ControlState state) {
-        fanout.execute(() -> land(state));
+    /**
+     * Hands revision {@code revision} to the fan-out thread and returns; {@code view} (the whole state as the
+     * watch's JSON, built on that thread) is asked for only when the revision is newer than the latest.
+     */
+    void offer(long revision, Supplier<ObjectNode> view) {
+        fanout.execute(() -> land(revision, view));
     }
 
-    private void land(ControlState state) {
-        if (latest != null && state.revision() <= latest.revision) {
+    /** The newest revision landed, or -1 before the first. */
+    long latestRevision() {
+        return latestRevision;
+    }
+
+    private void land(long revision, Supplier<ObjectNode> view) {
+        if (latest != null && revision <= latest.revision) {
             return;
         }
-        ObjectNode tree = StateJson.view(state);
+        ObjectNode tree = view.get();
         Change change = latestTree == null ? new Change(true, true) : compare(latestTree, tree);
-        Revision r = Revision.of(state.revision(), change, tree);
+        Revision r = Revision.of(revision, change, tree);
         latest = r;
+        latestRevision = revision;
         latestTree = tree;
         recent.addLast(r);
         retainedBytes += r.size();
@@ -285,12 +325,18 @@ final class WatchHub implements AutoCloseable {
         sendLatest(EnumSet.of(View.ALL, View.HEALTH));
     }
 
+    /** Sends the latest revision to the watchers of {@code views}: one task per event loop, not per watcher. */
     private void sendLatest(Set<View> views) {
+        Map<Executor, List<Runnable>> byLoop = new HashMap<>();
         for (Watcher w : List.copyOf(watchers)) {
             if (views.contains(w.view)) {
-                w.send(latest);
+                Runnable write = w.prepare(latest);
+                if (write != null) {
+                    byLoop.computeIfAbsent(w.sink.loop(), l -> new ArrayList<>()).add(write);
+                }
             }
         }
+        byLoop.forEach((loop, writes) -> loop.execute(() -> writes.forEach(Runnable::run)));
     }
 
     private static Change compare(ObjectNode before, ObjectNode after) {
@@ -335,7 +381,7 @@ final class WatchHub implements AutoCloseable {
      * stops it.
      */
     Runnable watch(String token, String secret, Set<Part> parts, long since, Sink sink) {
-        Watcher w = new Watcher(token, secret, View.of(parts), sink);
+        Watcher w = new Watcher(token, secret, View.of(parts), sink, since);
         fanout.execute(() -> {
             watchers.add(w);
             catchUp(w, since);

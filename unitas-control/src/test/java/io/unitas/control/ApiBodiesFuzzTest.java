@@ -22,6 +22,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 
 import io.unitas.config.ProblemJson;
 import io.unitas.control.client.ControlClient;
+import io.unitas.control.client.internal.RawClient;
 import io.unitas.testkit.Fuzz;
 import io.unitas.testkit.MutableClock;
 
@@ -61,13 +62,13 @@ class ApiBodiesFuzzTest {
     @TempDir
     static Path dir;
     private static ControlServer server;
-    private static ControlClient admin;
+    private static RawClient admin;
 
     @BeforeAll
     static void start() {
         server = ControlServer.builder().port(0).dataDir(dir).tokens(Fixtures.tokensFile(dir))
                               .clock(new MutableClock(T0)).start();
-        admin = ControlClient.of(server.uri(), Fixtures.ADMIN.secret());
+        admin = RawClient.of(server.uri(), Fixtures.ADMIN.secret());
         Fixtures.seed(admin, T0, 50);
     }
 

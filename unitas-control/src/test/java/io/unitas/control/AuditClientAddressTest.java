@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.unitas.control.client.ControlClient;
+import io.unitas.control.client.internal.RawClient;
 
 /** Every audit entry of a request says where it came from: changes, refusals, anonymous guesses alike. */
 class AuditClientAddressTest {
@@ -28,7 +29,7 @@ class AuditClientAddressTest {
     void auditEntries_recordTheClientAddress_ofChangesAndOfRefusals() throws Exception {
         try (ControlServer server = ControlServer.builder().port(0).dataDir(dir).tokens(Fixtures.tokensFile(dir))
                                                  .start()) {
-            ControlClient admin = ControlClient.of(server.uri(), Fixtures.ADMIN.secret());
+            RawClient admin = RawClient.of(server.uri(), Fixtures.ADMIN.secret());
             Fixtures.seed(admin, Instant.now(), 50); // from 127.0.0.1
 
             // an anonymous change from another loopback address: refused, and audited with that address
@@ -43,7 +44,7 @@ class AuditClientAddressTest {
                 assertThat(new String(in.readAllBytes(), StandardCharsets.US_ASCII)).startsWith("HTTP/1.1 401");
             }
 
-            JsonNode entries = admin.audit(0, 1000).json().path("entries");
+            JsonNode entries = admin.get("/api/v1/audit?after=" + 0 + "&limit=" + 1000).json().path("entries");
             assertThat(entries).isNotEmpty();
             JsonNode topology = find(entries, "topology.replace", "ok");
             assertThat(topology.path("client").asText()).isEqualTo("127.0.0.1");

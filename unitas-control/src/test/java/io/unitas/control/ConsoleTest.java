@@ -2,7 +2,10 @@ package io.unitas.control;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.unitas.config.ConfigDocument;
+import io.unitas.config.ConsistencyFile;
 import io.unitas.control.client.ControlClient;
+import io.unitas.control.client.internal.RawClient;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,7 +30,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The console in a real headless Chromium (Debian's {@code chromium} and {@code chromium-driver}): it loads, shows
- * each region's state, runs a dry run without moving anything, then the switchover with its live progress, and
+ * each region's state and each staleness budget against the lag, runs a dry run without moving anything, then the switchover with its live progress, and
  * follows changes live. Leaves a screenshot in
  * {@code target/console.png}.
  */
@@ -42,8 +45,18 @@ class ConsoleTest {
     @BeforeEach
     void start() throws Exception {
         server = ControlServer.builder().port(0).dataDir(dir.resolve("data")).tokens(Fixtures.tokensFile(dir))
-                              .healthFreshness(Duration.ofMinutes(5), Duration.ofMinutes(5)).start();
-        ControlClient admin = ControlClient.of(server.uri(), Fixtures.ADMIN.secret());
+                              .healthFreshness(Duration.ofMinutes(5), Duration.ofMinutes(5))
+                              .residency(ConsistencyFile.parse(ConfigDocument.parse("consistency.yaml", """
+                                      entities:
+                                        recommendations:
+                                          consistency: bounded-staleness
+                                          staleness_budget: 500ms
+                                        prices:
+                                          consistency: bounded-staleness
+                                          staleness_budget: 5s
+                                      """)))
+                              .start();
+        RawClient admin = RawClient.of(server.uri(), Fixtures.ADMIN.secret());
         Fixtures.seed(admin, Instant.now(), 40);
         // eu's database keeps two changes of u-de (the oldest 1.5 s old), and cn's has applied none of them
         Instant now = Instant.now();
@@ -108,6 +121,13 @@ class ConsoleTest {
         assertThat(browser.findElement(By.id("link-u-de-eu-cn")).getText()).contains("eu → cn (from home)")
                                                                            .contains("2").contains("1500 ms")
                                                                            .contains("positions");
+        // the staleness budgets against the largest lag reported (eu's database, 850 ms)
+        wait.until(ExpectedConditions.attributeToBe(By.id("budget-recommendations"), "data-over", "true"));
+        assertThat(browser.findElement(By.id("budget-recommendations")).getText())
+                .contains("consistency.yaml:4: entities.recommendations.staleness_budget").contains("500ms")
+                .contains("850 ms").contains("the database of eu").contains("over budget");
+        assertThat(browser.findElement(By.id("budget-prices")).getAttribute("data-over")).isEqualTo("false");
+        assertThat(browser.findElement(By.id("budget-prices")).getText()).contains("5s").contains("within");
         assertThat(browser.findElement(By.id("connection")).getText()).isEqualTo("live");
         assertThat(browser.getCurrentUrl()).doesNotContain(Fixtures.OPERATOR.secret());
 
@@ -122,12 +142,17 @@ class ConsoleTest {
         assertThat(browser.findElement(By.id("start-button")).isEnabled()).isTrue();
         assertThat(server.revision()).isEqualTo(before);
 
-        ControlClient.of(server.uri(), Fixtures.OPERATOR.secret())
+        RawClient.of(server.uri(), Fixtures.OPERATOR.secret())
                      .post("/api/v1/fences", "{\"units\":[\"u-sh\"],\"reason\":\"live update\"}");
         wait.until(ExpectedConditions.attributeToBe(By.id("unit-u-sh"), "data-fenced", "true"));
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("audit"), "fence.add"));
 
         browser.findElement(By.id("start-button")).click();
+        // cn measures again once the fence is up: a lag measured before it cannot flip the switchover
+        wait.until(ExpectedConditions.textToBe(By.id("switchover-phase"), "catching_up"));
+        Instant fenced = Instant.now();
+        RawClient.of(server.uri(), Fixtures.ADMIN.secret()).send("PUT", "/api/v1/health/cn",
+                Fixtures.reportWithUnitLag("cn", 3, fenced, "eu", 0, fenced, "u-sh", "u-bj"), Map.of());
         wait.until(ExpectedConditions.textToBe(By.id("switchover-phase"), "completed"));
         assertThat(browser.findElement(By.id("progress")).getText()).contains("flipped").contains("completed");
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("#unit-u-bj .tag.home"), "eu"));

@@ -5,7 +5,8 @@ import static io.unitas.control.Fixtures.TOPOLOGY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.unitas.control.client.ControlClient;
-import io.unitas.control.client.ControlResponse;
+import io.unitas.control.client.internal.RawClient;
+import io.unitas.control.client.internal.ControlResponse;
 import io.unitas.testkit.MutableClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,16 +35,16 @@ class ControlApiTest {
 
     private final MutableClock clock = new MutableClock(T0);
     private ControlServer server;
-    private ControlClient admin;
-    private ControlClient operator;
+    private RawClient admin;
+    private RawClient operator;
 
     @BeforeAll
     void start() {
         server = ControlServer.builder().port(0).dataDir(dir).tokens(Fixtures.tokensFile(dir)).clock(clock)
                               .healthFreshness(Duration.ofSeconds(10), Duration.ofSeconds(20))
                               .tick(Duration.ofMillis(20)).start();
-        admin = ControlClient.of(server.uri(), Fixtures.ADMIN.secret());
-        operator = ControlClient.of(server.uri(), Fixtures.OPERATOR.secret());
+        admin = RawClient.of(server.uri(), Fixtures.ADMIN.secret());
+        operator = RawClient.of(server.uri(), Fixtures.OPERATOR.secret());
         Fixtures.seed(admin, T0, 50);
     }
 
@@ -139,7 +140,7 @@ class ControlApiTest {
             default -> Fixtures.ADMIN.secret();
         };
         String body = method.equals("GET") ? null : path.endsWith("topology") ? TOPOLOGY : "{}";
-        ControlResponse res = ControlClient.of(server.uri(), token).send(method, path, body,
+        ControlResponse res = RawClient.of(server.uri(), token).send(method, path, body,
                                                                            Map.of("If-Match", "" + revision()));
 
         assertThat(res.status()).isEqualTo(status);
@@ -154,8 +155,8 @@ class ControlApiTest {
         JsonNode all = admin.get("/api/v1/audit").json().path("entries");
         long after = all.get(all.size() - 1).path("seq").asLong();
         long read = revision();
-        ControlClient.of(server.uri(), null).get("/api/v1/state");
-        ControlClient.of(server.uri(), Fixtures.VIEWER.secret()).put("/api/v1/topology", TOPOLOGY, read);
+        RawClient.of(server.uri(), null).get("/api/v1/state");
+        RawClient.of(server.uri(), Fixtures.VIEWER.secret()).put("/api/v1/topology", TOPOLOGY, read);
         admin.send("PUT", "/api/v1/topology", TOPOLOGY, Map.of("If-Match", "" + read, "X-Unitas-Reason", "again"));
 
         JsonNode entries = admin.get("/api/v1/audit?after=" + after).json().path("entries");
@@ -214,10 +215,11 @@ class ControlApiTest {
         assertThat(admin.get("/api/v1/state").json().path("fences").path("u-ny").path("retry_after").asText())
                 .isEqualTo("5s");
 
-        for (String wait : new String[] {"\"500ms\"", "\"soon\"", "\"-3s\""}) {
+        // a duration too short for a fence is an invalid fence; what is no duration at all is a malformed request
+        for (String wait : new String[] {"\"500ms\"", "\"soon\"", "\"-3s\"", "30"}) {
             ControlResponse refused = operator.post("/api/v1/fences",
                                                     "{\"units\":[\"u-xx\"],\"retry_after\":" + wait + "}");
-            assertThat(refused.status()).as(wait).isEqualTo(422);
+            assertThat(refused.status()).as(wait).isEqualTo(wait.equals("\"500ms\"") ? 422 : 400);
             assertThat(refused.json().path("problems").get(0).path("path").asText()).isEqualTo("retry_after");
         }
         assertThat(admin.get("/api/v1/state").json().path("fences").size()).isEqualTo(2);
@@ -225,7 +227,7 @@ class ControlApiTest {
 
     @Test
     void theOpenApiDocumentAndTheConsoleAreServed() {
-        ControlClient anyone = ControlClient.of(server.uri(), null);
+        RawClient anyone = RawClient.of(server.uri(), null);
 
         assertThat(anyone.get("/api/v1/openapi.json").json().path("openapi").asText()).startsWith("3.");
         assertThat(anyone.get("/").body()).contains("unitas control");
@@ -235,7 +237,7 @@ class ControlApiTest {
     void theTokenInTheQuery_isAcceptedByTheWatchOnly() throws Exception {
         String viewer = java.net.URLEncoder.encode(Fixtures.VIEWER.secret(), java.nio.charset.StandardCharsets.UTF_8);
 
-        ControlResponse state = ControlClient.of(server.uri(), null).get("/api/v1/state?access_token=" + viewer);
+        ControlResponse state = RawClient.of(server.uri(), null).get("/api/v1/state?access_token=" + viewer);
 
         assertThat(state.status()).isEqualTo(401);
         assertThat(status("/api/v1/watch?access_token=" + viewer, Map.of())).isEqualTo(200);

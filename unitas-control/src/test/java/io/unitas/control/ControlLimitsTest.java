@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.unitas.control.client.ControlClient;
-import io.unitas.control.client.ControlResponse;
+import io.unitas.control.client.internal.RawClient;
+import io.unitas.control.client.internal.ControlResponse;
 
 /**
  * What an anonymous or misbehaving client can make the control plane hold: nothing before the token is checked,
@@ -86,7 +87,7 @@ class ControlLimitsTest {
     @Test
     void anAnonymousPutWithItsWholeBody_isStill401() {
         start(b -> b);
-        ControlResponse res = ControlClient.of(server.uri(), null).send("PUT", "/api/v1/rules", "{}",
+        ControlResponse res = RawClient.of(server.uri(), null).send("PUT", "/api/v1/rules", "{}",
                                                                          Map.of("If-Match", "1"));
 
         assertThat(res.status()).isEqualTo(401);
@@ -95,7 +96,7 @@ class ControlLimitsTest {
     @Test
     void anAuthenticatedBodyOverTheRoutesLimit_is413WithAProblem() {
         start(b -> b);
-        ControlClient operator = ControlClient.of(server.uri(), Fixtures.OPERATOR.secret());
+        RawClient operator = RawClient.of(server.uri(), Fixtures.OPERATOR.secret());
         String twoMegabytes = "{\"units\":[],\"pad\":\"" + "x".repeat(2 * 1024 * 1024) + "\"}";
         String hundredKilobytes = Fixtures.report("cn", 1, java.time.Instant.now(), true, 0)
                                           .replace("\"reasons\":[]", "\"reasons\":[\"" + "x".repeat(100 * 1024)

@@ -13,6 +13,7 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 
@@ -38,6 +39,29 @@ class ControlServiceTest {
                    .because("HTTP, JSON, If-Match and status codes belong to ControlApi")
                    .check(new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                                                  .importPackages("io.unitas.control"));
+    }
+
+    @Test
+    void theServicesParts_speakNeitherHttpNorJson() {
+        noClasses().that().haveSimpleName("ChangeCommitter").or().haveSimpleName("ChangeCommands")
+                   .or().haveSimpleName("HealthIntake").or().haveSimpleName("LeaderTick")
+                   .should().dependOnClassesThat().resideInAnyPackage("com.fasterxml..", "com.linecorp..")
+                   .because("HTTP, JSON, If-Match and status codes belong to ControlApi")
+                   .check(mainClasses());
+    }
+
+    @Test
+    void onlyTheCommitter_commitsStateOrWritesTheAudit() {
+        noClasses().that().doNotHaveSimpleName("ChangeCommitter")
+                   .should().callMethod(StateStore.class, "commit", ControlState.class)
+                   .orShould().callMethod(StateStore.class, "audit", AuditEntry.class)
+                   .because("every change is compared-and-set and audited in one place")
+                   .check(mainClasses());
+    }
+
+    private static JavaClasses mainClasses() {
+        return new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                                      .importPackages("io.unitas.control");
     }
 
     @Test

@@ -3,7 +3,8 @@ package io.unitas.control;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.unitas.control.client.ControlClient;
-import io.unitas.control.client.ControlResponse;
+import io.unitas.control.client.internal.RawClient;
+import io.unitas.control.client.internal.ControlResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,8 +29,8 @@ class EmbeddedCrashTest {
         return ControlProcess.start(dir.resolve("data"), Fixtures.tokensFile(dir), null, dir.resolve("control.log"));
     }
 
-    private static ControlClient admin(ControlProcess p) {
-        return ControlClient.of(p.uri(), Fixtures.ADMIN.secret());
+    private static RawClient admin(ControlProcess p) {
+        return RawClient.of(p.uri(), Fixtures.ADMIN.secret());
     }
 
     @Test
@@ -37,7 +38,7 @@ class EmbeddedCrashTest {
         AtomicLong ackedRevision = new AtomicLong();
         AtomicLong ackedSequence = new AtomicLong();
         try (ControlProcess first = start()) {
-            ControlClient admin = admin(first);
+            RawClient admin = admin(first);
             Fixtures.seed(admin, Instant.now(), 0);
             AtomicBoolean running = new AtomicBoolean(true);
             Thread writer = new Thread(() -> {
@@ -74,13 +75,13 @@ class EmbeddedCrashTest {
     @Test
     void aSwitchoverInterruptedByAKill_resumesWhenTheControlPlaneStartsAgain() {
         try (ControlProcess first = start()) {
-            ControlClient admin = admin(first);
+            RawClient admin = admin(first);
             Fixtures.seed(admin, Instant.now(), 5_000);
             Fixtures.startMovingUshToEu(admin, Duration.ofMinutes(2));
             first.kill();
         }
         try (ControlProcess second = start()) {
-            ControlClient admin = admin(second);
+            RawClient admin = admin(second);
             assertThat(Fixtures.phase(admin)).isEqualTo("catching_up");
             assertThat(admin.get("/api/v1/state").json().path("fences").has("u-sh")).isTrue();
 
@@ -95,13 +96,13 @@ class EmbeddedCrashTest {
     @Test
     void aSwitchoverWhoseDeadlinePassedWhileTheControlPlaneWasDown_rollsBackOnStart() {
         try (ControlProcess first = start()) {
-            ControlClient admin = admin(first);
+            RawClient admin = admin(first);
             Fixtures.seed(admin, Instant.now(), 5_000);
             Fixtures.startMovingUshToEu(admin, Duration.ofSeconds(3));
             first.kill();
         }
         try (ControlProcess second = start()) {
-            ControlClient admin = admin(second);
+            RawClient admin = admin(second);
 
             Fixtures.awaitEquals("phase", WAIT, () -> Fixtures.phase(admin), "rolled_back");
             Fixtures.assertUshHomeAndNoFences(admin, "cn");

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.unitas.control.client.ControlClient;
-import io.unitas.control.client.ControlResponse;
+import io.unitas.control.client.internal.RawClient;
+import io.unitas.control.client.internal.ControlResponse;
 import io.unitas.testkit.EtcdServer;
 
 /** Control-plane replicas sharing one real etcd: one state, one leader, and a switchover that survives it. */
@@ -33,8 +34,8 @@ class EtcdReplicasTest {
     @Test
     void twoReplicas_shareOneVersionedState_andExactlyOneLeads() {
         try (ControlServer a = replica("a", "/t1/"); ControlServer b = replica("b", "/t1/")) {
-            ControlClient onA = ControlClient.of(a.uri(), Fixtures.ADMIN.secret());
-            ControlClient onB = ControlClient.of(b.uri(), Fixtures.ADMIN.secret());
+            RawClient onA = RawClient.of(a.uri(), Fixtures.ADMIN.secret());
+            RawClient onB = RawClient.of(b.uri(), Fixtures.ADMIN.secret());
 
             Fixtures.seed(onA, Instant.now(), 0);
             Fixtures.awaitEquals("b's revision", WAIT, b::revision, a.revision());
@@ -62,8 +63,8 @@ class EtcdReplicasTest {
             Fixtures.await("a leader", WAIT, () -> leader(one) || leader(two));
             ControlProcess leader = leader(one) ? one : two;
             ControlProcess follower = leader == one ? two : one;
-            ControlClient onLeader = ControlClient.of(leader.uri(), Fixtures.ADMIN.secret());
-            ControlClient onFollower = ControlClient.of(follower.uri(), Fixtures.ADMIN.secret());
+            RawClient onLeader = RawClient.of(leader.uri(), Fixtures.ADMIN.secret());
+            RawClient onFollower = RawClient.of(follower.uri(), Fixtures.ADMIN.secret());
             assertThat(leader(follower)).isFalse();
 
             Fixtures.seed(onLeader, Instant.now(), 5_000);
@@ -86,7 +87,7 @@ class EtcdReplicasTest {
     }
 
     private static boolean leader(ControlProcess p) {
-        return ControlClient.of(p.uri(), Fixtures.VIEWER.secret()).get("/api/v1/replica").json().path("leader")
+        return RawClient.of(p.uri(), Fixtures.VIEWER.secret()).get("/api/v1/replica").json().path("leader")
                             .asBoolean();
     }
 

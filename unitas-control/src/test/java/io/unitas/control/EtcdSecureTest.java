@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.unitas.control.client.ControlClient;
+import io.unitas.control.client.internal.RawClient;
 import io.unitas.testkit.EtcdServer;
 
 /** The control plane on an etcd that speaks only TLS, asks for a client certificate and requires a password. */
@@ -49,7 +50,7 @@ class EtcdSecureTest {
         ControlServer.Builder builder = control(access.password());
         long revision;
         try (ControlServer server = builder.start()) {
-            Fixtures.seed(ControlClient.of(server.uri(), Fixtures.ADMIN.secret()), Instant.now(), 0);
+            Fixtures.seed(RawClient.of(server.uri(), Fixtures.ADMIN.secret()), Instant.now(), 0);
             revision = server.revision();
         }
         try (ControlServer again = builder.start()) {

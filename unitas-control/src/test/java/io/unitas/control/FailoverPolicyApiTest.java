@@ -3,7 +3,8 @@ package io.unitas.control;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.unitas.control.client.ControlClient;
-import io.unitas.control.client.ControlResponse;
+import io.unitas.control.client.internal.RawClient;
+import io.unitas.control.client.internal.ControlResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,8 +36,8 @@ class FailoverPolicyApiTest {
 
     private final MutableClock clock = new MutableClock(T0);
     private ControlServer server;
-    private ControlClient admin;
-    private ControlClient operator;
+    private RawClient admin;
+    private RawClient operator;
     private long sequence = 1;
 
     @BeforeEach
@@ -44,8 +45,8 @@ class FailoverPolicyApiTest {
         server = ControlServer.builder().port(0).dataDir(dir).tokens(Fixtures.tokensFile(dir)).clock(clock)
                               .tick(Duration.ofMillis(20))
                               .healthFreshness(Duration.ofSeconds(10), Duration.ofSeconds(20)).start();
-        admin = ControlClient.of(server.uri(), Fixtures.ADMIN.secret());
-        operator = ControlClient.of(server.uri(), Fixtures.OPERATOR.secret());
+        admin = RawClient.of(server.uri(), Fixtures.ADMIN.secret());
+        operator = RawClient.of(server.uri(), Fixtures.OPERATOR.secret());
         Fixtures.seed(admin, T0, 0);
     }
 
@@ -187,7 +188,7 @@ class FailoverPolicyApiTest {
         server = ControlServer.builder().port(0).dataDir(dir).tokens(Fixtures.tokensFile(dir)).clock(clock)
                               .tick(Duration.ofMillis(20))
                               .healthFreshness(Duration.ofSeconds(10), Duration.ofSeconds(20)).start();
-        admin = ControlClient.of(server.uri(), Fixtures.ADMIN.secret());
+        admin = RawClient.of(server.uri(), Fixtures.ADMIN.secret());
         reportWell("eu", "us");
         pass(Duration.ofSeconds(35), () -> reportWell("eu", "us"));
         Fixtures.await("cn recorded as faulted", WAIT, () -> state().path("faults").has("cn"));

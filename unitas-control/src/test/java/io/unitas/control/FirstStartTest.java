@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.unitas.control.client.ControlClient;
+import io.unitas.control.client.internal.RawClient;
 
 /** The first start without a tokens file: one admin token, kept where only its owner can read it. */
 class FirstStartTest {
@@ -29,7 +30,7 @@ class FirstStartTest {
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(data.resolve("tokens"))))
                     .isEqualTo("rw-------");
             String secret = Files.readString(secretFile).strip();
-            assertThat(ControlClient.of(server.uri(), secret).get("/api/v1/whoami").json().path("role").asText())
+            assertThat(RawClient.of(server.uri(), secret).get("/api/v1/whoami").json().path("role").asText())
                     .isEqualTo("admin");
             assertThat(Files.readString(data.resolve("tokens"))).doesNotContain(secret);
         }

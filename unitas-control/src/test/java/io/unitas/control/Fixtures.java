@@ -3,7 +3,8 @@ package io.unitas.control;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.unitas.control.client.ControlClient;
-import io.unitas.control.client.ControlResponse;
+import io.unitas.control.client.internal.RawClient;
+import io.unitas.control.client.internal.ControlResponse;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -72,8 +73,13 @@ final class Fixtures {
         return base.substring(0, base.length() - 1) + ",\"unit_lag\":{" + lags + "}}";
     }
 
+    /** {@code PUT /api/v1/health/{region}} of a report's JSON, raw: tests send reports the typed client would not. */
+    static ControlResponse putHealth(RawClient client, String region, String json) {
+        return client.send("PUT", "/api/v1/health/" + region, json, java.util.Map.of());
+    }
+
     /** Applies the topology and the rules as admin and reports every region healthy with the given lag. */
-    static void seed(ControlClient admin, Instant now, long lagMs) {
+    static void seed(RawClient admin, Instant now, long lagMs) {
         assertOk(admin.put("/api/v1/topology", TOPOLOGY, admin.get("/api/v1/state").revision()));
         assertOk(admin.put("/api/v1/rules", RULES, admin.get("/api/v1/state").revision()));
         for (String region : new String[] {"cn", "eu", "us"}) {
@@ -83,20 +89,20 @@ final class Fixtures {
     }
 
     /** Starts moving u-sh from cn to eu (max_lag 200 ms, deadline {@code timeout} from now); waits until it catches up. */
-    static void startMovingUshToEu(ControlClient client, Duration timeout) {
+    static void startMovingUshToEu(RawClient client, Duration timeout) {
         ControlResponse res = client.post("/api/v1/switchovers", "{\"units\":[\"u-sh\"],\"target\":\"eu\","
-                + "\"max_lag_ms\":200,\"deadline\":\"" + Instant.now().plus(timeout) + "\"}");
+                + "\"max_lag\":\"200ms\",\"deadline\":\"" + Instant.now().plus(timeout) + "\"}");
         assertThat(res.status()).as(res.body()).isEqualTo(202);
         awaitEquals("phase", Duration.ofSeconds(20), () -> phase(client), "catching_up");
     }
 
     /** The phase of the current or last switchover. */
-    static String phase(ControlClient client) {
+    static String phase(RawClient client) {
         return client.get("/api/v1/state").json().path("switchover").path("phase").asText();
     }
 
     /** Asserts that u-sh (the first unit) has {@code home} and that no fence is left. */
-    static void assertUshHomeAndNoFences(ControlClient client, String home) {
+    static void assertUshHomeAndNoFences(RawClient client, String home) {
         com.fasterxml.jackson.databind.JsonNode state = client.get("/api/v1/state").json();
         assertThat(state.path("rules").path("units").get(0).path("region").asText()).isEqualTo(home);
         assertThat(state.path("fences").size()).isZero();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.unitas.control.HealthEntry.Freshness;
 import io.unitas.control.client.ControlClient;
+import io.unitas.control.client.internal.RawClient;
 import io.unitas.testkit.MutableClock;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,7 +30,7 @@ class HealthFreshnessTest {
                                                  .clock(clock).tick(Duration.ofMillis(20))
                                                  .healthFreshness(Duration.ofSeconds(10), Duration.ofSeconds(20))
                                                  .start()) {
-            ControlClient admin = ControlClient.of(server.uri(), Fixtures.ADMIN.secret());
+            RawClient admin = RawClient.of(server.uri(), Fixtures.ADMIN.secret());
             Fixtures.seed(admin, T0, 50);
             JsonNode cn = admin.get("/api/v1/state").json().path("health").path("cn");
             assertThat(cn.path("healthy").asBoolean()).isTrue();
@@ -65,11 +66,11 @@ class HealthFreshnessTest {
                                                      .clock(clock).tick(Duration.ofMillis(20))
                                                      .healthFreshness(Duration.ofSeconds(10), Duration.ofSeconds(20));
         try (ControlServer server = builder.start()) {
-            Fixtures.seed(ControlClient.of(server.uri(), Fixtures.ADMIN.secret()), T0, 50);
+            Fixtures.seed(RawClient.of(server.uri(), Fixtures.ADMIN.secret()), T0, 50);
         }
         clock.advance(Duration.ofMinutes(1)); // down for a minute: every report is older than TTL + grace
         try (ControlServer server = builder.start()) {
-            ControlClient admin = ControlClient.of(server.uri(), Fixtures.ADMIN.secret());
+            RawClient admin = RawClient.of(server.uri(), Fixtures.ADMIN.secret());
             Fixtures.awaitEquals("cn freshness", Duration.ofSeconds(5), () -> freshness(admin), "stale");
             assertThat(admin.get("/api/v1/state").json().path("health").path("cn").path("healthy").asBoolean())
                     .as("healthy while the regions may still push").isTrue();
@@ -98,7 +99,7 @@ class HealthFreshnessTest {
                 .as("a leader since before the report: the report's age decides").isEqualTo(Freshness.EXPIRED);
     }
 
-    private static String freshness(ControlClient client) {
+    private static String freshness(RawClient client) {
         return client.get("/api/v1/state").json().path("health").path("cn").path("freshness").asText();
     }
 }

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.unitas.config.ConfigException;
 import io.unitas.control.client.ControlClient;
-import io.unitas.control.client.ControlResponse;
+import io.unitas.control.client.internal.RawClient;
+import io.unitas.control.client.internal.ControlResponse;
 import io.unitas.testkit.MutableClock;
 
 /**
@@ -34,8 +35,8 @@ class HealthReportTrustTest {
 
     private final MutableClock clock = new MutableClock(T0);
     private ControlServer server;
-    private ControlClient admin;
-    private ControlClient agentCn;
+    private RawClient admin;
+    private RawClient agentCn;
 
     @BeforeEach
     void start() throws Exception {
@@ -44,8 +45,8 @@ class HealthReportTrustTest {
         server = ControlServer.builder().port(0).dataDir(dir.resolve("data")).tokens(tokens).clock(clock)
                               .healthFreshness(Duration.ofMinutes(5), Duration.ofMinutes(5))
                               .healthClockSkew(Duration.ofSeconds(30)).start();
-        admin = ControlClient.of(server.uri(), Fixtures.ADMIN.secret());
-        agentCn = ControlClient.of(server.uri(), AGENT_CN.secret());
+        admin = RawClient.of(server.uri(), Fixtures.ADMIN.secret());
+        agentCn = RawClient.of(server.uri(), AGENT_CN.secret());
         Fixtures.seed(admin, T0, 50);
     }
 
@@ -54,7 +55,7 @@ class HealthReportTrustTest {
         server.close();
     }
 
-    private static ControlResponse report(ControlClient who, String region, long sequence, Instant at, boolean ok) {
+    private static ControlResponse report(RawClient who, String region, long sequence, Instant at, boolean ok) {
         return who.send("PUT", "/api/v1/health/" + region, Fixtures.report(region, sequence, at, ok, 0), Map.of());
     }
 
@@ -94,7 +95,7 @@ class HealthReportTrustTest {
         clock.advance(Duration.ofSeconds(5));
         assertThat(report(agentCn, "cn", 2, T0.plusSeconds(5), true).status()).isEqualTo(409);
 
-        ControlResponse byOperator = ControlClient.of(server.uri(), Fixtures.OPERATOR.secret())
+        ControlResponse byOperator = RawClient.of(server.uri(), Fixtures.OPERATOR.secret())
                                                   .send("DELETE", "/api/v1/health/cn", null, Map.of());
         ControlResponse reset = admin.send("DELETE", "/api/v1/health/cn", null,
                                            Map.of("X-Unitas-Reason", "forged report"));

@@ -18,7 +18,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.unitas.control.client.ControlClient;
-import io.unitas.control.client.ControlResponse;
+import io.unitas.control.client.internal.RawClient;
+import io.unitas.control.client.internal.ControlResponse;
 
 /**
  * The standing kill loop: a control plane on the embedded store, in its own JVM, is killed with {@code kill -9}
@@ -47,7 +48,7 @@ class KillLoopTest {
         AtomicLong ackedSequence = new AtomicLong();
         for (int kill = 0; kill <= kills; kill++) {
             try (ControlProcess process = ControlProcess.start(data, tokens, null, dir.resolve("control.log"))) {
-                ControlClient admin = ControlClient.of(process.uri(), Fixtures.ADMIN.secret());
+                RawClient admin = RawClient.of(process.uri(), Fixtures.ADMIN.secret());
                 if (kill == 0) {
                     Fixtures.seed(admin, Instant.now(), 0);
                     ackedSequence.set(1);

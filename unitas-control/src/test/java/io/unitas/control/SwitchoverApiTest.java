@@ -3,7 +3,8 @@ package io.unitas.control;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.unitas.control.client.ControlClient;
-import io.unitas.control.client.ControlResponse;
+import io.unitas.control.client.internal.RawClient;
+import io.unitas.control.client.internal.ControlResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,8 +30,8 @@ class SwitchoverApiTest {
 
     private final MutableClock clock = new MutableClock(T0);
     private ControlServer server;
-    private ControlClient admin;
-    private ControlClient operator;
+    private RawClient admin;
+    private RawClient operator;
     private long sequence = 1;
 
     @BeforeEach
@@ -38,8 +39,8 @@ class SwitchoverApiTest {
         server = ControlServer.builder().port(0).dataDir(dir).tokens(Fixtures.tokensFile(dir)).clock(clock)
                               .tick(Duration.ofMillis(20))
                               .healthFreshness(Duration.ofSeconds(10), Duration.ofSeconds(20)).start();
-        admin = ControlClient.of(server.uri(), Fixtures.ADMIN.secret());
-        operator = ControlClient.of(server.uri(), Fixtures.OPERATOR.secret());
+        admin = RawClient.of(server.uri(), Fixtures.ADMIN.secret());
+        operator = RawClient.of(server.uri(), Fixtures.OPERATOR.secret());
         Fixtures.seed(admin, T0, 5_000);
     }
 
@@ -84,6 +85,7 @@ class SwitchoverApiTest {
         assertThat(started.status()).isEqualTo(202);
         assertThat(started.json().path("switchover").path("id").asText()).isEqualTo("sw-1");
         assertThat(started.json().path("switchover").path("max_lag_ms").asLong()).isZero();
+        assertThat(started.json().path("switchover").path("max_lag").asText()).isEqualTo("0s");
 
         Fixtures.awaitEquals("phase", WAIT, this::phase, "catching_up");
         JsonNode fenced = state();

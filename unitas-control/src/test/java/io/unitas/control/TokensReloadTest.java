@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.unitas.control.client.ControlClient;
+import io.unitas.control.client.internal.RawClient;
 
 /** The tokens file is followed by a running control plane: added and revoked tokens count, a broken edit does not. */
 class TokensReloadTest {
@@ -33,7 +34,7 @@ class TokensReloadTest {
     }
 
     private int statusWith(ControlToken token) {
-        return ControlClient.of(server.uri(), token.secret()).get("/api/v1/state").status();
+        return RawClient.of(server.uri(), token.secret()).get("/api/v1/state").status();
     }
 
     /** The status with {@code token} once it is {@code expected}, or the last one seen after 5 s. */

@@ -3,6 +3,8 @@ package io.unitas.control;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.unitas.control.client.ControlClient;
+import io.unitas.control.client.wire.FenceRequest;
+import io.unitas.control.client.internal.RawClient;
 import io.unitas.control.client.WatchStatus;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,7 +15,6 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -24,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The client's watch against a real control plane: it survives its callback's failures, notices a half-open
- * connection by the missing heartbeats and reconnects, and says how it is doing. Time is a ticker the test moves.
+ * connection by the missing heartbeats and reconnects, and says how it is doing. Time is a scheduler the test moves:
+ * no deadline or backoff here waits on the wall clock.
  */
 class WatchClientTest {
 
@@ -32,14 +34,14 @@ class WatchClientTest {
     Path dir;
 
     private ControlServer server;
-    private ControlClient operator;
-    private final AtomicLong nanos = new AtomicLong();
+    private RawClient operator;
+    private final ManualScheduler time = new ManualScheduler();
 
     @BeforeEach
     void start() {
         server = ControlServer.builder().port(0).dataDir(dir).tokens(Fixtures.tokensFile(dir)).start();
-        Fixtures.seed(ControlClient.of(server.uri(), Fixtures.ADMIN.secret()), Instant.now(), 0);
-        operator = ControlClient.of(server.uri(), Fixtures.OPERATOR.secret());
+        Fixtures.seed(RawClient.of(server.uri(), Fixtures.ADMIN.secret()), Instant.now(), 0);
+        operator = RawClient.of(server.uri(), Fixtures.OPERATOR.secret());
     }
 
     @AfterEach
@@ -48,13 +50,13 @@ class WatchClientTest {
     }
 
     private ControlClient viewer(java.net.URI uri) {
-        return ControlClient.builder(uri).token(Fixtures.VIEWER.secret()).ticker(nanos::get)
+        return ControlClient.builder(uri).token(Fixtures.VIEWER.secret()).scheduler(time)
                             .random(new Random(7)).reconnectBackoff(Duration.ofMillis(200), Duration.ofSeconds(2))
                             .build();
     }
 
     private long fence() {
-        return operator.fence(List.of("u-ny"), "test").revision();
+        return operator.fence(FenceRequest.of(List.of("u-ny"), "test")).revision();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -90,19 +92,20 @@ class WatchClientTest {
             assertThat(delivered.poll(10, TimeUnit.SECONDS)).isEqualTo(server.revision());
             proxy.freeze();
             long missed = fence();
-            assertThat(delivered.poll(300, TimeUnit.MILLISECONDS)).as("the frozen connection delivers nothing")
-                                                                   .isNull();
 
-            nanos.addAndGet(Duration.ofSeconds(14).toNanos());
-            assertThat(delivered.poll(300, TimeUnit.MILLISECONDS)).as("two missed heartbeats are not yet three")
-                                                                   .isNull();
-            assertThat(watch.status().connected()).isTrue();
+            time.forward(Duration.ofSeconds(14));
+            assertThat(watch.status().connected()).as("two missed heartbeats are not yet three").isTrue();
+            assertThat(watch.status().reconnects()).isZero();
+            assertThat(delivered).as("the frozen connection delivers nothing").isEmpty();
+
+            time.forward(Duration.ofMillis(1_001)); // past 15 s: the deadline closes the stream
+            assertThat(watch.status().connected()).isFalse();
 
             Long got = null;
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30); // a bound on the test, not a decision
             while (got == null && System.nanoTime() < deadline) {
-                nanos.addAndGet(Duration.ofMillis(500).toNanos()); // the ticker past 15 s, then through the backoff
-                got = delivered.poll(100, TimeUnit.MILLISECONDS);
+                time.runNextWithin(Duration.ofSeconds(2)); // the backoff's wait, once the reader has begun it
+                got = delivered.poll(50, TimeUnit.MILLISECONDS);
             }
             assertThat(got).as("the change made while the connection was half-open").isEqualTo(missed);
             assertThat(watch.status().reconnects()).isEqualTo(1);

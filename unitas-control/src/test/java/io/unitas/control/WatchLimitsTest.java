@@ -3,7 +3,9 @@ package io.unitas.control;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.unitas.control.client.ControlClient;
-import io.unitas.control.client.ControlResponse;
+import io.unitas.control.client.wire.FenceRequest;
+import io.unitas.control.client.internal.RawClient;
+import io.unitas.control.client.internal.ControlResponse;
 import io.unitas.testkit.Await;
 import io.unitas.testkit.MutableClock;
 import java.io.InputStream;
@@ -47,7 +49,7 @@ class WatchLimitsTest {
         server = ControlServer.builder().port(0).dataDir(dir).tokens(Fixtures.tokensFile(dir)).clock(clock)
                               .healthFreshness(Duration.ofDays(1), Duration.ofDays(1))
                               .watchLimits(perToken, total, unsentBytes, healthEvery).start();
-        Fixtures.seed(ControlClient.of(server.uri(), Fixtures.ADMIN.secret()), clock.instant(), 0);
+        Fixtures.seed(RawClient.of(server.uri(), Fixtures.ADMIN.secret()), clock.instant(), 0);
     }
 
     @AfterEach
@@ -149,11 +151,11 @@ class WatchLimitsTest {
                    + Fixtures.VIEWER.secret() + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
         out.flush();
 
-        ControlClient agent = ControlClient.of(server.uri(), Fixtures.REPORTER.secret());
+        RawClient agent = RawClient.of(server.uri(), Fixtures.REPORTER.secret());
         String big = "x".repeat(50_000); // a report stays under the route's 64 KiB body limit
         for (int i = 1; i <= 80; i++) { // each state then carries ~150 KB of checks: ~12 MB for the watcher
             String region = List.of("cn", "eu", "us").get(i % 3);
-            ControlResponse res = agent.reportHealth(region, Fixtures.report(region, 100 + i, clock.instant(), true, 0)
+            ControlResponse res = Fixtures.putHealth(agent, region, Fixtures.report(region, 100 + i, clock.instant(), true, 0)
                     .replace("\"reason\":\"\"", "\"reason\":\"" + big + i + "\""));
             assertThat(res.status()).as(res.body()).isEqualTo(200);
         }
@@ -215,8 +217,8 @@ class WatchLimitsTest {
     @Test
     void aWatcherGetsOnlyThePartsItAskedFor_andHealthAloneIsCoalescedUntilTheNextConfigChange() throws Exception {
         start(64, 100, 1 << 20, Duration.ofHours(1));
-        ControlClient agent = ControlClient.of(server.uri(), Fixtures.REPORTER.secret());
-        ControlClient operator = ControlClient.of(server.uri(), Fixtures.OPERATOR.secret());
+        RawClient agent = RawClient.of(server.uri(), Fixtures.REPORTER.secret());
+        RawClient operator = RawClient.of(server.uri(), Fixtures.OPERATOR.secret());
         long seeded = server.revision();
         Watching all = new Watching(Fixtures.VIEWER, "");
         Watching config = new Watching(Fixtures.VIEWER, "?parts=config");
@@ -228,10 +230,10 @@ class WatchLimitsTest {
         assertThat(first.has("rules")).isFalse();
         assertThat(first.path("health").has("cn")).isTrue();
 
-        assertThat(agent.reportHealth("eu", Fixtures.report("eu", 50, clock.instant(), true, 7)).status())
+        assertThat(Fixtures.putHealth(agent, "eu", Fixtures.report("eu", 50, clock.instant(), true, 7)).status())
                 .isEqualTo(200);
         long coalesced = server.revision();
-        long fenced = operator.fence(List.of("u-ny"), "drill").revision();
+        long fenced = operator.fence(FenceRequest.of(List.of("u-ny"), "drill")).revision();
 
         JsonNode next = all.next();
         assertThat(next.path("revision").asLong()).as("the health-only revision is not sent on its own")

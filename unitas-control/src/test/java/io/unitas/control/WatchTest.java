@@ -3,7 +3,8 @@ package io.unitas.control;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.unitas.control.client.ControlClient;
-import io.unitas.control.client.ControlResponse;
+import io.unitas.control.client.internal.RawClient;
+import io.unitas.control.client.internal.ControlResponse;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -26,14 +27,14 @@ class WatchTest {
     Path dir;
 
     private ControlServer server;
-    private ControlClient operator;
+    private RawClient operator;
 
     @BeforeEach
     void start() {
         server = ControlServer.builder().port(0).dataDir(dir).tokens(Fixtures.tokensFile(dir)).start();
-        ControlClient admin = ControlClient.of(server.uri(), Fixtures.ADMIN.secret());
+        RawClient admin = RawClient.of(server.uri(), Fixtures.ADMIN.secret());
         Fixtures.seed(admin, java.time.Instant.now(), 0);
-        operator = ControlClient.of(server.uri(), Fixtures.OPERATOR.secret());
+        operator = RawClient.of(server.uri(), Fixtures.OPERATOR.secret());
     }
 
     @AfterEach
@@ -64,7 +65,7 @@ class WatchTest {
     void aWatcherGetsTheCurrentStateThenEveryNewRevisionInOrder() throws Exception {
         long now = server.revision();
         BlockingQueue<ControlClient.WatchEvent> events = new LinkedBlockingQueue<>();
-        try (AutoCloseable watch = ControlClient.of(server.uri(), Fixtures.VIEWER.secret()).watch(-1, events::add)) {
+        try (AutoCloseable watch = RawClient.of(server.uri(), Fixtures.VIEWER.secret()).watch(-1, events::add)) {
             assertThat(take(events, 1)).containsExactly(now);
             changeFences(20);
             assertThat(take(events, 20)).containsExactlyElementsOf(LongStream.rangeClosed(now + 1, now + 20)
@@ -79,7 +80,7 @@ class WatchTest {
         List<Long> missed = LongStream.rangeClosed(seen + 1, seen + 15).boxed().toList();
 
         BlockingQueue<ControlClient.WatchEvent> events = new LinkedBlockingQueue<>();
-        try (AutoCloseable watch = ControlClient.of(server.uri(), Fixtures.VIEWER.secret()).watch(seen, events::add)) {
+        try (AutoCloseable watch = RawClient.of(server.uri(), Fixtures.VIEWER.secret()).watch(seen, events::add)) {
             assertThat(take(events, 15)).containsExactlyElementsOf(missed);
         }
 
@@ -104,7 +105,7 @@ class WatchTest {
 
     @Test
     void watchingNeedsAToken() {
-        ControlResponse res = ControlClient.of(server.uri(), null).get("/api/v1/watch");
+        ControlResponse res = RawClient.of(server.uri(), null).get("/api/v1/watch");
 
         assertThat(res.status()).isEqualTo(401);
     }

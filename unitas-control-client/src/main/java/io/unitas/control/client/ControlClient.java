@@ -5,19 +5,34 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
-import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
+import io.unitas.control.client.wire.AuditPage;
+import io.unitas.control.client.wire.Caller;
+import io.unitas.control.client.wire.Committed;
+import io.unitas.control.client.wire.DocumentText;
+import io.unitas.control.client.wire.Evidence;
+import io.unitas.control.client.wire.FenceRequest;
+import io.unitas.control.client.wire.ReplicaView;
+import io.unitas.control.client.wire.StalenessBudget;
+import io.unitas.control.client.wire.StateView;
+import io.unitas.control.client.wire.SwitchoverRequest;
+import io.unitas.control.client.wire.SwitchoverStarted;
+import io.unitas.control.client.wire.SwitchoverView;
+import io.unitas.core.health.HealthReport;
+
 /**
  * A client of the control plane's HTTP API, for {@code unitas ctl}, gateways, health agents and SDKs: one method
- * per operation of the server's OpenAPI document ({@code /api/v1/openapi.json}), each sending the bearer token,
- * and a watch that delivers new states in revision order, survives its callback's failures, notices a dead
- * connection by its missing heartbeats and reconnects by itself, resuming after the last revision it delivered.
+ * per operation of the server's OpenAPI document ({@code /api/v1/openapi.json}), each sending the bearer token and
+ * returning the answer as a record of {@link io.unitas.control.client.wire}; a refusal is a
+ * {@link ControlException} carrying the server's problem, a server that cannot be reached an
+ * {@link java.io.UncheckedIOException}. Its watch delivers new states in revision order, survives its callback's
+ * failures, notices a dead connection by its missing heartbeats and reconnects by itself, resuming after the last
+ * revision it delivered.
  */
 public interface ControlClient {
 
@@ -31,92 +46,68 @@ public interface ControlClient {
         return new Builder(server);
     }
 
-    /** {@code GET /api/v1/state}: the whole state; {@link ControlResponse#revision()} is its revision. */
-    default ControlResponse state() {
-        return get("/api/v1/state");
-    }
+    /** {@code GET /api/v1/state}: the whole state at its revision. */
+    StateView state();
 
     /** {@code GET /api/v1/whoami}: the caller's token name and role. */
-    default ControlResponse whoami() {
-        return get("/api/v1/whoami");
-    }
+    Caller whoami();
 
     /** {@code GET /api/v1/replica}: whether this replica leads, and its revision. */
-    default ControlResponse replica() {
-        return get("/api/v1/replica");
-    }
+    ReplicaView replica();
 
-    /** {@code PUT /api/v1/topology} (JSON) replacing revision {@code ifMatch}. */
-    default ControlResponse replaceTopology(String json, long ifMatch) {
-        return put("/api/v1/topology", json, ifMatch);
-    }
+    /**
+     * {@code GET /api/v1/fallback-pool}: the fallback address pool's binary form as published (count, IPv4 addresses,
+     * CRC32), not yet verified; empty when the control plane publishes none.
+     */
+    byte[] fallbackPool();
 
-    /** {@code PUT /api/v1/rules} (JSON) replacing revision {@code ifMatch}. */
-    default ControlResponse replaceRules(String json, long ifMatch) {
-        return put("/api/v1/rules", json, ifMatch);
-    }
+    /**
+     * {@code GET /api/v1/budgets}: each staleness budget of the control plane's consistency contract against the
+     * largest lag reported now; empty when it was started without one.
+     */
+    List<StalenessBudget> budgets();
 
-    /** {@code PUT /api/v1/health/{region}}: one health report (JSON) of {@code region}. */
-    default ControlResponse reportHealth(String region, String json) {
-        return send("PUT", "/api/v1/health/" + Requests.segment(region), json, Map.of());
-    }
+    /** {@code PUT /api/v1/topology}: replaces revision {@code ifMatch}'s topology, saying why. */
+    Committed replaceTopology(DocumentText document, long ifMatch, String reason);
+
+    /** {@code PUT /api/v1/rules}: replaces revision {@code ifMatch}'s unit rules, saying why. */
+    Committed replaceRules(DocumentText document, long ifMatch, String reason);
+
+    /** {@code PUT /api/v1/failover}: replaces revision {@code ifMatch}'s failover policy, saying why. */
+    Committed replaceFailover(DocumentText document, long ifMatch, String reason);
+
+    /** {@code PUT /api/v1/health/{region}}: one health report of its region. */
+    Committed reportHealth(HealthReport report);
+
+    /** {@code DELETE /api/v1/health/{region}}: forgets {@code region}'s last report (admin), saying why. */
+    Committed resetHealth(String region, String reason);
 
     /**
      * {@code POST /api/v1/health/{region}/unreachable}: {@code observer} (a gateway's region) cannot connect to any
      * endpoint of {@code region} it tried; evidence that takes a silent region down before its grace runs out.
      */
-    default ControlResponse reportUnreachable(String region, String observer) {
-        return post("/api/v1/health/" + Requests.segment(region) + "/unreachable",
-                    Requests.object("observer", observer));
-    }
+    Evidence reportUnreachable(String region, String observer);
 
-    /** {@code POST /api/v1/fences}: fences the writes of {@code units}, saying why. */
-    default ControlResponse fence(List<String> units, String reason) {
-        return post("/api/v1/fences", Requests.object("units", units, "reason", reason));
-    }
+    /** {@code POST /api/v1/fences}: fences the writes of the request's units. */
+    Committed fence(FenceRequest request);
 
     /** {@code DELETE /api/v1/fences/{unit}}: lifts the fence of {@code unit}, saying why. */
-    default ControlResponse liftFence(String unit, String reason) {
-        return send("DELETE", "/api/v1/fences/" + Requests.segment(unit), null, Requests.reason(reason));
-    }
+    Committed liftFence(String unit, String reason);
 
-    /** {@code POST /api/v1/switchovers}: plans (or, with {@code "dry_run": true}, only plans) a switchover. */
-    default ControlResponse startSwitchover(String json) {
-        return post("/api/v1/switchovers", json);
-    }
+    /** {@code POST /api/v1/switchovers}: plans, and unless a dry run starts, a switchover. */
+    SwitchoverStarted startSwitchover(SwitchoverRequest request);
 
-    /** {@code GET /api/v1/switchovers/{id}}. */
-    default ControlResponse switchover(String id) {
-        return get("/api/v1/switchovers/" + Requests.segment(id));
-    }
+    /** {@code GET /api/v1/switchovers/{id}}: the current or last switchover. */
+    SwitchoverView switchover(String id);
 
-    /** {@code POST /api/v1/switchovers/{id}/abort}, saying why. */
-    default ControlResponse abortSwitchover(String id, String reason) {
-        return post("/api/v1/switchovers/" + Requests.segment(id) + "/abort", Requests.object("reason", reason));
-    }
+    /** {@code POST /api/v1/switchovers/{id}/abort}, saying why: the switchover as it ended. */
+    SwitchoverView abortSwitchover(String id, String reason);
+
+    /** {@code POST /api/v1/proposals/{id}/accept}: starts the move a failover proposal proposes, saying why. */
+    SwitchoverStarted acceptProposal(String id, String reason);
 
     /** {@code GET /api/v1/audit}: at most {@code limit} entries after sequence number {@code after}. */
-    default ControlResponse audit(long after, int limit) {
-        return get("/api/v1/audit?after=" + after + "&limit=" + limit);
-    }
-
-    /** {@code GET path}. */
-    default ControlResponse get(String path) {
-        return send("GET", path, null, Map.of());
-    }
-
-    /** {@code POST path} with a JSON body. */
-    default ControlResponse post(String path, String json) {
-        return send("POST", path, json, Map.of());
-    }
-
-    /** {@code PUT path} of a JSON document replacing revision {@code ifMatch}. */
-    default ControlResponse put(String path, String json, long ifMatch) {
-        return send("PUT", path, json, Map.of("If-Match", "\"" + ifMatch + "\""));
-    }
-
-    /** Any request; {@code json} may be null; {@code headers} are added (for example {@code X-Unitas-Reason}). */
-    ControlResponse send(String method, String path, String json, Map<String, String> headers);
+    AuditPage audit(long after, int limit);
 
     /** {@link #watch(long, Set, Consumer)} of every part. */
     default Watch watch(long since, Consumer<WatchEvent> onState) {
@@ -169,7 +160,7 @@ public interface ControlClient {
         int missedHeartbeats = 3;
         Duration firstBackoff = Duration.ofMillis(250);
         Duration longestBackoff = Duration.ofSeconds(30);
-        LongSupplier ticker = System::nanoTime;
+        WatchScheduler scheduler = WatchScheduler.system();
         RandomGenerator random = RandomGenerator.getDefault();
         Path ca;
         boolean allowInsecure;
@@ -227,9 +218,12 @@ public interface ControlClient {
             return this;
         }
 
-        /** The ticker (nanoseconds) for heartbeat ages and backoff. Default {@link System#nanoTime()}. */
-        public Builder ticker(LongSupplier ticker) {
-            this.ticker = Objects.requireNonNull(ticker, "ticker");
+        /**
+         * The watch's time: heartbeat ages, connection deadlines and reconnection waits. Default
+         * {@link WatchScheduler#system()}; a test gives one it moves forward.
+         */
+        public Builder scheduler(WatchScheduler scheduler) {
+            this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
             return this;
         }
 

@@ -11,44 +11,32 @@ import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
-import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 import java.util.stream.Collectors;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.unitas.control.client.internal.ControlResponse;
+
 /**
- * One watch: a thread that reads the stream and delivers events, and a guard that looks every
- * {@value #GUARD_MILLIS} ms whether the stream is still alive. The server sends a heartbeat every few seconds; a
- * connection that has said nothing for {@code missed} heartbeats (a half-open TCP connection, a proxy that stopped
- * forwarding) is closed by the guard, and the reader reconnects after a jittered backoff, resuming after the last
- * delivered revision. All ages and waits are on the injected ticker.
+ * One watch: a thread that reads the stream and delivers events, and deadlines on the injected
+ * {@link WatchScheduler}. The server sends a heartbeat every few seconds; a connection that has said nothing for
+ * {@code missed} heartbeats (a half-open TCP connection, a proxy that stopped forwarding), or an attempt with no
+ * answer as long, is closed when its deadline fires, and the reader reconnects after a jittered backoff (a wait the
+ * scheduler ends), resuming after the last delivered revision. No age or wait reads any other clock.
  */
 final class WatchLoop implements ControlClient.Watch {
 
     private static final Logger log = LoggerFactory.getLogger(WatchLoop.class);
-    private static final long GUARD_MILLIS = 100;
     private static final long NEVER = Long.MIN_VALUE;
-
-    /** One guard thread for every watch of the process: it only compares ages and closes streams. */
-    private static final ScheduledExecutorService GUARD = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "unitas-watch-guard");
-        t.setDaemon(true);
-        return t;
-    });
 
     private final HttpControlClient client;
     private final Set<ControlClient.Part> parts;
     private final Consumer<ControlClient.WatchEvent> onState;
-    private final LongSupplier ticker;
+    private final WatchScheduler scheduler;
     private final RandomGenerator random;
     private final Backoff backoff;
     private final long deadAfterNanos;
@@ -67,39 +55,43 @@ final class WatchLoop implements ControlClient.Watch {
     private volatile String dropReason; // why the guard closed the current attempt, null when it did not
     private volatile CompletableFuture<HttpResponse<InputStream>> pending;
     private volatile InputStream stream;
+    private volatile WatchScheduler.Cancellable deadline = () -> { };
+    private volatile CompletableFuture<Void> wake; // the backoff wait in progress, completed by the scheduler
     private final Thread thread;
-    private final ScheduledFuture<?> guard;
 
     WatchLoop(HttpControlClient client, long since, Set<ControlClient.Part> parts,
               Consumer<ControlClient.WatchEvent> onState, ControlClient.Builder config) {
         this.client = client;
         this.parts = Set.copyOf(parts);
         this.onState = onState;
-        this.ticker = config.ticker;
+        this.scheduler = config.scheduler;
         this.random = config.random;
         this.backoff = new Backoff(config.firstBackoff, config.longestBackoff);
         this.heartbeat = config.heartbeat;
         this.missed = config.missedHeartbeats;
         this.deadAfterNanos = config.heartbeat.toNanos() * config.missedHeartbeats;
         this.lastRevision = new AtomicLong(since);
-        this.thread = new Thread(this::run, "unitas-watch");
+        this.thread = new Thread(this::run, "unitas-watch " + client.server().getAuthority());
         thread.setDaemon(true);
         thread.start();
-        this.guard = GUARD.scheduleWithFixedDelay(this::check, GUARD_MILLIS, GUARD_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     @Override
     public WatchStatus status() {
         long heard = lastHeard;
         return new WatchStatus(connected, lastRevision.get(),
-                               heard == NEVER ? -1 : Math.max(0, (ticker.getAsLong() - heard) / 1_000_000),
+                               heard == NEVER ? -1 : Math.max(0, (scheduler.nanoTime() - heard) / 1_000_000),
                                reconnects.get(), callbackFailures.get(), badEvents.get(), lastError);
     }
 
     @Override
     public void close() {
         open = false;
-        guard.cancel(false);
+        deadline.cancel();
+        CompletableFuture<Void> waiting = wake;
+        if (waiting != null) {
+            waiting.complete(null);
+        }
         drop();
         thread.interrupt();
     }
@@ -147,11 +139,12 @@ final class WatchLoop implements ControlClient.Watch {
         String query = "?parts=" + parts.stream().map(ControlClient.Part::wireName).sorted()
                                         .collect(Collectors.joining(","))
                        + (since < 0 ? "" : "&since=" + since);
-        connectingSince = ticker.getAsLong();
+        connectingSince = scheduler.nanoTime();
         CompletableFuture<HttpResponse<InputStream>> future = client.http().sendAsync(
                 client.request("/api/v1/watch" + query).header("Accept", "text/event-stream").build(),
                 HttpResponse.BodyHandlers.ofInputStream());
         pending = future;
+        arm(deadAfterNanos);
         HttpResponse<InputStream> res;
         try {
             res = future.get();
@@ -160,6 +153,7 @@ final class WatchLoop implements ControlClient.Watch {
         } catch (ExecutionException e) {
             throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
         } finally {
+            deadline.cancel();
             pending = null;
             connectingSince = NEVER;
         }
@@ -178,8 +172,9 @@ final class WatchLoop implements ControlClient.Watch {
             }
             return attempt;
         }
-        lastHeard = ticker.getAsLong();
+        lastHeard = scheduler.nanoTime();
         connected = true;
+        arm(deadAfterNanos);
         if (attempt > 0) {
             log.info("control-plane watch of {} connected again after {} attempts, resuming after revision {}",
                      client.server(), attempt, since);
@@ -200,9 +195,10 @@ final class WatchLoop implements ControlClient.Watch {
         BufferedReader lines = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8));
         String line;
         while (open && (line = lines.readLine()) != null) {
-            lastHeard = ticker.getAsLong();
+            lastHeard = scheduler.nanoTime();
             reader.line(line, sink);
         }
+        deadline.cancel();
         lastError = dropReason != null ? dropReason : "the stream ended";
         return 0;
     }
@@ -221,32 +217,51 @@ final class WatchLoop implements ControlClient.Watch {
         }
     }
 
+    /** Sets the deadline {@code nanos} from now, replacing the one before. */
+    private void arm(long nanos) {
+        deadline.cancel();
+        deadline = scheduler.schedule(this::check, Duration.ofNanos(nanos));
+    }
+
     /**
-     * The guard: closes a stream that has been silent, or a connection attempt that has hung, too long. A scheduled
-     * task that throws is never run again, so nothing may leave it.
+     * The deadline: closes a stream that has been silent, or a connection attempt that has hung, too long; a stream
+     * heard from since is given a new deadline from when it was last heard. A scheduled task must not throw (the
+     * system scheduler's thread serves every watch), so nothing leaves it.
      */
     private void check() {
         try {
             checkNow();
         } catch (RuntimeException | Error e) {
-            log.warn("control-plane watch of {}: its guard failed; checking again next time", client.server(), e);
+            log.warn("control-plane watch of {}: its deadline check failed", client.server(), e);
         }
     }
 
     private void checkNow() {
-        long now = ticker.getAsLong();
+        if (!open) {
+            return;
+        }
+        long now = scheduler.nanoTime();
         long heard = lastHeard;
-        if (connected && heard != NEVER && now - heard > deadAfterNanos) {
-            dropReason = "no heartbeat for " + Duration.ofNanos(now - heard).toMillis() + " ms (expected: one every "
-                        + heartbeat.toMillis() + " ms, " + missed + " missed is a dead stream)";
-            connected = false;
-            drop();
+        if (connected && heard != NEVER) {
+            if (now - heard > deadAfterNanos) {
+                dropReason = "no heartbeat for " + Duration.ofNanos(now - heard).toMillis() + " ms (expected: one "
+                            + "every " + heartbeat.toMillis() + " ms, " + missed + " missed is a dead stream)";
+                connected = false;
+                drop();
+            } else {
+                arm(heard + deadAfterNanos - now + 1);
+            }
+            return;
         }
         long connecting = connectingSince;
         CompletableFuture<?> attempt = pending;
-        if (attempt != null && connecting != NEVER && now - connecting > deadAfterNanos) {
-            dropReason = "no response for " + Duration.ofNanos(now - connecting).toMillis() + " ms";
-            attempt.cancel(true);
+        if (attempt != null && connecting != NEVER) {
+            if (now - connecting > deadAfterNanos) {
+                dropReason = "no response for " + Duration.ofNanos(now - connecting).toMillis() + " ms";
+                attempt.cancel(true);
+            } else {
+                arm(connecting + deadAfterNanos - now + 1);
+            }
         }
     }
 
@@ -267,15 +282,20 @@ final class WatchLoop implements ControlClient.Watch {
         }
     }
 
-    /** Waits {@code delay} on the ticker; false when closed meanwhile. */
+    /** Waits {@code delay} on the scheduler; false when closed meanwhile. */
     private boolean sleep(Duration delay) throws InterruptedException {
-        long until = ticker.getAsLong() + delay.toNanos();
-        long left;
-        while (open && (left = until - ticker.getAsLong()) > 0) {
-            LockSupport.parkNanos(Math.min(left, TimeUnit.MILLISECONDS.toNanos(20)));
-            if (Thread.interrupted()) {
-                throw new InterruptedException();
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        wake = done;
+        WatchScheduler.Cancellable task = scheduler.schedule(() -> done.complete(null), delay);
+        try {
+            if (open) {
+                done.get();
             }
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e); // never completed exceptionally
+        } finally {
+            task.cancel();
+            wake = null;
         }
         return open;
     }

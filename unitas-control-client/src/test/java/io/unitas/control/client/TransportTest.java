@@ -30,7 +30,7 @@ class TransportTest {
         assertThatThrownBy(() -> ControlClient.of(URI.create("http://ops:hunter2@control.internal:7070"), "secret"))
                 .hasMessageContaining("'http://***@control.internal:7070'").hasMessageNotContaining("hunter2");
         ControlClient unreachable = ControlClient.of(URI.create("http://ops:hunter2@127.0.0.1:1"), "secret");
-        assertThatThrownBy(() -> unreachable.get("/api/v1/state"))
+        assertThatThrownBy(() -> unreachable.state())
                 .hasMessageStartingWith("http://***@127.0.0.1:1").hasMessageNotContaining("hunter2");
     }
 

@@ -88,6 +88,7 @@
     renderUnits();
     renderLinks();
     renderSwitchover();
+    refreshBudgets();
     refreshAudit();
   }
 
@@ -213,6 +214,25 @@
     if (sw.outcome) box.append(el('p', { class: failed ? 'outcome-bad' : 'outcome-ok', text: sw.outcome }));
   }
 
+  // Each bounded-staleness budget of the contract against the largest lag the regions report now: the check CI runs
+  // (unitas check consistency --control), live.
+  async function refreshBudgets() {
+    const r = await api('GET', '/api/v1/budgets');
+    if (r.status !== 200) return;
+    const body = $('budgets').tBodies[0];
+    if (!r.json.budgets.length) {
+      body.replaceChildren(el('tr', {}, el('td', { colspan: 5, class: 'muted',
+        text: 'No staleness budget declared (start the control plane with --consistency).' })));
+      return;
+    }
+    body.replaceChildren(...r.json.budgets.map((b) => el('tr', { id: 'budget-' + b.name, 'data-over': String(b.over) },
+      el('td', {}, el('b', { text: b.name }), el('div', { class: 'muted', text: b.declared_at })),
+      el('td', { class: 'num', text: b.budget }),
+      el('td', { class: 'num lag', text: b.largest_lag_ms === null ? 'none reported' : b.largest_lag_ms + ' ms' }),
+      el('td', { text: b.lagging || '–' }),
+      el('td', {}, el('span', { class: 'tag ' + (b.over ? 'fenced' : 'open'), text: b.over ? 'over budget' : 'within' })))));
+  }
+
   async function refreshAudit() {
     const r = await api('GET', '/api/v1/audit?limit=30');
     if (r.status !== 200) return;
@@ -227,7 +247,8 @@
   function request(dryRun) {
     const units = $('sw-units').value.split(',').map((s) => s.trim()).filter(Boolean);
     const body = {
-      max_lag_ms: Number($('sw-maxlag').value), timeout_ms: Number($('sw-timeout').value) * 1000,
+      // durations in the API's one grammar; what is no whole number comes back as a 400 naming the field
+      max_lag: $('sw-maxlag').value + 'ms', timeout: $('sw-timeout').value + 's',
       force: $('sw-force').checked, dry_run: dryRun, reason: 'console',
     };
     if ($('sw-drain').value) body.drain = $('sw-drain').value; else body.units = units;

@@ -36,7 +36,10 @@ final class ControlPlaneFeed implements StateFeed {
     private StateHolder holder;
     private volatile ControlClient.Watch watch;
 
-    /** With {@code unitRules} false the state's rules are not read (a follower that routes regions only). */
+    /**
+     * With {@code unitRules} false the state need not have rules, and they are read only when it has (a follower
+     * that routes regions only, and spills a down region's clients over by the units' loads when there are some).
+     */
     ControlPlaneFeed(StateSource.ControlPlane cp, Writes writes, boolean unitRules) {
         this.unitRules = unitRules;
         this.cp = cp;
@@ -85,7 +88,8 @@ final class ControlPlaneFeed implements StateFeed {
         }
         Topology topology = StateParts.topology(ConfigDocument.parse("control-plane-state.topology.json",
                                                                      root.get("topology").toString()));
-        UnitRules rules = !unitRules ? null : StateParts.rules(ConfigDocument.parse("control-plane-state.rules.json",
+        boolean readRules = unitRules || root.path("rules").isObject();
+        UnitRules rules = !readRules ? null : StateParts.rules(ConfigDocument.parse("control-plane-state.rules.json",
                                                                 root.path("rules").toString()), topology);
         HealthSnapshot health = StateParts.health(root.get("health"), topology);
         WriteFences fences = StateParts.fences(doc, root.get("fences"), "fences", writes);

@@ -19,8 +19,9 @@ public sealed interface StateSource permits StateSource.ControlPlane, StateSourc
     }
 
     /**
-     * As {@link #feed(Writes)}; with {@code unitRules} false no unit rules are read, from the control plane's state
-     * or from files, and the published states have none (a follower that routes regions, not users: DNS).
+     * As {@link #feed(Writes)}; with {@code unitRules} false unit rules are not required, from the control plane's
+     * state or from files, and are read only where there are some (a follower that routes regions, not users: DNS,
+     * which spills a down region's clients over by the units' loads).
      */
     default StateFeed feed(Writes writes, boolean unitRules) {
         if (this instanceof ControlPlane cp) {

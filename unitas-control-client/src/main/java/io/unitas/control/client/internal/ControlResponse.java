@@ -1,4 +1,4 @@
-package io.unitas.control.client;
+package io.unitas.control.client.internal;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -12,7 +12,7 @@ import io.unitas.config.ProblemJson;
 import io.unitas.core.ProblemDetail;
 
 /**
- * An API response: its status, its body, and the revision from its {@code ETag} (0 when it has none).
+ * A raw API response (for tests of the server's HTTP handling and receivers given as URLs): its status, its body, and the revision from its {@code ETag} (0 when it has none).
  *
  * @param status   the HTTP status
  * @param body     the body as text (JSON, or problem JSON for a refusal)
