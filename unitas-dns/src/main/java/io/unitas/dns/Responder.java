@@ -157,6 +157,8 @@ final class Responder {
         boolean authoritative;
         Region serving;
         Region client;
+        /** The client's subnet as a spillover key, or {@code null} where the state has no bands. */
+        String key;
         int scope;
         final List<Rr> answers = new ArrayList<>();
         final List<Rr> authority = new ArrayList<>();
@@ -266,6 +268,10 @@ final class Responder {
     private void locate(Answer a, Query q, InetAddress source, RoutingState s) {
         GeoMap.Location where = q.ecs() != null ? geo.locate(q.ecs().full(), q.ecs().source())
                                                 : geo.locate(source.getAddress(), source.getAddress().length * 8);
+        if (s != null && s.snapshot().spills()) { // the band a client spills over by: only where bands exist
+            a.key = q.ecs() != null ? AnswerPlan.clientKey(q.ecs().full(), q.ecs().source())
+                                    : AnswerPlan.clientKey(source.getAddress(), source.getAddress().length * 8);
+        }
         a.scope = where.scope();
         Region client = where.region();
         if (s != null && !s.router().topology().regions().isEmpty()
@@ -277,7 +283,7 @@ final class Responder {
 
     private AnswerPlan plan(Answer a, RoutingState s) {
         Region client = a.client;
-        AnswerPlan plan = AnswerPlan.of(s.router(), s.health(), client, lastHealthy.get(client), clock.millis(),
+        AnswerPlan plan = AnswerPlan.of(s.snapshot(), client, a.key, lastHealthy.get(client), clock.millis(),
                                         config.baseTtl(), config.minTtl());
         if (plan.kind() == AnswerPlan.Kind.NO_HEALTHY_REGION) {
             metrics.noHealthyRegion(client);

@@ -15,8 +15,9 @@ import net.jqwik.api.constraints.DoubleRange;
 import io.unitas.core.HealthSnapshot;
 import io.unitas.core.Region;
 import io.unitas.core.RegionHealth;
-import io.unitas.core.Router;
 import io.unitas.core.Topology;
+import io.unitas.core.fence.WriteFences;
+import io.unitas.core.routing.RoutingSnapshot;
 
 class AnswerPlanTest {
 
@@ -24,14 +25,18 @@ class AnswerPlanTest {
     private static final Region EU = Region.of("eu");
     private static final Region US = Region.of("us");
     private static final Topology TOPOLOGY = Topology.of("cn", "eu", "us");
-    private static final Router ROUTER = Router.of(TOPOLOGY);
 
     private static HealthSnapshot health(boolean cn, boolean eu, boolean us) {
         return HealthSnapshot.ofFlags(Map.of(CN, cn, EU, eu, US, us));
     }
 
     private static AnswerPlan plan(HealthSnapshot health, Region client, Region lastHealthy) {
-        return AnswerPlan.of(ROUTER, health, client, lastHealthy, 0, 300, 30);
+        return AnswerPlan.of(state(health, Duration.ZERO), client, null, lastHealthy, 0, 300, 30);
+    }
+
+    /** The routing state DNS follows: a topology without units (no bands), the health as given. */
+    private static RoutingSnapshot state(HealthSnapshot health, Duration holdDown) {
+        return RoutingSnapshot.of(TOPOLOGY, null, health, WriteFences.none(), () -> 0L, 0, holdDown);
     }
 
     @Test
@@ -66,11 +71,11 @@ class AnswerPlanTest {
 
     @Test
     void aRecoveredHomeIsHeldDown_asTheGatewayHoldsItDown() {
-        Router held = Router.of(TOPOLOGY, Duration.ofSeconds(5));
         HealthSnapshot down = health(false, true, true);
         HealthSnapshot up = health(true, true, true).since(down, 1_000); // cn healthy since t = 1 s
-        assertThat(AnswerPlan.of(held, up, CN, null, 3_000, 300, 30).serving()).isEqualTo(EU);
-        assertThat(AnswerPlan.of(held, up, CN, null, 6_000, 300, 30).serving()).isEqualTo(CN);
+        RoutingSnapshot held = state(up, Duration.ofSeconds(5));
+        assertThat(AnswerPlan.of(held, CN, null, null, 3_000, 300, 30).serving()).isEqualTo(EU);
+        assertThat(AnswerPlan.of(held, CN, null, null, 6_000, 300, 30).serving()).isEqualTo(CN);
     }
 
     @Test

@@ -18,7 +18,8 @@ import io.unitas.control.ControlServer;
 import io.unitas.control.ControlToken;
 import io.unitas.control.Role;
 import io.unitas.control.client.ControlClient;
-import io.unitas.control.client.ControlResponse;
+import io.unitas.control.client.internal.RawClient;
+import io.unitas.control.client.internal.ControlResponse;
 import io.unitas.testkit.Await;
 
 /** The server following a real control plane's watch, as the gateway does: a health report changes the answers. */
@@ -49,7 +50,7 @@ class DnsControlPlaneTest {
         Files.writeString(dir.resolve("tokens"), ADMIN.fileLine() + "\n" + DNS.fileLine() + "\n");
         control = ControlServer.builder().port(0).dataDir(dir.resolve("control-data")).tokens(dir.resolve("tokens"))
                                .healthFreshness(Duration.ofHours(1), Duration.ofHours(1)).start();
-        ControlClient admin = ControlClient.of(URI.create("http://127.0.0.1:" + control.port()), ADMIN.secret());
+        RawClient admin = RawClient.of(URI.create("http://127.0.0.1:" + control.port()), ADMIN.secret());
         ok(admin.put("/api/v1/topology", TOPOLOGY, admin.get("/api/v1/state").revision()));
         // no unit rules: DNS routes regions, not users
         for (String region : new String[] {"cn", "eu", "us"}) {
@@ -72,7 +73,7 @@ class DnsControlPlaneTest {
         assertThat(dir.resolve("state/last-good.json")).exists();
     }
 
-    private void report(ControlClient admin, String region, boolean healthy) {
+    private void report(RawClient admin, String region, boolean healthy) {
         ok(admin.send("PUT", "/api/v1/health/" + region, "{\"region\":\"" + region + "\",\"sequence\":"
                 + ++sequence + ",\"observed_at\":\"" + Instant.now() + "\",\"healthy\":" + healthy
                 + ",\"writable\":" + healthy + ",\"replication_lag_ms\":0,\"score\":" + (healthy ? 1 : 0)

@@ -24,6 +24,12 @@ final class DefaultHealthServer implements HealthServer {
 
     private static final MediaType PROMETHEUS = MediaType.parse("text/plain; version=0.0.4; charset=utf-8");
 
+    /** Connections to the HTTP port at once; more are closed as they are accepted. */
+    static final int HTTP_MAX_CONNECTIONS = 256;
+
+    /** The kernel's receive buffer of an HTTP connection: its requests are a line and a few headers. */
+    static final int HTTP_RECEIVE_BUFFER = 64 * 1024;
+
     private final DefaultHealthAgent agent;
     private final HealthMetrics metrics;
     private final HealthStatusManager grpcHealth = new HealthStatusManager();
@@ -67,9 +73,18 @@ final class DefaultHealthServer implements HealthServer {
         // HealthStatusManager starts "" as SERVING; nothing is known yet, so the region is not serving.
         grpcHealth.setStatus(HealthStatusManager.SERVICE_NAME_ALL_SERVICES, ServingStatus.NOT_SERVING);
         agent.subscribe(this::publish);
+        ConnectionBounds bounds = new ConnectionBounds();
         http = Server.builder()
                 .http(new InetSocketAddress(config.address(), config.httpPort()))
                 .gracefulShutdownTimeoutMillis(0, 0)
+                // bounds of an unauthenticated port: few connections, and a kernel receive buffer that autotuning
+                // cannot grow to tcp_rmem's largest (32 MB on some hosts) for a client that is no longer read
+                .maxNumConnections(HTTP_MAX_CONNECTIONS)
+                .childChannelOption(io.netty.channel.ChannelOption.SO_RCVBUF, HTTP_RECEIVE_BUFFER)
+                // and a connection is read only while it takes its answers (see ConnectionBounds)
+                .http2MaxStreamsPerConnection(ConnectionBounds.MAX_STREAMS)
+                .childChannelPipelineCustomizer(bounds.pipeline())
+                .decorator(bounds::serve)
                 .service("/livez", (ctx, req) -> HttpResponse.of(HttpStatus.OK, MediaType.PLAIN_TEXT_UTF_8, "ok\n"))
                 .service("/readyz", (ctx, req) -> readyz(agent.current()))
                 .service("/healthz", (ctx, req) -> {

@@ -186,7 +186,7 @@ final class HealthConfigReader extends DocumentReader {
         switch (kind) {
             case POSTGRES -> keys.addAll(List.of("role", "max-lag", "heartbeat", "unitas-schema"));
             case MYSQL -> keys.addAll(List.of("role", "max-lag"));
-            case REDIS -> keys.add("role");
+            case REDIS -> keys.addAll(List.of("role", "max-lag"));
             case HTTP -> keys.addAll(List.of("status", "body-contains"));
             case GRPC -> keys.add("service");
             case TCP -> { }

@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
 
 import io.unitas.config.HealthReportJson;
 import io.unitas.control.client.ControlClient;
-import io.unitas.control.client.ControlResponse;
+import io.unitas.control.client.internal.ControlResponse;
+import io.unitas.control.client.internal.RawClient;
 import io.unitas.core.health.HealthReport;
 
 /**
@@ -35,7 +36,7 @@ final class HealthPusher implements AutoCloseable {
     private static final Duration TIMEOUT = Duration.ofSeconds(2);
 
     private final PushConfig config;
-    private final ControlClient client;
+    private final RawClient client;
     private final AtomicReference<HealthReport> pending = new AtomicReference<>();
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "unitas-health-push");
@@ -59,12 +60,15 @@ final class HealthPusher implements AutoCloseable {
         }, every, every, TimeUnit.MILLISECONDS);
     }
 
-    /** The control plane's client for {@code config}'s receiver. */
-    static ControlClient client(PushConfig config) {
+    /**
+     * The control plane's client for {@code config}'s receiver, raw: the report goes to the receiver's URL as
+     * configured, which may be another path than the control plane's own.
+     */
+    static RawClient client(PushConfig config) {
         try {
-            return ControlClient.builder(config.url()).connectTimeout(TIMEOUT).requestTimeout(TIMEOUT)
+            return RawClient.of(ControlClient.builder(config.url()).connectTimeout(TIMEOUT).requestTimeout(TIMEOUT)
                                 .token(() -> token(config)).ca(config.ca()).allowInsecure(config.allowInsecure())
-                                .build();
+                                .build());
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(e.getMessage().replace("allow_insecure", "allow-insecure"), e);
         }

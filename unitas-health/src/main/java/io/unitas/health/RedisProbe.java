@@ -20,9 +20,10 @@ import io.unitas.core.RegionHealth;
 import io.unitas.core.health.ProbeResult;
 
 /**
- * Probes Redis on a fresh connection: {@code PING}, {@code ROLE}, and on a replica {@code master_link_status}
- * and the distance between the primary's replication offset and the replica's (asking the primary named in the
- * replica's {@code INFO replication}).
+ * Probes Redis on a fresh connection: {@code PING}, {@code ROLE}, and on a replica {@code master_link_status}, the
+ * distance between the primary's replication offset and the replica's (asking the primary named in the replica's
+ * {@code INFO replication}) and the time since it last heard from its primary, which make its lag ({@link #lagMs}),
+ * held to {@code max-lag}.
  */
 final class RedisProbe implements Probe {
 
@@ -61,20 +62,61 @@ final class RedisProbe implements Probe {
             String primary = info.get("master_host") + ":" + info.get("master_port");
             seen.put("primary", primary);
             seen.put("master_link_status", link);
-            offsetDistance(info, timeout).ifPresent(d -> seen.put("offset_distance", d));
+            java.util.OptionalLong distance = offsetDistance(info, timeout);
+            distance.ifPresent(d -> seen.put("offset_distance", d));
+            long lastIo = number(info.get("master_last_io_seconds_ago"));
+            if (lastIo >= 0) {
+                seen.put("master_last_io_seconds_ago", lastIo);
+            }
+            long lag = lagMs(link, distance, lastIo);
+            seen.put("replication_lag_ms", lag);
             if (config.role() == ProbeConfig.Role.PRIMARY) {
                 return ProbeResult.down(Latency.since(start), "replica of " + primary + " (expected: primary)",
-                                        RegionHealth.UNKNOWN_LAG, seen);
+                                        lag, seen);
             }
             if (!"up".equals(link)) {
                 String downFor = info.containsKey("master_link_down_since_seconds")
                         ? " for " + info.get("master_link_down_since_seconds") + "s" : "";
                 return ProbeResult.down(Latency.since(start), "replication link to " + primary + " is " + link
-                                        + downFor + " (expected: up)", RegionHealth.UNKNOWN_LAG, seen);
+                                        + downFor + " (expected: up)", lag, seen);
             }
-            return ProbeResult.up(Latency.since(start), "replica, link up", RegionHealth.UNKNOWN_LAG, seen);
+            long maxLagMs = config.maxLag().toMillis();
+            if (maxLagMs > 0 && lag == RegionHealth.UNKNOWN_LAG) {
+                return ProbeResult.down(Latency.since(start), "replication lag unknown: primary " + primary
+                                        + " did not answer its offset (expected: <= " + maxLagMs + "ms)", lag, seen);
+            }
+            if (maxLagMs > 0 && lag > maxLagMs) {
+                return ProbeResult.down(Latency.since(start), "replication lag " + lag + "ms: " + distance.getAsLong()
+                                        + " bytes behind " + primary + ", nothing from it for " + lastIo + "s"
+                                        + " (expected: <= " + maxLagMs + "ms)", lag, seen);
+            }
+            return ProbeResult.up(Latency.since(start), "replica, link up, lag " + lag + "ms", lag, seen);
         } catch (RuntimeException e) {
             return ProbeResult.down(Latency.since(start), reason(e, address, timeout), RegionHealth.UNKNOWN_LAG, seen);
+        }
+    }
+
+    /**
+     * The replica's lag: 0 when it holds all its primary has written; else, since Redis keeps no time of its offsets,
+     * the time since it last heard from its primary (to the second), for what it misses was written after that;
+     * unknown when the link is down or the primary cannot be asked. A primary pings its replicas every 10 s
+     * ({@code repl-ping-replica-period}), so an idle link is not lag: only a distance makes the silence count.
+     */
+    static long lagMs(String link, java.util.OptionalLong distance, long lastIoSeconds) {
+        if (!"up".equals(link) || distance.isEmpty()) {
+            return RegionHealth.UNKNOWN_LAG;
+        }
+        if (distance.getAsLong() <= 0) {
+            return 0;
+        }
+        return lastIoSeconds < 0 ? RegionHealth.UNKNOWN_LAG : lastIoSeconds * 1000;
+    }
+
+    private static long number(String field) {
+        try {
+            return field == null ? -1 : Long.parseLong(field);
+        } catch (NumberFormatException e) {
+            return -1;
         }
     }
 

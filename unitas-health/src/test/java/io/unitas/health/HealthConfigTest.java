@@ -48,6 +48,7 @@ class HealthConfigTest {
                 kind: redis
                 target: redis://127.0.0.1:6380
                 role: replica
+                max-lag: 2s
               - name: api
                 kind: http
                 target: http://127.0.0.1:8080/health
@@ -106,6 +107,7 @@ class HealthConfigTest {
         assertThat(standby.maxLag()).isEqualTo(Duration.ofSeconds(5));
         assertThat(standby.interval()).isEqualTo(Duration.ofMillis(500));
         assertThat(config.check("orders-db").orElseThrow().gate()).isEqualTo(Gate.WRITABLE);
+        assertThat(config.check("sessions").orElseThrow().maxLag()).isEqualTo(Duration.ofSeconds(2));
         assertThat(config.check("api").orElseThrow().timeout()).isEqualTo(Duration.ofMillis(1500));
         assertThat(config.check("inventory").orElseThrow().thresholds()).isEqualTo(new Thresholds(3, 2));
         CheckConfig caches = config.check("caches").orElseThrow();

@@ -3,13 +3,12 @@ package io.unitas.resolver;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.zip.CRC32;
 
 import io.unitas.core.endpoint.Crc32;
+import io.unitas.core.endpoint.PoolFormat;
 
 /**
  * The addresses a client uses when DNS fails (seed 003, 2.5), and its two file forms. Binary: a 2-byte big-endian
@@ -33,28 +32,10 @@ public record FallbackPool(List<InetAddress> addresses) {
         return addresses.isEmpty() ? null : addresses.get(Crc32.index(key, addresses.size()));
     }
 
-    /** Decodes the binary form; the message of the exception says what is wrong. */
+    /** Decodes the binary form ({@link PoolFormat}); the message of the exception says what is wrong. */
     public static FallbackPool decodeBinary(byte[] data) {
-        if (data.length < 6) {
-            throw new IllegalArgumentException("length " + data.length + " (expected: at least 6 bytes, count and CRC32)");
-        }
-        int count = ((data[0] & 0xFF) << 8) | (data[1] & 0xFF);
-        int expected = 2 + 4 * count + 4;
-        if (data.length != expected) {
-            throw new IllegalArgumentException("length " + data.length + " (expected: " + expected + " for "
-                    + count + " addresses)");
-        }
-        CRC32 crc = new CRC32();
-        crc.update(data, 0, data.length - 4);
-        long stored = ByteBuffer.wrap(data, data.length - 4, 4).getInt() & 0xFFFF_FFFFL;
-        if (crc.getValue() != stored) {
-            throw new IllegalArgumentException(String.format("checksum mismatch (stored: %08x, computed: %08x)",
-                    stored, crc.getValue()));
-        }
-        List<InetAddress> out = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            byte[] ip = new byte[4];
-            System.arraycopy(data, 2 + 4 * i, ip, 0, 4);
+        List<InetAddress> out = new ArrayList<>();
+        for (byte[] ip : PoolFormat.decode(data)) {
             try {
                 out.add(InetAddress.getByAddress(ip));
             } catch (UnknownHostException e) {
@@ -64,23 +45,16 @@ public record FallbackPool(List<InetAddress> addresses) {
         return new FallbackPool(out);
     }
 
-    /** Encodes the binary form; every address must be IPv4 and there may be at most 65535. */
+    /** Encodes the binary form ({@link PoolFormat}); every address must be IPv4 and there may be at most 65535. */
     public byte[] encodeBinary() {
-        if (addresses.size() > 65_535) {
-            throw new IllegalArgumentException("addresses: " + addresses.size() + " (expected: <= 65535)");
-        }
-        ByteBuffer buf = ByteBuffer.allocate(2 + 4 * addresses.size() + 4);
-        buf.putShort((short) addresses.size());
+        List<byte[]> ips = new ArrayList<>(addresses.size());
         for (InetAddress a : addresses) {
             if (!(a instanceof Inet4Address)) {
                 throw new IllegalArgumentException("address " + a.getHostAddress() + " (expected: IPv4 in the binary form)");
             }
-            buf.put(a.getAddress());
+            ips.add(a.getAddress());
         }
-        CRC32 crc = new CRC32();
-        crc.update(buf.array(), 0, buf.position());
-        buf.putInt((int) crc.getValue());
-        return buf.array();
+        return PoolFormat.encode(ips);
     }
 
     /** Decodes the text form; the message names the first bad line. */

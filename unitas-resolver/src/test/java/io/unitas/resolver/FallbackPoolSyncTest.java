@@ -1,0 +1,108 @@
+package io.unitas.resolver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.unitas.control.ControlServer;
+import io.unitas.control.ControlToken;
+import io.unitas.control.Role;
+import io.unitas.control.client.ControlClient;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The fallback pool a real control plane publishes, fetched, verified and kept on disk: a pool corrupted on its way is
+ * refused with one line and the copy on disk stays; so does an unreachable control plane; a corrupted file found at
+ * start is refused.
+ */
+class FallbackPoolSyncTest {
+
+    private static final ControlToken VIEWER = ControlToken.generate("pool-reader", Role.VIEWER);
+
+    @TempDir
+    Path dir;
+    private ControlServer control;
+    private ControlClient client;
+    private Path file;
+
+    @BeforeEach
+    void start() throws Exception {
+        Path tokens = dir.resolve("tokens");
+        Files.writeString(tokens, VIEWER.fileLine() + "\n");
+        control = ControlServer.builder().port(0).dataDir(dir.resolve("control")).tokens(tokens)
+                               .fallbackPool(List.of(InetAddress.getByName("10.0.0.1"),
+                                                     InetAddress.getByName("10.0.0.2"))).start();
+        client = ControlClient.of(control.uri(), VIEWER.secret());
+        file = dir.resolve("fallback-pool.bin");
+    }
+
+    @AfterEach
+    void stop() {
+        control.close();
+    }
+
+    @Test
+    void the_published_pool_is_verified_and_kept_on_disk_where_a_later_start_finds_it() throws Exception {
+        try (FallbackPoolSync sync = FallbackPoolSync.create(FallbackPoolSync.Source.controlPlane(client), file)) {
+            FallbackPoolSync.Outcome outcome = sync.refresh();
+
+            assertThat(outcome.kept()).as(outcome.problem()).isTrue();
+            assertThat(sync.pool().encodeText()).isEqualTo("10.0.0.1\n10.0.0.2\n");
+        }
+        control.close();
+        try (FallbackPoolSync later = FallbackPoolSync.create(FallbackPoolSync.Source.controlPlane(client), file)) {
+            assertThat(later.pool().encodeText()).as("read from disk, the control plane gone")
+                                                 .isEqualTo("10.0.0.1\n10.0.0.2\n");
+            FallbackPoolSync.Outcome unreachable = later.refresh();
+            assertThat(unreachable.kept()).isFalse();
+            assertThat(unreachable.problem()).contains("cannot connect").doesNotContain("\n");
+            assertThat(later.pool().addresses()).hasSize(2);
+        }
+    }
+
+    @Test
+    void a_pool_corrupted_on_its_way_is_refused_with_one_line_and_the_copy_on_disk_is_kept() throws Exception {
+        FallbackPoolSync.Source published = FallbackPoolSync.Source.controlPlane(client);
+        try (FallbackPoolSync sync = FallbackPoolSync.create(published, file)) {
+            assertThat(sync.refresh().kept()).isTrue();
+        }
+        byte[] kept = Files.readAllBytes(file);
+        FallbackPoolSync.Source corrupting = () -> {
+            byte[] data = published.fetch();
+            data[3] ^= 0x01; // one bit of the first address flipped: the checksum no longer matches
+            return data;
+        };
+
+        try (FallbackPoolSync sync = FallbackPoolSync.create(corrupting, file)) {
+            FallbackPoolSync.Outcome outcome = sync.refresh();
+
+            assertThat(outcome.kept()).isFalse();
+            assertThat(outcome.problem()).startsWith("fetched pool refused: checksum mismatch (stored: ")
+                                         .endsWith("; keeping " + file + " (2 addresses)").doesNotContain("\n");
+            assertThat(sync.refused()).isEqualTo(1);
+            assertThat(Files.readAllBytes(file)).as("the old copy, untouched").isEqualTo(kept);
+            assertThat(sync.pool().encodeText()).isEqualTo("10.0.0.1\n10.0.0.2\n");
+        }
+    }
+
+    @Test
+    void a_corrupted_file_found_at_start_is_refused_and_replaced_by_the_next_fetch() throws Exception {
+        byte[] data = FallbackPool.decodeText("10.0.0.9\n").encodeBinary();
+        data[data.length - 1] ^= 0x10;
+        Files.write(file, data);
+
+        try (FallbackPoolSync sync = FallbackPoolSync.create(FallbackPoolSync.Source.controlPlane(client), file)) {
+            assertThat(sync.pool().addresses()).isEmpty();
+            assertThat(sync.problem()).contains("checksum mismatch").doesNotContain("\n");
+
+            assertThat(sync.refresh().kept()).isTrue();
+            assertThat(FallbackPool.decodeBinary(Files.readAllBytes(file)).encodeText())
+                    .isEqualTo("10.0.0.1\n10.0.0.2\n");
+        }
+    }
+}
