@@ -168,10 +168,17 @@ public record GatewayConfig(Region region, InetSocketAddress listen, Certificate
     /**
      * The gateway's own certificate chain and private key, PEM files (the key unencrypted, PKCS#8).
      *
-     * @param cert the certificate chain, the gateway's own first
-     * @param key  its private key
+     * @param cert     the certificate chain, the gateway's own first
+     * @param key      its private key
+     * @param clientCa a PEM file of the CA certificates that a client's certificate must chain to, or {@code null}
+     *                 to ask clients for none; a verified certificate can name a trusted peer
      */
-    public record Certificate(Path cert, Path key) {
+    public record Certificate(Path cert, Path key, Path clientCa) {
+
+        /** Without client certificates. */
+        public Certificate(Path cert, Path key) {
+            this(cert, key, null);
+        }
     }
 
     /**
@@ -179,8 +186,23 @@ public record GatewayConfig(Region region, InetSocketAddress listen, Certificate
      *
      * @param ca         a PEM file of the CA certificates to trust, or {@code null} for the JDK's default ones
      * @param serverName the name sent (SNI) and verified, or {@code null} for each endpoint's own host
+     * @param cert       the certificate chain this gateway presents when the upstream asks for one (another
+     *                   region's gateway that trusts its peers by certificate), or {@code null} for none
+     * @param key        the private key of {@code cert}, or {@code null} with it
      */
-    public record Tls(Path ca, String serverName) {
+    public record Tls(Path ca, String serverName, Path cert, Path key) {
+
+        /** Presenting no certificate of its own. */
+        public Tls(Path ca, String serverName) {
+            this(ca, serverName, null, null);
+        }
+
+        /** Checks that the certificate comes with its key. */
+        public Tls {
+            if ((cert == null) != (key == null)) {
+                throw new IllegalArgumentException("tls: cert " + cert + ", key " + key + " (expected: both or neither)");
+            }
+        }
     }
 
     /** The protocol of upstream connections. */

@@ -75,6 +75,13 @@ final class GatewayConfigReader extends DocumentReader {
         String accessLog = log != null && log.isBoolean() && !log.asBoolean() ? "off"
                            : text(log, "access_log", "stdout");
         GatewayConfig.Routing routing = routing(root);
+        for (int i = 0; i < routing.trustedPeers().size(); i++) {
+            if (TrustedPeers.namesCertificate(routing.trustedPeers().get(i)) && (tls == null || tls.clientCa() == null)) {
+                problem("trusted_peers[" + i + "]", "'" + routing.trustedPeers().get(i) + "' names a peer by its "
+                        + "certificate, which the listener does not ask for (expected: tls.client_ca, the CA of the "
+                        + "peers' certificates)");
+            }
+        }
         GatewayConfig.Admin admin = admin(root.get("admin"), listen);
         throwIfProblems();
         return new GatewayConfig(region, listen, tls, workers, transport, shortTimeSlices, upstreams, source, headers,
@@ -105,7 +112,8 @@ final class GatewayConfigReader extends DocumentReader {
         List<String> peers = new ArrayList<>();
         JsonNode tp = root.get("trusted_peers");
         if (tp != null && !tp.isArray()) {
-            problem("trusted_peers", "expected a list of IP addresses or CIDRs of the other regions' gateways");
+            problem("trusted_peers", "expected a list of the other regions' gateways: IP addresses, CIDRs or "
+                                     + "certificate names (dns:NAME, uri:URI, cn:NAME)");
         } else if (tp != null) {
             for (int i = 0; i < tp.size(); i++) {
                 String range = tp.get(i).asText();
@@ -322,14 +330,23 @@ final class GatewayConfigReader extends DocumentReader {
             problem("tls", "expected a mapping with cert and key (PEM files)");
             return null;
         }
-        unknownKeys(node, "tls", Set.of("cert", "key"));
+        unknownKeys(node, "tls", Set.of("cert", "key", "client_ca"));
         String cert = text(node.get("cert"), "tls.cert", null);
         String key = text(node.get("key"), "tls.key", null);
+        String clientCa = text(node.get("client_ca"), "tls.client_ca", null);
         if (cert == null || key == null) {
             problem("tls", "expected both cert and key (PEM files)");
             return null;
         }
-        GatewayConfig.Certificate certificate = new GatewayConfig.Certificate(file(cert), file(key));
+        Path clientCaFile = clientCa == null ? null : file(clientCa);
+        if (clientCaFile != null) {
+            String wrong = UpstreamTls.caProblem(clientCaFile);
+            if (wrong != null) {
+                problem("tls.client_ca", wrong);
+                return null;
+            }
+        }
+        GatewayConfig.Certificate certificate = new GatewayConfig.Certificate(file(cert), file(key), clientCaFile);
         try {
             ListenerTls.context(certificate);
         } catch (IllegalArgumentException e) {
@@ -347,10 +364,10 @@ final class GatewayConfigReader extends DocumentReader {
             return new GatewayConfig.Tls(null, null);
         }
         if (!node.isObject()) {
-            problem(path, "expected true or a mapping with ca and server_name");
+            problem(path, "expected true or a mapping with ca, server_name, cert and key");
             return null;
         }
-        unknownKeys(node, path, Set.of("ca", "server_name"));
+        unknownKeys(node, path, Set.of("ca", "server_name", "cert", "key"));
         String ca = text(node.get("ca"), path + ".ca", null);
         Path caFile = ca == null ? null : file(ca);
         if (caFile != null) {
@@ -359,7 +376,23 @@ final class GatewayConfigReader extends DocumentReader {
                 problem(path + ".ca", wrong);
             }
         }
-        return new GatewayConfig.Tls(caFile, text(node.get("server_name"), path + ".server_name", null));
+        String cert = text(node.get("cert"), path + ".cert", null);
+        String key = text(node.get("key"), path + ".key", null);
+        if ((cert == null) != (key == null)) {
+            problem(path, "expected both cert and key (PEM files), or neither");
+            cert = null;
+            key = null;
+        }
+        GatewayConfig.Tls tls = new GatewayConfig.Tls(caFile, text(node.get("server_name"), path + ".server_name",
+                null), cert == null ? null : file(cert), key == null ? null : file(key));
+        if (tls.cert() != null) {
+            try {
+                UpstreamTls.of(tls, GatewayConfig.Protocol.HTTP1); // the certificate and key are read at once
+            } catch (IllegalStateException e) {
+                problem(path, e.getMessage());
+            }
+        }
+        return tls;
     }
 
     private List<String> endpoints(JsonNode node, String path) {

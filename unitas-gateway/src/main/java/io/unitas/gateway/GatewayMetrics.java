@@ -1,6 +1,7 @@
 package io.unitas.gateway;
 
 import java.io.PrintStream;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -37,6 +38,8 @@ final class GatewayMetrics implements AutoCloseable {
     /** The meters last used, by a hash of their labels; see {@link #meters}. */
     private final Meters[] recent = new Meters[64];
     private final PrintStream accessLog;
+    /** The access log's timestamps; durations come measured on the gateway's ticker. */
+    private final Clock clock;
 
     private final ScheduledExecutorService flusher;
     private volatile Supplier<WatchStatus> watchStatus;
@@ -44,8 +47,14 @@ final class GatewayMetrics implements AutoCloseable {
     private volatile UnreachableReporter reporter;
 
     GatewayMetrics(String gatewayRegion, PrintStream accessLog) {
+        this(gatewayRegion, accessLog, Clock.systemUTC());
+    }
+
+    /** Metrics whose access log ({@code null}: none) stamps its lines with {@code clock}'s time. */
+    GatewayMetrics(String gatewayRegion, PrintStream accessLog, Clock clock) {
         this.gatewayRegion = gatewayRegion;
         this.accessLog = accessLog;
+        this.clock = clock;
         this.flusher = accessLog == null ? null : Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "unitas-gateway-access-log");
             t.setDaemon(true);
@@ -201,7 +210,7 @@ final class GatewayMetrics implements AutoCloseable {
         m.latency.record(durationNanos, TimeUnit.NANOSECONDS);
         if (accessLog != null) {
             AccessLine line = ACCESS_LINES.get();
-            line.start(Instant.now()).append(" method=").append(method).append(" path=").append(path)
+            line.start(clock.instant()).append(" method=").append(method).append(" path=").append(path)
                 .append(" status=").append(status).append(" gateway_region=").append(gatewayRegion)
                 .append(" home_region=").append(home).append(" target_region=").append(target)
                 .append(" route=").append(route).append(" unit=").append(unit)

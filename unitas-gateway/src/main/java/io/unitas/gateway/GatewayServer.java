@@ -27,8 +27,10 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerUpgradeHandler;
+import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http2.CleartextHttp2ServerUpgradeHandler;
 import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2FrameCodec;
@@ -65,7 +67,8 @@ final class GatewayServer implements Gateway {
     /** Streams one HTTP/2 client may reset in {@link #RESET_WINDOW_SECONDS} before it is sent GOAWAY. */
     static final int MAX_RESETS_PER_WINDOW = 32;
     static final int RESET_WINDOW_SECONDS = 10;
-    private static final long DRAIN_MILLIS = 5_000;
+    /** How long a stop waits for the exchanges in flight, on the gateway's ticker. */
+    static final long DRAIN_NANOS = TimeUnit.SECONDS.toNanos(5);
     /** How often each event loop checks its deadlines: the resolution of every timeout. */
     static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
@@ -135,7 +138,7 @@ final class GatewayServer implements Gateway {
             Connections pools = new Connections(loops, transport, config.resilience().connectTimeout(), ticker);
             Upstreams upstreams = new Upstreams(config.upstreams(), config.resilience(), ticker);
             upstreams.startHealthChecks(pools, loops);
-            GatewayMetrics metrics = new GatewayMetrics(config.region().id(), accessLog(config.accessLog()));
+            GatewayMetrics metrics = new GatewayMetrics(config.region().id(), accessLog(config.accessLog()), clock);
             if (feed.watchStatus() != null) {
                 metrics.watch(feed::watchStatus);
             }
@@ -213,7 +216,16 @@ final class GatewayServer implements Gateway {
                 AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)
                 ? new Http2ServerUpgradeCodec(h2Codec(),
                                               new Http2MultiplexHandler(stream), errors)
-                : null);
+                : null) {
+            // An upgrade would hold the whole body in memory first (and refuse it with 413 past a bound); a request
+            // with a body is served over HTTP/1.1 instead, as a server may ignore an upgrade (RFC 9110 7.8). The
+            // JDK's default client asks for h2c on a connection's first request, POSTs included.
+            @Override
+            protected boolean shouldHandleUpgradeRequest(HttpRequest req) {
+                return super.shouldHandleUpgradeRequest(req) && HttpUtil.getContentLength(req, 0L) == 0
+                       && !HttpUtil.isTransferEncodingChunked(req);
+            }
+        };
         ChannelInitializer<Channel> priorKnowledge = new ChannelInitializer<>() {
             @Override
             protected void initChannel(Channel ch) {
@@ -333,7 +345,7 @@ final class GatewayServer implements Gateway {
         closed.await();
     }
 
-    /** Stops taking connections at once, gives exchanges in flight up to 5 s, then closes everything. */
+    /** Stops taking connections at once, gives exchanges in flight 5 s of the ticker, then closes everything. */
     @Override
     public void close() {
         if (closed.getCount() == 0) {
@@ -347,8 +359,9 @@ final class GatewayServer implements Gateway {
         if (admin != null) {
             admin.close();
         }
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DRAIN_MILLIS);
-        while (proxy.inFlight.get() > 0 && System.nanoTime() < deadline) {
+        Timeouts ticker = proxy.timeouts;
+        long deadline = ticker.now() + DRAIN_NANOS;
+        while (proxy.inFlight.get() > 0 && ticker.now() - deadline < 0) { // as tickers compare: they may wrap
             try {
                 Thread.sleep(10);
             } catch (InterruptedException e) {

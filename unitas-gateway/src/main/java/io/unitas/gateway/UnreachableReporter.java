@@ -10,7 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.unitas.control.client.ControlClient;
-import io.unitas.control.client.ControlResponse;
+import io.unitas.control.client.ControlException;
 import io.unitas.core.Region;
 
 /**
@@ -64,11 +64,11 @@ final class UnreachableReporter implements AutoCloseable {
             String result;
             String why = "";
             try {
-                ControlResponse res = client.reportUnreachable(region.id(), self.id());
-                result = res.ok() ? "sent" : "refused";
-                if (!res.ok()) {
-                    why = "refused with " + res.status() + ": " + res.problem().map(p -> p.detail()).orElse(res.body());
-                }
+                client.reportUnreachable(region.id(), self.id());
+                result = "sent";
+            } catch (ControlException e) {
+                result = "refused";
+                why = "refused with " + e.status() + ": " + e.problem().detail();
             } catch (RuntimeException e) {
                 result = "failed";
                 why = "failed: " + e.getMessage();

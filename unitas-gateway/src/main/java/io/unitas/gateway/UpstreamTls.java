@@ -42,9 +42,14 @@ final class UpstreamTls {
             b.trustManager(tls.ca().toFile());
         }
         try {
+            if (tls.cert() != null) {
+                b.keyManager(tls.cert().toFile(), tls.key().toFile()); // who this gateway is, to a peer that asks
+            }
             return new UpstreamTls(b.build(), tls.serverName());
         } catch (SSLException | IllegalArgumentException e) {
-            throw new IllegalStateException("tls.ca " + tls.ca() + ": " + e.getMessage(), e);
+            throw new IllegalStateException("tls " + (tls.ca() == null ? "" : "ca " + tls.ca() + " ")
+                    + (tls.cert() == null ? "" : "cert " + tls.cert() + " key " + tls.key() + " ") + ": "
+                    + e.getMessage(), e);
         }
     }
 

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Instant;
+import java.time.ZoneOffset;
 
 import org.junit.jupiter.api.Test;
 
@@ -63,5 +65,17 @@ class AccessLogLineTest {
         assertThat(Instant.parse(lines[0].substring(0, lines[0].indexOf(' ')))).isNotNull();
         assertThat(lines[1]).endsWith(" method=POST path=/caf\u00e9 status=503 gateway_region=cn home_region=none"
                                       + " target_region=none route=none unit=- status_class=5xx duration_us=0");
+    }
+
+    @Test
+    void aLineIsStampedWithTheGatewaysClock() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        Clock clock = Clock.fixed(Instant.parse("2026-11-30T14:12:49.608Z"), ZoneOffset.UTC);
+        try (GatewayMetrics metrics = new GatewayMetrics("cn", new PrintStream(out, false, StandardCharsets.UTF_8),
+                                                         clock)) {
+            metrics.record("GET", "/a", "u-cn", "cn", "cn", "home", 200, 1_000);
+        }
+
+        assertThat(out.toString(StandardCharsets.UTF_8)).startsWith("2026-11-30T14:12:49.608Z method=GET path=/a ");
     }
 }

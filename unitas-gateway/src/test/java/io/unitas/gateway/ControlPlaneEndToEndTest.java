@@ -19,7 +19,8 @@ import com.linecorp.armeria.common.HttpMethod;
 import com.linecorp.armeria.common.RequestHeaders;
 
 import io.unitas.control.client.ControlClient;
-import io.unitas.control.client.ControlResponse;
+import io.unitas.control.client.internal.RawClient;
+import io.unitas.control.client.internal.ControlResponse;
 import io.unitas.control.ControlToken;
 import io.unitas.control.Role;
 
@@ -77,7 +78,7 @@ class ControlPlaneEndToEndTest {
         assertThat(res.status()).as(res.body()).isEqualTo(200);
     }
 
-    void report(ControlClient admin, String region, boolean healthy) {
+    void report(RawClient admin, String region, boolean healthy) {
         ok(admin.send("PUT", "/api/v1/health/" + region, "{\"region\":\"" + region + "\",\"sequence\":"
                 + ++sequence + ",\"observed_at\":\"" + Instant.now() + "\",\"healthy\":" + healthy
                 + ",\"writable\":" + healthy + ",\"replication_lag_ms\":0,\"score\":" + (healthy ? 1 : 0)
@@ -107,7 +108,7 @@ class ControlPlaneEndToEndTest {
         Files.writeString(dir.resolve("tokens"), ADMIN.fileLine() + "\n" + GATEWAY.fileLine() + "\n");
         control = startControl(0);
         int port = control.port;
-        ControlClient admin = ControlClient.of(URI.create("http://127.0.0.1:" + port), ADMIN.secret());
+        RawClient admin = RawClient.of(URI.create("http://127.0.0.1:" + port), ADMIN.secret());
         ok(admin.put("/api/v1/topology", TOPOLOGY, admin.get("/api/v1/state").revision()));
         ok(admin.put("/api/v1/rules", RULES, admin.get("/api/v1/state").revision()));
         report(admin, "cn", true);
@@ -152,7 +153,7 @@ class ControlPlaneEndToEndTest {
     void theWatchsStateIsInHealthzAndMetrics_andALostControlPlaneShowsThere() throws Exception {
         Files.writeString(dir.resolve("tokens"), ADMIN.fileLine() + "\n" + GATEWAY.fileLine() + "\n");
         control = startControl(0);
-        ControlClient admin = ControlClient.of(URI.create("http://127.0.0.1:" + control.port), ADMIN.secret());
+        RawClient admin = RawClient.of(URI.create("http://127.0.0.1:" + control.port), ADMIN.secret());
         ok(admin.put("/api/v1/topology", TOPOLOGY, admin.get("/api/v1/state").revision()));
         ok(admin.put("/api/v1/rules", RULES, admin.get("/api/v1/state").revision()));
         long now = admin.get("/api/v1/state").revision();
@@ -187,7 +188,7 @@ class ControlPlaneEndToEndTest {
         Path tokens = dir.resolve("tokens");
         Files.writeString(tokens, ADMIN.fileLine() + "\n" + GATEWAY.fileLine() + "\n" + ROTATED.fileLine() + "\n");
         control = startControl(0);
-        ControlClient admin = ControlClient.of(URI.create("http://127.0.0.1:" + control.port), ADMIN.secret());
+        RawClient admin = RawClient.of(URI.create("http://127.0.0.1:" + control.port), ADMIN.secret());
         ok(admin.put("/api/v1/topology", TOPOLOGY, admin.get("/api/v1/state").revision()));
         ok(admin.put("/api/v1/rules", RULES, admin.get("/api/v1/state").revision()));
         long now = admin.get("/api/v1/state").revision();

@@ -5,15 +5,63 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.nio.file.Path;
 import java.util.List;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** Whose stamps the gateway follows: address literals and CIDR ranges, matched bit by bit, never by name. */
+/**
+ * Whose stamps the gateway follows: address literals and CIDR ranges, matched bit by bit, never by a host name; and
+ * certificate names, matched against a real certificate's alternative names and common name.
+ */
 class TrustedPeersTest {
+
+    @TempDir
+    static Path certificates;
+    static PeerCertificates certs;
+
+    @BeforeAll
+    static void certificates() {
+        certs = PeerCertificates.make(certificates);
+    }
+
+    @ParameterizedTest(name = "{0} names the peer's certificate: {1}")
+    @CsvSource({
+            "dns:gw.eu.test,                   true",
+            "dns:GW.EU.test,                   true",
+            "dns:gw.cn.test,                   false",
+            "dns:gw-eu,                        false",
+            "uri:spiffe://unitas/gateway/eu,   true",
+            "uri:spiffe://unitas/gateway/cn,   false",
+            "uri:gw.eu.test,                   false",
+            "cn:gw-eu,                         true",
+            "cn:GW-EU,                         true",
+            "cn:gw.eu.test,                    false",
+    })
+    void aCertificateName_trustsExactlyTheCertificateThatCarriesIt(String peer, boolean trusted) throws Exception {
+        assertThat(TrustedPeers.of(List.of(peer)).trusts(certs.x509("peer"))).isEqualTo(trusted);
+    }
+
+    @Test
+    void certificateNames_trustNoAddress_andAddressesTrustNoCertificate() throws Exception {
+        assertThat(TrustedPeers.of(List.of("dns:gw.eu.test")).trusts(from("127.0.0.1"))).isFalse();
+        assertThat(TrustedPeers.of(List.of("0.0.0.0/0")).trusts(certs.x509("peer"))).isFalse();
+        assertThat(TrustedPeers.of(List.of("dns:gw.eu.test")).trusts((java.security.cert.X509Certificate) null))
+                .isFalse();
+        assertThat(TrustedPeers.of(List.of("dns:gw.eu.test", "10.1.0.0/16")).trusts(from("10.1.2.3"))).isTrue();
+    }
+
+    @ParameterizedTest(name = "''{0}'' is refused")
+    @ValueSource(strings = {"dns:", "cn: gw-eu", "uri:", "dns:gw.eu.test "})
+    void aCertificateNameWithoutAName_isRefused_namingIt(String peer) {
+        assertThat(TrustedPeers.problem(peer)).startsWith("'" + peer + "' (expected: ");
+        assertThat(TrustedPeers.namesCertificate(peer)).isTrue();
+    }
 
     private static SocketAddress from(String address) {
         return new InetSocketAddress(address, 40_000);
@@ -67,7 +115,8 @@ class TrustedPeersTest {
     @ValueSource(strings = {"gateway.eu.internal", "10.1.0.0/33", "::1/129", "10.1.0.0/", "10.1.0.0/x", "10.1.0.0/1234",
                             "300.1.2.3", ""})
     void aRangeThatIsNotAnAddressOrCidr_isRefused_namingIt(String range) {
-        String expected = "'" + range + "' (expected: an IP address or CIDR such as 10.1.0.0/16 or ::1/128)";
+        String expected = "'" + range + "' (expected: an IP address or CIDR such as 10.1.0.0/16 or ::1/128, or a "
+                          + "certificate's name: dns:NAME, uri:URI or cn:NAME)";
 
         assertThatIllegalArgumentException().isThrownBy(() -> TrustedPeers.of(List.of(range))).withMessage(expected);
         assertThat(TrustedPeers.problem(range)).isEqualTo(expected);

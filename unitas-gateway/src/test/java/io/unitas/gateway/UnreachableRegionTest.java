@@ -25,6 +25,7 @@ import io.unitas.control.ControlServer;
 import io.unitas.control.ControlToken;
 import io.unitas.control.Role;
 import io.unitas.control.client.ControlClient;
+import io.unitas.control.client.internal.RawClient;
 
 /**
  * A gateway whose every connection to a peer region's upstream is refused (a real port nothing listens on): it
@@ -58,7 +59,7 @@ class UnreachableRegionTest {
         Files.writeString(dir.resolve("tokens"), ADMIN.fileLine() + "\n" + GATEWAY_EU.fileLine() + "\n");
         control = ControlServer.builder().port(0).dataDir(dir.resolve("control")).tokens(dir.resolve("tokens"))
                                .start();
-        ControlClient admin = ControlClient.of(control.uri(), ADMIN.secret());
+        RawClient admin = RawClient.of(control.uri(), ADMIN.secret());
         ok(admin.put("/api/v1/topology", ControlPlaneEndToEndTest.TOPOLOGY, admin.state().revision()));
         ok(admin.put("/api/v1/rules", ControlPlaneEndToEndTest.RULES, admin.state().revision()));
         report(admin, "cn", 1);
@@ -113,11 +114,11 @@ class UnreachableRegionTest {
         }
     }
 
-    static void ok(io.unitas.control.client.ControlResponse res) {
+    static void ok(io.unitas.control.client.internal.ControlResponse res) {
         assertThat(res.status()).as(res.body()).isEqualTo(200);
     }
 
-    static void report(ControlClient admin, String region, long sequence) {
+    static void report(RawClient admin, String region, long sequence) {
         ok(admin.send("PUT", "/api/v1/health/" + region, "{\"region\":\"" + region + "\",\"sequence\":" + sequence
                 + ",\"observed_at\":\"" + Instant.now() + "\",\"healthy\":true,\"writable\":true,"
                 + "\"replication_lag_ms\":0,\"score\":1,\"reasons\":[],\"checks\":{}}", Map.of()));
