@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 
 import io.unitas.core.ProblemDetail;
+import io.unitas.core.ProblemType;
 
 /**
  * Why a data-layer call could not answer with data, in the shape an HTTP layer turns into
@@ -17,35 +18,33 @@ import io.unitas.core.ProblemDetail;
  */
 public record DataProblem(Type type, String detail, Duration retryAfter) {
 
-    /** The kinds of problem, each with its problem type name and HTTP status. */
+    /** The kinds of problem, each a type of the one catalog ({@link ProblemType}) with a title. */
     public enum Type {
         /** The user's data is not readable here or at home yet: retry later; never "does not exist". */
-        DATA_NOT_READY("data-not-ready", 503, "Data not ready"),
+        DATA_NOT_READY(ProblemType.DATA_NOT_READY, "Data not ready"),
         /** The Idempotency-Key was already used with a different payload (IETF Idempotency-Key draft). */
-        IDEMPOTENCY_KEY_REUSED("idempotency-key-reused", 422, "Idempotency key reused"),
+        IDEMPOTENCY_KEY_REUSED(ProblemType.IDEMPOTENCY_KEY_REUSED, "Idempotency key reused"),
         /** A request with this Idempotency-Key is still being processed (IETF Idempotency-Key draft). */
-        IDEMPOTENCY_KEY_IN_FLIGHT("idempotency-key-in-flight", 409, "Idempotency key in flight"),
+        IDEMPOTENCY_KEY_IN_FLIGHT(ProblemType.IDEMPOTENCY_KEY_IN_FLIGHT, "Idempotency key in flight"),
         /** The key names no unit (malformed, or outside every range): the request is wrong, not early. */
-        NO_UNIT("no-unit", 400, "No unit for key");
+        NO_UNIT(ProblemType.NO_UNIT, "No unit for key");
 
-        private final String id;
-        private final int status;
+        private final ProblemType problemType;
         private final String title;
 
-        Type(String id, int status, String title) {
-            this.id = id;
-            this.status = status;
+        Type(ProblemType problemType, String title) {
+            this.problemType = problemType;
             this.title = title;
         }
 
         /** The problem type's name, the last segment of its problem+json {@code type} URI. */
         public String id() {
-            return id;
+            return problemType.name();
         }
 
         /** The HTTP status code that carries it. */
         public int status() {
-            return status;
+            return problemType.status();
         }
 
         /** A short human-readable summary, the problem+json {@code title}. */

@@ -200,7 +200,8 @@ final class LoopingShipper implements OutboxShipper {
                         break;
                     }
                 }
-                byTarget.put(target, oldest == Long.MAX_VALUE ? 0 : Math.max(0, now.toEpochMilli() - oldest));
+                // a change not applied is at least 1 ms behind, even in the millisecond it was written: 0 is caught up
+                byTarget.put(target, oldest == Long.MAX_VALUE ? 0 : Math.max(1, now.toEpochMilli() - oldest));
             }
             lag.put(unit, byTarget);
             meter(unit);

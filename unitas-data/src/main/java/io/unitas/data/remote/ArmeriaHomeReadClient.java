@@ -3,6 +3,7 @@ package io.unitas.data.remote;
 import java.net.URI;
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -19,6 +20,8 @@ import org.slf4j.LoggerFactory;
 import com.linecorp.armeria.client.ClientFactory;
 import com.linecorp.armeria.client.ClientFactoryBuilder;
 import com.linecorp.armeria.client.Endpoint;
+import com.linecorp.armeria.client.endpoint.EndpointGroup;
+import com.linecorp.armeria.client.endpoint.EndpointSelectionStrategy;
 import com.linecorp.armeria.client.WebClient;
 import com.linecorp.armeria.common.AggregatedHttpResponse;
 import com.linecorp.armeria.client.UnprocessedRequestException;
@@ -38,6 +41,7 @@ import io.micrometer.core.instrument.Timer;
 
 import io.unitas.config.ProblemJson;
 import io.unitas.core.ProblemDetail;
+import io.unitas.core.ProblemType;
 import io.unitas.core.Region;
 import io.unitas.data.IdempotencyStore;
 import io.unitas.data.remote.IdempotencyWire.Operation;
@@ -58,7 +62,7 @@ final class ArmeriaHomeReadClient implements HomeReadClient {
 
     private final ClientFactory factory;
     private final Map<Region, WebClient> clients;
-    private final Map<Region, java.net.URI> endpoints;
+    private final Map<Region, List<URI>> endpoints;
     private final String authorization;
     private final long deadlineNanos;
     private final String deadlineName;
@@ -78,15 +82,29 @@ final class ArmeriaHomeReadClient implements HomeReadClient {
         // after it, so only a connection that cannot open at all fails on Armeria's clock.
         Duration connectTimeout = b.deadline.compareTo(CONNECT_TIMEOUT) > 0 ? b.deadline : CONNECT_TIMEOUT;
         ClientFactoryBuilder fb = ClientFactory.builder().connectTimeout(connectTimeout);
-        if (b.trustedCa != null) {
-            java.io.File ca = b.trustedCa.toFile();
-            fb.tlsCustomizer(tls -> tls.trustManager(ca));
+        java.io.File ca = b.trustedCa == null ? null : b.trustedCa.toFile();
+        java.io.File cert = b.clientCert == null ? null : b.clientCert.toFile();
+        java.io.File key = b.clientKey == null ? null : b.clientKey.toFile();
+        if (ca != null || cert != null) {
+            // one customizer for both: the CA to trust the homes by, and the certificate to show them
+            fb.tlsCustomizer(tls -> {
+                if (ca != null) {
+                    tls.trustManager(ca);
+                }
+                if (cert != null) {
+                    tls.keyManager(cert, key);
+                }
+            });
         }
         this.factory = fb.build();
         Map<Region, WebClient> clients = new java.util.HashMap<>();
-        b.endpoints.forEach((home, uri) -> clients.put(home, webClient(uri)));
+        Map<Region, List<URI>> endpoints = new java.util.HashMap<>();
+        b.endpoints.forEach((home, instances) -> {
+            clients.put(home, webClient(instances));
+            endpoints.put(home, List.copyOf(instances));
+        });
         this.clients = Map.copyOf(clients);
-        this.endpoints = Map.copyOf(b.endpoints);
+        this.endpoints = Map.copyOf(endpoints);
         this.authorization = "Bearer " + b.token;
         this.deadlineNanos = b.deadline.toNanos();
         this.deadlineName = b.deadlineName == null ? "" : " (" + b.deadlineName + ")";
@@ -96,9 +114,13 @@ final class ArmeriaHomeReadClient implements HomeReadClient {
         this.timers = timers;
     }
 
-    private WebClient webClient(URI uri) {
-        SessionProtocol protocol = "https".equals(uri.getScheme()) ? SessionProtocol.H2 : SessionProtocol.H2C;
-        return WebClient.builder(protocol, Endpoint.of(uri.getHost(), uri.getPort()))
+    /** A client of a home's instances, each request to the next in turn (one scheme for all, checked when given). */
+    private WebClient webClient(List<URI> instances) {
+        SessionProtocol protocol = "https".equals(instances.get(0).getScheme()) ? SessionProtocol.H2
+                                                                               : SessionProtocol.H2C;
+        EndpointGroup group = EndpointGroup.of(EndpointSelectionStrategy.roundRobin(),
+                instances.stream().map(uri -> Endpoint.of(uri.getHost(), uri.getPort())).toList());
+        return WebClient.builder(protocol, group)
                         .factory(factory)
                         .responseTimeout(Duration.ZERO)
                         .build();
@@ -357,7 +379,7 @@ final class ArmeriaHomeReadClient implements HomeReadClient {
         try {
             return ProblemJson.decode(answer.content().array(), status, Duration.ZERO);
         } catch (IllegalArgumentException e) {
-            return ProblemDetail.of(status, "about:blank", "status " + status + ", no problem body");
+            return ProblemType.UNEXPECTED_ANSWER.problem("status " + status + ", no problem body");
         }
     }
 
@@ -435,7 +457,7 @@ final class ArmeriaHomeReadClient implements HomeReadClient {
 
         HomeRead notReady(HomeRead.Outcome outcome, int status, String why) {
             String detail = what() + ": " + (copy ? "region " : "home region ") + home + " cannot be read: " + why;
-            return new HomeRead(outcome, home, null, ProblemDetail.of(503, "data-not-ready", detail, retryAfter)
+            return new HomeRead(outcome, home, null, ProblemType.DATA_NOT_READY.problem(detail, retryAfter)
                                                                   .withTitle("Data not ready"), status, detail);
         }
 
@@ -495,11 +517,13 @@ final class ArmeriaHomeReadClient implements HomeReadClient {
 
         OpResult unavailable(String outcome, String why, boolean failed) {
             // the peer tried, so the message says which address of the home to check
-            java.net.URI peer = endpoints.get(home);
+            List<URI> peers = endpoints.get(home);
             return new OpResult(StoreResult.unavailable(home, op.tag() + " of idempotency key '" + key + "' of unit "
                                                               + unit + " at home region " + home + ": " + why
-                                                              + (peer == null ? " (no peer of " + home + " configured)"
-                                                                              : " (peer " + peer + ")")),
+                                                              + (peers == null ? " (no peer of " + home + " configured)"
+                                                                               : " (peer " + String.join(", ",
+                                                                      peers.stream().map(URI::toString).toList())
+                                                                                 + ")")),
                                 outcome, failed);
         }
 
@@ -556,6 +580,34 @@ final class ArmeriaHomeReadClient implements HomeReadClient {
                     return null;
                 })).toArray(CompletableFuture[]::new);
         return CompletableFuture.allOf(all).thenApply(ignored -> Map.copyOf(failed));
+    }
+
+    @Override
+    public CompletionStage<Map<Region, Declarations>> declarations() {
+        Map<Region, Declarations> answers = new ConcurrentHashMap<>();
+        CompletableFuture<?>[] all = clients.entrySet().stream().map(e -> e.getValue()
+                .execute(RequestHeaders.builder(HttpMethod.GET, HomeReadWire.DECLARATIONS_PATH)
+                                       .add(HttpHeaderNames.AUTHORIZATION, authorization).build()).aggregate()
+                .handle((answer, error) -> {
+                    answers.put(e.getKey(), declarations(answer, error));
+                    return null;
+                })).toArray(CompletableFuture[]::new);
+        return CompletableFuture.allOf(all).thenApply(ignored -> Map.copyOf(answers));
+    }
+
+    private static Declarations declarations(AggregatedHttpResponse answer, Throwable error) {
+        if (error != null) {
+            return new Declarations(null, "unreachable (" + what(Exceptions.peel(error)) + ")");
+        }
+        if (answer.status().code() != 200) {
+            ProblemDetail problem = problemOf(answer);
+            return new Declarations(null, "answered " + problem.status() + " (" + problem.detail() + ")");
+        }
+        try {
+            return new Declarations(HomeReadWire.decodeDeclarations(answer.content().array()), null);
+        } catch (IllegalArgumentException bad) {
+            return new Declarations(null, bad.getMessage());
+        }
     }
 
     @Override

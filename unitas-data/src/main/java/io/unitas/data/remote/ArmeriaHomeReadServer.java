@@ -28,6 +28,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import io.unitas.config.ProblemJson;
 import io.unitas.core.ProblemDetail;
+import io.unitas.core.ProblemType;
 import io.unitas.core.Region;
 import io.unitas.data.IdempotencyStore;
 import io.unitas.data.remote.IdempotencyWire.Operation;
@@ -46,6 +47,7 @@ final class ArmeriaHomeReadServer implements HomeReadServer {
     private final Predicate<String> owns;
     private final Predicate<String> authenticator;
     private final Map<String, EntityReader> readers;
+    private final byte[] declarations;
     private final IdempotencyStore idempotency;
     private final MeterRegistry meters;
     private final java.util.function.LongSupplier ticker;
@@ -58,6 +60,7 @@ final class ArmeriaHomeReadServer implements HomeReadServer {
         this.owns = b.owns;
         this.authenticator = b.authenticator;
         this.readers = Map.copyOf(b.readers);
+        this.declarations = HomeReadWire.encodeDeclarations(b.region.id(), b.codecs);
         this.idempotency = b.idempotency;
         this.meters = b.meters;
         this.ticker = b.ticker;
@@ -75,6 +78,10 @@ final class ArmeriaHomeReadServer implements HomeReadServer {
             throw new IllegalArgumentException("listen " + b.host + ": not a loopback address, without TLS "
                     + "(expected: tls(cert, key), or allowPlaintext() behind a proxy that terminates TLS)");
         }
+        if (b.clientCa != null && b.tlsCert == null) {
+            throw new IllegalArgumentException("clientCa: " + b.clientCa + " without TLS (expected: tls(cert, key) too:"
+                                               + " client certificates are checked in the TLS handshake)");
+        }
         ArmeriaHomeReadServer s = new ArmeriaHomeReadServer(b);
         ServerBuilder sb = com.linecorp.armeria.server.Server.builder();
         if (b.tlsCert != null) {
@@ -83,13 +90,29 @@ final class ArmeriaHomeReadServer implements HomeReadServer {
             } catch (RuntimeException e) {
                 throw new IllegalArgumentException("tls: " + b.tlsCert + ", " + b.tlsKey + ": " + e.getMessage(), e);
             }
+            if (b.clientCa != null) {
+                java.io.File ca = b.clientCa.toFile();
+                if (!ca.canRead()) {
+                    throw new IllegalArgumentException("clientCa: " + b.clientCa + ": cannot be read (expected: a PEM"
+                                                       + " file of the CA certificates that issue the callers')");
+                }
+                sb.tlsCustomizer(tls -> tls.clientAuth(io.netty.handler.ssl.ClientAuth.REQUIRE).trustManager(ca));
+            }
         } else {
             sb.http(address);
         }
+        // One client must not fill the heap: see ConnectionBounds for why HTTP/1.1 and HTTP/2 are bounded apart.
+        ConnectionBounds bounds = new ConnectionBounds();
+        sb.maxNumConnections(ConnectionBounds.MAX_CONNECTIONS)
+          .http2MaxStreamsPerConnection(ConnectionBounds.MAX_STREAMS)
+          .childChannelOption(io.netty.channel.ChannelOption.SO_RCVBUF, ConnectionBounds.RECEIVE_BUFFER)
+          .childChannelPipelineCustomizer(bounds.pipeline())
+          .decorator(bounds::serve);
         sb.requestTimeout(b.requestTimeout)
           .blockingTaskExecutor(b.blockingThreads)
           .gracefulShutdownTimeout(Duration.ZERO, Duration.ZERO)
           .route().get(HomeReadWire.PATH).build(s::serve)
+          .route().get(HomeReadWire.DECLARATIONS_PATH).build((ctx, req) -> s.declarations(req))
           .route().get(IdempotencyWire.RECORD).build((ctx, req) -> s.idempotency(Operation.RECORD, ctx, req))
           .route().post(IdempotencyWire.CLAIM).build((ctx, req) -> s.idempotency(Operation.CLAIM, ctx, req))
           .route().post(IdempotencyWire.COMPLETE).build((ctx, req) -> s.idempotency(Operation.COMPLETE, ctx, req))
@@ -116,6 +139,12 @@ final class ArmeriaHomeReadServer implements HomeReadServer {
                                           : "bearer token not accepted by region " + region);
         }
         return null;
+    }
+
+    /** What this region serves, entity type to codec identity, for a peer to compare with its own at start. */
+    private HttpResponse declarations(HttpRequest req) {
+        ProblemDetail refused = unauthenticated(req);
+        return refused != null ? respond(refused) : HttpResponse.of(HttpStatus.OK, MediaType.JSON, declarations);
     }
 
     private HttpResponse serve(ServiceRequestContext ctx, HttpRequest req) {
@@ -285,7 +314,7 @@ final class ArmeriaHomeReadServer implements HomeReadServer {
     }
 
     private HttpResponse idempotencyNotHome(Operation op, String unit) {
-        return idempotencyProblem(op, "not_home", ProblemDetail.of(421, HomeReadWire.NOT_HOME_REGION,
+        return idempotencyProblem(op, "not_home", ProblemType.NOT_HOME_REGION.problem(
                 "unit " + unit + ": region " + region + " is not its home now (expected: " + op.tag()
                 + " of an idempotency key sent to the unit's home region)"));
     }
@@ -303,7 +332,7 @@ final class ArmeriaHomeReadServer implements HomeReadServer {
     }
 
     private HttpResponse notHome(String type, String unit) {
-        return problem(type, "not_home", ProblemDetail.of(421, HomeReadWire.NOT_HOME_REGION,
+        return problem(type, "not_home", ProblemType.NOT_HOME_REGION.problem(
                 "unit " + unit + ": region " + region + " is not its home now (expected: a read sent to the unit's "
                 + "home region)"));
     }

@@ -3,7 +3,9 @@ package io.unitas.data.remote;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
@@ -75,15 +77,36 @@ public interface HomeReadClient extends AutoCloseable {
      */
     CompletionStage<Map<Region, String>> connect();
 
+    /**
+     * Opens the connections as {@link #connect} does, and asks every home what it serves: its entity types, each with
+     * the codec identity it declared ({@link HomeReadServer.Builder#reader(String, String, EntityReader)}), so a
+     * region can find at start that it and a home disagree on a codec. Completes, never exceptionally, once every home
+     * answered or failed.
+     */
+    CompletionStage<Map<Region, Declarations>> declarations();
+
+    /**
+     * What a home serves: entity type to codec identity ("" for a type served without one); or, when {@code codecs}
+     * is {@code null}, why it could not be asked ({@code unknown}).
+     */
+    record Declarations(Map<String, String> codecs, String unknown) {
+        /** Whether the home answered with its declarations. */
+        public boolean known() {
+            return codecs != null;
+        }
+    }
+
     /** Closes the connections; reads in flight complete as {@link HomeRead.Outcome#UNREACHABLE}. */
     @Override
     void close();
 
     /** Collects the settings of a {@link HomeReadClient}. */
     final class Builder {
-        final Map<Region, URI> endpoints = new LinkedHashMap<>();
+        final Map<Region, List<URI>> endpoints = new LinkedHashMap<>();
         String token;
         Path trustedCa;
+        Path clientCert;
+        Path clientKey;
         Duration deadline = Duration.ofMillis(250);
         String deadlineName;
         Duration hedgeAfter = Duration.ofMillis(100);
@@ -94,7 +117,9 @@ public interface HomeReadClient extends AutoCloseable {
 
         /**
          * Where {@code home}'s {@link HomeReadServer} listens: {@code http://host:port} (HTTP/2 in cleartext, h2c)
-         * or {@code https://host:port}.
+         * or {@code https://host:port}. Called again for the same home, another instance of it: each call goes to
+         * the next instance in turn, so a second attempt (a hedge or a retry) goes to another instance than the
+         * first, and one instance down leaves the home readable.
          */
         public Builder endpoint(Region home, URI uri) {
             Objects.requireNonNull(home, "home");
@@ -103,7 +128,13 @@ public interface HomeReadClient extends AutoCloseable {
                 throw new IllegalArgumentException("endpoint of " + home + ": '" + uri
                                                    + "' (expected: http://host:port or https://host:port)");
             }
-            endpoints.put(home, uri);
+            List<URI> instances = endpoints.computeIfAbsent(home, h -> new ArrayList<>());
+            if (!instances.isEmpty() && !instances.get(0).getScheme().equals(scheme)) {
+                throw new IllegalArgumentException("endpoint of " + home + ": '" + uri + "' (expected: "
+                                                   + instances.get(0).getScheme() + "://, as " + instances.get(0)
+                                                   + ": the instances of a home speak one protocol)");
+            }
+            instances.add(uri);
             return this;
         }
 
@@ -119,6 +150,16 @@ public interface HomeReadClient extends AutoCloseable {
         /** Trusts the PEM CA certificates in {@code caFile} for {@code https} endpoints (default: the JDK's). */
         public Builder trustedCa(Path caFile) {
             this.trustedCa = Objects.requireNonNull(caFile, "caFile");
+            return this;
+        }
+
+        /**
+         * Presents this PEM certificate chain and key to {@code https} homes that require a client certificate
+         * ({@link HomeReadServer.Builder#clientCa}).
+         */
+        public Builder clientCertificate(Path certChain, Path key) {
+            this.clientCert = Objects.requireNonNull(certChain, "certChain");
+            this.clientKey = Objects.requireNonNull(key, "key");
             return this;
         }
 

@@ -49,11 +49,13 @@ public interface HomeReadServer extends AutoCloseable {
         Predicate<String> owns;
         Predicate<String> authenticator;
         final Map<String, EntityReader> readers = new LinkedHashMap<>();
+        final Map<String, String> codecs = new LinkedHashMap<>();
         IdempotencyStore idempotency;
         String host = "127.0.0.1";
         int port;
         Path tlsCert;
         Path tlsKey;
+        Path clientCa;
         boolean allowPlaintext;
         Duration requestTimeout = Duration.ofSeconds(2);
         int blockingThreads = 8;
@@ -95,6 +97,15 @@ public interface HomeReadServer extends AutoCloseable {
 
         /** Lets other regions read {@code entityType} ({@code [a-z0-9._-]}, at most 64) through {@code reader}. */
         public Builder reader(String entityType, EntityReader reader) {
+            return reader(entityType, "", reader);
+        }
+
+        /**
+         * As {@link #reader(String, EntityReader)}, declaring the identity of the codec its payloads are encoded with
+         * (for example a name and a version): peers compare it with their own at start
+         * ({@link HomeReadClient#declarations}), so a mismatch is found before a read decodes the wrong bytes.
+         */
+        public Builder reader(String entityType, String codec, EntityReader reader) {
             if (entityType == null || !entityType.matches("[a-z0-9][a-z0-9._-]{0,63}")) {
                 throw new IllegalArgumentException("entity type: '" + entityType
                         + "' (expected: lowercase letters, digits, '.', '_' or '-', at most 64)");
@@ -102,6 +113,7 @@ public interface HomeReadServer extends AutoCloseable {
             if (readers.putIfAbsent(entityType, Objects.requireNonNull(reader, "reader")) != null) {
                 throw new IllegalArgumentException("entity type: '" + entityType + "' has a reader already");
             }
+            codecs.put(entityType, Objects.requireNonNull(codec, "codec"));
             return this;
         }
 
@@ -129,6 +141,16 @@ public interface HomeReadServer extends AutoCloseable {
         public Builder tls(Path certChain, Path key) {
             this.tlsCert = Objects.requireNonNull(certChain, "certChain");
             this.tlsKey = Objects.requireNonNull(key, "key");
+            return this;
+        }
+
+        /**
+         * Requires every caller to present a client certificate issued by one of the PEM CA certificates in
+         * {@code caFile} (mutual TLS; with {@link #tls}): a caller without one, or with another CA's, is refused in
+         * the TLS handshake, before its token is looked at.
+         */
+        public Builder clientCa(Path caFile) {
+            this.clientCa = Objects.requireNonNull(caFile, "caFile");
             return this;
         }
 

@@ -11,6 +11,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.unitas.core.ProblemType;
+
 /**
  * The wire format of a home read, one place for both ends: {@code GET /unitas/v1/home-read?unit=&type=&key=} with a
  * bearer token; 200 with the entity as JSON, or an RFC 9457 problem of one of the types below.
@@ -20,6 +22,11 @@ final class HomeReadWire {
     static final String PATH = "/unitas/v1/home-read";
     /** What a client asks only to open its connection: no route serves it, so any answer (404) will do. */
     static final String CONNECT_PATH = "/unitas/v1/connect";
+    /**
+     * What a home declares, asked at a peer's start: {@code GET} with the bearer token, 200 with
+     * {@code {"region":…,"entities":{type: codec identity}}} ("" for a type served without one).
+     */
+    static final String DECLARATIONS_PATH = "/unitas/v1/declarations";
 
     /**
      * The caller's time left for this attempt, in whole milliseconds (like gRPC's {@code grpc-timeout}): the home
@@ -36,7 +43,7 @@ final class HomeReadWire {
     /** 404: the home serves no reader for this entity type (a deployment mismatch, not a missing entity). */
     static final String UNKNOWN_ENTITY_TYPE = "unknown-entity-type";
     /** 421: the region asked does not own the unit now. */
-    static final String NOT_HOME_REGION = "not-home-region";
+    static final String NOT_HOME_REGION = ProblemType.NOT_HOME_REGION.name();
     /** 404: the home's store has no such entity; the only answer a client takes as "not found". */
     static final String ENTITY_NOT_FOUND = "entity-not-found";
     /** 500: the home's reader failed. */
@@ -98,5 +105,33 @@ final class HomeReadWire {
         } catch (IOException | DateTimeParseException e) {
             throw new IllegalArgumentException("home read body: " + e.getMessage());
         }
+    }
+
+    /** The declarations body: the region and, per entity type it serves, its codec identity. */
+    static byte[] encodeDeclarations(String region, java.util.Map<String, String> codecs) {
+        ObjectNode body = JSON.createObjectNode().put("region", region);
+        ObjectNode entities = body.putObject("entities");
+        new java.util.TreeMap<>(codecs).forEach(entities::put);
+        try {
+            return JSON.writeValueAsBytes(body);
+        } catch (IOException e) {
+            throw new IllegalStateException(e); // a tree of text is always writable
+        }
+    }
+
+    /** Entity type to codec identity from a declarations body; an {@link IllegalArgumentException} if malformed. */
+    static java.util.Map<String, String> decodeDeclarations(byte[] body) {
+        JsonNode entities;
+        try {
+            entities = JSON.readTree(body).path("entities");
+        } catch (IOException | NullPointerException e) {
+            throw new IllegalArgumentException("declarations body: not valid JSON");
+        }
+        if (!entities.isObject()) {
+            throw new IllegalArgumentException("declarations body: no \"entities\" object");
+        }
+        java.util.Map<String, String> codecs = new java.util.TreeMap<>();
+        entities.fields().forEachRemaining(e -> codecs.put(e.getKey(), e.getValue().asText()));
+        return java.util.Collections.unmodifiableMap(codecs);
     }
 }

@@ -109,24 +109,39 @@ final class JdbcSagaCoordinator implements SagaCoordinator {
     public SagaRecord start(String name, String payload) {
         Saga saga = saga(name);
         String id = UUID.randomUUID().toString();
+        SagaStatus started = SagaMachine.on(saga.definition(), SagaStatus.pending(), SagaEvent.START, retry);
+        Begin first = begin(saga, SagaMachine.action(saga.definition(), started));
         long now = clock.millis();
         try (Connection c = dataSource.getConnection()) {
-            try (PreparedStatement ps = c.prepareStatement(
-                    "INSERT INTO unitas_sagas (id, name, payload, state, step, attempts, compensating,"
-                    + " next_attempt_at, owner, lease_epoch, lease_until, created_at, updated_at)"
-                    + " VALUES (?, ?, ?, 'pending', 0, 0, FALSE, ?, ?, 1, ?, ?, ?)")) {
-                ps.setString(1, id);
-                ps.setString(2, saga.name());
-                ps.setString(3, payload);
-                ps.setLong(4, now);
-                ps.setString(5, owner);
-                ps.setLong(6, now + lease.toMillis());
-                ps.setLong(7, now);
-                ps.setLong(8, now);
-                ps.executeUpdate();
+            // Recorded, started and its first step running in one commit, under a lease taken at insert (epoch 1):
+            // a crash after it leaves the first step to be run again, as a crash after that step's own write would.
+            c.setAutoCommit(false);
+            try {
+                try (PreparedStatement ps = c.prepareStatement(
+                        "INSERT INTO unitas_sagas (id, name, payload, state, step, attempts, compensating,"
+                        + " next_attempt_at, owner, lease_epoch, lease_until, created_at, updated_at)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)")) {
+                    ps.setString(1, id);
+                    ps.setString(2, saga.name());
+                    ps.setString(3, payload);
+                    ps.setString(4, started.state().jsonName());
+                    ps.setInt(5, started.step());
+                    ps.setInt(6, started.attempts());
+                    ps.setBoolean(7, started.compensating());
+                    ps.setLong(8, now);
+                    ps.setString(9, owner);
+                    ps.setLong(10, now + lease.toMillis());
+                    ps.setLong(11, now);
+                    ps.setLong(12, now);
+                    ps.executeUpdate();
+                }
+                markRunning(c, id, first, now);
+                c.commit();
+            } finally {
+                c.setAutoCommit(true);
             }
-            reached("recorded " + id);
-            drive(c, saga, id, 1, payload, SagaStatus.pending());
+            reached("recorded, before " + first.what() + " " + id);
+            drive(c, saga, id, 1, payload, started, true);
         } catch (SQLException e) {
             throw new IllegalStateException("unitas_sagas: saga " + id + " (" + name + "): " + e.getMessage(), e);
         }
@@ -207,7 +222,7 @@ final class JdbcSagaCoordinator implements SagaCoordinator {
             c.setAutoCommit(true);
             LOG.info("saga {} ({}): recovering at {} step {} (lease epoch {})", id, name, status.state().jsonName(),
                      status.step(), epoch);
-            drive(c, saga, id, epoch, payload, status);
+            drive(c, saga, id, epoch, payload, status, false);
             return true;
         } finally {
             if (!c.getAutoCommit()) {
@@ -217,12 +232,16 @@ final class JdbcSagaCoordinator implements SagaCoordinator {
         }
     }
 
-    /** Runs the machine's actions until the saga ends, is stuck, waits for a backoff, or the lease is lost. */
-    private void drive(Connection c, Saga saga, String id, long epoch, String payload, SagaStatus status)
-            throws SQLException {
+    /**
+     * Runs the machine's actions until the saga ends, is stuck, waits for a backoff, or the lease is lost;
+     * {@code running}: the current step's row already says running (written with the saga's last write).
+     */
+    private void drive(Connection c, Saga saga, String id, long epoch, String payload, SagaStatus status,
+                       boolean running) throws SQLException {
         while (true) {
             SagaAction action = SagaMachine.action(saga.definition(), status);
             if (action instanceof SagaAction.Start) {
+                // Only a saga recorded pending by an earlier version: start() records its sagas started.
                 status = SagaMachine.on(saga.definition(), status, SagaEvent.START, retry);
                 if (!write(c, id, epoch, status, null, 0)) {
                     return;
@@ -230,54 +249,49 @@ final class JdbcSagaCoordinator implements SagaCoordinator {
                 reached("started " + id);
                 continue;
             }
-            int step;
-            boolean compensation;
-            int attempt;
-            if (action instanceof SagaAction.Execute execute) {
-                step = execute.step();
-                attempt = execute.attempt();
-                compensation = false;
-            } else if (action instanceof SagaAction.Compensate compensate) {
-                step = compensate.step();
-                attempt = compensate.attempt();
-                compensation = true;
-            } else {
-                release(c, id, epoch);
-                return;
+            Begin begin = begin(saga, action);
+            if (begin == null) {
+                return; // ended or stuck: the write that got it there released the lease
             }
-            if (attempt > 0 && notDue(c, id)) {
-                release(c, id, epoch);
-                return; // the backoff: recover() drives it when due
+            if (!running) {
+                if (begin.attempt() > 0 && notDue(c, id)) {
+                    release(c, id, epoch);
+                    return; // the backoff: recover() drives it when due
+                }
+                if (!writeBefore(c, id, epoch, begin)) {
+                    return;
+                }
+                reached("before " + begin.what() + " " + id);
             }
-            String stepName = saga.definition().steps().get(step).name();
-            String what = (compensation ? "compensate " : "execute ") + stepName;
-            if (!writeStep(c, id, epoch, step, compensation, stepName, "running", attempt, null)) {
-                return;
-            }
-            reached("before " + what + " " + id);
-            StepContext context = new StepContext(id, stepName, compensation, attempt, payload);
-            Outcome outcome = run(compensation ? saga.compensation(step) : saga.execution(step), context,
-                                  saga.definition().steps().get(step).timeout());
-            reached("applied " + what + " " + id);
+            StepContext context = new StepContext(id, begin.name(), begin.compensation(), begin.attempt(), payload);
+            Outcome outcome = run(begin.compensation() ? saga.compensation(begin.step()) : saga.execution(begin.step()),
+                                  context, saga.definition().steps().get(begin.step()).timeout());
+            reached("applied " + begin.what() + " " + id);
             SagaEvent event = outcome.error == null ? SagaEvent.SUCCEEDED
                     : outcome.refused ? SagaEvent.REFUSED : SagaEvent.ERROR;
             if (outcome.error != null) {
-                Counter.builder("unitas.saga.step.errors").tag("saga", saga.name()).tag("step", stepName)
-                        .tag("action", compensation ? "compensate" : "execute")
+                Counter.builder("unitas.saga.step.errors").tag("saga", saga.name()).tag("step", begin.name())
+                        .tag("action", begin.action())
                         .description("failed or refused attempts of saga steps").register(registry).increment();
-                LOG.warn("saga {} ({}): {} attempt {}: {}", id, saga.name(), what, attempt, outcome.error);
+                LOG.warn("saga {} ({}): {} attempt {}: {}", id, saga.name(), begin.what(), begin.attempt(),
+                         outcome.error);
             }
             SagaStatus next = SagaMachine.on(saga.definition(), status, event, retry);
             long retryAt = next.attempts() > 0 && !next.state().equals(SagaState.FAILED)
                     ? clock.millis() + retry.delay(next.attempts()).toMillis() : clock.millis();
             String stepStatus = outcome.error == null ? "succeeded" : outcome.refused ? "refused" : "failed";
-            if (!writeAfter(c, id, epoch, next, outcome.error, retryAt, step, compensation, stepStatus)) {
+            // A step that runs now (not a retry after its backoff) is marked running in this same commit.
+            Begin following = begin(saga, SagaMachine.action(saga.definition(), next));
+            if (following != null && following.attempt() > 0) {
+                following = null;
+            }
+            if (!writeAfter(c, id, epoch, next, outcome.error, retryAt, begin, stepStatus, following)) {
                 return;
             }
-            reached("after " + what + " " + id);
+            reached("after " + begin.what() + (following == null ? "" : ", before " + following.what()) + " " + id);
             if (next.state() == SagaState.FAILED) {
                 LOG.error("saga {} ({}): stuck at {} after {} attempts ({}); retry or resolve it", id, saga.name(),
-                          what, next.attempts(), outcome.error);
+                          begin.what(), next.attempts(), outcome.error);
                 stuck.incrementAndGet();
             }
             if (next.state().terminal()) {
@@ -285,7 +299,34 @@ final class JdbcSagaCoordinator implements SagaCoordinator {
                         .description("sagas ended, by final state").register(registry).increment();
             }
             status = next;
+            running = following != null;
         }
+    }
+
+    /** A step's execution or compensation about to run. */
+    private record Begin(int step, boolean compensation, int attempt, String name) {
+
+        /** The step row's action column. */
+        String action() {
+            return compensation ? "compensate" : "execute";
+        }
+
+        String what() {
+            return action() + " " + name;
+        }
+    }
+
+    /** The step {@code action} runs, or null when it runs none (ended, stuck, or not started). */
+    private static Begin begin(Saga saga, SagaAction action) {
+        if (action instanceof SagaAction.Execute execute) {
+            return new Begin(execute.step(), false, execute.attempt(),
+                             saga.definition().steps().get(execute.step()).name());
+        }
+        if (action instanceof SagaAction.Compensate compensate) {
+            return new Begin(compensate.step(), true, compensate.attempt(),
+                             saga.definition().steps().get(compensate.step()).name());
+        }
+        return null;
     }
 
     private record Outcome(String error, boolean refused) {}
@@ -354,8 +395,7 @@ final class JdbcSagaCoordinator implements SagaCoordinator {
     }
 
     /** Before a step: the step's row as running and the lease renewed, in one transaction. */
-    private boolean writeStep(Connection c, String id, long epoch, int step, boolean compensation, String name,
-                              String status, int attempt, String error) throws SQLException {
+    private boolean writeBefore(Connection c, String id, long epoch, Begin begin) throws SQLException {
         long now = clock.millis();
         c.setAutoCommit(false);
         try {
@@ -363,20 +403,40 @@ final class JdbcSagaCoordinator implements SagaCoordinator {
                 c.rollback();
                 return false;
             }
-            String action = compensation ? "compensate" : "execute";
+            markRunning(c, id, begin, now);
+            c.commit();
+            return true;
+        } finally {
+            c.setAutoCommit(true);
+        }
+    }
+
+    /**
+     * After a step: the saga's next status, the step's result and, when the next step runs now, its row as running,
+     * in one transaction.
+     */
+    private boolean writeAfter(Connection c, String id, long epoch, SagaStatus next, String error, long retryAt,
+                               Begin done, String stepStatus, Begin following) throws SQLException {
+        c.setAutoCommit(false);
+        try {
+            if (!write(c, id, epoch, next, error, retryAt)) {
+                c.rollback();
+                return false;
+            }
+            long now = clock.millis();
             try (PreparedStatement ps = c.prepareStatement(
-                    "INSERT INTO unitas_saga_steps (saga_id, step_no, action, name, status, attempts, started_at)"
-                    + " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (saga_id, step_no, action) DO UPDATE"
-                    + " SET status = EXCLUDED.status, attempts = EXCLUDED.attempts,"
-                    + " started_at = EXCLUDED.started_at, finished_at = NULL, error = NULL")) {
-                ps.setString(1, id);
-                ps.setInt(2, step);
-                ps.setString(3, action);
-                ps.setString(4, name);
-                ps.setString(5, status);
-                ps.setInt(6, attempt + 1);
-                ps.setLong(7, now);
+                    "UPDATE unitas_saga_steps SET status = ?, finished_at = ?, error = ?"
+                    + " WHERE saga_id = ? AND step_no = ? AND action = ?")) {
+                ps.setString(1, stepStatus);
+                ps.setLong(2, now);
+                ps.setString(3, error);
+                ps.setString(4, id);
+                ps.setInt(5, done.step());
+                ps.setString(6, done.action());
                 ps.executeUpdate();
+            }
+            if (following != null) {
+                markRunning(c, id, following, now);
             }
             c.commit();
             return true;
@@ -385,30 +445,20 @@ final class JdbcSagaCoordinator implements SagaCoordinator {
         }
     }
 
-    /** After a step: the saga's next status and the step's result, in one transaction. */
-    private boolean writeAfter(Connection c, String id, long epoch, SagaStatus next, String error, long retryAt,
-                               int step, boolean compensation, String stepStatus) throws SQLException {
-        c.setAutoCommit(false);
-        try {
-            if (!write(c, id, epoch, next, error, retryAt)) {
-                c.rollback();
-                return false;
-            }
-            try (PreparedStatement ps = c.prepareStatement(
-                    "UPDATE unitas_saga_steps SET status = ?, finished_at = ?, error = ?"
-                    + " WHERE saga_id = ? AND step_no = ? AND action = ?")) {
-                ps.setString(1, stepStatus);
-                ps.setLong(2, clock.millis());
-                ps.setString(3, error);
-                ps.setString(4, id);
-                ps.setInt(5, step);
-                ps.setString(6, compensation ? "compensate" : "execute");
-                ps.executeUpdate();
-            }
-            c.commit();
-            return true;
-        } finally {
-            c.setAutoCommit(true);
+    /** The step's row as running, in the caller's transaction (which holds the saga's lease). */
+    private void markRunning(Connection c, String id, Begin begin, long now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "INSERT INTO unitas_saga_steps (saga_id, step_no, action, name, status, attempts, started_at)"
+                + " VALUES (?, ?, ?, ?, 'running', ?, ?) ON CONFLICT (saga_id, step_no, action) DO UPDATE"
+                + " SET status = EXCLUDED.status, attempts = EXCLUDED.attempts,"
+                + " started_at = EXCLUDED.started_at, finished_at = NULL, error = NULL")) {
+            ps.setString(1, id);
+            ps.setInt(2, begin.step());
+            ps.setString(3, begin.action());
+            ps.setString(4, begin.name());
+            ps.setInt(5, begin.attempt() + 1);
+            ps.setLong(6, now);
+            ps.executeUpdate();
         }
     }
 

@@ -274,11 +274,48 @@ class HomeReadTest {
     }
 
     @Test
+    void aHomeOfTwoInstances_oneDown_isReadAtTheOther() throws Exception {
+        HomeReadServer a = ownCn(new SimpleMeterRegistry());
+        HomeReadServer b = ownCn(new SimpleMeterRegistry());
+        HomeReadClient eu = HomeReadClient.builder().endpoint(CN, a.uri()).endpoint(CN, b.uri()).token(TOKEN)
+                                          .deadline(DEADLINE).hedgeAfter(HEDGE).meterRegistry(meters).build(timers);
+        open.add(eu);
+
+        b.close();
+        for (int i = 0; i < 4; i++) {
+            assertThat(await(eu.read(CN, "u-cn", "account", "alice")).found()).as("read %d", i).isTrue();
+        }
+        a.close();
+        assertThat(await(eu.read(CN, "u-cn", "account", "alice")).outcome()).isEqualTo(HomeRead.Outcome.UNREACHABLE);
+    }
+
+    @Test
     void homeNeverStarted_isUnreachable() throws Exception {
         HomeRead r = await(eu(URI.create("http://127.0.0.1:" + Ports.free())).read(CN, "u-cn", "account", "alice"));
 
         assertThat(r.outcome()).isEqualTo(HomeRead.Outcome.UNREACHABLE);
         assertThat(r.detail()).contains("home region cn cannot be read");
+    }
+
+    @Test
+    void anAnswerWithoutAProblemBody_isRejected_namingItsStatus_neverAsAnotherTypesProblem() throws Exception {
+        // Not a home: something in between (a proxy, a firewall) answering 403 in plain text.
+        com.linecorp.armeria.server.Server between = com.linecorp.armeria.server.Server.builder().http(0)
+                .service("prefix:/", (ctx, req) -> com.linecorp.armeria.common.HttpResponse.of(
+                        com.linecorp.armeria.common.HttpStatus.FORBIDDEN))
+                .build();
+        between.start().join();
+        try {
+            HomeRead r = await(eu(URI.create("http://127.0.0.1:" + between.activeLocalPort()))
+                                       .read(CN, "u-cn", "account", "alice"));
+
+            assertThat(r.outcome()).isEqualTo(HomeRead.Outcome.REJECTED);
+            assertThat(r.detail()).contains("answered unexpected-answer (502): status 403, no problem body")
+                                  .doesNotContain("about:blank");
+            assertThat(r.problem().type()).isEqualTo("data-not-ready");
+        } finally {
+            between.stop().join();
+        }
     }
 
     @Test
@@ -415,6 +452,32 @@ class HomeReadTest {
         } finally {
             release.countDown();
         }
+    }
+
+    @Test
+    void aHomeDeclaresItsEntityTypesAndCodecs_toCallersWithTheToken_andAnUnreachableOneSaysWhy() throws Exception {
+        HomeReadServer s = HomeReadServer.builder().region(CN).owns("u-cn"::equals).token(TOKEN)
+                .reader("account", "account-json/2", (unit, key) -> Optional.of(ALICE))
+                .reader("note", (unit, key) -> Optional.empty())
+                .start();
+        open.add(s);
+
+        HomeReadClient.Declarations declared = eu(s.uri()).declarations().toCompletableFuture()
+                                                          .get(IO.toSeconds(), TimeUnit.SECONDS).get(CN);
+
+        assertThat(declared.known()).as(declared.unknown()).isTrue();
+        assertThat(declared.codecs()).containsExactlyInAnyOrderEntriesOf(Map.of("account", "account-json/2",
+                                                                               "note", ""));
+        HomeReadClient.Declarations wrongToken = eu(s.uri(), "not-the-token").declarations().toCompletableFuture()
+                                                                             .get(IO.toSeconds(), TimeUnit.SECONDS)
+                                                                             .get(CN);
+        assertThat(wrongToken.known()).isFalse();
+        assertThat(wrongToken.unknown()).contains("401");
+        int closedPort = Ports.free();
+        HomeReadClient.Declarations unreachable = eu(URI.create("http://127.0.0.1:" + closedPort)).declarations()
+                .toCompletableFuture().get(IO.toSeconds(), TimeUnit.SECONDS).get(CN);
+        assertThat(unreachable.known()).isFalse();
+        assertThat(unreachable.unknown()).startsWith("unreachable (");
     }
 
     @Test

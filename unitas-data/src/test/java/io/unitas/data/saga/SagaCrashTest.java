@@ -26,8 +26,8 @@ class SagaCrashTest {
 
     private static final Duration LEASE = Duration.ofSeconds(30);
     /** The boundaries of a crash-free run, counted below by {@link #boundaries_ofACrashFreeRun_areAllNamed}. */
-    private static final int COMPLETED_BOUNDARIES = 8;
-    private static final int COMPENSATED_BOUNDARIES = 11;
+    private static final int COMPLETED_BOUNDARIES = 5;
+    private static final int COMPENSATED_BOUNDARIES = 7;
 
     private final MutableClock clock = new MutableClock(Instant.parse("2026-12-04T10:00:00Z"));
     private final Bank bank = new Bank(clock);
@@ -57,9 +57,11 @@ class SagaCrashTest {
         SagaRecord done = coordinator("cn-1", (n, what) -> seen.add(n + " " + what.replaceAll(" [0-9a-f-]{36}$", "")))
                 .start("transfer", "alice,bob,30");
         assertThat(done.status().state()).isEqualTo(SagaState.COMPLETED);
-        assertThat(seen).containsExactly("1 recorded", "2 started", "3 before execute debit", "4 applied execute debit",
-                                         "5 after execute debit", "6 before execute credit",
-                                         "7 applied execute credit", "8 after execute credit");
+        // Three commits: each step's start is written with what came before it (the saga recorded, the last step's
+        // result), and the last result ends the saga.
+        assertThat(seen).containsExactly("1 recorded, before execute debit", "2 applied execute debit",
+                                         "3 after execute debit, before execute credit", "4 applied execute credit",
+                                         "5 after execute credit");
         assertThat(seen).hasSize(COMPLETED_BOUNDARIES);
 
         seen.clear();
@@ -68,8 +70,9 @@ class SagaCrashTest {
         assertThat(refused.status().state()).isEqualTo(SagaState.COMPENSATED);
         assertThat(refused.lastError()).hasValue("StepRefused: carol: account closed");
         assertThat(seen).hasSize(COMPENSATED_BOUNDARIES)
-                .endsWith("before execute credit", "applied execute credit", "after execute credit",
-                          "before compensate debit", "applied compensate debit", "after compensate debit");
+                .endsWith("after execute debit, before execute credit", "applied execute credit",
+                          "after execute credit, before compensate debit", "applied compensate debit",
+                          "after compensate debit");
         assertThat(bank.credit("alice")).as("the first transfer's debit only").isEqualTo(70);
         assertThat(bank.total()).isEqualTo(300);
     }
@@ -107,6 +110,26 @@ class SagaCrashTest {
         assertThat(bank.credit(payee)).as("credited once, or not at all").isEqualTo(paid ? 130 : 100);
         assertThat(record.owner()).as("lease released").isEmpty();
         assertThat(second.recover()).as("nothing left").isZero();
+    }
+
+    @Test
+    void aSagaRecordedPendingByAnEarlierVersion_isStartedByRecovery() {
+        // Earlier versions committed "recorded" (pending, lease taken) on its own; a crash just after it left this row.
+        long now = clock.millis();
+        Bank.execute(bank.sagas, "INSERT INTO unitas_sagas (id, name, payload, state, step, attempts, compensating,"
+                                 + " next_attempt_at, owner, lease_epoch, lease_until, created_at, updated_at) VALUES"
+                                 + " ('old-1', 'transfer', 'alice,bob,30', 'pending', 0, 0, FALSE, " + now
+                                 + ", 'cn-old', 1, " + (now + LEASE.toMillis()) + ", " + now + ", " + now + ")");
+        SagaCoordinator recovering = coordinator("eu-1", SagaBoundaries.NONE);
+        clock.advance(LEASE);
+
+        assertThat(recovering.recover()).isEqualTo(1);
+
+        SagaRecord record = recovering.find("old-1").orElseThrow();
+        assertThat(record.status().state()).isEqualTo(SagaState.COMPLETED);
+        assertThat(record.owner()).as("lease released").isEmpty();
+        assertThat(bank.credit("alice")).isEqualTo(70);
+        assertThat(bank.credit("bob")).isEqualTo(130);
     }
 
     private String onlySaga() {
