@@ -60,12 +60,20 @@ final class HomeReadServing implements SmartLifecycle {
         if (meters != null) {
             b.meterRegistry(meters);
         }
-        entities.forEach(e -> b.reader(e.type(), e.reader(clock)));
+        entities.forEach(e -> b.reader(e.type(), e.codecId(), e.reader(clock)));
         if (idempotency != null) {
             b.idempotency(idempotency);
         }
         if (settings.getTlsCert() != null) {
             b.tls(Path.of(settings.getTlsCert()), Path.of(settings.getTlsKey()));
+        }
+        if (settings.getClientCa() != null) {
+            if (settings.getTlsCert() == null) {
+                throw new UnitasConfigurationException(List.of("unitas.readiness.home-reads.server.client-ca: '"
+                        + settings.getClientCa() + "' without tls-cert and tls-key (expected: those too: client"
+                        + " certificates are checked in the TLS handshake)"));
+            }
+            b.clientCa(Path.of(settings.getClientCa()));
         }
         if (settings.isAllowPlaintext()) {
             b.allowPlaintext();

@@ -59,11 +59,24 @@ final class RepositoryReadiness implements UnitasReadiness {
         if (timeout.toMillis() <= 100) {
             client.withoutHedging();
         }
-        settings.getEndpoints().forEach((home, url) -> client.endpoint(Region.of(home), URI.create(url)));
+        settings.getEndpoints().forEach((home, urls) -> UnitasProperties.HomeReads.instances(urls).forEach(
+                url -> client.endpoint(Region.of(home), URI.create(url))));
         if (settings.getCa() != null) {
             client.trustedCa(Path.of(settings.getCa()));
         }
-        return client.build();
+        if ((settings.getClientCert() == null) != (settings.getClientKey() == null)) {
+            throw new UnitasConfigurationException(List.of("unitas.readiness.home-reads.client-cert and client-key: "
+                    + (settings.getClientCert() == null ? "client-key" : "client-cert") + " alone (expected: both,"
+                    + " the PEM certificate chain and its key, or neither)"));
+        }
+        if (settings.getClientCert() != null) {
+            client.clientCertificate(Path.of(settings.getClientCert()), Path.of(settings.getClientKey()));
+        }
+        try {
+            return client.build();
+        } catch (IllegalArgumentException e) {
+            throw new UnitasConfigurationException(List.of("unitas.readiness.home-reads: " + e.getMessage()));
+        }
     }
 
     /**

@@ -48,7 +48,7 @@ final class RoutingContextFilter extends OncePerRequestFilter {
             return;
         }
         request.setAttribute(ATTRIBUTE, context);
-        request.setAttribute(InboundContext.ROUTE_ATTRIBUTE, inbound.route(context, snapshot));
+        request.setAttribute(InboundContext.ROUTE_ATTRIBUTE, accepted.route());
         try (RoutingContextHolder.Scope ignored = RoutingContextHolder.open(context)) {
             chain.doFilter(request, response);
         }

@@ -63,7 +63,7 @@ final class RoutingContextWebFilter implements WebFilter, Ordered {
             return response.writeWith(Mono.just(body));
         }
         exchange.getAttributes().put(RoutingContextFilter.ATTRIBUTE, context);
-        exchange.getAttributes().put(InboundContext.ROUTE_ATTRIBUTE, inbound.route(context, snapshot));
+        exchange.getAttributes().put(InboundContext.ROUTE_ATTRIBUTE, accepted.route());
         return chain.filter(exchange).contextWrite(c -> c.put(RoutingContextAccessor.KEY, context));
     }
 

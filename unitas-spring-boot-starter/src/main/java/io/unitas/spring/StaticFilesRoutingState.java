@@ -1,15 +1,11 @@
 package io.unitas.spring;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import io.unitas.client.RoutingSnapshot;
-import io.unitas.config.ConfigDocument;
 import io.unitas.config.ConfigException;
 import io.unitas.config.HealthFile;
 import io.unitas.config.TopologyFile;
@@ -20,7 +16,6 @@ import io.unitas.core.RegionHealth;
 import io.unitas.core.Topology;
 import io.unitas.core.fence.WriteFences;
 import io.unitas.core.rules.UnitRules;
-import org.springframework.core.io.Resource;
 import org.springframework.core.io.ResourceLoader;
 
 /** Routing state read once at start from the files {@code unitas.*} names; no fences (those come from a control plane). */
@@ -34,15 +29,15 @@ final class StaticFilesRoutingState implements UnitasRoutingState {
         UnitRules rules = null;
         HealthSnapshot health = null;
         try {
-            topology = TopologyFile.parse(document(loader, "unitas.topology", properties.getTopology()));
+            topology = TopologyFile.parse(UnitasFiles.read(loader, "unitas.topology", properties.getTopology()));
             if (topology.region(properties.getRegion()).isEmpty()) {
                 problems.add("unitas.region: '" + properties.getRegion() + "' (expected: one of "
                              + topology.regions().stream().map(Region::id).toList() + ", the regions of "
                              + properties.getTopology() + ")");
             }
-            rules = UnitRulesFile.parse(document(loader, "unitas.rules", properties.getRules()), topology);
+            rules = UnitRulesFile.parse(UnitasFiles.read(loader, "unitas.rules", properties.getRules()), topology);
             health = properties.getHealth() == null || properties.getHealth().isBlank() ? allHealthy(topology)
-                    : HealthFile.parse(document(loader, "unitas.health", properties.getHealth()), topology);
+                    : HealthFile.parse(UnitasFiles.read(loader, "unitas.health", properties.getHealth()), topology);
         } catch (ConfigException bad) {
             problems.addAll(bad.problems());
         }
@@ -61,18 +56,5 @@ final class StaticFilesRoutingState implements UnitasRoutingState {
         Map<Region, RegionHealth> up = new LinkedHashMap<>();
         topology.regions().forEach(r -> up.put(r, RegionHealth.up()));
         return HealthSnapshot.of(up);
-    }
-
-    private static ConfigDocument document(ResourceLoader loader, String property, String location) {
-        Resource resource = loader.getResource(location);
-        if (!resource.exists()) {
-            throw new ConfigException(property + ": '" + location + "' (expected: an existing file, as a classpath: or "
-                                      + "file: location)");
-        }
-        try (InputStream in = resource.getInputStream()) {
-            return ConfigDocument.parse(location, new String(in.readAllBytes(), StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new ConfigException(property + ": '" + location + "' cannot be read: " + e.getMessage());
-        }
     }
 }

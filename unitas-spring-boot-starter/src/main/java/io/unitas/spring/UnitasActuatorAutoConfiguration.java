@@ -1,5 +1,6 @@
 package io.unitas.spring;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -27,8 +28,9 @@ public class UnitasActuatorAutoConfiguration {
     static class HealthComponent {
         @Bean(name = "unitasHealthIndicator")
         @ConditionalOnMissingBean(name = "unitasHealthIndicator")
-        UnitasHealthIndicator unitasHealthIndicator(UnitasProperties properties, UnitasRoutingState state) {
-            return new UnitasHealthIndicator(state, properties.getRegion());
+        UnitasHealthIndicator unitasHealthIndicator(UnitasProperties properties, UnitasRoutingState state,
+                                                    ObjectProvider<UnitasHealthReasons> reasons) {
+            return new UnitasHealthIndicator(state, properties.getRegion(), () -> reasons.orderedStream().toList());
         }
 
         /** {@code /actuator/health/unitas} reachable without {@code show-components}: a group of that name. */
@@ -43,14 +45,21 @@ public class UnitasActuatorAutoConfiguration {
         @ConditionalOnBean(HomeReadServing.class)
         @ConditionalOnMissingBean(name = "unitasHomeReadsHealthIndicator")
         org.springframework.boot.actuate.health.HealthIndicator unitasHomeReadsHealthIndicator(
-                HomeReadServing serving) {
-            return () -> serving.isRunning()
-                    ? org.springframework.boot.actuate.health.Health.up()
-                            .withDetail("uri", String.valueOf(serving.uri()))
-                            .withDetail("entities", serving.types())
-                            .withDetail("idempotency", serving.servesIdempotency()).build()
-                    : org.springframework.boot.actuate.health.Health.down()
-                            .withDetail("reason", "stopped").build();
+                HomeReadServing serving, org.springframework.beans.factory.ObjectProvider<HomeReadPeers> peers) {
+            return () -> {
+                HomeReadPeers.Status compared = peers.getIfAvailable(() -> new HomeReadPeers(null)).status();
+                org.springframework.boot.actuate.health.Health.Builder b = !serving.isRunning()
+                        ? org.springframework.boot.actuate.health.Health.down().withDetail("reason", "stopped")
+                        : !compared.mismatches().isEmpty()
+                        ? org.springframework.boot.actuate.health.Health.down()
+                                .withDetail("reason", compared.mismatches())
+                        : org.springframework.boot.actuate.health.Health.up()
+                                .withDetail("uri", String.valueOf(serving.uri()))
+                                .withDetail("entities", serving.types())
+                                .withDetail("idempotency", serving.servesIdempotency());
+                return compared.notCompared().isEmpty() ? b.build()
+                        : b.withDetail("peersNotCompared", compared.notCompared()).build();
+            };
         }
     }
 }

@@ -21,11 +21,16 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnBean(UnitasProperties.class)
 @ConditionalOnClass(name = "io.unitas.data.DataReadiness")
 public class UnitasDataAutoConfiguration {
-    /** Closes its client's connections when the application stops. */
+    /**
+     * Connects to the peers at start and compares the {@link UnitasEntity} beans with what they serve; closes its
+     * client's connections when the application stops.
+     */
     @Bean
     HomeReadPeers unitasHomeReadPeers(UnitasProperties properties,
-                                      ObjectProvider<io.micrometer.core.instrument.MeterRegistry> meters) {
-        return new HomeReadPeers(RepositoryReadiness.homeReads(properties, meters.getIfAvailable()));
+                                      ObjectProvider<io.micrometer.core.instrument.MeterRegistry> meters,
+                                      ObjectProvider<UnitasEntity<?>> entities) {
+        return new HomeReadPeers(RepositoryReadiness.homeReads(properties, meters.getIfAvailable()),
+                                 properties.getRegion(), () -> entities.orderedStream().toList());
     }
 
     @Bean

@@ -46,12 +46,30 @@ final class UnitasFailureAnalyzer implements FailureAnalyzer {
                 }
                 List<String> problems = new ArrayList<>();
                 validation.getValidationErrors().forEach(error -> problems.add(error instanceof FieldError field
-                        ? "unitas." + field.getField() + ": " + field.getDefaultMessage()
+                        ? "unitas." + kebab(field.getField()) + ": " + field.getDefaultMessage()
                         : "unitas: " + error.getDefaultMessage()));
                 return problems;
             }
         }
         return null;
+    }
+
+    /**
+     * A field path as the user writes it in application.yaml: {@code homeReads.tlsCert} as
+     * {@code home-reads.tls-cert}; a map key in brackets stays as written.
+     */
+    static String kebab(String field) {
+        StringBuilder out = new StringBuilder(field.length() + 8);
+        boolean key = false;
+        for (char c : field.toCharArray()) {
+            key = c == '[' || key && c != ']';
+            if (!key && Character.isUpperCase(c)) {
+                out.append('-').append(Character.toLowerCase(c));
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
     }
 
     /** {@code property: value (expected: type)} for a value that does not convert, else the root cause's message. */

@@ -46,7 +46,15 @@ public final class UnitasOutbox {
     private final UnitasRoutingState state;
     private final SQLExceptionSubclassTranslator translator = new SQLExceptionSubclassTranslator();
 
+    private final java.util.function.Supplier<List<UnitasChangeListener>> listeners;
+
     UnitasOutbox(Outbox outbox, DataSource dataSource, String dataSourceName, UnitasRoutingState state) {
+        this(outbox, dataSource, dataSourceName, state, List::of);
+    }
+
+    UnitasOutbox(Outbox outbox, DataSource dataSource, String dataSourceName, UnitasRoutingState state,
+                 java.util.function.Supplier<List<UnitasChangeListener>> listeners) {
+        this.listeners = Objects.requireNonNull(listeners, "listeners");
         this.outbox = Objects.requireNonNull(outbox, "outbox");
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.dataSourceName = dataSourceName;
@@ -79,7 +87,9 @@ public final class UnitasOutbox {
     public ChangeEnvelope appendToUnit(String unit, String entityType, String entityKey, byte[] payload) {
         Connection tx = transaction("append");
         try {
-            return outbox.append(tx, unit, entityType, entityKey, payload);
+            ChangeEnvelope change = outbox.append(tx, unit, entityType, entityKey, payload);
+            afterCommit(entityType, entityKey, payload);
+            return change;
         } catch (SQLException e) {
             throw translator.translate("unitas outbox append", null, e);
         } finally {
@@ -100,12 +110,31 @@ public final class UnitasOutbox {
         String unit = unitOf(owner);
         Connection tx = transaction("writeAndAppend");
         try {
-            return outbox.writeAndAppend(tx, sql, parameters, unit, entityType, entityKey, payload);
+            OutboxWrite written = outbox.writeAndAppend(tx, sql, parameters, unit, entityType, entityKey, payload);
+            if (written.change().isPresent()) {
+                afterCommit(entityType, entityKey, payload);
+            }
+            return written;
         } catch (SQLException e) {
             throw translator.translate("unitas outbox writeAndAppend", sql, e);
         } finally {
             DataSourceUtils.releaseConnection(tx, dataSource);
         }
+    }
+
+    // Listeners (the cache's invalidations) hear of a local change once it is committed, never of a rolled-back one.
+    private void afterCommit(String entityType, String key, byte[] payload) {
+        List<UnitasChangeListener> all = listeners.get();
+        if (all.isEmpty()) {
+            return;
+        }
+        org.springframework.transaction.support.TransactionSynchronizationManager.registerSynchronization(
+                new org.springframework.transaction.support.TransactionSynchronization() {
+                    @Override
+                    public void afterCommit() {
+                        all.forEach(l -> l.changed(entityType, key, payload));
+                    }
+                });
     }
 
     /** The data layer's outbox under it: inspection, and services that manage their connections themselves. */

@@ -250,10 +250,20 @@ public class UnitasProperties implements Validator {
                                                       : "readiness.homeReads.server.tlsKey", "required",
                                "missing (expected: tls-cert and tls-key together)");
         }
-        readiness.homeReads.endpoints.forEach((home, url) -> {
-            if (url == null || !url.startsWith("http://") && !url.startsWith("https://")) {
-                errors.rejectValue("readiness.homeReads.endpoints[" + home + "]", "malformed", "'" + url
-                                   + "' (expected: the home's read server, http://host:port or https://host:port)");
+        readiness.homeReads.endpoints.forEach((home, urls) -> {
+            String expected = " (expected: the home's read server, http://host:port or https://host:port; its "
+                              + "instances' URLs separated by commas, all http or all https)";
+            List<String> instances = HomeReads.instances(urls);
+            if (instances.isEmpty()) {
+                errors.rejectValue("readiness.homeReads.endpoints[" + home + "]", "malformed", "empty" + expected);
+            }
+            // the first instance's scheme is the home's: https:// and http:// peers of one home cannot mix
+            String scheme = instances.isEmpty() || instances.get(0).startsWith("http://") ? "http://" : "https://";
+            for (String url : instances) {
+                if (!url.startsWith(scheme)) {
+                    errors.rejectValue("readiness.homeReads.endpoints[" + home + "]", "malformed",
+                                       "'" + url + "'" + expected);
+                }
             }
         });
         String[] parts = {"unit", "region", "origin", "hops", "version"};
@@ -633,7 +643,10 @@ public class UnitasProperties implements Validator {
      * idempotency keys at (the data layer's {@code HomeReadClient}), and this region's own server ({@code server}).
      */
     public static class HomeReads {
-        /** Region id to the URL of its {@code HomeReadServer} ({@code http://host:port} or {@code https://}). */
+        /**
+         * Region id to the URL of its {@code HomeReadServer} ({@code http://host:port} or {@code https://}), or the
+         * URLs of its instances, separated by commas.
+         */
         private final Map<String, String> endpoints = new LinkedHashMap<>();
         /** This region's home-read server, started with the application when its port is set. */
         private final HomeReadServer server = new HomeReadServer();
@@ -648,6 +661,10 @@ public class UnitasProperties implements Validator {
         private String tokenFile;
         /** PEM CA certificates to trust for {@code https} endpoints (default: the JDK's). */
         private String ca;
+        /** The PEM client certificate chain this region presents to homes that require one (with {@code client-key}). */
+        private String clientCert;
+        /** The PEM private key of {@code client-cert}. */
+        private String clientKey;
         /** Deprecated: {@code unitas.readiness.home-reads.timeout} is the one timeout of a home read. */
         private Duration deadline;
         /** The most one home read or idempotency call at a home may take, connecting and both attempts included (default 1s). */
@@ -666,9 +683,18 @@ public class UnitasProperties implements Validator {
             this.timeout = timeout;
         }
 
-        /** Region id to the URL of its {@code HomeReadServer} ({@code http://host:port} or {@code https://}). */
+        /**
+         * Region id to the URL of its {@code HomeReadServer} ({@code http://host:port} or {@code https://}), or the
+         * URLs of its instances, separated by commas: reads and claims go to each in turn.
+         */
         public Map<String, String> getEndpoints() {
             return endpoints;
+        }
+
+        /** The URLs {@code endpoints} gives {@code region}, in order (its instances). */
+        static List<String> instances(String urls) {
+            return urls == null ? List.of() : java.util.Arrays.stream(urls.split(",")).map(String::trim)
+                                                          .filter(url -> !url.isEmpty()).toList();
         }
 
         /** The bearer token the homes accept. */
@@ -701,6 +727,26 @@ public class UnitasProperties implements Validator {
             this.ca = ca;
         }
 
+        /** The PEM client certificate chain this region presents to homes that require one (with {@code client-key}). */
+        public String getClientCert() {
+            return clientCert;
+        }
+
+        /** Sets the client certificate chain's file. */
+        public void setClientCert(String clientCert) {
+            this.clientCert = clientCert;
+        }
+
+        /** The PEM private key of {@code client-cert}. */
+        public String getClientKey() {
+            return clientKey;
+        }
+
+        /** Sets the client key's file. */
+        public void setClientKey(String clientKey) {
+            this.clientKey = clientKey;
+        }
+
         /** Deprecated, {@code null} unless set: {@link #getTimeout()} replaces it (a warning at start). */
         @Deprecated
         public Duration getDeadline() {
@@ -728,6 +774,8 @@ public class UnitasProperties implements Validator {
         private String tlsCert;
         /** The PEM private key of {@code tls-cert}. */
         private String tlsKey;
+        /** PEM CA certificates that issue the callers' client certificates: set, every caller must present one. */
+        private String clientCa;
         /** Cleartext on an address other than loopback (behind a proxy or mesh that adds TLS; default false). */
         private boolean allowPlaintext;
         /** How long one read or idempotency operation may take before the home answers 503 (default 2s). */
@@ -773,6 +821,16 @@ public class UnitasProperties implements Validator {
         /** Sets the key's file. */
         public void setTlsKey(String tlsKey) {
             this.tlsKey = tlsKey;
+        }
+
+        /** PEM CA certificates that issue the callers' client certificates: set, every caller must present one. */
+        public String getClientCa() {
+            return clientCa;
+        }
+
+        /** Sets the client CA file. */
+        public void setClientCa(String clientCa) {
+            this.clientCa = clientCa;
         }
 
         /** Cleartext on an address other than loopback (behind a proxy or mesh that adds TLS; default false). */

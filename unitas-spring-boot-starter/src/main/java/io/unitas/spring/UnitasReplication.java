@@ -223,10 +223,11 @@ final class UnitasReplication implements SmartLifecycle {
             details.put("failedRounds", shipping.failures());
             details.put("lastRound", shipping.lastRound().toString());
             UnitLagReport lag = s.lag();
-            Map<String, Long> byTarget = new LinkedHashMap<>();
+            Map<String, Object> byTarget = new LinkedHashMap<>();
             for (Region target : regions) {
-                if (!target.equals(region)) {
-                    byTarget.put(target.id(), lag.maxLagMillis(lag.lagMillis().keySet(), target));
+                if (!target.equals(region)) { // before a round has shipped, nothing is known of the other copies
+                    byTarget.put(target.id(), shipping.rounds() == 0 ? "unknown"
+                                              : lag.maxLagMillis(lag.lagMillis().keySet(), target));
                 }
             }
             details.put("maxLagMillis", byTarget); // of this region's units, per target, as of the last round

@@ -43,13 +43,36 @@ public class UnitasReplicationAutoConfiguration {
                                         UnitasRoutingState state, BeanFactory beans,
                                         ObjectProvider<DataSource> dataSources,
                                         ObjectProvider<UnitasChangeHandler> handlers,
+                                        ObjectProvider<UnitasMerge> merged,
+                                        ObjectProvider<UnitasChangeListener> listeners,
                                         ObjectProvider<MeterRegistry> meters, ObjectProvider<Clock> clock) {
         DataSource dataSource = dataSource(settings, beans, dataSources);
         return UnitasReplication.create(settings, properties.getRegion(),
                                         state.current().rules().topology().regions(), dataSource,
-                                        () -> handlers.orderedStream().toList(),
+                                        () -> handlers(handlers, merged, listeners),
                                         clock.getIfAvailable(Clock::systemUTC),
                                         meters.getIfAvailable(SimpleMeterRegistry::new));
+    }
+
+    // The handler beans, and the merge on arrival of every entity declared with a merge policy.
+    // The listeners hear of each applied change in the applier's transaction: an invalidation may reach a cache before
+    // the commit, which is safe because it leaves a tombstone at the change's version that an older read cannot pass.
+    private static List<UnitasChangeHandler> handlers(ObjectProvider<UnitasChangeHandler> beans,
+                                                      ObjectProvider<UnitasMerge> merged,
+                                                      ObjectProvider<UnitasChangeListener> listeners) {
+        List<UnitasChangeHandler> all = new java.util.ArrayList<>(beans.orderedStream().toList());
+        UnitasMerge merge = merged.getIfAvailable();
+        if (merge != null) {
+            merge.handlers().forEach((type, handler) -> all.add(UnitasChangeHandler.of(type, handler)));
+        }
+        List<UnitasChangeListener> told = listeners.orderedStream().toList();
+        if (told.isEmpty()) {
+            return all;
+        }
+        return all.stream().map(h -> UnitasChangeHandler.of(h.entityType(), (tx, change) -> {
+            h.handler().apply(tx, change);
+            told.forEach(l -> l.changed(change.entityType(), change.key(), change.payload()));
+        })).toList();
     }
 
     /** What the service appends its changes to, in its own transaction. */
@@ -57,10 +80,12 @@ public class UnitasReplicationAutoConfiguration {
     @ConditionalOnProperty(prefix = "unitas.replication", name = "transport")
     @ConditionalOnMissingBean
     UnitasOutbox unitasOutbox(UnitasReplication replication, UnitasReplicationProperties settings,
-                              UnitasRoutingState state, BeanFactory beans, ObjectProvider<DataSource> dataSources) {
+                              UnitasRoutingState state, BeanFactory beans, ObjectProvider<DataSource> dataSources,
+                              ObjectProvider<UnitasChangeListener> listeners) {
         String name = settings.getDataSource() != null ? "DataSource '" + settings.getDataSource() + "'"
                                                        : "the application's DataSource";
-        return new UnitasOutbox(replication.outbox(), dataSource(settings, beans, dataSources), name, state);
+        return new UnitasOutbox(replication.outbox(), dataSource(settings, beans, dataSources), name, state,
+                                () -> listeners.orderedStream().toList());
     }
 
     /** The DataSource bean {@code unitas.replication.data-source} names, or the application's only one. */

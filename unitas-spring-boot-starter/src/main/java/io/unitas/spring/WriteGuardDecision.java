@@ -8,6 +8,7 @@ import java.util.List;
 import io.unitas.client.RoutingContext;
 import io.unitas.client.RoutingSnapshot;
 import io.unitas.core.ProblemDetail;
+import io.unitas.core.ProblemType;
 import io.unitas.core.ReadOnlyPolicy;
 import io.unitas.core.Region;
 import io.unitas.core.Router;
@@ -22,8 +23,8 @@ import io.unitas.core.rules.Unit;
  */
 final class WriteGuardDecision {
 
-    /** The guard's modes. {@code forward} is not offered: the starter has no address of the home's instance. */
-    enum Mode { REFUSE, ALLOW }
+    /** The guard's modes: refuse with 421, forward to where the unit's writes go now ({@link WriteForwarder}), allow. */
+    enum Mode { REFUSE, FORWARD, ALLOW }
 
     private final Region region;
     private final Mode mode;
@@ -53,11 +54,9 @@ final class WriteGuardDecision {
         switch (m) {
             case "refuse" -> mode = Mode.REFUSE;
             case "allow" -> mode = Mode.ALLOW;
-            case "forward" -> problems.add("unitas.write-guard.mode: 'forward' is not available (expected: refuse or"
-                    + " allow; the starter has no address of the home region's instance to forward to: send writes"
-                    + " through the gateways, which route them home)");
+            case "forward" -> mode = Mode.FORWARD;
             default -> problems.add("unitas.write-guard.mode: '" + settings.getMode()
-                                    + "' (expected: refuse, the default, or allow)");
+                                    + "' (expected: refuse, the default, forward or allow)");
         }
         ReadOnlyPolicy policy = null;
         try {
@@ -82,7 +81,27 @@ final class WriteGuardDecision {
      * {@code null}.
      */
     ProblemDetail refusal(RoutingContext context, RoutingSnapshot snapshot, String method, String path) {
+        Refusal refused = refused(context, snapshot, method, path);
+        return refused == null ? null : refused.problem();
+    }
+
+    /**
+     * Why a {@code method} request of {@code path} with {@code context} is not served here, with where its unit's
+     * writes go now; {@code null} when it is served (a read, a write this region takes, {@code allow} mode).
+     */
+    Refusal refused(RoutingContext context, RoutingSnapshot snapshot, String method, String path) {
         if (mode == Mode.ALLOW || context.unit() == null || !snapshot.fences().writes().isWrite(method, path)) {
+            return null;
+        }
+        return refusedWrite(context, snapshot);
+    }
+
+    /**
+     * As {@link #refused}, for a call already known to be a write (a gRPC method that is not safe), whatever the
+     * mode but {@code allow}.
+     */
+    Refusal refusedWrite(RoutingContext context, RoutingSnapshot snapshot) {
+        if (mode == Mode.ALLOW || context.unit() == null) {
             return null;
         }
         Unit unit = snapshot.rules().unit(context.unit());
@@ -94,10 +113,17 @@ final class WriteGuardDecision {
         if (verdict.served()) {
             return null;
         }
-        return ProblemDetail.of(421, "not-home-region", verdict.message(unit.id()))
-                            .with("unit", unit.id()).with("home", verdict.home().id())
-                            .with("region", region.id());
+        return new Refusal(ProblemType.NOT_HOME_REGION.problem(verdict.message(unit.id()))
+                                      .with("unit", unit.id()).with("home", verdict.home().id())
+                                      .with("region", region.id()),
+                           verdict.target());
     }
+
+    /**
+     * A write refused here: the 421 {@code not-home-region} problem, and the region that takes the unit's writes now
+     * ({@code null} when none does).
+     */
+    record Refusal(ProblemDetail problem, Region target) {}
 
     private Router router(Topology topology) {
         Router r = router;

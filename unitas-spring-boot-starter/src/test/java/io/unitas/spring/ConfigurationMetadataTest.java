@@ -13,7 +13,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The configuration metadata IDEs complete {@code unitas.*} from: generated into the starter's jar by Boot's
- * configuration processor, each key with its description (the field's comment) and, where there is one, its default.
+ * configuration processor, each key with its description (the field's comment) and, where there is one, its default;
+ * the deprecated aliases marked deprecated, with their replacement.
  */
 class ConfigurationMetadataTest {
 
@@ -37,6 +38,8 @@ class ConfigurationMetadataTest {
             unitas.readiness.home-reads.timeout          | The most one home read or idempotency call | -
             unitas.readiness.home-reads.server.port      | The port to listen on                      | -
             unitas.reload-interval                       | How often                                  | 1s
+            unitas.write-guard.forward.grpc-targets      | Per region, host:port                      | -
+            unitas.write-guard.forward.grpc-plaintext    | Whether the gRPC targets are reached       | false
             """)
     void keyProperties_areListed_withTheirDescriptionAndDefault(String name, String description, String defaultValue)
             throws Exception {
@@ -46,5 +49,23 @@ class ConfigurationMetadataTest {
         if (defaultValue != null) {
             assertThat(property.path("defaultValue").asText()).as(name + " default").isEqualTo(defaultValue);
         }
+        assertThat(property.path("deprecated").asBoolean()).as(name + " deprecated").isFalse();
+    }
+
+    /** The deprecated names: an IDE strikes them through and offers the one timeout instead. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', textBlock = """
+            unitas.readiness.home-timeout        | unitas.readiness.home-reads.timeout
+            unitas.readiness.home-reads.deadline | unitas.readiness.home-reads.timeout
+            """)
+    void deprecatedAliases_areMarkedDeprecated_withTheirReplacementAndWhy(String name, String replacement)
+            throws Exception {
+        JsonNode property = properties().get(name);
+        assertThat(property).as(name).isNotNull();
+        assertThat(property.path("deprecated").asBoolean()).as(name + " deprecated").isTrue();
+        JsonNode deprecation = property.path("deprecation");
+        assertThat(deprecation.path("replacement").asText()).as(name + " replacement").isEqualTo(replacement);
+        assertThat(deprecation.path("level").asText()).as(name + " level").isEqualTo("warning");
+        assertThat(deprecation.path("reason").asText()).as(name + " reason").startsWith("One timeout for a home read");
     }
 }

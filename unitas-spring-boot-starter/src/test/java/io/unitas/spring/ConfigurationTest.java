@@ -93,9 +93,9 @@ class ConfigurationTest {
               .run(context -> {
                   assertThat(context).hasFailed();
                   assertThat(analysed(context.getStartupFailure())).contains(
-                          "unitas.controlPlane.url: 'control:7400' (expected: the control plane's http:// or https://"
+                          "unitas.control-plane.url: 'control:7400' (expected: the control plane's http:// or https://"
                           + " base URL)",
-                          "unitas.reloadInterval: 'PT0S' (expected: a positive duration, e.g. 1s)");
+                          "unitas.reload-interval: 'PT0S' (expected: a positive duration, e.g. 1s)");
               });
     }
 
@@ -157,23 +157,82 @@ class ConfigurationTest {
     }
 
     @Test
-    void aWrongWriteGuard_isNamedByItsProperties_forwardSayingWhyItIsNotOffered() {
+    void aWrongWriteGuard_isNamedByItsProperties() {
         web().withConfiguration(AutoConfigurations.of(UnitasWriteGuardAutoConfiguration.class))
-             .withPropertyValues("unitas.write-guard.mode=forward", "unitas.write-guard.on-read-only=retry",
+             .withPropertyValues("unitas.write-guard.mode=refuse", "unitas.write-guard.on-read-only=retry",
                                  "unitas.write-guard.hold-down=-1s")
              .run(context -> {
                  assertThat(context).hasFailed();
                  assertThat(analysed(context.getStartupFailure())).contains(
-                         "unitas.write-guard.mode: 'forward' is not available (expected: refuse or allow;",
                          "unitas.write-guard.on-read-only: 'retry' (expected: fence or failover)",
                          "unitas.write-guard.hold-down: 'PT-1S' (expected: a duration >= 0, e.g. 5s");
              });
         web().withConfiguration(AutoConfigurations.of(UnitasWriteGuardAutoConfiguration.class))
              .withPropertyValues("unitas.write-guard.mode=refuse-all")
              .run(context -> assertThat(analysed(context.getStartupFailure()))
-                     .contains("unitas.write-guard.mode: 'refuse-all' (expected: refuse, the default, or allow)"));
+                     .contains("unitas.write-guard.mode: 'refuse-all' (expected: refuse, the default, forward or"
+                               + " allow)"));
         web().withConfiguration(AutoConfigurations.of(UnitasWriteGuardAutoConfiguration.class))
-             .run(context -> assertThat(context).hasNotFailed().hasSingleBean(WriteGuardDecision.class));
+             .run(context -> assertThat(context).hasNotFailed().hasSingleBean(WriteGuardDecision.class)
+                                                .doesNotHaveBean(WriteForwarder.class));
+    }
+
+    @Test
+    void forwardWithoutATargetForEveryOtherRegion_stopsTheStart_namingEachProperty() {
+        web().withConfiguration(AutoConfigurations.of(UnitasWriteGuardAutoConfiguration.class))
+             .withPropertyValues("unitas.write-guard.mode=forward",
+                                 "unitas.write-guard.forward.targets.us=wallet-us:8080",
+                                 "unitas.write-guard.forward.targets.mars=http://wallet-mars:8080",
+                                 "unitas.write-guard.forward.timeout=0s")
+             .run(context -> {
+                 assertThat(context).hasFailed();
+                 assertThat(analysed(context.getStartupFailure())).contains(
+                         "unitas.write-guard.forward.targets.cn: missing (expected: the base URL of region cn's"
+                         + " instance of this service or of its gateway, e.g. https://wallet-cn.internal:8080, since"
+                         + " unitas.write-guard.mode is forward)",
+                         "unitas.write-guard.forward.targets.us: 'wallet-us:8080' (expected: an http:// or https://"
+                         + " URL with a host",
+                         "unitas.write-guard.forward.targets.mars: not a region of the topology (expected: one of"
+                         + " [cn, eu, us])",
+                         "unitas.write-guard.forward.timeout: 'PT0S' (expected: a duration > 0, e.g. 5s)");
+             });
+        web().withConfiguration(AutoConfigurations.of(UnitasWriteGuardAutoConfiguration.class))
+             .withPropertyValues("unitas.write-guard.mode=forward",
+                                 "unitas.write-guard.forward.targets.us=https://wallet-us.internal:8080",
+                                 "unitas.write-guard.forward.targets.cn=http://10.0.0.7:8080")
+             .run(context -> assertThat(context).hasNotFailed().hasSingleBean(WriteForwarder.class));
+    }
+
+    @Test
+    void forwardWithWrongGrpcTargets_stopsTheStart_namingEachProperty() {
+        runner.withPropertyValues("unitas.write-guard.mode=forward",
+                                  "unitas.write-guard.forward.grpc-targets.us=http://wallet-us:9090",
+                                  "unitas.write-guard.forward.grpc-targets.mars=wallet-mars:9090")
+              .run(context -> {
+                  assertThat(context).hasFailed();
+                  assertThat(analysed(context.getStartupFailure())).contains(
+                          "unitas.write-guard.forward.grpc-targets.cn: missing (expected: host:port of region cn's"
+                          + " gRPC server of this service or of its gateway, e.g. wallet-cn.internal:9090, since"
+                          + " unitas.write-guard.mode is forward)",
+                          "unitas.write-guard.forward.grpc-targets.us: 'http://wallet-us:9090' (expected: host:port,"
+                          + " e.g. wallet-us.internal:9090)",
+                          "unitas.write-guard.forward.grpc-targets.mars: not a region of the topology (expected: one"
+                          + " of [cn, eu, us])");
+              });
+        runner.withPropertyValues("unitas.write-guard.mode=forward",
+                                  "unitas.write-guard.forward.grpc-targets.us=wallet-us.internal:9090",
+                                  "unitas.write-guard.forward.grpc-targets.cn=10.0.0.7:9090")
+              .run(context -> assertThat(context).hasNotFailed().hasSingleBean(GrpcWriteForwarder.class));
+        // none set: gRPC writes of another region's unit are refused, as before there was a gRPC forward
+        runner.withPropertyValues("unitas.write-guard.mode=forward")
+              .run(context -> assertThat(context).hasNotFailed().hasSingleBean(GrpcWriteForwarder.class));
+        // read only in forward mode, and only with gRPC on the class path
+        runner.withPropertyValues("unitas.write-guard.forward.grpc-targets.us=http://wallet-us:9090")
+              .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(GrpcWriteForwarder.class));
+        runner.withClassLoader(new FilteredClassLoader("io.grpc"))
+              .withPropertyValues("unitas.write-guard.mode=forward",
+                                  "unitas.write-guard.forward.grpc-targets.us=http://wallet-us:9090")
+              .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean("unitasGrpcWriteForwarder"));
     }
 
     @Test
@@ -254,6 +313,48 @@ class ConfigurationTest {
                  assertThat(analysed(context.getStartupFailure())).contains(
                          "unitas.readiness.home-reads.token: missing (expected: the bearer token between regions, or"
                          + " token-file)");
+             });
+    }
+
+    @Test
+    void aHomesInstances_areRead_oneProtocolForAll() {
+        web().withPropertyValues("unitas.readiness.home-reads.endpoints.cn=http://127.0.0.1:9, http://127.0.0.1:10",
+                                 "unitas.readiness.home-reads.token=t")
+             .run(context -> assertThat(context).hasNotFailed());
+        web().withPropertyValues("unitas.readiness.home-reads.endpoints.cn=http://127.0.0.1:9,https://127.0.0.1:10",
+                                 "unitas.readiness.home-reads.token=t")
+             .run(context -> {
+                 assertThat(context).hasFailed();
+                 assertThat(analysed(context.getStartupFailure())).contains(
+                         "unitas.readiness.home-reads.endpoints[cn]: 'https://127.0.0.1:10' (expected: the home's read"
+                         + " server, http://host:port or https://host:port; its instances' URLs separated by commas,"
+                         + " all http or all https)");
+             });
+    }
+
+    @Test
+    void aClientCertificateWithoutItsKey_stopsTheStart_namingBoth() {
+        web().withPropertyValues("unitas.readiness.home-reads.endpoints.cn=https://127.0.0.1:9",
+                                 "unitas.readiness.home-reads.token=t",
+                                 "unitas.readiness.home-reads.client-cert=/etc/wallet/client.pem")
+             .run(context -> {
+                 assertThat(context).hasFailed();
+                 assertThat(analysed(context.getStartupFailure())).contains(
+                         "unitas.readiness.home-reads.client-cert and client-key: client-cert alone (expected: both,"
+                         + " the PEM certificate chain and its key, or neither)");
+             });
+    }
+
+    @Test
+    void aClientCaWithoutTls_stopsTheStart_namingTheProperty() {
+        web().withBean(javax.sql.DataSource.class, ConfigurationTest::h2)
+             .withPropertyValues("unitas.readiness.home-reads.server.port=0", "unitas.readiness.home-reads.token=t",
+                                 "unitas.readiness.home-reads.server.client-ca=/etc/wallet/regions-ca.pem")
+             .run(context -> {
+                 assertThat(context).hasFailed();
+                 assertThat(analysed(context.getStartupFailure())).contains(
+                         "unitas.readiness.home-reads.server.client-ca: '/etc/wallet/regions-ca.pem' without tls-cert"
+                         + " and tls-key (expected: those too: client certificates are checked in the TLS handshake)");
              });
     }
 

@@ -38,6 +38,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 class GrpcRoutingTest {
 
     private static final MethodDescriptor<String, String> PLACE = GrpcApp.PLACE;
+    private static final MethodDescriptor<String, String> QUOTE = GrpcApp.QUOTE;
 
     private static ManagedChannel channel;
 
@@ -60,18 +61,26 @@ class GrpcRoutingTest {
     }
 
     private static String place(String... headers) {
+        return call(PLACE, headers);
+    }
+
+    private static String quote(String... headers) {
+        return call(QUOTE, headers);
+    }
+
+    private static String call(MethodDescriptor<String, String> method, String... headers) {
         Metadata metadata = new Metadata();
         for (int i = 0; i < headers.length; i += 2) {
             metadata.put(Metadata.Key.of(headers[i], Metadata.ASCII_STRING_MARSHALLER), headers[i + 1]);
         }
         Channel withHeaders = ClientInterceptors.intercept(channel,
                                                            MetadataUtils.newAttachHeadersInterceptor(metadata));
-        return ClientCalls.blockingUnaryCall(withHeaders, PLACE, CallOptions.DEFAULT, "order-1");
+        return ClientCalls.blockingUnaryCall(withHeaders, method, CallOptions.DEFAULT, "order-1");
     }
 
     @Test
     void theStamp_isCurrentInTheHandler_andLeavesOnTheDownstreamCall() {
-        String answer = place("x-unitas-unit", "u-us", "x-unitas-region", "us", "x-unitas-origin", "cn",
+        String answer = quote("x-unitas-unit", "u-us", "x-unitas-region", "us", "x-unitas-origin", "cn",
                               "x-unitas-hops", "2");
 
         // the region is the one that served the call (this one, eu), as on HTTP
@@ -82,7 +91,7 @@ class GrpcRoutingTest {
 
     @Test
     void aCallWithoutAStamp_isPlacedByItsRoutingKey_asAtTheGateway() {
-        String answer = place("x-user-id", "10");
+        String answer = quote("x-user-id", "10");
 
         assertThat(answer).startsWith("u-cn|eu|");
         assertThat(GrpcApp.DOWNSTREAM_SAW.get()).containsEntry("x-unitas-unit", "u-cn")
@@ -91,9 +100,44 @@ class GrpcRoutingTest {
 
     @Test
     void aCallWithNeitherStampNorKey_hasNoUnit_andTheCallersThreadKeepsItsOwn() {
-        assertThat(place()).isEqualTo("null|null|null|0|reserved");
+        assertThat(quote()).isEqualTo("null|null|null|0|reserved");
         assertThat(GrpcApp.DOWNSTREAM_SAW.get()).doesNotContainKey("x-unitas-unit");
         assertThat(RoutingContextHolder.current().unit()).isNull();
+    }
+
+    @Test
+    void aWriteOfAUsUser_reachingEu_isRefusedWithFailedPrecondition_trailersNamingItsHome_beforeItRuns() {
+        int before = GrpcApp.PLACED.get();
+        assertThatThrownBy(() -> place("x-user-id", "70"))
+                .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+                    assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+                    assertThat(e.getStatus().getDescription())
+                            .startsWith("a write of unit u-us reached region eu, which does not take its writes: its"
+                                        + " home region is us");
+                    Metadata trailers = e.getTrailers();
+                    assertThat(trailers.get(GrpcWriteGuard.PROBLEM_KEY))
+                            .isEqualTo("urn:unitas:problem:not-home-region");
+                    assertThat(trailers.get(GrpcWriteGuard.HOME_KEY)).isEqualTo("us");
+                    assertThat(trailers.get(GrpcWriteGuard.UNIT_KEY)).isEqualTo("u-us");
+                    assertThat(trailers.get(GrpcWriteGuard.REGION_KEY)).isEqualTo("eu");
+                });
+        // a stamp claiming this region changes nothing: the routing state decides
+        assertThatThrownBy(() -> place("x-unitas-unit", "u-us", "x-unitas-region", "eu"))
+                .isInstanceOfSatisfying(StatusRuntimeException.class, e ->
+                        assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION));
+        assertThat(GrpcApp.PLACED.get()).as("the handler never ran").isEqualTo(before);
+
+        assertThat(quote("x-user-id", "70")).as("a read (a safe method) is served").startsWith("u-us|eu|");
+        assertThat(place("x-user-id", "40")).as("a write at its home").startsWith("u-eu|eu|");
+        assertThat(place()).as("a write without a unit").startsWith("null|");
+        assertThat(GrpcApp.PLACED.get()).isEqualTo(before + 2);
+    }
+
+    @Test
+    void aWriteOfAUnitWhoseHomeIsDown_isServedWhereItsWritesFailOver() {
+        assertThatThrownBy(() -> place("x-user-id", "5")).isInstanceOf(StatusRuntimeException.class);
+        state.down("cn"); // cn's writes fail over to eu, the first of its fallbacks
+        assertThat(place("x-user-id", "5")).startsWith("u-cn|eu|");
     }
 
     @Test

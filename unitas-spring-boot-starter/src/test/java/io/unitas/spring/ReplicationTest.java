@@ -100,6 +100,19 @@ class ReplicationTest {
     }
 
     @Test
+    void aRegionThatHasNotShippedYet_reportsItsLagUnknown_notZero() {
+        String db = "repl_solo_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+        PG.execute("CREATE DATABASE " + db);
+        // alone in its group: us is never there, so no round succeeds and nothing is known of us's copy
+        try (ConfigurableApplicationContext solo = region("eu", db, "--unitas.replication.embedded.group=solo-" + db)) {
+            await().atMost(WAIT).untilAsserted(() -> assertThat(health(solo).getDetails())
+                    .containsEntry("maxLagMillis", java.util.Map.of("us", "unknown")));
+        } finally {
+            PG.execute("DROP DATABASE IF EXISTS " + db + " WITH (FORCE)");
+        }
+    }
+
+    @Test
     void aRolledBackDeposit_shipsNothing() {
         deposit(us, "71", 5);
         assertThatThrownBy(() -> deposit(us, "71", -3)).isInstanceOf(IllegalArgumentException.class);

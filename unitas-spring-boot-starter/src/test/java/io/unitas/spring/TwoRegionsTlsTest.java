@@ -1,6 +1,7 @@
 package io.unitas.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.net.http.HttpResponse;
@@ -19,8 +20,9 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * The two regions of {@link TwoRegionsTest} with their home-read servers on TLS ({@code server.tls-cert},
- * {@code server.tls-key}) and each trusting the other's certificate ({@code ca}): a claim and a read cross over
- * HTTP/2 on TLS.
+ * {@code server.tls-key}) and each trusting the other's certificate ({@code ca}), requiring a client certificate
+ * ({@code server.client-ca}) and presenting one ({@code client-cert}, {@code client-key}): a claim and a read cross
+ * over HTTP/2 on mutual TLS, and a caller without a client certificate is refused.
  */
 class TwoRegionsTlsTest {
 
@@ -31,6 +33,7 @@ class TwoRegionsTlsTest {
     private static String usDb;
     private static ConfigurableApplicationContext eu;
     private static ConfigurableApplicationContext us;
+    private static Path certificate;
 
     @BeforeAll
     static void startBothRegionsOnTls() throws Exception {
@@ -51,9 +54,15 @@ class TwoRegionsTlsTest {
         TwoRegionsTest.PG.execute("CREATE DATABASE " + euDb, "CREATE DATABASE " + usDb);
         int euReads = Ports.free();
         int usReads = Ports.free();
+        // one self-signed certificate: each region's server certificate, the client certificate it presents, and the
+        // CA both trust, for server and for client certificates
         String[] tls = {"--unitas.readiness.home-reads.server.tls-cert=" + cert,
                         "--unitas.readiness.home-reads.server.tls-key=" + key,
-                        "--unitas.readiness.home-reads.ca=" + cert};
+                        "--unitas.readiness.home-reads.server.client-ca=" + cert,
+                        "--unitas.readiness.home-reads.ca=" + cert,
+                        "--unitas.readiness.home-reads.client-cert=" + cert,
+                        "--unitas.readiness.home-reads.client-key=" + key};
+        certificate = cert;
         us = TwoRegionsTest.region("us", usDb, usReads, "eu", "https://127.0.0.1:" + euReads, tls);
         eu = TwoRegionsTest.region("eu", euDb, euReads, "us", "https://127.0.0.1:" + usReads, tls);
     }
@@ -68,6 +77,27 @@ class TwoRegionsTlsTest {
         }
         TwoRegionsTest.PG.execute("DROP DATABASE IF EXISTS " + euDb + " WITH (FORCE)",
                                   "DROP DATABASE IF EXISTS " + usDb + " WITH (FORCE)");
+    }
+
+    @Test
+    void aCallerWithoutAClientCertificate_isRefusedByTheHomeReadServer_inTheHandshake() throws Exception {
+        java.security.KeyStore trust = java.security.KeyStore.getInstance("PKCS12");
+        trust.load(null, null);
+        try (java.io.InputStream in = Files.newInputStream(certificate)) {
+            trust.setCertificateEntry("regions", java.security.cert.CertificateFactory.getInstance("X.509")
+                                                                                    .generateCertificate(in));
+        }
+        javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance(
+                javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(trust);
+        javax.net.ssl.SSLContext ssl = javax.net.ssl.SSLContext.getInstance("TLS");
+        ssl.init(null, tmf.getTrustManagers(), null);
+        java.net.http.HttpClient noCertificate = java.net.http.HttpClient.newBuilder().sslContext(ssl).build();
+        java.net.URI home = us.getBean(HomeReadServing.class).uri();
+
+        assertThatThrownBy(() -> noCertificate.send(java.net.http.HttpRequest.newBuilder(home.resolve("/")).build(),
+                                                    java.net.http.HttpResponse.BodyHandlers.ofString()))
+                .isInstanceOf(IOException.class);
     }
 
     @Test

@@ -17,7 +17,8 @@ import io.unitas.control.ControlServer;
 import io.unitas.control.ControlToken;
 import io.unitas.control.Role;
 import io.unitas.control.client.ControlClient;
-import io.unitas.control.client.ControlResponse;
+import io.unitas.control.client.internal.RawClient;
+import io.unitas.control.client.internal.ControlResponse;
 import io.unitas.spring.boot4follow.FollowingApp;
 import io.unitas.testkit.Await;
 import org.junit.jupiter.api.AfterEach;
@@ -66,7 +67,7 @@ class Boot4FollowedStateTest {
         Files.writeString(dir.resolve("tokens"), ADMIN.fileLine() + "\n" + SERVICE.fileLine() + "\n");
         control = ControlServer.builder().port(0).dataDir(dir.resolve("control-data")).tokens(dir.resolve("tokens"))
                                .healthFreshness(Duration.ofHours(1), Duration.ofHours(1)).start();
-        ControlClient admin = ControlClient.of(URI.create("http://127.0.0.1:" + control.port()), ADMIN.secret());
+        RawClient admin = RawClient.of(URI.create("http://127.0.0.1:" + control.port()), ADMIN.secret());
         ok(admin.put("/api/v1/topology", TOPOLOGY, admin.get("/api/v1/state").revision()));
         ok(admin.put("/api/v1/rules", RULES, admin.get("/api/v1/state").revision()));
         for (String region : new String[] {"cn", "eu", "us"}) {
@@ -140,7 +141,7 @@ class Boot4FollowedStateTest {
                          HttpResponse.BodyHandlers.ofString());
     }
 
-    private void report(ControlClient admin, String region) {
+    private void report(RawClient admin, String region) {
         ok(admin.send("PUT", "/api/v1/health/" + region, "{\"region\":\"" + region + "\",\"sequence\":"
                 + ++sequence + ",\"observed_at\":\"" + Instant.now() + "\",\"healthy\":true,\"writable\":true,"
                 + "\"replication_lag_ms\":0,\"score\":1,\"reasons\":[],\"checks\":{}}", Map.of()));

@@ -33,15 +33,21 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * A gRPC service with only the starter: its server is built with the starter's server interceptor bean and its
- * channel to the downstream service with the client interceptor bean. {@code orders.Orders/Place} answers with the
- * context current in the handler and calls {@code inventory.Inventory/Reserve}, which records the metadata it got.
+ * channel to the downstream service with the client interceptor bean. {@code orders.Orders/Place} (a write) and
+ * {@code orders.Orders/Quote} (a read) answer with the context current in the handler and calls {@code inventory.Inventory/Reserve}, which records the metadata it got.
  * The downstream stands for another service: it reads raw metadata, nothing of unitas.
  */
 @SpringBootApplication
 public class GrpcApp {
 
-    public static final MethodDescriptor<String, String> PLACE = method("orders.Orders/Place");
-    static final MethodDescriptor<String, String> RESERVE = method("inventory.Inventory/Reserve");
+    /** A write: not {@linkplain MethodDescriptor#isSafe() safe}. */
+    public static final MethodDescriptor<String, String> PLACE = method("orders.Orders/Place", false);
+    /** A read: the same answer as {@link #PLACE}, on a safe method. */
+    public static final MethodDescriptor<String, String> QUOTE = method("orders.Orders/Quote", true);
+    static final MethodDescriptor<String, String> RESERVE = method("inventory.Inventory/Reserve", false);
+
+    /** How many times {@code Place}'s handler ran. */
+    public static final java.util.concurrent.atomic.AtomicInteger PLACED = new java.util.concurrent.atomic.AtomicInteger();
 
     /** The routing headers the downstream service received on its last call. */
     public static final AtomicReference<Map<String, String>> DOWNSTREAM_SAW = new AtomicReference<>(Map.of());
@@ -87,14 +93,18 @@ public class GrpcApp {
     @Bean(destroyMethod = "shutdownNow")
     Server ordersServer(ServerInterceptor unitasGrpcServerInterceptor, ManagedChannel inventoryChannel,
                         UnitasGrpcHealth health) throws IOException {
+        ServerCalls.UnaryMethod<String, String> answer = (request, response) -> {
+            RoutingContext c = RoutingContextHolder.current();
+            String reserved = ClientCalls.blockingUnaryCall(inventoryChannel, RESERVE, CallOptions.DEFAULT, request);
+            response.onNext(c.unit() + "|" + c.region() + "|" + c.origin() + "|" + c.hops() + "|" + reserved);
+            response.onCompleted();
+        };
         ServerServiceDefinition orders = ServerServiceDefinition.builder("orders.Orders")
                 .addMethod(PLACE, ServerCalls.asyncUnaryCall((request, response) -> {
-                    RoutingContext c = RoutingContextHolder.current();
-                    String reserved = ClientCalls.blockingUnaryCall(inventoryChannel, RESERVE, CallOptions.DEFAULT,
-                                                                    request);
-                    response.onNext(c.unit() + "|" + c.region() + "|" + c.origin() + "|" + c.hops() + "|" + reserved);
-                    response.onCompleted();
+                    PLACED.incrementAndGet();
+                    answer.invoke(request, response);
                 }))
+                .addMethod(QUOTE, ServerCalls.asyncUnaryCall(answer))
                 .build();
         return InProcessServerBuilder.forName("orders")
                 .addService(ServerInterceptors.intercept(orders, unitasGrpcServerInterceptor))
@@ -102,7 +112,7 @@ public class GrpcApp {
                 .build().start();
     }
 
-    private static MethodDescriptor<String, String> method(String name) {
+    private static MethodDescriptor<String, String> method(String name, boolean safe) {
         MethodDescriptor.Marshaller<String> text = new MethodDescriptor.Marshaller<>() {
             @Override
             public InputStream stream(String value) {
@@ -119,6 +129,6 @@ public class GrpcApp {
             }
         };
         return MethodDescriptor.<String, String>newBuilder().setType(MethodDescriptor.MethodType.UNARY)
-                .setFullMethodName(name).setRequestMarshaller(text).setResponseMarshaller(text).build();
+                .setFullMethodName(name).setSafe(safe).setRequestMarshaller(text).setResponseMarshaller(text).build();
     }
 }

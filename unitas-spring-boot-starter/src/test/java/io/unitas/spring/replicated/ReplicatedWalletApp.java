@@ -39,7 +39,7 @@ public class ReplicatedWalletApp {
     @Bean
     UnitasEntity<Wallet> walletEntity(Wallets wallets) {
         return UnitasEntity.builder("wallet", wallets::find).codec(Wallet::encode, Wallet::decode)
-                           .version(Wallet::version).build();
+                           .version(Wallet::version).stalenessBudget(java.time.Duration.ofSeconds(5)).build();
     }
 
     /** Another region's wallet, written as it carries it, and logged. */

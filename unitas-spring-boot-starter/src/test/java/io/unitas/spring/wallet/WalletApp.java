@@ -49,6 +49,16 @@ public class WalletApp {
             String[] parts = new String(payload, StandardCharsets.UTF_8).split(" ");
             return new Wallet(parts[0], Long.parseLong(parts[1]), Long.parseLong(parts[2]));
         }
+
+        /** Another build's bytes: {@code userId,balance,version}, which {@link #decode} cannot read. */
+        byte[] encodeCsv() {
+            return (userId + "," + balance + "," + version).getBytes(StandardCharsets.UTF_8);
+        }
+
+        static Wallet decodeCsv(byte[] payload) {
+            String[] parts = new String(payload, StandardCharsets.UTF_8).split(",");
+            return new Wallet(parts[0], Long.parseLong(parts[1]), Long.parseLong(parts[2]));
+        }
     }
 
     /** The routing state, with the unit map a test may change as a switchover would. */
@@ -76,11 +86,12 @@ public class WalletApp {
 
     /** The wallet, declared once: its type name, local read and codec, for both the reading and the serving side. */
     @Bean
-    UnitasEntity<Wallet> walletEntity(Wallets wallets) {
-        return UnitasEntity.builder("wallet", wallets::find)
-                           .codec(Wallet::encode, Wallet::decode)
-                           .version(Wallet::version)
-                           .build();
+    UnitasEntity<Wallet> walletEntity(Wallets wallets, @Value("${wallet.codec:text}") String codec) {
+        UnitasEntity.Builder<Wallet> wallet = UnitasEntity.builder("wallet", wallets::find).version(Wallet::version);
+        // wallet.codec=csv: a build of this service that changed its codec
+        return ("csv".equals(codec) ? wallet.codec(Wallet::encodeCsv, Wallet::decodeCsv).codecId("wallet-csv/1")
+                                    : wallet.codec(Wallet::encode, Wallet::decode).codecId("wallet-text/1"))
+                .build();
     }
 
     /** The repository: plain JDBC on this region's database. */

@@ -5,16 +5,26 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import io.unitas.spring.UnitasOutbox;
 import java.util.Optional;
 import javax.sql.DataSource;
 
-/** The wallets of this region's database, in plain JDBC; the table is created at start when it is missing. */
+/**
+ * The wallets of this region's database, in plain JDBC; the table is created at start when it is missing. With
+ * replication on, each deposit appends the wallet as it is after it to this region's outbox, in the deposit's own
+ * transaction: the change commits with the deposit or not at all.
+ */
 public final class Wallets {
 
-    private final DataSource db;
+    /** The entity type the regions exchange wallets as (the {@code UnitasEntity} and the change handler's). */
+    static final String TYPE = "wallet";
 
-    Wallets(DataSource db) {
+    private final DataSource db;
+    private final UnitasOutbox outbox; // null: replication off
+
+    Wallets(DataSource db, UnitasOutbox outbox) {
         this.db = db;
+        this.outbox = outbox;
         try (Connection c = db.getConnection(); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE IF NOT EXISTS wallet (user_id VARCHAR(64) PRIMARY KEY, balance BIGINT NOT NULL,"
                       + " version BIGINT NOT NULL)");
@@ -23,6 +33,22 @@ public final class Wallets {
                       + " deposit_key VARCHAR(200), amount BIGINT NOT NULL, at TIMESTAMPTZ NOT NULL DEFAULT now())");
         } catch (SQLException e) {
             throw new IllegalStateException("wallet: cannot create its table: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Writes another region's wallet as its change carries it, with the applier's transaction: inserted when it is
+     * new here, replaced when the change is newer (a higher version), left as it is otherwise, so a late or repeated
+     * change never takes a wallet back.
+     */
+    static void apply(Connection transaction, String userId, Wallet wallet) throws SQLException {
+        try (PreparedStatement ps = transaction.prepareStatement(
+                "INSERT INTO wallet (user_id, balance, version) VALUES (?, ?, ?) ON CONFLICT (user_id) DO UPDATE"
+                + " SET balance = EXCLUDED.balance, version = EXCLUDED.version WHERE wallet.version < EXCLUDED.version")) {
+            ps.setString(1, userId);
+            ps.setLong(2, wallet.balance());
+            ps.setLong(3, wallet.version());
+            ps.executeUpdate();
         }
     }
 
@@ -41,7 +67,8 @@ public final class Wallets {
 
     /**
      * Adds {@code amount} to the user's balance (a new wallet for a first deposit) and writes it to the ledger with
-     * the key it came with, in one transaction; returns the wallet after it.
+     * the key it came with, and appends the wallet's change to the outbox (replication on), in one transaction;
+     * returns the wallet after it.
      */
     Wallet deposit(String userId, long amount, String key) {
         try (Connection c = db.getConnection()) {
@@ -63,6 +90,10 @@ public final class Wallets {
                 l.setString(2, key);
                 l.setLong(3, amount);
                 l.executeUpdate();
+                if (outbox != null) {
+                    // the outbox on the deposit's own connection: the service manages its transaction itself
+                    outbox.outbox().append(c, outbox.unitOf(userId), TYPE, userId, after.encode());
+                }
                 c.commit();
                 return after;
             } catch (SQLException e) {

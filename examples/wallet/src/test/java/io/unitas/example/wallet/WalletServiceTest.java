@@ -2,6 +2,7 @@ package io.unitas.example.wallet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.unitas.testkit.Await;
 import io.unitas.testkit.Ports;
 import io.unitas.testkit.PostgresCluster;
 import io.unitas.testkit.SqlServer;
@@ -14,6 +15,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,9 +29,10 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * The wallet in cn, eu and us, one application context each in this JVM, each on its own PostgreSQL database with
- * its own home-read server, the regions talking over HTTP/2 on loopback. No replication runs: what one region
- * knows of another's users it learns from their home. (The same service as separate processes per region, behind
- * gateways: the command line's {@code ProcessDeploymentIT}.)
+ * its own home-read server, the regions talking over HTTP/2 on loopback. eu and us replicate their wallets to each
+ * other (the starter's embedded transport, which joins the regions of one JVM); cn takes no part in replication, so
+ * what it knows of another region's users it learns from their home, whenever the test reads it. (The same service
+ * as separate processes per region behind gateways, replicating over Kafka: the command line's {@code ProofIT}.)
  */
 class WalletServiceTest {
 
@@ -38,6 +41,7 @@ class WalletServiceTest {
     private static final List<String> REGIONS = List.of("cn", "eu", "us");
     private static final String SUFFIX = UUID.randomUUID().toString().replace("-", "").substring(0, 8);
     private static final Map<String, ConfigurableApplicationContext> wallets = new LinkedHashMap<>();
+    private static final List<String> REPLICATING = List.of("eu", "us");
 
     @BeforeAll
     static void startThreeRegions() {
@@ -57,6 +61,12 @@ class WalletServiceTest {
                     "--unitas.readiness.home-reads.server.port=" + readPorts.get(r),
                     // generous for a loaded machine: nothing below is about timing
                     "--unitas.readiness.home-reads.timeout=20s"));
+            if (REPLICATING.contains(r)) {
+                args.addAll(List.of("--unitas.replication.transport=embedded",
+                                    "--unitas.replication.embedded.group=wallet-" + SUFFIX,
+                                    "--unitas.replication.regions=" + String.join(",", REPLICATING),
+                                    "--unitas.replication.ship-interval=20ms"));
+            }
             for (String peer : REGIONS) {
                 if (!peer.equals(r)) {
                     args.add("--unitas.readiness.home-reads.endpoints." + peer + "=http://127.0.0.1:"
@@ -97,7 +107,8 @@ class WalletServiceTest {
         }
         assertThat(query("us", "SELECT user_id FROM unitas_idempotency WHERE idem_key = 'k-2001'"))
                 .as("the record lives in the user's home, us").isEqualTo("2001");
-        assertThat(sumOfBalances("2001")).as("charged once, over every region's database").isEqualTo(5);
+        assertThat(query("us", "SELECT balance FROM wallet WHERE user_id = '2001'")).as("charged once, at home")
+                .isEqualTo("5");
         assertThat(REGIONS.stream().mapToLong(r -> Long.parseLong(query(r, "SELECT COUNT(*) FROM wallet_ledger"
                                                                              + " WHERE deposit_key = 'k-2001'"))).sum())
                 .as("ledger lines of the key, over every region's database").isEqualTo(1);
@@ -120,6 +131,29 @@ class WalletServiceTest {
     }
 
     @Test
+    void aDeposit_reachesTheOtherReplicatingRegion_andAnOlderChangeNeverTakesAWalletBack() throws Exception {
+        assertThat(deposit("us", "2700", "k-2700-1", 3).statusCode()).isEqualTo(201);
+        assertThat(deposit("us", "2700", "k-2700-2", 4).statusCode()).isEqualTo(201);
+
+        Await.until("us's wallet 2700 at version 2 in eu", Duration.ofSeconds(60),
+                    () -> "7 2".equals(query("eu", "SELECT balance || ' ' || version FROM wallet"
+                                                   + " WHERE user_id = '2700'")));
+        assertThat(query("eu", "SELECT COUNT(*) FROM wallet_ledger WHERE user_id = '2700'"))
+                .as("eu holds the wallet, not the deposits: the ledger is the home's").isEqualTo("0");
+        assertThat(query("cn", "SELECT COUNT(*) FROM wallet WHERE user_id = '2700'"))
+                .as("cn takes no part in replication").isEqualTo("0");
+
+        // eu holds a newer 2701 than the change us is about to send (as after a promotion): it stays
+        execute("eu", "INSERT INTO wallet (user_id, balance, version) VALUES ('2701', 100, 9)");
+        assertThat(deposit("us", "2701", "k-2701", 1).statusCode()).isEqualTo(201);
+        assertThat(deposit("us", "2700", "k-2700-3", 1).statusCode()).isEqualTo(201); // after 2701's change
+        Await.until("us's third deposit of 2700 in eu", Duration.ofSeconds(60),
+                    () -> "8".equals(query("eu", "SELECT balance FROM wallet WHERE user_id = '2700'")));
+        assertThat(query("eu", "SELECT balance || ' ' || version FROM wallet WHERE user_id = '2701'"))
+                .as("version 1 from us does not replace version 9").isEqualTo("100 9");
+    }
+
+    @Test
     void aUsersWallet_isReadFromItsHome_beforeReplicationBringsIt() throws Exception {
         assertThat(deposit("eu", "1077", "k-1077", 42).statusCode()).isEqualTo(201); // an eu user
 
@@ -139,6 +173,16 @@ class WalletServiceTest {
 
         assertThat(res.statusCode()).as(res.body()).isEqualTo(201);
         assertThat(res.body()).contains("\"receipt\":{", "\"unit\":\"u-us\"", "\"thread\":\"wallet-async-");
+    }
+
+    private static void execute(String region, String sql) {
+        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + PG.port() + "/"
+                                                        + db(region), PG.admin());
+             Statement s = c.createStatement()) {
+            s.execute(sql);
+        } catch (SQLException e) {
+            throw new IllegalStateException(region + ": " + e.getMessage(), e);
+        }
     }
 
     private static long sumOfBalances(String user) {
