@@ -20,7 +20,8 @@ import io.unitas.config.MeasuredLagFile;
 import io.unitas.config.TopologyFile;
 import io.unitas.config.UnitRulesFile;
 import io.unitas.control.client.ControlClient;
-import io.unitas.control.client.ControlResponse;
+import io.unitas.control.client.ControlException;
+import io.unitas.control.client.wire.StateView;
 import io.unitas.core.Region;
 import io.unitas.core.Topology;
 import io.unitas.core.consistency.ConsistencyCheck;
@@ -158,21 +159,20 @@ final class CheckCommand implements Runnable {
                 return Main.EXIT_USAGE;
             }
             if (lag != null && lag.control != null) {
-                ControlResponse res;
+                StateView state;
                 try {
-                    res = ControlClient.of(lag.control, token).state();
+                    state = ControlClient.of(lag.control, token).state();
                 } catch (UncheckedIOException e) {
                     err.println("unitas check consistency: " + lag.control + ": " + e.getMessage());
                     return EXIT_UNREACHABLE;
-                }
-                if (!res.ok()) {
-                    err.println("unitas check consistency: " + lag.control + "/api/v1/state: " + res.status() + " "
-                                + res.problem().map(p -> p.detail()).orElse(res.body()));
+                } catch (ControlException e) {
+                    err.println("unitas check consistency: " + lag.control + "/api/v1/state: " + e.status() + " "
+                                + e.problem().detail());
                     return EXIT_UNREACHABLE;
                 }
                 try {
                     measured = Optional.of(MeasuredLagFile.parse(ConfigDocument.parse(
-                            lag.control + "/api/v1/state.json", res.body())));
+                            lag.control + "/api/v1/state.json", state.json())));
                 } catch (ConfigException e) {
                     e.problems().forEach(err::println);
                     return Main.EXIT_USAGE;

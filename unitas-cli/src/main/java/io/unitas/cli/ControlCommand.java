@@ -108,7 +108,7 @@ final class ControlCommand implements Callable<Integer> {
 
     @Option(names = "--consistency", paramLabel = "FILE",
             description = "a consistency contract (docs/consistency.md): refuse a switchover or promotion that would "
-                          + "move a unit out of its residency group")
+                          + "move a unit out of its residency group; show its staleness budgets against the lag")
     Path consistency;
 
     @Override

@@ -1,6 +1,7 @@
 package io.unitas.cli;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -15,10 +16,16 @@ import java.util.concurrent.CountDownLatch;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.unitas.config.DurationFormat;
 import io.unitas.control.client.ControlClient;
-import io.unitas.control.client.ControlResponse;
+import io.unitas.control.client.ControlException;
+import io.unitas.control.client.wire.DocumentText;
+import io.unitas.control.client.wire.FenceRequest;
+import io.unitas.control.client.wire.SwitchoverRequest;
+import io.unitas.control.client.wire.SwitchoverStarted;
+import io.unitas.control.client.wire.SwitchoverView;
+import io.unitas.core.ProblemDetail;
 import io.unitas.control.ControlToken;
 import io.unitas.control.Role;
 import picocli.CommandLine.ArgGroup;
@@ -36,7 +43,7 @@ import picocli.CommandLine.ParentCommand;
  */
 @Command(name = "ctl",
          description = "Talk to a running control plane: get, apply -f, fence, unfence, switch, promote, accept, "
-                       + "abort, audit, watch, token, reset-health.",
+                       + "abort, audit, budgets, watch, token, reset-health.",
          mixinStandardHelpOptions = true,
          exitCodeListHeading = "%nExit codes:%n",
          exitCodeList = {"0:done; for switch --wait and promote: the units moved",
@@ -48,7 +55,8 @@ import picocli.CommandLine.ParentCommand;
          subcommands = {CtlCommand.Get.class, CtlCommand.Apply.class, CtlCommand.Fence.class,
                         CtlCommand.Unfence.class, CtlCommand.Switch.class, CtlCommand.Promote.class,
                         CtlCommand.Accept.class, CtlCommand.Abort.class,
-                        CtlCommand.Audit.class, CtlCommand.Watch.class, CtlCommand.Token.class,
+                        CtlCommand.Audit.class, CtlCommand.Budgets.class, CtlCommand.Watch.class,
+                        CtlCommand.Token.class,
                         CtlCommand.ResetHealth.class})
 final class CtlCommand {
 
@@ -95,20 +103,16 @@ final class CtlCommand {
     }
 
     /** Prints a refusal as one line per problem and maps its status to an exit code. */
-    int fail(String command, ControlResponse res, java.util.function.UnaryOperator<String> errorLine) {
-        JsonNode problem = parse(res.body());
-        JsonNode errors = problem.path("errors");
-        if (errors.isArray() && !errors.isEmpty()) {
-            errors.forEach(e -> main.err().println(errorLine.apply(e.asText())));
-        } else if (problem.path("problems").isArray() && !problem.path("problems").isEmpty()) {
-            problem.path("problems").forEach(p -> main.err().println(
-                    (p.path("path").asText().isEmpty() ? "" : p.path("path").asText() + ": ")
-                    + p.path("message").asText()));
+    int fail(String command, ProblemDetail problem, java.util.function.UnaryOperator<String> errorLine) {
+        Object errors = problem.extensions().get("errors"); // a document's errors with their file and line
+        if (errors instanceof JsonNode lines && lines.isArray() && !lines.isEmpty()) {
+            lines.forEach(e -> main.err().println(errorLine.apply(e.asText())));
+        } else if (!problem.problems().isEmpty()) {
+            problem.problems().forEach(p -> main.err().println(p.toString()));
         } else {
-            main.err().println("unitas ctl " + command + ": " + res.status() + " "
-                               + problem.path("detail").asText(res.body()));
+            main.err().println("unitas ctl " + command + ": " + problem.status() + " " + problem.detail());
         }
-        return switch (res.status()) {
+        return switch (problem.status()) {
             case 400, 422, 428 -> Main.EXIT_USAGE;
             case 401, 403 -> EXIT_FORBIDDEN;
             case 503 -> EXIT_UNREACHABLE;
@@ -116,24 +120,25 @@ final class CtlCommand {
         };
     }
 
-    /** Runs a request, turning an unreachable server into one line and exit code 5. */
-    int call(String command, java.util.function.Function<ControlClient, ControlResponse> request,
-             java.util.function.ToIntFunction<ControlResponse> onOk) {
+    /** Runs a request, turning a refusal into its problem's lines and an unreachable server into exit code 5. */
+    <T> int call(String command, java.util.function.Function<ControlClient, T> request,
+                 java.util.function.ToIntFunction<T> onOk) {
         return call(command, request, onOk, line -> line);
     }
 
     /** {@link #call}, with the server's {@code name:line:} error lines passed through {@code errorLine}. */
-    int call(String command, java.util.function.Function<ControlClient, ControlResponse> request,
-             java.util.function.ToIntFunction<ControlResponse> onOk,
-             java.util.function.UnaryOperator<String> errorLine) {
-        ControlResponse res;
+    <T> int call(String command, java.util.function.Function<ControlClient, T> request,
+                 java.util.function.ToIntFunction<T> onOk, java.util.function.UnaryOperator<String> errorLine) {
+        T answer;
         try {
-            res = request.apply(client());
+            answer = request.apply(client());
+        } catch (ControlException e) {
+            return fail(command, e.problem(), errorLine);
         } catch (UncheckedIOException e) {
             main.err().println("unitas ctl " + command + ": " + e.getMessage());
             return EXIT_UNREACHABLE;
         }
-        return res.ok() ? onOk.applyAsInt(res) : fail(command, res, errorLine);
+        return onOk.applyAsInt(answer);
     }
 
     static JsonNode parse(String text) {
@@ -164,8 +169,8 @@ final class CtlCommand {
 
         @Override
         public Integer call() {
-            return ctl.call("get", c -> c.get("/api/v1/state"), res -> {
-                JsonNode state = res.json();
+            return ctl.call("get", ControlClient::state, res -> {
+                JsonNode state = parse(res.json());
                 JsonNode shown = part.equals("state") ? state : state.path(part);
                 if (shown.isMissingNode()) {
                     ctl.main.err().println("unitas ctl get: '" + part
@@ -205,12 +210,21 @@ final class CtlCommand {
             String what = kind != null ? kind : text.contains("groups") ? "failover"
                           : text.contains("units") ? "rules" : "topology";
             boolean yaml = !file.toString().endsWith(".json");
+            DocumentText document = yaml ? DocumentText.yaml(text) : DocumentText.json(text);
+            if (!List.of("topology", "rules", "failover").contains(what)) {
+                ctl.main.err().println("unitas ctl apply: --kind: '" + what
+                                       + "' (expected: topology, rules or failover)");
+                return Main.EXIT_USAGE;
+            }
             return ctl.call("apply", c -> {
-                long rev = revision != null ? revision : c.get("/api/v1/state").revision();
-                return c.send("PUT", "/api/v1/" + what, text, Map.of("If-Match", "\"" + rev + "\"",
-                        "Content-Type", yaml ? "application/yaml" : "application/json", "X-Unitas-Reason", reason.text));
+                long rev = revision != null ? revision : c.state().revision();
+                return switch (what) {
+                    case "topology" -> c.replaceTopology(document, rev, reason.text);
+                    case "rules" -> c.replaceRules(document, rev, reason.text);
+                    default -> c.replaceFailover(document, rev, reason.text);
+                };
             }, res -> {
-                ctl.main.out().println(what + " applied: revision " + res.json().path("revision").asLong());
+                ctl.main.out().println(what + " applied: revision " + res.revision());
                 return 0;
             }, line -> line.startsWith(what + (yaml ? ".yaml:" : ".json:")) // name the user's file, not ours
                        ? file + line.substring(what.length() + 5) : line);
@@ -236,14 +250,18 @@ final class CtlCommand {
 
         @Override
         public Integer call() {
-            ObjectNode body = JSON.createObjectNode().put("reason", reason.text);
-            units.forEach(body.putArray("units")::add);
+            Duration wait = null;
             if (retryAfter != null) {
-                body.put("retry_after", retryAfter);
+                try {
+                    wait = DurationFormat.parse(retryAfter);
+                } catch (IllegalArgumentException e) {
+                    ctl.main.err().println("unitas ctl fence: --retry-after: " + e.getMessage());
+                    return Main.EXIT_USAGE;
+                }
             }
-            return ctl.call("fence", c -> c.post("/api/v1/fences", body.toString()), res -> {
-                ctl.main.out().println("fenced " + String.join(", ", units) + ": revision "
-                                       + res.json().path("revision").asLong());
+            FenceRequest request = new FenceRequest(units, reason.text, wait);
+            return ctl.call("fence", c -> c.fence(request), res -> {
+                ctl.main.out().println("fenced " + String.join(", ", units) + ": revision " + res.revision());
                 return 0;
             });
         }
@@ -262,9 +280,8 @@ final class CtlCommand {
 
         @Override
         public Integer call() {
-            return ctl.call("unfence", c -> c.send("DELETE", "/api/v1/fences/" + unit, null,
-                                                   Map.of("X-Unitas-Reason", reason.text)), res -> {
-                ctl.main.out().println("unfenced " + unit + ": revision " + res.json().path("revision").asLong());
+            return ctl.call("unfence", c -> c.liftFence(unit, reason.text), res -> {
+                ctl.main.out().println("unfenced " + unit + ": revision " + res.revision());
                 return 0;
             });
         }
@@ -315,37 +332,30 @@ final class CtlCommand {
 
         @Override
         public Integer call() {
-            ObjectNode body = JSON.createObjectNode();
-            if (moving.units != null) {
-                moving.units.forEach(body.putArray("units")::add);
-            } else {
-                body.put("drain", moving.drain);
-            }
-            if (to != null) {
-                body.put("target", to);
-            }
-            body.put("max_lag_ms", maxLag.toMillis())
-                .put("timeout_ms", timeout.toMillis())
-                .put("force", force).put("dry_run", dryRun).put("reason", reason.text);
-            return ctl.call("switch", c -> c.post("/api/v1/switchovers", body.toString()), res -> {
-                printPlan(res.json().path("plan"));
+            SwitchoverRequest request = (moving.units != null
+                    ? SwitchoverRequest.move(moving.units, to) : SwitchoverRequest.drain(moving.drain, to))
+                    .withMaxLag(maxLag).withTimeout(timeout).withForce(force).withDryRun(dryRun)
+                    .withReason(reason.text);
+            return ctl.call("switch", c -> c.startSwitchover(request), res -> {
+                printPlan(res);
                 if (dryRun) {
                     return 0;
                 }
-                String id = res.json().path("switchover").path("id").asText();
+                String id = res.switchover().map(SwitchoverView::id).orElse("");
                 ctl.main.out().println("switchover " + id + " started");
                 return await ? ctl.follow("switch", id) : 0;
             });
         }
 
-        private void printPlan(JsonNode plan) {
-            ctl.main.out().println("plan: move to " + plan.path("target").asText());
-            plan.path("moves").forEach(m -> ctl.main.out().printf("  %-12s %s -> %s  load %s%n",
-                    m.path("unit").asText(), m.path("from").asText(), m.path("to").asText(), m.path("load").asText()));
+        private void printPlan(SwitchoverStarted started) {
+            var plan = started.plan();
+            ctl.main.out().println("plan: move to " + plan.target());
+            plan.moves().forEach(m -> ctl.main.out().printf("  %-12s %s -> %s  load %s%n",
+                    m.unit(), m.from(), m.to(), m.load()));
             ctl.main.out().println("  region   load before -> after");
-            plan.path("load").properties().forEach(e -> ctl.main.out().printf("  %-8s %11s -> %s%n",
-                    e.getKey(), e.getValue().path("before").asText(), e.getValue().path("after").asText()));
-            plan.path("warnings").forEach(w -> ctl.main.out().println("  warning: " + w.path("message").asText()));
+            plan.load().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> ctl.main.out().printf(
+                    "  %-8s %11s -> %s%n", e.getKey(), e.getValue().before(), e.getValue().after()));
+            plan.warnings().forEach(w -> ctl.main.out().println("  warning: " + w));
         }
     }
 
@@ -401,19 +411,21 @@ final class CtlCommand {
 
         @Override
         public Integer call() {
-            ObjectNode body = JSON.createObjectNode();
-            units.forEach(body.putArray("units")::add);
-            body.put("target", to).put("promote", true).put("reason", reason.text);
-            return ctl.call("promote", c -> c.post("/api/v1/switchovers", body.toString()), res -> {
-                JsonNode sw = res.json().path("switchover");
-                String id = sw.path("id").asText();
-                ctl.main.out().println("promotion " + id + " started: " + String.join(", ", units) + " -> " + to);
-                sw.path("rpo_ms").properties().forEach(e -> ctl.main.out().printf("  RPO %-12s %s%n",
-                        e.getKey(), e.getValue().asLong() < 0 ? "unknown (never measured)"
-                                                              : "<= " + e.getValue().asLong() + " ms of writes"));
-                return ctl.follow("promote", id);
+            SwitchoverRequest request = SwitchoverRequest.promote(units, to).withReason(reason.text);
+            return ctl.call("promote", c -> c.startSwitchover(request), res -> {
+                SwitchoverView sw = res.switchover().orElseThrow();
+                ctl.main.out().println("promotion " + sw.id() + " started: " + String.join(", ", units) + " -> " + to);
+                ctl.printRpo(sw);
+                return ctl.follow("promote", sw.id());
             });
         }
+    }
+
+    /** A promotion's RPO per unit: its last known lag, what may not have shipped. */
+    void printRpo(SwitchoverView sw) {
+        sw.rpoMs().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> main.out().printf(
+                "  RPO %-12s %s%n", e.getKey(), e.getValue() < 0 ? "unknown (never measured)"
+                                                                  : "<= " + e.getValue() + " ms of writes"));
     }
 
     @Command(name = "accept", mixinStandardHelpOptions = true,
@@ -431,15 +443,12 @@ final class CtlCommand {
 
         @Override
         public Integer call() {
-            String body = JSON.createObjectNode().put("reason", reason.text).toString();
-            return ctl.call("accept", c -> c.post("/api/v1/proposals/" + id + "/accept", body), res -> {
-                JsonNode sw = res.json().path("switchover");
-                ctl.main.out().println("proposal " + id + " accepted: " + (sw.has("rpo_ms") ? "promotion "
-                                       : "switchover ") + sw.path("id").asText() + " started");
-                sw.path("rpo_ms").properties().forEach(e -> ctl.main.out().printf("  RPO %-12s %s%n",
-                        e.getKey(), e.getValue().asLong() < 0 ? "unknown (never measured)"
-                                                              : "<= " + e.getValue().asLong() + " ms of writes"));
-                return ctl.follow("accept", sw.path("id").asText());
+            return ctl.call("accept", c -> c.acceptProposal(id, reason.text), res -> {
+                SwitchoverView sw = res.switchover().orElseThrow();
+                ctl.main.out().println("proposal " + id + " accepted: " + (sw.rpoMs().isEmpty() ? "switchover "
+                                       : "promotion ") + sw.id() + " started");
+                ctl.printRpo(sw);
+                return ctl.follow("accept", sw.id());
             });
         }
     }
@@ -458,9 +467,8 @@ final class CtlCommand {
 
         @Override
         public Integer call() {
-            return ctl.call("abort", c -> c.post("/api/v1/switchovers/" + id + "/abort",
-                                                 JSON.createObjectNode().put("reason", reason.text).toString()), res -> {
-                ctl.main.out().println("switchover " + id + ": " + res.json().path("outcome").asText());
+            return ctl.call("abort", c -> c.abortSwitchover(id, reason.text), res -> {
+                ctl.main.out().println("switchover " + id + ": " + res.outcome());
                 return 0;
             });
         }
@@ -479,12 +487,35 @@ final class CtlCommand {
 
         @Override
         public Integer call() {
-            return ctl.call("audit", c -> c.get("/api/v1/audit?after=" + after + "&limit=" + limit), res -> {
-                res.json().path("entries").forEach(e -> ctl.main.out().printf("%6d %s %-8s %-18s %-24s %-16s %s%s%n",
-                        e.path("seq").asLong(), e.path("at").asText(), e.path("actor").asText(),
-                        e.path("action").asText(), e.path("target").asText(), e.path("outcome").asText(),
-                        e.path("detail").asText(), e.path("reason").asText().isEmpty() ? ""
-                                                   : " (reason: " + e.path("reason").asText() + ")"));
+            return ctl.call("audit", c -> c.audit(after, limit), res -> {
+                res.entries().forEach(e -> ctl.main.out().printf("%6d %s %-8s %-18s %-24s %-16s %s%s%n",
+                        e.seq(), e.at(), e.actor(), e.action(), e.target(), e.outcome(), e.detail(),
+                        e.reason().isEmpty() ? "" : " (reason: " + e.reason() + ")"));
+                return 0;
+            });
+        }
+    }
+
+    @Command(name = "budgets", mixinStandardHelpOptions = true,
+             description = "Print each staleness budget of the control plane's consistency contract (--consistency) "
+                           + "against the largest replication lag its regions report now.")
+    static final class Budgets implements Callable<Integer> {
+        @ParentCommand
+        CtlCommand ctl;
+
+        @Override
+        public Integer call() {
+            return ctl.call("budgets", ControlClient::budgets, budgets -> {
+                PrintStream out = ctl.main.out();
+                if (budgets.isEmpty()) {
+                    out.println("no staleness budgets (the control plane was started without --consistency, or its "
+                                + "contract declares none)");
+                    return 0;
+                }
+                out.printf("%-24s %-8s %-12s %-12s %s%n", "DECLARED", "BUDGET", "LARGEST LAG", "STATUS", "LAGGING");
+                budgets.forEach(b -> out.printf("%-24s %-8s %-12s %-12s %s%n", b.name(),
+                        DurationFormat.format(b.budget()), b.largestLagMs() < 0 ? "none yet" : b.largestLagMs() + " ms",
+                        b.over() ? "OVER BUDGET" : "within", b.lagging().isEmpty() ? "-" : b.lagging()));
                 return 0;
             });
         }
@@ -574,10 +605,8 @@ final class CtlCommand {
 
         @Override
         public Integer call() {
-            return ctl.call("reset-health", c -> c.send("DELETE", "/api/v1/health/" + region, null,
-                                                        Map.of("X-Unitas-Reason", reason.text)), res -> {
-                ctl.main.out().println("health of " + region + " reset: revision "
-                                       + res.json().path("revision").asLong());
+            return ctl.call("reset-health", c -> c.resetHealth(region, reason.text), res -> {
+                ctl.main.out().println("health of " + region + " reset: revision " + res.revision());
                 return 0;
             });
         }

@@ -5,7 +5,10 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Properties;
+import java.util.ServiceLoader;
 
 import io.unitas.config.ConfigException;
 import picocli.CommandLine;
@@ -32,13 +35,11 @@ import picocli.CommandLine.Command;
                  ProbeCommand.class,
                  HealthCommand.class,
                  ControlCommand.class,
+                 RelayCommand.class,
                  CtlCommand.class,
                  GatewayCommand.class,
                  DnsCommand.class,
-                 UpCommand.class,
-                 DrillCommand.class,
-                 DemoCommand.class,
-                SiblingsCommand.class,
+                 // then the playground's (up, drill, demo: commandLine adds them), siblings and sagas
          })
 public final class Main implements Runnable {
 
@@ -83,9 +84,28 @@ public final class Main implements Runnable {
         return commandLine(out, err).execute(args);
     }
 
-    /** The whole command tree, writing to {@code out} and {@code err}, ready to execute. */
+    /**
+     * The whole command tree, writing to {@code out} and {@code err}, ready to execute: the server's commands, and
+     * the playground's from a {@link CommandSet} on the class path ({@code unitas-playground.jar}), else their
+     * placeholders.
+     */
     static CommandLine commandLine(PrintStream out, PrintStream err) {
-        CommandLine cli = new CommandLine(new Main(out, err));
+        Main main = new Main(out, err);
+        CommandLine cli = new CommandLine(main);
+        Map<String, CommandLine> added = new LinkedHashMap<>();
+        for (CommandSet set : ServiceLoader.load(CommandSet.class, Main.class.getClassLoader())) {
+            for (Object command : set.commands()) {
+                CommandLine sub = new CommandLine(command);
+                added.put(sub.getCommandName(), sub);
+            }
+        }
+        for (String name : PlaygroundCommands.NAMES) {
+            CommandLine sub = added.remove(name);
+            cli.addSubcommand(sub != null ? sub : PlaygroundCommands.placeholder(main, name));
+        }
+        added.values().forEach(cli::addSubcommand);
+        cli.addSubcommand(new SiblingsCommand());
+        cli.addSubcommand(new SagasCommand());
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
         cli.setExitCodeExceptionMapper(e -> EXIT_USAGE);
@@ -102,12 +122,12 @@ public final class Main implements Runnable {
     }
 
     /** Where subcommands write their results. */
-    PrintStream out() {
+    public PrintStream out() {
         return out;
     }
 
     /** Where subcommands write messages for a person. */
-    PrintStream err() {
+    public PrintStream err() {
         return err;
     }
 

@@ -53,7 +53,7 @@ final class ProbeCommand implements Callable<Integer> {
     Duration timeout;
 
     @Option(names = "--max-lag", defaultValue = "0s", converter = DurationConverter.class, paramLabel = "DURATION",
-            description = "a standby lagging more than this is unhealthy (postgres, mysql; default: no limit)")
+            description = "a standby lagging more than this is unhealthy (postgres, mysql, redis; default: no limit)")
     Duration maxLag;
 
     @Option(names = "--role", defaultValue = "any", paramLabel = "ROLE",

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -14,8 +15,8 @@ import java.util.function.LongConsumer;
 import io.unitas.config.UsersFile;
 import io.unitas.core.HealthSnapshot;
 import io.unitas.core.Region;
+import io.unitas.core.ReadOnlyPolicy;
 import io.unitas.core.RouteDecision;
-import io.unitas.core.Router;
 import io.unitas.core.Topology;
 import io.unitas.core.capacity.CapacityPlanner;
 import io.unitas.core.capacity.Cascade;
@@ -24,6 +25,9 @@ import io.unitas.core.capacity.LoadPlan;
 import io.unitas.core.capacity.Placement;
 import io.unitas.core.capacity.Spillover;
 import io.unitas.core.capacity.UserLoad;
+import io.unitas.core.fence.WriteFences;
+import io.unitas.core.routing.RoutingDecision;
+import io.unitas.core.routing.RoutingSnapshot;
 
 /**
  * Replays a users file through the route decision (optionally with the cascade and spillover of capacity
@@ -92,11 +96,16 @@ final class Replay {
 
     private Result route(OutputStream out, HealthSnapshot health) throws IOException {
         int n = regionIds.size();
-        Router router = Router.of(topology);
+        // The routing decision's region-level part per home, in the steady state (every healthy region admitted);
+        // spillover places users by load, below, rather than by the bands of a key.
+        RoutingSnapshot state = RoutingSnapshot.of(topology, null, health, WriteFences.none(), () -> 0L,
+                                                   Long.MAX_VALUE, Duration.ZERO);
         RouteDecision[] decisions = new RouteDecision[n + 1];
         byte[][] suffix = new byte[n + 1][];
         for (int i = 0; i <= n; i++) {
-            decisions[i] = i < n ? router.route(regionIds.get(i), health) : RouteDecision.unknownRegion("");
+            decisions[i] = i < n ? RoutingDecision.region(state, regionIds.get(i), null, false, ReadOnlyPolicy.FENCE,
+                                                          Long.MAX_VALUE)
+                                 : RouteDecision.unknownRegion("");
             suffix[i] = suffix(decisions[i].target(), decisions[i].outcome().reason());
         }
         Totals totals = new Totals(n);

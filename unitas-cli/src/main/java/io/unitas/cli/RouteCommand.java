@@ -1,17 +1,21 @@
 package io.unitas.cli;
 
+import java.time.Duration;
 import java.util.concurrent.Callable;
 
 import io.unitas.core.Region;
 import io.unitas.core.RouteDecision;
-import io.unitas.core.Router;
+import io.unitas.core.ReadOnlyPolicy;
 import io.unitas.core.Topology;
+import io.unitas.core.fence.WriteFences;
+import io.unitas.core.routing.RoutingDecision;
+import io.unitas.core.routing.RoutingSnapshot;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
-/** {@code unitas route}: the one route decision, for scripts. */
+/** {@code unitas route}: the one routing decision's region-level part ({@link RoutingDecision#region}), for scripts. */
 @Command(name = "route",
          description = "Print the region that serves a user whose home is --region.",
          exitCodeListHeading = "%nExit codes:%n",
@@ -37,7 +41,11 @@ final class RouteCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Topology t = inputs.topology();
-        RouteDecision d = Router.of(t).route(region, inputs.health(t));
+        // The routing decision's region-level part, as DNS takes it: no user key, so no band to spill over by; the
+        // steady state (every healthy region admitted), as offline planning sees it.
+        RoutingSnapshot s = RoutingSnapshot.of(t, null, inputs.health(t), WriteFences.none(), () -> 0L,
+                                               Long.MAX_VALUE, Duration.ZERO);
+        RouteDecision d = RoutingDecision.region(s, region, null, false, ReadOnlyPolicy.FENCE, Long.MAX_VALUE);
         if (d.hasTarget()) {
             main.out().println(d.target().id());
             return 0;

@@ -17,6 +17,7 @@ import io.unitas.control.ControlServer;
 import io.unitas.control.ControlToken;
 import io.unitas.control.Role;
 import io.unitas.control.client.ControlClient;
+import io.unitas.control.client.internal.RawClient;
 
 /** {@code unitas check consistency --control}: the measured lag read from a real control plane's state, in-process. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -38,7 +39,7 @@ class CheckControlTest {
         server = ControlServer.builder().port(0).dataDir(dir.resolve("data")).tokens(tokens).start();
         topology = Cli.root().resolve("examples/topology.yaml").toString();
         rules = Cli.root().resolve("examples/rules.yaml").toString();
-        ControlClient admin = ControlClient.of(server.uri(), ADMIN.secret());
+        RawClient admin = RawClient.of(server.uri(), ADMIN.secret());
         assertThat(Cli.run("ctl", "apply", "-f", topology, "--server", server.uri().toString(), "--token",
                            ADMIN.secret()).exit()).isZero();
         // us reports that u-newyork's changes reach eu 300 ms late.

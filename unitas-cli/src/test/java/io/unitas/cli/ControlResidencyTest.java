@@ -17,6 +17,7 @@ import io.unitas.control.ControlServer;
 import io.unitas.control.ControlToken;
 import io.unitas.control.Role;
 import io.unitas.control.client.ControlClient;
+import io.unitas.control.client.internal.RawClient;
 
 /**
  * A control plane given a consistency contract refuses {@code unitas ctl switch} and {@code unitas ctl promote} out of
@@ -49,7 +50,7 @@ class ControlResidencyTest {
         Path root = Cli.root();
         assertThat(ctl("apply", "-f", root.resolve("examples/topology.yaml").toString()).exit()).isZero();
         assertThat(ctl("apply", "-f", root.resolve("examples/rules.yaml").toString()).exit()).isZero();
-        ControlClient admin = ControlClient.of(server.uri(), ADMIN.secret());
+        RawClient admin = RawClient.of(server.uri(), ADMIN.secret());
         for (String region : new String[] {"cn", "eu", "us"}) {
             assertThat(admin.send("PUT", "/api/v1/health/" + region, "{\"region\":\"" + region + "\","
                     + "\"sequence\":1,\"observed_at\":\"" + java.time.Instant.now() + "\",\"healthy\":true,"

@@ -6,6 +6,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -13,7 +18,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.unitas.config.ConfigDocument;
+import io.unitas.config.ConsistencyFile;
 import io.unitas.control.client.ControlClient;
+import io.unitas.control.client.internal.RawClient;
 import io.unitas.control.ControlServer;
 import io.unitas.control.ControlToken;
 import io.unitas.control.Role;
@@ -24,6 +32,8 @@ class CtlCommandTest {
 
     private static final ControlToken ADMIN = ControlToken.generate("root", Role.ADMIN);
     private static final ControlToken VIEWER = ControlToken.generate("watcher", Role.VIEWER);
+    /** Each report's sequence, newer than every one before it. */
+    private static final AtomicLong SEQUENCE = new AtomicLong();
 
     @TempDir
     static Path dir;
@@ -33,14 +43,31 @@ class CtlCommandTest {
     @BeforeAll
     void start() throws Exception {
         Path tokens = Files.writeString(dir.resolve("tokens"), ADMIN.fileLine() + "\n" + VIEWER.fileLine() + "\n");
-        server = ControlServer.builder().port(0).dataDir(dir.resolve("data")).tokens(tokens).start();
+        server = ControlServer.builder().port(0).dataDir(dir.resolve("data")).tokens(tokens)
+                              .residency(ConsistencyFile.parse(ConfigDocument.parse("consistency.yaml", """
+                                      entities:
+                                        prices:
+                                          consistency: bounded-staleness
+                                          staleness_budget: 100ms
+                                        catalog:
+                                          consistency: bounded-staleness
+                                          staleness_budget: 5s
+                                      """)))
+                              .start();
         Path root = Cli.root();
         assertThat(ctl("apply", "-f", root.resolve("examples/topology.yaml").toString()).exit()).isZero();
         assertThat(ctl("apply", "-f", root.resolve("examples/rules.yaml").toString(), "--reason", "first").out())
                 .startsWith("rules applied: revision ");
-        for (String region : new String[] {"cn", "eu", "us"}) {
-            report(region);
-        }
+        reportAll();
+    }
+
+    @Test
+    void budgets_eachAgainstTheLargestLagReported() {
+        reportAll();
+        Cli run = ctl("budgets");
+        assertThat(run.exit()).isZero();
+        assertThat(run.out()).containsPattern("prices +100ms +300 ms +OVER BUDGET +unit u-newyork from us to eu")
+                             .containsPattern("catalog +5s +300 ms +within");
     }
 
     /** Each region healthy; cn's units 20 ms behind in eu, us's 300 ms (what a promotion states as its RPO). */
@@ -51,10 +78,37 @@ class CtlCommandTest {
             case "us" -> ",\"unit_lag\":{\"u-newyork\":{\"eu\":" + lag(300) + "}}";
             default -> "";
         };
-        ControlClient.of(server.uri(), ADMIN.secret()).send("PUT", "/api/v1/health/" + region, "{\"region\":\""
-                + region + "\",\"sequence\":1,\"observed_at\":\"" + Instant.now() + "\",\"healthy\":true,"
+        RawClient.of(server.uri(), ADMIN.secret()).send("PUT", "/api/v1/health/" + region, "{\"region\":\""
+                + region + "\",\"sequence\":" + SEQUENCE.incrementAndGet() + ",\"observed_at\":\"" + Instant.now()
+                + "\",\"healthy\":true,"
                 + "\"writable\":true,\"replication_lag_ms\":20,\"score\":1,\"reasons\":[],\"checks\":{}" + unitLag
                 + "}", Map.of());
+    }
+
+    private void reportAll() {
+        for (String region : new String[] {"cn", "eu", "us"}) {
+            report(region);
+        }
+    }
+
+    /**
+     * Runs {@code command} while {@code reports} run every 200 ms, as the regions' health agents would: a switchover
+     * counts only lag measured after its fence went up.
+     */
+    private static <T> T reporting(Runnable reports, Supplier<T> command) {
+        ScheduledExecutorService agents = Executors.newSingleThreadScheduledExecutor();
+        agents.scheduleWithFixedDelay(() -> {
+            try {
+                reports.run();
+            } catch (RuntimeException e) {
+                // the next round reports again
+            }
+        }, 200, 200, TimeUnit.MILLISECONDS);
+        try {
+            return command.get();
+        } finally {
+            agents.shutdownNow();
+        }
     }
 
     private static String lag(long ms) {
@@ -112,13 +166,22 @@ class CtlCommandTest {
     }
 
     @Test
+    void aUnitIdThatIsNoPlainPathSegment_isSentAsOneSegment_andNamedBackAsGiven() {
+        // unencoded, the space would make no URI, and ? and # would cut the id short into a query and a fragment
+        Cli refused = ctl("unfence", "u ny?x=1#2");
+
+        assertThat(refused.exit()).as(refused.err()).isEqualTo(1);
+        assertThat(refused.err()).contains("unit 'u ny?x=1#2': not fenced");
+    }
+
+    @Test
     void fence_retryAfter_isWhatRefusedWritesAreTold_andANonsenseWaitIsRefused() {
         assertThat(ctl("fence", "u-newyork", "--retry-after", "1m").exit()).isZero();
         assertThat(ctl("get", "fences").out()).contains("\"retry_after\" : \"1m\"");
 
         Cli refused = ctl("fence", "u-paris", "--retry-after", "now");
         assertThat(refused.exit()).as("bad input").isEqualTo(Main.EXIT_USAGE);
-        assertThat(refused.err()).contains("retry_after").contains("'now'").doesNotContain("Exception");
+        assertThat(refused.err()).contains("--retry-after").contains("'now'").doesNotContain("Exception");
         assertThat(ctl("get", "fences").out()).doesNotContain("u-paris");
         ctl("unfence", "u-newyork");
     }
@@ -126,8 +189,8 @@ class CtlCommandTest {
     @Test
     void switchWait_rolledBack_exits1_soAScriptKnowsTheUnitsDidNotMove() {
         // cn reports u-shanghai 20 ms behind in eu: it never reaches 1 ms, and the deadline rolls the switchover back.
-        Cli res = ctl("switch", "--units", "u-shanghai", "--to", "eu", "--max-lag", "1ms", "--timeout", "1s",
-                      "--wait");
+        Cli res = reporting(this::reportAll, () -> ctl("switch", "--units", "u-shanghai", "--to", "eu", "--max-lag",
+                                                        "1ms", "--timeout", "1s", "--wait"));
 
         assertThat(res.out()).contains("rolled_back: ");
         assertThat(res.exit()).as(res.out() + res.err()).isEqualTo(1);
@@ -167,8 +230,8 @@ class CtlCommandTest {
 
     @Test
     void switchWait_followsTheSwitchoverToItsEnd_andTheAuditShowsIt() {
-        Cli res = ctl("switch", "--units", "u-hangzhou", "--to", "eu", "--max-lag", "500ms", "--wait",
-                      "--reason", "drill");
+        Cli res = reporting(this::reportAll, () -> ctl("switch", "--units", "u-hangzhou", "--to", "eu", "--max-lag",
+                                                        "500ms", "--wait", "--reason", "drill"));
 
         assertThat(res.exit()).as(res.err()).isZero();
         assertThat(res.out()).contains("catching_up: fenced writes of u-hangzhou").contains("completed: unfenced");
@@ -212,21 +275,26 @@ class CtlCommandTest {
                     """);
             Cli applied = Cli.run("ctl", "apply", "-f", policy, "--server", at, "--token", ADMIN.secret());
             assertThat(applied.out()).as(applied.err()).startsWith("failover applied: revision ");
-            ControlClient client = ControlClient.of(other.uri(), ADMIN.secret());
-            for (String region : new String[] {"eu", "us"}) {
-                client.send("PUT", "/api/v1/health/" + region, "{\"region\":\"" + region + "\",\"sequence\":1,"
-                        + "\"observed_at\":\"" + Instant.now() + "\",\"healthy\":true,\"writable\":true,"
-                        + "\"replication_lag_ms\":20,\"score\":1,\"reasons\":[],\"checks\":{}}", Map.of());
-            }
-            // cn's database is read-only; it still ships, and u-shanghai's changes are all in eu.
-            client.send("PUT", "/api/v1/health/cn", "{\"region\":\"cn\",\"sequence\":1,\"observed_at\":\""
-                    + Instant.now() + "\",\"healthy\":true,\"writable\":false,\"replication_lag_ms\":20,"
-                    + "\"score\":0.5,\"reasons\":[\"pg: read-only\"],\"checks\":{},"
-                    + "\"unit_lag\":{\"u-shanghai\":{\"eu\":" + lag(0) + "}}}", Map.of());
+            RawClient client = RawClient.of(other.uri(), ADMIN.secret());
+            Runnable reports = () -> {
+                for (String region : new String[] {"eu", "us"}) {
+                    client.send("PUT", "/api/v1/health/" + region, "{\"region\":\"" + region + "\",\"sequence\":"
+                            + SEQUENCE.incrementAndGet() + ",\"observed_at\":\"" + Instant.now()
+                            + "\",\"healthy\":true,\"writable\":true,\"replication_lag_ms\":20,\"score\":1,"
+                            + "\"reasons\":[],\"checks\":{}}", Map.of());
+                }
+                // cn's database is read-only; it still ships, and u-shanghai's changes are all in eu.
+                client.send("PUT", "/api/v1/health/cn", "{\"region\":\"cn\",\"sequence\":" + SEQUENCE.incrementAndGet()
+                        + ",\"observed_at\":\"" + Instant.now() + "\",\"healthy\":true,\"writable\":false,"
+                        + "\"replication_lag_ms\":20,\"score\":0.5,\"reasons\":[\"pg: read-only\"],\"checks\":{},"
+                        + "\"unit_lag\":{\"u-shanghai\":{\"eu\":" + lag(0) + "}}}", Map.of());
+            };
+            reports.run();
             io.unitas.testkit.Await.until("a proposal", java.time.Duration.ofSeconds(20),
                     () -> client.get("/api/v1/state").json().path("proposals").size() == 1);
 
-            Cli res = Cli.run("ctl", "accept", "shanghai@cn", "--server", at, "--token", ADMIN.secret());
+            Cli res = reporting(reports, () -> Cli.run("ctl", "accept", "shanghai@cn", "--server", at, "--token",
+                                                       ADMIN.secret()));
 
             assertThat(res.exit()).as(res.out() + res.err()).isZero();
             assertThat(res.out()).contains("proposal shanghai@cn accepted: switchover sw-1 started")
@@ -262,7 +330,7 @@ class CtlCommandTest {
 
         assertThat(res.exit()).as(res.err()).isZero();
         assertThat(res.out()).startsWith("health of us reset: revision ");
-        assertThat(ControlClient.of(server.uri(), ADMIN.secret()).get("/api/v1/state").json().path("health")
+        assertThat(RawClient.of(server.uri(), ADMIN.secret()).get("/api/v1/state").json().path("health")
                                 .has("us")).isFalse();
         assertThat(ctl("reset-health", "mars").exit()).isEqualTo(CtlCommand.EXIT_REFUSED);
         report("us"); // healthy again, for the other tests

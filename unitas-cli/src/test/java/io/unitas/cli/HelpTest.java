@@ -51,6 +51,21 @@ class HelpTest {
     }
 
     @Test
+    void thePlaygroundsCommands_areListedAndSayWhereTheyAre_exit2() {
+        assertThat(Cli.run("--help").out()).contains("  up        " + PlaygroundCommands.UP_DESCRIPTION.substring(0, 40))
+                                           .contains("  drill     ").contains("  demo      ");
+
+        Cli r = Cli.run("demo", "--all", "--duration", "5s");
+
+        assertThat(r.exit()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).isEqualTo("unitas demo: not in this jar, the server distribution (unitas.jar); the "
+                                      + "playground's commands are in unitas-playground.jar: run ./unitas demo from a "
+                                      + "unitas checkout (it builds that jar), or java -jar "
+                                      + "unitas-playground-cli/target/unitas-playground.jar demo\n");
+    }
+
+    @Test
     void theWalkFindsEveryTopLevelCommandAndTheNestedOnes() {
         assertThat(commands().map(p -> String.join(" ", p)))
                 .contains("", "gateway", "dns", "up", "drill", "demo", "ctl", "ctl switch", "rules lookup", "health serve");

@@ -102,6 +102,42 @@ final class ChildProcess {
         }
     }
 
+    /** Waits up to {@code timeout} for it to exit; whether it has. */
+    boolean awaitExit(java.time.Duration timeout) {
+        Process p = process;
+        return p == null || await(p, (int) Math.max(1, timeout.toSeconds()));
+    }
+
+    /** Its exit status, once it has exited. */
+    int exitValue() {
+        return process.exitValue();
+    }
+
+    /**
+     * Sends it {@code signal} ({@code STOP}, {@code CONT}) with {@code kill}: the JDK sends only {@code TERM} and
+     * {@code KILL}.
+     */
+    void signal(String signal) {
+        Process p = process;
+        if (p == null || !p.isAlive()) {
+            throw new IllegalStateException(name + ": not running (expected: a running process to send SIG" + signal
+                                            + ")");
+        }
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).redirectErrorStream(true)
+                                                                                          .start();
+            String out = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            if (kill.waitFor() != 0) {
+                throw new IllegalStateException(name + ": kill -" + signal + " " + p.pid() + " failed: " + out);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(name + ": cannot run kill -" + signal + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(name + ": interrupted sending SIG" + signal, e);
+        }
+    }
+
     /** The last lines of its log, for an error message. */
     String tail(int lines) {
         try {

@@ -1,7 +1,8 @@
 package io.unitas.playground;
 
 import io.unitas.control.client.ControlClient;
-import io.unitas.control.client.ControlResponse;
+import io.unitas.control.client.ControlException;
+import io.unitas.control.client.wire.DocumentText;
 import io.unitas.control.ControlServer;
 import io.unitas.control.ControlToken;
 import io.unitas.control.Role;
@@ -24,6 +25,7 @@ import io.unitas.gateway.Gateway;
 import io.unitas.gateway.GatewayConfig;
 import io.unitas.health.HealthConfig;
 import io.unitas.health.HealthServer;
+import io.unitas.testkit.KafkaCluster;
 import io.unitas.testkit.PostgresServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -84,6 +86,8 @@ final class DefaultPlayground implements Playground {
     private final Path workDir;
     private final boolean ownWorkDir;
     private final Clock clock = Clock.systemUTC();
+    /** The fallback pool's one address: every gateway listens on loopback, a service's port is used with it. */
+    private static final java.net.InetAddress LOOPBACK = loopback();
     private final ControlToken admin = ControlToken.generate("admin", Role.ADMIN);
     private final ControlToken reporter = ControlToken.generate("health-agents", Role.REPORTER);
     private final ControlToken viewer = ControlToken.generate("gateways", Role.VIEWER);
@@ -98,6 +102,8 @@ final class DefaultPlayground implements Playground {
     private final StoreKind storeKind;
     /** The regions' PostgreSQL servers with {@code --store postgres}, else null. */
     private final PostgresRegions postgres;
+    /** The broker replication goes through with {@code --replication kafka}, else null. */
+    private final KafkaCluster kafka;
     private ControlServer control;
     private volatile LiveHomes homes;
     private EntryDns dns;
@@ -156,9 +162,27 @@ final class DefaultPlayground implements Playground {
         // The naive setup has no reconciliation: its units never move, and a region's changes overwrite on arrival.
         this.reconciler = b.mode == ShopMode.NAIVE ? null : new ShopReconciler(this::unitHomes,
                 HomeResolver.rules(() -> rules, KeySource.header(ShopServer.USER_HEADER)), clock);
-        this.replicator = Replicator.builder().stores(stores.values().toArray(RegionalStore[]::new)).clock(clock)
-                                    .delay(b.replicationDelay).pollInterval(Duration.ofMillis(10))
-                                    .reconciler(reconciler == null ? ChangeReconciler.ORDINARY : reconciler).build();
+        Replicator.Builder replication = Replicator.builder().stores(stores.values().toArray(RegionalStore[]::new))
+                .clock(clock).delay(b.replicationDelay).pollInterval(Duration.ofMillis(10))
+                .reconciler(reconciler == null ? ChangeReconciler.ORDINARY : reconciler);
+        KafkaCluster broker = null;
+        try {
+            if (b.replication == ReplicationKind.KAFKA) {
+                broker = KafkaCluster.start(1, false);
+                replication.kafka(broker.bootstrapServers(), "unitas.");
+            }
+            this.replicator = replication.build();
+        } catch (RuntimeException e) {
+            if (broker != null) {
+                broker.close();
+            }
+            stores.values().forEach(RegionalStore::close);
+            if (postgres != null) {
+                postgres.close();
+            }
+            throw e;
+        }
+        this.kafka = broker;
     }
 
     static Playground start(Playground.Builder b, Layout layout) {
@@ -197,13 +221,15 @@ final class DefaultPlayground implements Playground {
 
     private void seedControlPlane() {
         ControlClient client = ControlClient.of(control(), admin.secret());
-        expectOk(client.put("/api/v1/topology", layout.topologyJson(), client.get("/api/v1/state").revision()));
-        expectOk(client.put("/api/v1/rules", layout.rulesJson(), client.get("/api/v1/state").revision()));
+        expectOk(() -> client.replaceTopology(DocumentText.json(layout.topologyJson()), client.state().revision(), ""));
+        expectOk(() -> client.replaceRules(DocumentText.json(layout.rulesJson()), client.state().revision(), ""));
     }
 
-    private static void expectOk(ControlResponse res) {
-        if (res.status() != 200) {
-            throw new IllegalStateException("control plane refused the playground's model: " + res.body());
+    private static void expectOk(Runnable change) {
+        try {
+            change.run();
+        } catch (ControlException e) {
+            throw new IllegalStateException("control plane refused the playground's model: " + e.getMessage(), e);
         }
     }
 
@@ -216,7 +242,8 @@ final class DefaultPlayground implements Playground {
                                .tokens(workDir.resolve("tokens"))
                                .healthFreshness(HEALTH_TTL, HEALTH_GRACE)
                                .healthTtlWithEvidence(HEALTH_TTL_WITH_EVIDENCE)
-                               .switchoverCooldown(SWITCHOVER_COOLDOWN).start();
+                               .switchoverCooldown(SWITCHOVER_COOLDOWN)
+                               .fallbackPool(List.of(LOOPBACK)).start(); // every gateway listens on loopback
     }
 
     @Override
@@ -545,6 +572,11 @@ final class DefaultPlayground implements Playground {
     }
 
     @Override
+    public ReplicationKind replicationKind() {
+        return kafka == null ? ReplicationKind.EMBEDDED : ReplicationKind.KAFKA;
+    }
+
+    @Override
     public Replicator replicator() {
         return replicator;
     }
@@ -613,6 +645,10 @@ final class DefaultPlayground implements Playground {
         if (postgres != null) {
             s.append(String.format("%nPostgreSQL per region: %s%n", String.join(" · ", postgres.describe())));
         }
+        if (kafka != null) {
+            s.append(String.format("%nreplication: through Kafka at %s (topics unitas.changes.<region>)%n",
+                                   kafka.bootstrapServers()));
+        }
         s.append(String.format("%nconfiguration files: %s%n", workDir));
         return s.toString();
     }
@@ -633,12 +669,23 @@ final class DefaultPlayground implements Playground {
             homes.close();
         }
         replicator.close();
+        if (kafka != null) {
+            kafka.close();
+        }
         stores.values().forEach(RegionalStore::close);
         if (postgres != null) {
             postgres.close();
         }
         if (ownWorkDir) {
             deleteQuietly(workDir);
+        }
+    }
+
+    private static java.net.InetAddress loopback() {
+        try {
+            return java.net.InetAddress.getByAddress(new byte[] {127, 0, 0, 1});
+        } catch (java.net.UnknownHostException e) {
+            throw new AssertionError(e); // four bytes are always an IPv4 address
         }
     }
 

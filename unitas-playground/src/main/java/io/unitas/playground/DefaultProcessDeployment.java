@@ -5,7 +5,8 @@ import io.unitas.config.UnitRulesFile;
 import io.unitas.control.ControlToken;
 import io.unitas.control.Role;
 import io.unitas.control.client.ControlClient;
-import io.unitas.control.client.ControlResponse;
+import io.unitas.control.client.ControlException;
+import io.unitas.control.client.wire.DocumentText;
 import io.unitas.core.Region;
 import io.unitas.core.Topology;
 import io.unitas.testkit.PostgresServer;
@@ -25,11 +26,13 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
+import org.apache.kafka.common.Uuid;
 
 /**
  * The deployment's files and processes. Each JVM is started with settings chosen for a small machine (two cores):
@@ -46,7 +49,8 @@ final class DefaultProcessDeployment implements ProcessDeployment {
                                             "-XX:ReservedCodeCacheSize=48m", "-Dio.netty.leakDetection.level=disabled");
     /** The heap bound per kind of process (each lives on a few to a few tens of megabytes). */
     static final Map<String, String> HEAP = Map.of("control", "-Xmx128m", "gateway", "-Xmx128m",
-                                                   "health", "-Xmx64m", "wallet", "-Xmx192m");
+                                                   "health", "-Xmx64m", "wallet", "-Xmx192m",
+                                                   "kafka", "-Xmx256m");
     static final String UNITAS_MAIN = "io.unitas.cli.Main";
     static final String WALLET_MAIN = "io.unitas.example.wallet.WalletService";
     static final String DATABASE = "wallet";
@@ -59,6 +63,8 @@ final class DefaultProcessDeployment implements ProcessDeployment {
     private final String classPath;
     private final Consumer<String> progress;
     private final int instances;
+    private final Replication replication;
+    private final KafkaBroker kafka; // null without replication
     /** The kinds of JVM whose class-data archive a process of this start writes at its exit (one per kind). */
     private final Set<String> archiving = ConcurrentHashMap.newKeySet();
     private final ControlToken admin = ControlToken.generate("admin", Role.ADMIN);
@@ -80,6 +86,10 @@ final class DefaultProcessDeployment implements ProcessDeployment {
         this.classPath = b.classPath;
         this.progress = b.progress;
         this.instances = b.instances;
+        this.replication = b.replication;
+        this.kafka = replication == Replication.KAFKA
+                ? new KafkaBroker(dir.resolve("kafka"), layout.kafkaPort(), layout.kafkaControllerPort(), jvm("kafka"))
+                : null;
     }
 
     static ProcessDeployment start(ProcessDeployment.Builder b, Layout layout) {
@@ -95,6 +105,11 @@ final class DefaultProcessDeployment implements ProcessDeployment {
             d.progress.accept("starting PostgreSQL in " + layout.regions().size() + " regions ...");
             d.postgres = PostgresRegions.start(layout);
             layout.regions().forEach(r -> d.postgres.createDatabase(r, DATABASE));
+            if (d.kafka != null) {
+                d.progress.accept("starting Kafka ...");
+                ChildProcess k = d.kafka.start(clusterId());
+                d.progress.accept("  kafka (pid " + k.pid() + ", log " + d.dir.relativize(k.log()) + ")");
+            }
             d.progress.accept("starting the control plane ...");
             d.control = d.unitas("control", "control", d.dir.resolve("control"), "control",
                     "--port", Integer.toString(layout.controlPort()), "--data", d.dir.resolve("control/data").toString(),
@@ -102,6 +117,9 @@ final class DefaultProcessDeployment implements ProcessDeployment {
                     "--health-ttl", "2s", "--health-grace", "1s", "--health-ttl-with-evidence", "1500ms").start();
             d.awaitHttp(d.control, d.control().resolve("/api/v1/whoami"), d.admin.secret());
             d.seedControlPlane();
+            if (d.kafka != null) {
+                d.kafka.awaitReady(); // the wallets create their topics as they start
+            }
             layout.regions().forEach(r -> d.regionProcesses.put(r, d.regionCommands(r)));
             d.progress.accept("starting " + layout.regions().size() + " regions ...");
             d.startRegions(layout.regions());
@@ -124,6 +142,9 @@ final class DefaultProcessDeployment implements ProcessDeployment {
         write("tokens/reporter.token", reporter.secret());
         write("tokens/viewer.token", viewer.secret());
         write("tokens/home-reads.token", homeReadToken);
+        if (kafka != null) {
+            kafka.writeFiles();
+        }
         for (Region r : layout.regions()) {
             write(r.id() + "/gateway.yaml", gatewayYaml(r));
             write(r.id() + "/health.yaml", healthYaml(r));
@@ -227,13 +248,20 @@ final class DefaultProcessDeployment implements ProcessDeployment {
          .append("unitas.readiness.home-reads.token-file=").append(dir.resolve("tokens/home-reads.token"))
          .append('\n')
          .append("unitas.readiness.home-reads.timeout=1s\n");
-        if (i == 0) { // the other regions read and claim at instance a
-            p.append("unitas.readiness.home-reads.server.port=").append(layout.homeReadPort(r)).append('\n');
+        if (kafka != null) {
+            p.append("unitas.replication.transport=kafka\n")
+             .append("unitas.replication.kafka.bootstrap-servers=").append(kafka.bootstrapServers()).append('\n');
         }
+        // every instance serves home reads; the other regions read and claim at each in turn
+        p.append("unitas.readiness.home-reads.server.port=").append(layout.homeReadPort(r, i)).append('\n');
         for (Region peer : layout.regions()) {
             if (!peer.equals(r)) {
-                p.append("unitas.readiness.home-reads.endpoints.").append(peer.id()).append("=http://127.0.0.1:")
-                 .append(layout.homeReadPort(peer)).append('\n');
+                List<String> urls = new ArrayList<>();
+                for (int j = 0; j < instances; j++) {
+                    urls.add("http://127.0.0.1:" + layout.homeReadPort(peer, j));
+                }
+                p.append("unitas.readiness.home-reads.endpoints.").append(peer.id()).append('=')
+                 .append(String.join(",", urls)).append('\n');
             }
         }
         return p.toString();
@@ -259,6 +287,11 @@ final class DefaultProcessDeployment implements ProcessDeployment {
     }
 
     // ---- processes ----
+
+    /** Kafka's generator: base64 of random bytes starts with '-' one time in 64, and format takes it for an option. */
+    private static String clusterId() {
+        return Uuid.randomUuid().toString();
+    }
 
     private ChildProcess unitas(String name, String kind, Path logDir, String... args) {
         List<String> command = jvm(kind);
@@ -319,14 +352,16 @@ final class DefaultProcessDeployment implements ProcessDeployment {
     private void seedControlPlane() {
         ControlClient client = ControlClient.of(control(), admin.secret());
         Topology topology = TopologyFile.read(dir.resolve("topology.yaml"));
-        expectOk(client.put("/api/v1/topology", layout.topologyJson(), client.get("/api/v1/state").revision()));
+        expectOk(() -> client.replaceTopology(DocumentText.json(layout.topologyJson()), client.state().revision(), ""));
         String rules = UnitRulesFile.toTree(UnitRulesFile.read(dir.resolve("rules.yaml"), topology)).toString();
-        expectOk(client.put("/api/v1/rules", rules, client.get("/api/v1/state").revision()));
+        expectOk(() -> client.replaceRules(DocumentText.json(rules), client.state().revision(), ""));
     }
 
-    private static void expectOk(ControlResponse res) {
-        if (res.status() != 200) {
-            throw new IllegalStateException("control plane refused the deployment's model: " + res.body());
+    private static void expectOk(Runnable change) {
+        try {
+            change.run();
+        } catch (ControlException e) {
+            throw new IllegalStateException("control plane refused the deployment's model: " + e.getMessage(), e);
         }
     }
 
@@ -478,6 +513,26 @@ final class DefaultProcessDeployment implements ProcessDeployment {
     }
 
     @Override
+    public List<URI> wallets(Region region) {
+        processes(region);
+        return walletPorts(region).stream().map(p -> URI.create("http://127.0.0.1:" + p)).toList();
+    }
+
+    @Override
+    public Optional<String> kafka() {
+        return kafka == null ? Optional.empty() : Optional.of(kafka.bootstrapServers());
+    }
+
+    @Override
+    public void pauseReplication(boolean paused) {
+        if (kafka == null) {
+            throw new IllegalStateException("replication: none (expected: a deployment started with replication"
+                                            + " kafka)");
+        }
+        kafka.pause(paused);
+    }
+
+    @Override
     public String databaseUrl(Region region) {
         processes(region);
         return "jdbc:postgresql://127.0.0.1:" + layout.databasePort(region) + "/" + DATABASE;
@@ -498,6 +553,9 @@ final class DefaultProcessDeployment implements ProcessDeployment {
         Set<Long> pids = new LinkedHashSet<>();
         if (control != null) {
             control.handles().forEach(h -> pids.add(h.pid()));
+        }
+        if (kafka != null && kafka.process() != null) {
+            kafka.process().handles().forEach(h -> pids.add(h.pid()));
         }
         regionProcesses.values().forEach(ps -> ps.forEach(p -> p.handles().forEach(h -> pids.add(h.pid()))));
         if (postgres != null) {
@@ -549,6 +607,10 @@ final class DefaultProcessDeployment implements ProcessDeployment {
             }
             s.append(String.format("  %-12s %s%n", r.id() + "/postgres", postgres.uri(r, DATABASE)));
         }
+        if (kafka != null) {
+            s.append(String.format("  %-12s %-26s %s%n", "kafka", kafka.bootstrapServers(), "config"
+                                   + " kafka/server.properties; log kafka/kafka.log; the wallets replicate through it"));
+        }
         s.append(String.format("%d processes, %d MB resident together; started in %.1f s%n", pids().size(),
                                residentBytes() / (1024 * 1024), startTime.toMillis() / 1000.0));
         Region first = layout.regions().get(0);
@@ -584,6 +646,9 @@ final class DefaultProcessDeployment implements ProcessDeployment {
         }
         CompletableFuture.allOf(all.stream().map(p -> CompletableFuture.runAsync(p::stop))
                                    .toArray(CompletableFuture[]::new)).join();
+        if (kafka != null) {
+            kafka.stop(); // after the wallets, which flush to it as they stop
+        }
         if (postgres != null) {
             postgres.close();
         }

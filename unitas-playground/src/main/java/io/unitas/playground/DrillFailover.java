@@ -2,9 +2,13 @@ package io.unitas.playground;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.unitas.control.client.ControlClient;
-import io.unitas.control.client.ControlResponse;
+import io.unitas.control.client.ControlException;
+import io.unitas.control.client.internal.WireJson;
+import io.unitas.control.client.wire.DocumentText;
+import io.unitas.control.client.wire.SwitchoverRequest;
 import io.unitas.core.Region;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The control plane's failover policy as a unitas drill sets it, scaled to the drill's length (for 40 s: after 0.5 s,
@@ -45,7 +49,7 @@ final class DrillFailover {
      * when a switchover drained it, -1 when it did not move.
      */
     long rpoMillis() {
-        JsonNode s = admin.get("/api/v1/state").json().path("switchover");
+        JsonNode s = WireJson.tree(admin.state().json()).path("switchover");
         String unit = Layout.unitOf(faulted);
         if (!s.path("phase").asText().equals("completed") || !contains(s.path("units"), unit)) {
             return -1;
@@ -60,24 +64,27 @@ final class DrillFailover {
     String restore(Duration timeout) {
         replace("{\"groups\":[]}");
         String unit = Layout.unitOf(faulted);
-        JsonNode units = admin.get("/api/v1/state").json().path("rules").path("units");
+        JsonNode units = WireJson.tree(admin.state().json()).path("rules").path("units");
         if (faulted.id().equals(homeOf(units, unit))) {
             return "";
         }
         long end = System.nanoTime() + timeout.plusSeconds(10).toNanos();
-        ControlResponse started;
+        SwitchoverRequest back = SwitchoverRequest.move(List.of(unit), faulted.id()).withTimeout(timeout)
+                                                  .withForce(true).withReason("drill over: back home");
         // A unit that has just moved may not move again until the control plane's cooldown ends: ask again.
-        while ((started = admin.post("/api/v1/switchovers", "{\"units\":[\"" + unit + "\"],\"target\":\""
-                                     + faulted.id() + "\",\"timeout_ms\":" + timeout.toMillis()
-                                     + ",\"force\":true,\"reason\":\"drill over: back home\"}")).status() == 409
-               && started.body().contains("cooldown") && System.nanoTime() < end) {
+        while (true) {
+            try {
+                admin.startSwitchover(back);
+                break;
+            } catch (ControlException e) {
+                if (e.status() != 409 || !e.problem().detail().contains("cooldown") || System.nanoTime() >= end) {
+                    return "switching " + unit + " back to " + faulted + " was refused: " + e.getMessage();
+                }
+            }
             pause();
         }
-        if (started.status() != 202) {
-            return "switching " + unit + " back to " + faulted + " was refused: " + started.body();
-        }
         while (System.nanoTime() < end) {
-            JsonNode s = admin.get("/api/v1/state").json().path("switchover");
+            JsonNode s = WireJson.tree(admin.state().json()).path("switchover");
             String phase = s.path("phase").asText();
             if (phase.equals("completed")) {
                 return "";
@@ -91,13 +98,19 @@ final class DrillFailover {
     }
 
     private void replace(String json) {
-        ControlResponse res = admin.put("/api/v1/failover", json, admin.get("/api/v1/state").revision());
-        // Health reports move the revision on all the time: a stale If-Match is read again and retried.
-        for (int attempt = 0; res.status() == 412 && attempt < 20; attempt++) {
-            res = admin.put("/api/v1/failover", json, admin.get("/api/v1/state").revision());
-        }
-        if (res.status() != 200) {
-            throw new IllegalStateException("control plane refused the drill's failover policy: " + res.body());
+        // Health reports move the revision on all the time: a stale If-Match is read again and retried, for a while
+        // rather than a number of times (a loaded machine saw more than 20 reports land between a read and a write).
+        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        while (true) {
+            try {
+                admin.replaceFailover(DocumentText.json(json), admin.state().revision(), "");
+                return;
+            } catch (ControlException e) {
+                if (e.status() != 412 || System.nanoTime() - deadline >= 0) {
+                    throw new IllegalStateException("control plane refused the drill's failover policy: "
+                                                    + e.getMessage(), e);
+                }
+            }
         }
     }
 

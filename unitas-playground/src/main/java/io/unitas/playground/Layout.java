@@ -13,7 +13,8 @@ import java.util.stream.Collectors;
 /**
  * The playground's model and ports, all derived from the region list and the first port: region {@code i} owns
  * unit {@code u-<region>} and user ids whose value mod {@code 1000 × regions} lies in {@code [1000 i, 1000 i +
- * 999]}; the control plane listens on the first port, the entry DNS server on the next (UDP and TCP), region
+ * 999]}; the control plane listens on the first port, the entry DNS server on the next (UDP and TCP), the process
+ * deployment's Kafka broker on the two after (clients, its controller), region
  * {@code i}'s processes on {@code first + 10 (i + 1)} onwards (gateway, health HTTP, health gRPC, shop a, shop b,
  * home reads, database, the example's order and inventory services). Region {@code i}'s clients are in the network
  * {@code 10.(i + 1).0.0/16} for the DNS server's geo map.
@@ -30,10 +31,10 @@ record Layout(List<Region> regions, int portsFrom) {
         if (regions.stream().distinct().count() != regions.size()) {
             throw new IllegalArgumentException("regions: " + regions + " (expected: each once)");
         }
-        int last = portsFrom + 10 * regions.size() + 8;
+        int last = portsFrom + 10 * regions.size() + 9;
         if (portsFrom < 1024 || last > 65_535) {
             throw new IllegalArgumentException("ports-from: " + portsFrom + " (expected: 1024.." + (65_535 - 10
-                    * regions.size() - 8) + " for " + regions.size() + " regions)");
+                    * regions.size() - 9) + " for " + regions.size() + " regions)");
         }
     }
 
@@ -44,6 +45,16 @@ record Layout(List<Region> regions, int portsFrom) {
     /** Where the playground's {@code unitas dns} answers, over UDP and TCP. */
     int dnsPort() {
         return portsFrom + 1;
+    }
+
+    /** Where the process deployment's Kafka broker takes clients. */
+    int kafkaPort() {
+        return portsFrom + 2;
+    }
+
+    /** Where the process deployment's Kafka node answers its own KRaft quorum. */
+    int kafkaControllerPort() {
+        return portsFrom + 3;
     }
 
     /**
@@ -77,6 +88,11 @@ record Layout(List<Region> regions, int portsFrom) {
     /** Where the region serves home reads of its store to the other regions. */
     int homeReadPort(Region r) {
         return base(r) + 5;
+    }
+
+    /** Where the region's service instance {@code i} (0 or 1) serves home reads, as separate processes. */
+    int homeReadPort(Region r, int i) {
+        return i == 0 ? homeReadPort(r) : base(r) + 9;
     }
 
     /** Where the region's own database listens, when it runs one ({@code --store postgres}). */

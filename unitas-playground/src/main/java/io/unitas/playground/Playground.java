@@ -72,6 +72,11 @@ public interface Playground extends AutoCloseable {
     /** Which database the regions' stores are kept in. */
     StoreKind storeKind();
 
+    /** How the regions replicate: in this process, or through the Kafka broker this playground started. */
+    default ReplicationKind replicationKind() {
+        return ReplicationKind.EMBEDDED;
+    }
+
     /**
      * Switches what a region's database accepts, the way a database fails. On the embedded store it is the store's
      * {@link RegionalStore#mode(StoreMode) mode}. On PostgreSQL, read-only is the server's own
@@ -148,6 +153,7 @@ public interface Playground extends AutoCloseable {
         Duration replicationDelay = Duration.ofMillis(200);
         Path workDir;
         StoreKind store = StoreKind.EMBEDDED;
+        ReplicationKind replication = ReplicationKind.EMBEDDED;
         boolean example;
 
         private Builder() {}
@@ -195,6 +201,15 @@ public interface Playground extends AutoCloseable {
          */
         public Builder store(StoreKind store) {
             this.store = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        /**
+         * How the regions replicate: {@link ReplicationKind#EMBEDDED} (the default) or {@link ReplicationKind#KAFKA},
+         * which starts a Kafka broker in a child JVM (a few seconds more to start) and replicates through it.
+         */
+        public Builder replication(ReplicationKind replication) {
+            this.replication = Objects.requireNonNull(replication, "replication");
             return this;
         }
 

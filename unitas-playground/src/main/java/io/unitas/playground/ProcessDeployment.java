@@ -6,14 +6,17 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 
 /**
- * The playground as separate processes, as a team would run it: the control plane; per region its own PostgreSQL
- * server, gateway ({@code unitas gateway}), health agent ({@code unitas health serve}) and two instances of the
- * wallet service ({@code examples/wallet}, Spring Boot on the starter), each a JVM of its own. Every process reads
+ * The playground as separate processes, as a team would run it: the control plane; one Kafka broker (KRaft) the
+ * regions replicate through; per region its own PostgreSQL server, gateway ({@code unitas gateway}), health agent
+ * ({@code unitas health serve}) and two instances of the wallet service ({@code examples/wallet}, Spring Boot on the
+ * starter), each a JVM of its own. Every process reads
  * its own configuration file, written under {@link #deployDir()} (one folder per region), and writes its own log
  * beside it. Closing it stops every process it started.
  */
@@ -33,6 +36,27 @@ public interface ProcessDeployment extends AutoCloseable {
     /** A region's gateway, the entry for its users. */
     URI gateway(Region region);
 
+    /**
+     * The Kafka broker's address ({@code host:port}) the wallets replicate through; empty with
+     * {@link Replication#NONE}.
+     */
+    Optional<String> kafka();
+
+    /**
+     * Pauses replication for real, or resumes it: {@code SIGSTOP} to the Kafka broker's process (it hangs, its
+     * sockets open: every region's shipper and consumer wait on it), {@code SIGCONT} to let it go on. The outboxes
+     * keep what the regions write meanwhile; nothing is lost.
+     *
+     * @throws IllegalStateException without replication
+     */
+    void pauseReplication(boolean paused);
+
+    /**
+     * {@code region}'s wallet instances, each reached directly (past the gateway, as a misrouted call or a peer
+     * would reach it).
+     */
+    List<URI> wallets(Region region);
+
     /** The JDBC URL of {@code region}'s wallet database (user {@code postgres}), to inspect what it holds. */
     String databaseUrl(Region region);
 
@@ -46,7 +70,7 @@ public interface ProcessDeployment extends AutoCloseable {
 
     /**
      * {@code kill -9} of every process of the region: its gateway, health agent, wallet instances and its PostgreSQL
-     * server (the postmaster and its backends).
+     * server (the postmaster and its backends). The Kafka broker, shared by the regions, keeps running.
      */
     void killRegion(Region region);
 
@@ -82,6 +106,24 @@ public interface ProcessDeployment extends AutoCloseable {
     @Override
     void close();
 
+    /** How the regions' wallets replicate their changes to each other. */
+    enum Replication {
+        /** Over the deployment's Kafka broker ({@code unitas.replication.transport: kafka}). */
+        KAFKA,
+        /** Not at all: a region knows another's users only by reading their home. */
+        NONE;
+
+        /** {@code kafka} or {@code none}; {@link IllegalArgumentException} naming the two otherwise. */
+        public static Replication of(String name) {
+            for (Replication r : values()) {
+                if (r.name().toLowerCase(Locale.ROOT).equals(name)) {
+                    return r;
+                }
+            }
+            throw new IllegalArgumentException("replication: '" + name + "' (expected: kafka or none)");
+        }
+    }
+
     /** Collects the settings of a {@link ProcessDeployment}. */
     final class Builder {
         List<Region> regions = List.of(Region.of("cn"), Region.of("eu"), Region.of("us"));
@@ -91,6 +133,7 @@ public interface ProcessDeployment extends AutoCloseable {
         String java = ProcessHandle.current().info().command().orElse("java");
         Consumer<String> progress = line -> { };
         int instances = 2;
+        Replication replication = Replication.KAFKA;
 
         private Builder() {}
 
@@ -108,7 +151,7 @@ public interface ProcessDeployment extends AutoCloseable {
 
         /**
          * The class path every JVM runs from: it must hold {@code io.unitas.cli.Main} (the {@code unitas} command) and
-         * the wallet service, as the packaged {@code unitas.jar} does.
+         * the wallet service, as the packaged {@code unitas-playground.jar} does.
          */
         public Builder classPath(String classPath) {
             this.classPath = Objects.requireNonNull(classPath, "classPath");
@@ -136,6 +179,12 @@ public interface ProcessDeployment extends AutoCloseable {
             return this;
         }
 
+        /** How the wallets replicate (default {@link Replication#KAFKA}: a broker of its own, as a process). */
+        public Builder replication(Replication replication) {
+            this.replication = Objects.requireNonNull(replication, "replication");
+            return this;
+        }
+
         /** Where progress lines go (each process started, waited for). */
         public Builder progress(Consumer<String> progress) {
             this.progress = Objects.requireNonNull(progress, "progress");
@@ -151,7 +200,7 @@ public interface ProcessDeployment extends AutoCloseable {
         /** Starts every process; returns once every one answers ({@link ProcessDeployment#awaitReady}). */
         public ProcessDeployment start() {
             if (classPath == null) {
-                throw new IllegalArgumentException("class path: missing (expected: the packaged unitas.jar)");
+                throw new IllegalArgumentException("class path: missing (expected: the packaged unitas-playground.jar)");
             }
             return DefaultProcessDeployment.start(this, new Layout(regions, portsFrom));
         }

@@ -27,8 +27,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
@@ -54,6 +56,8 @@ public final class SagaCrashDrill {
     private static final Duration LEASE = Duration.ofSeconds(10);
     /** Longer than a step's retries (200 ms, 400 ms, 800 ms apart). */
     private static final Duration EU_DOWN = Duration.ofSeconds(4);
+    /** Past this eu comes back even if no step's retries ran out yet. */
+    private static final Duration EU_DOWN_AT_MOST = Duration.ofSeconds(60);
     private static final Region CN = Region.of("cn");
     private static final Region EU = Region.of("eu");
 
@@ -116,7 +120,8 @@ public final class SagaCrashDrill {
 
     /**
      * Runs the drill: {@code transfers} transfers drawn from {@code seed}, the coordinator killed after a quarter of
-     * them, eu's database killed at half of them and restarted at three quarters, at least 4 s later.
+     * them, eu's database killed at half of them (the transfers after it start once it is down) and restarted at three
+     * quarters, at least 4 s later and, with sagas, once some saga's retries ran out against it.
      */
     public static Result run(boolean naive, int transfers, long seed, Consumer<String> progress) {
         if (transfers < 8) {
@@ -149,6 +154,8 @@ public final class SagaCrashDrill {
         private final List<String> sagaIds = new CopyOnWriteArrayList<>();
         private volatile boolean crashed;
         private volatile long euDownSince;
+        /** Open once eu's database is down: no transfer after the one that kills it starts before. */
+        private final CountDownLatch euDown = new CountDownLatch(1);
 
         Run(boolean naive, int count, long seed, Consumer<String> progress, PostgresServer cnServer,
             PostgresServer euServer) {
@@ -211,14 +218,17 @@ public final class SagaCrashDrill {
                 workers(i -> {
                     if (i == euDownAt) {
                         progress.accept("saga-crash: eu's database is killed");
-                        euServer.kill();
-                        euDownSince = System.nanoTime();
-                    } else if (i == euUpAt) {
-                        // down long enough for the retries of a step to run out: compensations, and stuck sagas
-                        long left = EU_DOWN.toNanos() - (System.nanoTime() - euDownSince);
-                        if (left > 0) {
-                            java.util.concurrent.locks.LockSupport.parkNanos(left);
+                        try {
+                            euServer.kill();
+                            euDownSince = System.nanoTime();
+                        } finally {
+                            euDown.countDown();
                         }
+                    } else if (i > euDownAt) {
+                        awaitUninterruptibly(euDown);
+                    }
+                    if (i == euUpAt) {
+                        awaitRetriesRunOut();
                         euServer.restart();
                         progress.accept("saga-crash: eu's database is back");
                     }
@@ -230,6 +240,31 @@ public final class SagaCrashDrill {
                 return result(before, retried);
             } catch (Exception e) {
                 throw new IllegalStateException("saga-crash: " + e.getMessage(), e);
+            }
+        }
+
+        /**
+         * Keeps eu down for {@link #EU_DOWN} and, as a loaded machine drives retries late, until some saga's retries
+         * ran out against it (it compensates, or is stuck): the outage the drill is about, whatever the machine's pace.
+         */
+        private void awaitRetriesRunOut() {
+            long deadline = euDownSince + EU_DOWN_AT_MOST.toNanos();
+            while (System.nanoTime() < deadline) {
+                boolean longEnough = System.nanoTime() - euDownSince >= EU_DOWN.toNanos();
+                if (longEnough && (naive || queryLong(cn, "SELECT COUNT(*) FROM unitas_sagas WHERE compensating"
+                                               + " OR state IN ('compensated', 'failed')") > 0)) {
+                    return;
+                }
+                LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
+            }
+        }
+
+        private static void awaitUninterruptibly(CountDownLatch latch) {
+            try {
+                latch.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("saga-crash: interrupted", e);
             }
         }
 

@@ -11,7 +11,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
-import io.unitas.core.ProblemDetail;
+import io.unitas.config.ProblemJson;
 
 /** A blocking client of the shop's API, as a virtual user (or a test) calls it through a gateway or directly. */
 final class ShopClient {
@@ -86,15 +86,31 @@ final class ShopClient {
         try {
             HttpResponse<String> res = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
             JsonNode json = parse(res.body());
-            String type = json.path("type").asText("");
             return new Reply(res.statusCode(), json, res.headers().firstValue(ShopServer.REGION_HEADER).orElse(""),
-                             type.startsWith(ProblemDetail.TYPE_BASE) ? ProblemDetail.typeName(type) : "",
+                             problemType(res),
                              retryAfterSeconds(res.headers().firstValue("retry-after").orElse("")));
         } catch (IOException e) {
             return new Reply(0, MissingNode.getInstance(), "", "exchange-failed");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new Reply(0, MissingNode.getInstance(), "", "interrupted");
+        }
+    }
+
+    /**
+     * The unitas problem type of an error answer, read by the one problem codec; empty for a success, a body that is
+     * no problem, or a problem type that is not unitas's (its type is then a whole URI).
+     */
+    private static String problemType(HttpResponse<String> res) {
+        if (res.statusCode() < 400) {
+            return "";
+        }
+        try {
+            String type = ProblemJson.decode(res.body().getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                                             res.statusCode(), Duration.ZERO).type();
+            return type.indexOf(':') >= 0 ? "" : type;
+        } catch (IllegalArgumentException e) {
+            return "";
         }
     }
 

@@ -20,6 +20,7 @@ import io.unitas.core.rules.UnitLookup;
 import io.unitas.core.rules.UnitRules;
 import io.unitas.config.ProblemJson;
 import io.unitas.core.ProblemDetail;
+import io.unitas.core.ProblemType;
 import io.unitas.data.DataProblem;
 import io.unitas.data.HomeResolver;
 import io.unitas.data.Idempotency;
@@ -67,6 +68,8 @@ final class ShopServer implements Shop {
     private final OtherRegions others;
     private final Clock clock;
     private Server server;
+    /** Set as the shop starts to stop: a dead region answers nothing, also on a connection a client kept open. */
+    private volatile boolean stopping;
 
     private ShopServer(Shop.Builder b) {
         this.region = b.region;
@@ -103,6 +106,15 @@ final class ShopServer implements Shop {
                             .route().get("/orders").build(shop.blocking(shop::orders))
                             .route().get("/unitas/store").build(shop.blocking(shop::storeStatus))
                             .route().get("/livez").build((ctx, req) -> shop.text(HttpStatus.OK, "ok"))
+                            // the server stops taking connections before it closes the open ones: a request on one
+                            // of those in between must not be served
+                            .decorator((delegate, ctx, req) -> {
+                                if (shop.stopping) {
+                                    ctx.initiateConnectionShutdown();
+                                    return HttpResponse.of(HttpStatus.SERVICE_UNAVAILABLE);
+                                }
+                                return delegate.serve(ctx, req);
+                            })
                             .build();
         shop.server.start().join();
         return shop;
@@ -115,6 +127,7 @@ final class ShopServer implements Shop {
 
     @Override
     public void close() {
+        stopping = true;
         server.stop().join();
     }
 
@@ -169,8 +182,9 @@ final class ShopServer implements Shop {
                     StoreResult<Account> here = local.account(user);
                     boolean hereUnreadable = !here.isOk() && here.status() != StoreResult.Status.NOT_FOUND;
                     if (mode == ShopMode.UNITAS && (hereUnreadable || !elsewhere.unanswered().isEmpty())) {
-                        return problem(503, "data-not-ready", region + ": no account '" + user + "' in the regions"
-                                       + " that answer; one that does not may hold it", Duration.ofSeconds(1));
+                        return problem(ProblemType.DATA_NOT_READY.problem(region + ": no account '" + user
+                                + "' in the regions that answer; one that does not may hold it",
+                                Duration.ofSeconds(1)));
                     }
                     return problem(404, "account-not-found", region + ": no account '" + user + "'",
                                    Duration.ZERO);

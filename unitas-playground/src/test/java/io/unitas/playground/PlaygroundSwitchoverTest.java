@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.unitas.control.client.ControlClient;
-import io.unitas.control.client.ControlResponse;
+import io.unitas.control.client.internal.RawClient;
+import io.unitas.control.client.internal.ControlResponse;
 import io.unitas.core.Region;
 import io.unitas.data.store.StoreResult;
 import io.unitas.playground.store.Order;
@@ -57,7 +58,7 @@ class PlaygroundSwitchoverTest {
             Await.until("checkouts acknowledged before the switchover", Duration.ofSeconds(60),
                         () -> acknowledged.size() >= 10);
 
-            ControlClient admin = ControlClient.of(p.control(), p.adminToken());
+            RawClient admin = RawClient.of(p.control(), p.adminToken());
             ControlResponse started = admin.post("/api/v1/switchovers", "{\"units\":[\"u-cn\"],\"target\":\"eu\","
                                                  + "\"timeout_ms\":60000,\"force\":true,\"reason\":\"test\"}");
             assertThat(started.status()).as(started.body()).isEqualTo(202);
@@ -94,7 +95,7 @@ class PlaygroundSwitchoverTest {
         }
     }
 
-    private static JsonNode switchover(ControlClient admin) {
+    private static JsonNode switchover(RawClient admin) {
         return admin.get("/api/v1/state").json().path("switchover");
     }
 

@@ -17,12 +17,13 @@ import java.util.Objects;
  * sequence, so applying is idempotent and in order, and its write time, so lag per link is measured, not guessed.
  *
  * <p>{@link #replicateDue()} does one round; {@link #start()} runs rounds in the background. Tests with a fake
- * clock call {@code replicateDue()} themselves. Another implementation (PostgreSQL logical replication, Kafka)
- * can stand in behind this interface.
+ * clock call {@code replicateDue()} themselves. The embedded replicator reads each origin's log and applies it in
+ * the target; the Kafka one ({@link Builder#kafka}) publishes each log to Apache Kafka and applies what each region
+ * receives, with the same links, faults and lag.
  */
 public interface Replicator extends ReplicationLag, AutoCloseable {
 
-    /** A builder of the embedded replicator between the given stores. */
+    /** A builder of a replicator between the given stores: embedded unless {@link Builder#kafka} is given. */
     static Builder builder() {
         return new Builder();
     }
@@ -64,7 +65,7 @@ public interface Replicator extends ReplicationLag, AutoCloseable {
     @Override
     void close();
 
-    /** Collects the stores and settings of an embedded replicator. */
+    /** Collects the stores and settings of a replicator. */
     final class Builder {
         private final List<RegionalStore> stores = new ArrayList<>();
         private final Map<List<Region>, Duration> delays = new HashMap<>();
@@ -73,8 +74,21 @@ public interface Replicator extends ReplicationLag, AutoCloseable {
         private Duration pollInterval = Duration.ofMillis(5);
         private int batchSize = 1_000;
         private ChangeReconciler reconciler = ChangeReconciler.ORDINARY;
+        private String kafkaBootstrap;
+        private String topicPrefix = "unitas.";
 
         private Builder() {}
+
+        /**
+         * Replicates through the Kafka cluster at {@code bootstrapServers}, on topics named from {@code topicPrefix}
+         * ({@code <prefix>changes.<region>}), instead of in this process. {@link #build()} creates the
+         * topics, so the cluster must be reachable then.
+         */
+        public Builder kafka(String bootstrapServers, String topicPrefix) {
+            this.kafkaBootstrap = Objects.requireNonNull(bootstrapServers, "bootstrapServers");
+            this.topicPrefix = Objects.requireNonNull(topicPrefix, "topicPrefix");
+            return this;
+        }
 
         /**
          * How changes are delivered: {@link ChangeReconciler#ORDINARY} (the default) applies each; a
@@ -127,7 +141,10 @@ public interface Replicator extends ReplicationLag, AutoCloseable {
             return this;
         }
 
-        /** Builds the replicator; rounds run only when asked or after {@link Replicator#start()}. */
+        /**
+         * Builds the replicator; rounds run only when asked or after {@link Replicator#start()} (which also starts the
+         * Kafka receivers).
+         */
         public Replicator build() {
             Map<Region, RegionalStore> byRegion = new LinkedHashMap<>();
             for (RegionalStore store : stores) {
@@ -142,6 +159,10 @@ public interface Replicator extends ReplicationLag, AutoCloseable {
                                                        + ": unknown region (expected one of: " + byRegion.keySet()
                                                        + ")");
                 }
+            }
+            if (kafkaBootstrap != null) {
+                return new KafkaReplicator(List.copyOf(byRegion.values()), clock, delay, Map.copyOf(delays),
+                                           pollInterval, batchSize, reconciler, kafkaBootstrap, topicPrefix);
             }
             return new EmbeddedReplicator(List.copyOf(byRegion.values()), clock, delay, Map.copyOf(delays),
                                           pollInterval, batchSize, reconciler);

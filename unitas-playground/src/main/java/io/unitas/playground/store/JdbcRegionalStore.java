@@ -106,6 +106,11 @@ final class JdbcRegionalStore implements RegionalStore {
     }
 
     @Override
+    public DataSource database() {
+        return dataSource;
+    }
+
+    @Override
     public Region region() {
         return region;
     }

@@ -144,6 +144,12 @@ public interface RegionalStore extends IdempotencyStore, AutoCloseable {
     /** The conflicts reconciliation kept aside here, oldest first. */
     StoreResult<List<Conflict>> conflicts();
 
+    /**
+     * The database the store keeps its tables in. Replication keeps its own bookkeeping beside them (a Kafka
+     * receiver's offsets), so it lives and dies with the data it describes.
+     */
+    DataSource database();
+
     /** The highest sequence of the log of replica {@code originReplica} applied here, 0 for none. */
     StoreResult<Long> appliedSeq(String originReplica);
 

@@ -1,5 +1,6 @@
-package io.unitas.cli;
+package io.unitas.playground.cli;
 
+import io.unitas.cli.Main;
 import io.unitas.playground.SagaCrashDrill;
 import java.util.ArrayList;
 import java.util.List;

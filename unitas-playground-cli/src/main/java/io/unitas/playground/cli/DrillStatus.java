@@ -1,4 +1,4 @@
-package io.unitas.cli;
+package io.unitas.playground.cli;
 
 import io.unitas.playground.DrillPhase;
 import io.unitas.playground.Scenario;

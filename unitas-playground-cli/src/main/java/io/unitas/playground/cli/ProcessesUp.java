@@ -1,5 +1,6 @@
-package io.unitas.cli;
+package io.unitas.playground.cli;
 
+import io.unitas.cli.Main;
 import io.unitas.core.Region;
 import io.unitas.playground.ProcessDeployment;
 import java.nio.file.Path;
@@ -8,18 +9,21 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * {@code unitas up --processes}: the deployment of separate processes until Ctrl-C, which stops every process it
- * started. Each JVM runs from this command's own class path (the packaged {@code unitas.jar}).
+ * started. Each JVM runs from this command's own class path (the packaged {@code unitas-playground.jar}, which
+ * holds the {@code unitas} command and the wallet service).
  */
 final class ProcessesUp implements Callable<Integer> {
 
     private final Main main;
     private final PlaygroundOptions options;
     private final Path deployDir;
+    private final String replication;
 
-    ProcessesUp(Main main, PlaygroundOptions options, Path deployDir) {
+    ProcessesUp(Main main, PlaygroundOptions options, Path deployDir, String replication) {
         this.main = main;
         this.options = options;
         this.deployDir = deployDir;
+        this.replication = replication;
     }
 
     /** The deployment these options describe; {@link IllegalArgumentException} for a bad region or port. */
@@ -34,17 +38,27 @@ final class ProcessesUp implements Callable<Integer> {
         }
     }
 
+    /** {@code kafka} or {@code none}, as {@code --replication} names it. */
+    static ProcessDeployment.Replication replication(String name) {
+        try {
+            return ProcessDeployment.Replication.of(name);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--replication: '" + name + "' (expected: kafka or none)", e);
+        }
+    }
+
     @Override
     public Integer call() throws InterruptedException {
         ProcessDeployment.Builder builder;
         try {
             builder = builder(main, options, deployDir);
+            builder.replication(replication(replication));
         } catch (IllegalArgumentException e) {
             main.err().println("unitas up: " + e.getMessage());
             return Main.EXIT_USAGE;
         }
         main.err().println("unitas up: starting " + String.join(", ", options.regions) + " as separate processes"
-                           + " (configs and logs in " + deployDir + ") ...");
+                           + " (configs and logs in " + deployDir + "; replication " + replication + ") ...");
         CountDownLatch stopped = new CountDownLatch(1);
         ProcessDeployment[] running = new ProcessDeployment[1];
         // registered before the start: Ctrl-C while it starts stops what has started so far

@@ -1,4 +1,4 @@
-package io.unitas.cli;
+package io.unitas.playground.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -33,7 +33,7 @@ class ProcessDeploymentIT {
         Path out = dir.resolve("stdout");
         Path err = dir.resolve("stderr");
         List<String> command = new ArrayList<>(List.of("java", "-jar",
-                Cli.root().resolve("unitas-cli/target/unitas.jar").toString(), "drill", "region-down", "--processes",
+                Cli.root().resolve("unitas-playground-cli/target/unitas-playground.jar").toString(), "drill", "region-down", "--processes",
                 "--regions", "cn,eu", "--duration", "20s", "--users", "4", "--ports-from", Integer.toString(from)));
         Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectOutput(out.toFile())
                                                .redirectError(err.toFile()).start();

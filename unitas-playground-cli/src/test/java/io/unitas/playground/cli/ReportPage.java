@@ -1,4 +1,4 @@
-package io.unitas.cli;
+package io.unitas.playground.cli;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

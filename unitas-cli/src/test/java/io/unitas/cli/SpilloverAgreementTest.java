@@ -1,4 +1,4 @@
-package io.unitas.gateway;
+package io.unitas.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,10 +8,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,23 +17,25 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.netty.handler.codec.http.DefaultHttpHeaders;
-import io.unitas.cli.Main;
 import io.unitas.config.ConfigDocument;
 import io.unitas.config.HealthFile;
 import io.unitas.config.TopologyFile;
 import io.unitas.config.UnitRulesFile;
 import io.unitas.control.client.state.RoutingState;
 import io.unitas.core.HealthSnapshot;
+import io.unitas.core.ReadOnlyPolicy;
+import io.unitas.core.Region;
 import io.unitas.core.Topology;
 import io.unitas.core.fence.WriteFences;
+import io.unitas.core.routing.RoutingDecision;
+import io.unitas.core.routing.Verdict;
 import io.unitas.core.rules.RequestView;
 import io.unitas.core.rules.UnitRules;
 
 /**
  * The offline prediction and the live behaviour are one function: for the same users, the same capacities, loads
- * and health, {@code unitas replay --spillover} and the gateway's {@link Dispatcher} send every user to the same
- * region for the same reason. The gateway knows no users: it reads each home's load from the unit rules, whose
+ * and health, {@code unitas replay --spillover} and the core's {@link RoutingDecision} (which the gateway forwards by)
+ * send every user to the same region for the same reason. The gateway knows no users: it reads each home's load from the unit rules, whose
  * unit loads are here the number of users of the unit, each of load 1 in the users file.
  */
 class SpilloverAgreementTest {
@@ -77,27 +76,16 @@ class SpilloverAgreementTest {
 
         List<String[]> predicted = replay();
 
-        GatewayConfig config = GatewayConfig.read(Files.writeString(dir.resolve("gateway.yaml"), """
-                region: eu
-                listen: 127.0.0.1:8080
-                upstreams: {cn: {endpoints: [10.0.0.1:80]}, eu: {endpoints: [10.0.0.2:80]},
-                            us: {endpoints: [10.0.0.3:80]}}
-                static: {topology: topology.yaml, rules: rules.yaml, health: health.json}
-                access_log: off
-                """));
-        Clock clock = Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC);
         HealthSnapshot snapshot = HealthFile.parse(ConfigDocument.parse("health.json", health), topology);
         RoutingState state = RoutingState.of(1, rules, snapshot, WriteFences.none(), null, () -> 0L, NOW,
                                              Duration.ZERO);
-        Dispatcher dispatcher = new Dispatcher(config, clock);
+        RoutingDecision decision = RoutingDecision.of(Region.of("eu"), ReadOnlyPolicy.FENCE);
 
         Map<String, Integer> byReason = new LinkedHashMap<>();
         assertThat(predicted).hasSize(USERS);
         for (int i = 0; i < USERS; i++) {
             String[] row = predicted.get(i);
-            DefaultHttpHeaders headers = new DefaultHttpHeaders();
-            headers.set("x-user-id", ids.get(i));
-            Decision d = dispatcher.decide(state, "GET", "/cart", headers, view(ids.get(i)), false);
+            Verdict d = decision.decide(state.snapshot(), "GET", "/cart", view(ids.get(i)), null, NOW);
             assertThat(row[0]).isEqualTo(ids.get(i));
             assertThat(d.target().id() + "," + d.route()).as(ids.get(i)).isEqualTo(row[2] + "," + row[3]);
             byReason.merge(d.route(), 1, Integer::sum);
@@ -114,15 +102,7 @@ class SpilloverAgreementTest {
         Files.writeString(dir.resolve("topology.yaml"), "regions:\n  - cn\n  - {id: eu, capacity: 2}\n  - us\n");
         Topology topology = TopologyFile.read(dir.resolve("topology.yaml"));
         UnitRules rules = rules(topology, Map.of("u-cn1", 5, "u-cn2", 5));
-        GatewayConfig config = GatewayConfig.read(Files.writeString(dir.resolve("gateway.yaml"), """
-                region: eu
-                listen: 127.0.0.1:8080
-                upstreams: {cn: {endpoints: [10.0.0.1:80]}, eu: {endpoints: [10.0.0.2:80]},
-                            us: {endpoints: [10.0.0.3:80]}}
-                static: {topology: topology.yaml, rules: rules.yaml, health: health.json}
-                access_log: off
-                """));
-        Dispatcher dispatcher = new Dispatcher(config, Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC));
+        RoutingDecision decision = RoutingDecision.of(Region.of("eu"), ReadOnlyPolicy.FENCE);
         String id = null;
         for (int i = 0; id == null; i++) { // a cn user past eu's band
             String candidate = "user-" + i;
@@ -137,9 +117,8 @@ class SpilloverAgreementTest {
             HealthSnapshot snapshot = HealthFile.parse(ConfigDocument.parse("health.json", health), topology);
             RoutingState state = RoutingState.of(1, rules, snapshot, WriteFences.none(), null, () -> 0L, NOW,
                                                  Duration.ZERO);
-            DefaultHttpHeaders headers = new DefaultHttpHeaders();
-            Decision read = dispatcher.decide(state, "GET", "/cart", headers, view(id), false);
-            Decision write = dispatcher.decide(state, "POST", "/cart", headers, view(id), false);
+            Verdict read = decision.decide(state.snapshot(), "GET", "/cart", view(id), null, NOW);
+            Verdict write = decision.decide(state.snapshot(), "POST", "/cart", view(id), null, NOW);
             assertThat(read.target().id() + "," + read.route()).isEqualTo("us,spillover");
             assertThat(write.target().id() + "," + write.route())
                     .isEqualTo(usWritable.equals("true") ? "us,spillover" : "eu,failover");

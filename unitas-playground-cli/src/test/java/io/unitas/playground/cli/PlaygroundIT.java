@@ -1,4 +1,4 @@
-package io.unitas.cli;
+package io.unitas.playground.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -36,7 +36,7 @@ class PlaygroundIT {
     private static ProcessBuilder unitas(String... args) {
         Path root = Cli.root();
         List<String> command = new ArrayList<>(List.of("java", "-jar",
-                                                       root.resolve("unitas-cli/target/unitas.jar").toString()));
+                                                       root.resolve("unitas-playground-cli/target/unitas-playground.jar").toString()));
         command.addAll(List.of(args));
         return new ProcessBuilder(command).directory(root.toFile());
     }

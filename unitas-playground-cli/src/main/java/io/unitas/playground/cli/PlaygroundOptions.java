@@ -1,12 +1,16 @@
-package io.unitas.cli;
+package io.unitas.playground.cli;
 
 import io.unitas.core.Region;
 import io.unitas.playground.Playground;
+import io.unitas.playground.ReplicationKind;
 import io.unitas.playground.StoreKind;
 import java.util.List;
 import picocli.CommandLine.Option;
 
-/** The options {@code up}, {@code drill} and {@code demo} share: which regions, from which port, which store. */
+/**
+ * The options {@code up}, {@code drill} and {@code demo} share: which regions, from which port, which store, which
+ * replication.
+ */
 final class PlaygroundOptions {
 
     @Option(names = "--regions", split = ",", defaultValue = "cn,eu,us",
@@ -24,6 +28,13 @@ final class PlaygroundOptions {
                           + "installed: initdb and pg_ctl on the PATH or under /usr/lib/postgresql/*/bin).")
     String store;
 
+    @Option(names = "--replication", paramLabel = "embedded|kafka|none",
+            description = "How the regions replicate: embedded (in this process, the default) or kafka (through a real "
+                          + "Kafka broker in KRaft mode, started from the Kafka artifacts inside unitas-playground.jar "
+                          + "on free ports; each region publishes to its own topic). With --processes: kafka (the "
+                          + "default; the broker a process of its own, config and log under DIR/kafka) or none.")
+    String replication;
+
     /**
      * A playground builder with these options applied; {@link IllegalArgumentException} for a bad region id or
      * store.
@@ -35,9 +46,15 @@ final class PlaygroundOptions {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--store: '" + store + "' (expected: embedded or postgres)", e);
         }
+        ReplicationKind replicationKind;
+        try {
+            replicationKind = ReplicationKind.of(replication == null ? "embedded" : replication);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--replication: '" + replication + "' (expected: embedded or kafka)", e);
+        }
         try {
             return Playground.builder().regions(regions.stream().map(Region::of).toList()).portsFrom(portsFrom)
-                             .store(kind);
+                             .store(kind).replication(replicationKind);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--regions: " + e.getMessage(), e);
         }

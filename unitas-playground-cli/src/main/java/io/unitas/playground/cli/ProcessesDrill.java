@@ -1,5 +1,6 @@
-package io.unitas.cli;
+package io.unitas.playground.cli;
 
+import io.unitas.cli.Main;
 import io.unitas.playground.ProcessDeployment;
 import io.unitas.playground.ProcessDrill;
 import io.unitas.playground.ProcessDrillResult;
@@ -44,7 +45,9 @@ final class ProcessesDrill implements Callable<Integer> {
                 b.visitEvery(drill.visitEvery());
             }
             run = b.build();
-            deployment = ProcessesUp.builder(main, options, Path.of("deploy")).instances(1);
+            // no replication yet: the drills on processes count what the regions serve without it
+            deployment = ProcessesUp.builder(main, options, Path.of("deploy")).instances(1)
+                                    .replication(ProcessDeployment.Replication.NONE);
         } catch (IllegalArgumentException e) {
             main.err().println("unitas drill: " + e.getMessage());
             return Main.EXIT_USAGE;

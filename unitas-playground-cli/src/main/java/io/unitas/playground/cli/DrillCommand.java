@@ -1,7 +1,11 @@
-package io.unitas.cli;
+package io.unitas.playground.cli;
 
+import io.unitas.cli.Main;
+import io.unitas.cli.PlaygroundCommands;
 import io.unitas.playground.DrillResult;
 import io.unitas.playground.DrillTable;
+import io.unitas.playground.PartitionDrill;
+import io.unitas.playground.ReplicationKind;
 import io.unitas.playground.Scenario;
 import java.nio.file.Path;
 import java.util.List;
@@ -16,11 +20,9 @@ import picocli.CommandLine.ParentCommand;
  * {@code unitas drill SCENARIO}: starts a playground, runs the workload through the fault and its recovery, prints
  * the invariant table. Exit codes: 0 when every invariant held, 1 when one broke, 2 for bad options.
  */
-@Command(name = "drill",
+@Command(name = PlaygroundCommands.DRILL,
          mixinStandardHelpOptions = true,
-         description = "Replay a fault against a fresh playground under load and count what users would see. "
-                       + "Scenarios: db-readonly, replication-backlog, region-down, control-plane-down, dns-down, "
-                       + "saga-crash.")
+         description = PlaygroundCommands.DRILL_DESCRIPTION)
 final class DrillCommand implements Callable<Integer> {
 
     /** An invariant broke. */
@@ -30,7 +32,8 @@ final class DrillCommand implements Callable<Integer> {
     Main main;
 
     @Parameters(index = "0", paramLabel = "SCENARIO", description = "db-readonly, replication-backlog, region-down, "
-                                                                    + "control-plane-down, dns-down or saga-crash")
+                                                                    + "control-plane-down, dns-down, saga-crash or "
+                                                                    + "partition")
     String scenario;
 
     @Option(names = "--naive", description = "Run with the seed's setup: process-only checks, a DNS switch after "
@@ -61,11 +64,33 @@ final class DrillCommand implements Callable<Integer> {
         if (SagaCrash.ID.equals(scenario)) {
             return SagaCrash.run(main, naive);
         }
+        if (PartitionDrill.ID.equals(scenario) && processes) {
+            main.err().println("unitas drill: partition: --processes is not supported yet (expected: without "
+                               + "--processes)");
+            return Main.EXIT_USAGE;
+        }
+        if (PartitionDrill.ID.equals(scenario)) {
+            ReplicationKind replication;
+            try {
+                replication = ReplicationKind.of(playground.replication == null ? "embedded" : playground.replication);
+            } catch (IllegalArgumentException e) {
+                main.err().println("unitas drill: --replication: '" + playground.replication
+                                   + "' (expected: embedded or kafka)");
+                return Main.EXIT_USAGE;
+            }
+            try {
+                return Partition.run(main, naive, replication);
+            } catch (IllegalStateException e) {
+                main.err().println("unitas drill: partition: " + e.getMessage());
+                return DrillCommand.EXIT_BROKEN;
+            }
+        }
         Scenario s;
         try {
             if (java.util.Arrays.stream(Scenario.values()).noneMatch(v -> v.id().equals(scenario))) {
                 throw new IllegalArgumentException("scenario: '" + scenario + "' (expected: one of " + String.join(
-                        ", ", java.util.Arrays.stream(Scenario.values()).map(Scenario::id).toList()) + ", saga-crash)");
+                        ", ", java.util.Arrays.stream(Scenario.values()).map(Scenario::id).toList())
+                                                   + ", saga-crash, partition)");
             }
             s = Scenario.of(scenario);
             drill.validate(playground, 1);

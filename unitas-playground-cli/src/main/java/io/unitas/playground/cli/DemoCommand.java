@@ -1,5 +1,7 @@
-package io.unitas.cli;
+package io.unitas.playground.cli;
 
+import io.unitas.cli.Main;
+import io.unitas.cli.PlaygroundCommands;
 import io.unitas.playground.DrillResult;
 import io.unitas.playground.DrillTable;
 import io.unitas.playground.Scenario;
@@ -18,11 +20,9 @@ import picocli.CommandLine.ParentCommand;
  * side by side on two playgrounds, then the table and the report; {@code --all} runs every scenario. Exit codes: 0
  * when every unitas drill held its invariants, 1 otherwise, 2 for bad options.
  */
-@Command(name = "demo",
+@Command(name = PlaygroundCommands.DEMO,
          mixinStandardHelpOptions = true,
-         description = "Replay the seed's incident (cn's database turns read-only) with unitas and with the seed's "
-                       + "setup side by side, and compare (writes unitas-demo.html unless --report says otherwise; "
-                       + "the naive playground listens 100 ports above --ports-from).")
+         description = PlaygroundCommands.DEMO_DESCRIPTION)
 final class DemoCommand implements Callable<Integer> {
 
     /**

@@ -1,4 +1,4 @@
-package io.unitas.cli;
+package io.unitas.playground.cli;
 
 import io.unitas.config.DurationFormat;
 import io.unitas.playground.Drill;

@@ -1,5 +1,7 @@
-package io.unitas.cli;
+package io.unitas.playground.cli;
 
+import io.unitas.cli.Main;
+import io.unitas.cli.PlaygroundCommands;
 import io.unitas.playground.Playground;
 import java.time.Duration;
 import java.util.List;
@@ -16,10 +18,9 @@ import picocli.CommandLine.ParentCommand;
  * {@code unitas up}: the playground in this process until Ctrl-C. Exit codes: 2 for bad options, 1 when it cannot
  * start (a port is taken).
  */
-@Command(name = "up",
+@Command(name = PlaygroundCommands.UP,
          mixinStandardHelpOptions = true,
-         description = "Start a multi-region playground in this process: control plane and console; per region a "
-                       + "gateway, a health agent, two demo shop instances and a store; replication between them.")
+         description = PlaygroundCommands.UP_DESCRIPTION)
 final class UpCommand implements Callable<Integer> {
 
     /** Held so that the levels stick (java.util.logging keeps loggers weakly). */
@@ -62,7 +63,8 @@ final class UpCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         quietLibraries();
         if (processes) {
-            return new ProcessesUp(main, options, deployDir).call();
+            return new ProcessesUp(main, options, deployDir,
+                                   options.replication == null ? "kafka" : options.replication).call();
         }
         Playground playground;
         try {

@@ -1,6 +1,8 @@
-package io.unitas.cli;
+package io.unitas.playground.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+
+import io.unitas.cli.Main;
 
 import org.junit.jupiter.api.Test;
 
@@ -31,5 +33,21 @@ class ProcessesOptionsTest {
 
         assertThat(r.exit()).isEqualTo(Main.EXIT_USAGE);
         assertThat(r.err().strip()).startsWith("unitas up: --regions: regions: [cn] (expected: at least 2)");
+    }
+
+    @Test
+    void anUnknownReplication_isOneLine_beforeAnythingStarts() {
+        Cli r = Cli.run("up", "--processes", "--replication", "zookeeper");
+
+        assertThat(r.exit()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(r.err().strip()).isEqualTo("unitas up: --replication: 'zookeeper' (expected: kafka or none)");
+    }
+
+    @Test
+    void noReplication_isOnlyForProcesses() {
+        Cli r = Cli.run("up", "--replication", "none");
+
+        assertThat(r.exit()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(r.err().strip()).isEqualTo("unitas up: --replication: 'none' (expected: embedded or kafka)");
     }
 }
