@@ -10,7 +10,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import io.unitas.control.client.ControlClient;
-import io.unitas.control.client.ControlResponse;
+import io.unitas.control.client.internal.RawClient;
+import io.unitas.control.client.internal.ControlResponse;
 import io.unitas.control.ControlServer;
 import io.unitas.control.ControlToken;
 import io.unitas.control.Role;
@@ -46,7 +47,7 @@ public final class WatchLatency {
             builder.etcd(List.of(java.net.URI.create(etcd))).etcdPrefix("/bench-" + System.nanoTime() + "/");
         }
         try (ControlServer server = builder.start()) {
-            ControlClient client = ControlClient.of(server.uri(), admin.secret());
+            RawClient client = RawClient.of(server.uri(), admin.secret());
             check(client.put("/api/v1/topology", TOPOLOGY, client.get("/api/v1/state").revision()));
             BlockingQueue<long[]> arrivals = new LinkedBlockingQueue<>();
             try (AutoCloseable watch = client.watch(-1, e -> arrivals.add(new long[] {e.revision(), System.nanoTime()}))) {
@@ -67,7 +68,7 @@ public final class WatchLatency {
     }
 
     /** Sends one rule change and returns the nanoseconds until the watcher has its revision. */
-    private static long change(ControlClient client, int version, BlockingQueue<long[]> arrivals) throws Exception {
+    private static long change(RawClient client, int version, BlockingQueue<long[]> arrivals) throws Exception {
         long sent = System.nanoTime();
         ControlResponse res = client.send("PUT", "/api/v1/rules", String.format(RULES, version),
                                           Map.of("If-Match", "\"" + lastRevision + "\""));

@@ -39,7 +39,7 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * What a saga costs on PostgreSQL: a 2-step saga whose steps each apply one write once ({@code SagaSteps.once} and an
  * update of an account), against the same two writes without a saga, and a 2-step saga whose steps do nothing (the
- * coordinator's own writes: the saga recorded, started, and each step's status before and after). One coordinator
+ * coordinator's own writes: each step's status before and after, in three commits). One coordinator
  * shared by JMH's threads ({@code -t}); one connection per thread, as a pool would lend.
  *
  * <p>Run with its own PostgreSQL: {@code benchmarks/data/saga-throughput.sh}. By hand: {@code java -jar

@@ -25,16 +25,16 @@ import io.unitas.client.RoutingContextHolder;
 import io.unitas.client.RoutingHeaders;
 import io.unitas.client.RoutingSnapshot;
 import io.unitas.core.HealthSnapshot;
-import io.unitas.core.ProblemDetail;
+import io.unitas.core.ReadOnlyPolicy;
 import io.unitas.core.Region;
-import io.unitas.core.RouteDecision;
 import io.unitas.core.ServiceKind;
 import io.unitas.core.Topology;
 import io.unitas.core.fence.WriteFences;
+import io.unitas.core.routing.RoutingDecision;
+import io.unitas.core.routing.Verdict;
 import io.unitas.core.rules.KeySource;
 import io.unitas.core.rules.KeyTransform;
 import io.unitas.core.rules.RequestView;
-import io.unitas.core.rules.Unit;
 import io.unitas.core.rules.UnitLookup;
 import io.unitas.core.rules.UnitRules;
 
@@ -92,6 +92,7 @@ public class StarterCallBenchmark {
     private List<Instance> instances;
     private RequestView stamped;
     private Clock clock;
+    private final RoutingDecision decision = RoutingDecision.of(Region.of("eu"), ReadOnlyPolicy.FENCE);
 
     @Setup
     public void setUp() {
@@ -130,11 +131,10 @@ public class StarterCallBenchmark {
         if (lookup.outcome() == UnitLookup.Outcome.UNIT) {
             context = context.withUnit(lookup.unit().id());
         }
-        ProblemDetail fenced = s.fenced(context.unit(), "POST", "/orders");
-        bh.consume(fenced);
-        Unit unit = s.rules().unit(context.unit());
-        RouteDecision route = s.router().route(unit.home().id(), s.health(), clock.millis());
-        bh.consume(route.outcome().reason());
+        // The starter's one decision per request: its route tag and its fence's answer.
+        Verdict verdict = decision.decide(s.state(), "POST", "/orders", stamped, null, context.unit(),
+                                          clock.millis());
+        bh.consume(verdict.route());
         try (RoutingContextHolder.Scope ignored = RoutingContextHolder.open(context)) {
             BiConsumer<String, String> sink = (name, value) -> bh.consume(value);
             headers.write(RoutingContextHolder.current(), sink);
