@@ -138,6 +138,12 @@ final class HealthConfigReader extends DocumentReader {
                                                       + ", all, any, at-least)");
             return null;
         }
+        Optional<String> missingDriver = kind.get().missingDriver();
+        if (missingDriver.isPresent()) {
+            problem(path + ".kind", kindId + " (expected its driver on the class path: add " + missingDriver.get()
+                                    + " beside unitas-health)");
+            return null;
+        }
         unknownKeys(node, path, allowedKeys(kind.get()));
         Duration interval = duration(node.get("interval"), path + ".interval", defaultInterval);
         Duration timeout = duration(node.get("timeout"), path + ".timeout", defaultTimeout);

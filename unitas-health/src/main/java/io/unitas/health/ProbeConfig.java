@@ -60,17 +60,41 @@ public record ProbeConfig(Kind kind, String target, Role role, Duration maxLag, 
     /** The protocols a probe speaks. */
     public enum Kind {
         /** PostgreSQL: role, writability, replication lag. */
-        POSTGRES,
+        POSTGRES("org.postgresql.Driver", "org.postgresql:postgresql"),
         /** MySQL or MariaDB: {@code read_only}, {@code super_read_only}, replica lag. */
-        MYSQL,
+        MYSQL("org.mariadb.jdbc.Driver", "org.mariadb.jdbc:mariadb-java-client"),
         /** Redis: {@code PING}, {@code ROLE}, the replica's link and offset. */
-        REDIS,
+        REDIS("io.lettuce.core.RedisClient", "io.lettuce:lettuce-core"),
         /** HTTP(S): status code and an optional body match. */
-        HTTP,
+        HTTP(null, null),
         /** A TCP connect. */
-        TCP,
+        TCP(null, null),
         /** The gRPC Health Checking Protocol's {@code Check}. */
-        GRPC;
+        GRPC(null, null);
+
+        private final String driverClass;
+        private final String driverArtifact;
+
+        Kind(String driverClass, String driverArtifact) {
+            this.driverClass = driverClass;
+            this.driverArtifact = driverArtifact;
+        }
+
+        /**
+         * The driver's Maven coordinates when this kind needs one that is not on the class path: the drivers are
+         * optional dependencies, so an application embedding the agent carries only those it probes with.
+         */
+        public Optional<String> missingDriver() {
+            if (driverClass == null) {
+                return Optional.empty();
+            }
+            try {
+                Class.forName(driverClass, false, Kind.class.getClassLoader());
+                return Optional.empty();
+            } catch (ClassNotFoundException e) {
+                return Optional.of(driverArtifact);
+            }
+        }
 
         /** The lowercase name used in files and commands. */
         public String id() {
