@@ -21,7 +21,6 @@ import io.unitas.spring.Idempotent;
 import org.h2.jdbcx.JdbcDataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
-import org.springframework.boot.web.client.RestTemplateBuilder;
 import org.springframework.cloud.openfeign.EnableFeignClients;
 import org.springframework.cloud.openfeign.FeignClient;
 import org.springframework.context.annotation.Bean;
@@ -181,11 +180,12 @@ public class ServiceApp {
         private final ExecutorService appPool;
         private final ObjectProvider<EchoClient> feign;
 
-        Endpoints(Calls calls, RestTemplateBuilder restTemplates, WebClient.Builder webClients,
+        /** {@code restTemplate} comes from the Boot line's {@code RestTemplateBuilder}, whose package differs. */
+        Endpoints(Calls calls, RestTemplate restTemplate, WebClient.Builder webClients,
                   ExecutorService appPool, ObjectProvider<EchoClient> feign) {
             this.feign = feign;
             this.calls = calls;
-            this.restTemplate = restTemplates.build();
+            this.restTemplate = restTemplate;
             this.webClient = webClients.build();
             this.appPool = appPool;
         }
