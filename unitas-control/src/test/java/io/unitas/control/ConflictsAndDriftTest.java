@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Open siblings and drift per region and unit, as each region's health agent reads them from its own database and
  * pushes them in its report: kept in the state the watch and {@code GET /api/v1/state} serve (what the console's
- * conflicts and drift table renders), across a restart of the control plane, and replaced by the region's next report.
+ * conflicts and drift table renders) and summed in the control plane's metrics, across a restart of the control
+ * plane, and replaced by the region's next report.
  */
 class ConflictsAndDriftTest {
 
@@ -36,7 +37,7 @@ class ConflictsAndDriftTest {
     }
 
     @Test
-    void eachRegionsConflictsAndDrift_areInTheState_acrossARestart_untilItsNextReport() {
+    void eachRegionsConflictsAndDrift_areInTheStateAndMetrics_acrossARestart_untilItsNextReport() throws Exception {
         Map<String, UnitReconciliation.Unit> units = new LinkedHashMap<>();
         units.put("u-de", new UnitReconciliation.Unit(2, Optional.of(T0.minusSeconds(60)), Optional.of(
                 new UnitReconciliation.Pass(Region.of("eu"), T0.minusSeconds(5), Duration.ofSeconds(10), 3, 1, 5,
@@ -57,6 +58,11 @@ class ConflictsAndDriftTest {
                                        .path("health");
             assertThat(HealthReportJson.readReconciliation(health.path("cn").path("reconciliation"))).isEqualTo(cn);
             assertThat(health.path("eu").has("reconciliation")).as("eu reported none").isFalse();
+            Map<String, Double> samples = ControlMetricsEndpointTest.scrape(java.net.http.HttpClient.newHttpClient(),
+                                                                            server.uri());
+            assertThat(samples).containsEntry("unitas_control_open_siblings", 2.0)
+                               .containsEntry("unitas_control_reconcile_ranges_pending", 1.0)
+                               .containsEntry("unitas_control_reconcile_failing_units", 1.0);
         }
         try (ControlServer server = ControlServer.builder().port(0).dataDir(data).tokens(Fixtures.tokensFile(dir))
                 .clock(new MutableClock(T0)).start()) {
