@@ -1,6 +1,7 @@
 package io.unitas.config;
 
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
@@ -8,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -22,6 +24,7 @@ import io.unitas.core.health.CheckReport;
 import io.unitas.core.health.HealthReport;
 import io.unitas.core.health.UnitLag;
 import io.unitas.core.health.UnitPositions;
+import io.unitas.core.health.UnitReconciliation;
 
 /**
  * The stable JSON form of a {@link HealthReport}: what a health agent pushes to the control plane
@@ -36,14 +39,20 @@ import io.unitas.core.health.UnitPositions;
  *  "positions":{"read_at":"2026-11-30T14:00:00.090Z",
  *               "written":{"u-sh":{"pending":4,"oldest":1000000000012,"oldest_written_at":"2026-11-30T13:59:59.910Z",
  *                                  "head":1000000000020,"head_written_at":"2026-11-30T14:00:00.050Z"}},
- *               "applied":{"eu":{"u-de":1000000000007}}}}
+ *               "applied":{"eu":{"u-de":1000000000007}}},
+ *  "reconciliation":{"read_at":"2026-11-30T14:00:00.090Z",
+ *                    "units":{"u-de":{"open_siblings":2,"oldest_sibling_at":"2026-11-30T13:58:00Z",
+ *                                     "pass":{"home":"eu","at":"2026-11-30T13:59:55Z","window_ms":10000,
+ *                                             "ranges_differing":3,"ranges_pending":1,"keys_repaired":5}}}}}
  * }</pre>
  * Per check, {@code replication_lag_ms} and {@code details} are optional when reading. {@code unit_lag} is optional
  * (written only when the region ships units' data): per unit and other region, the age of the oldest change of that
  * unit not yet applied there, 0 when caught up, and optionally how many changes that is; a unit or region absent
  * from it is unknown. {@code positions} is optional (written only when the region reads them from its database):
- * per unit the changes it keeps in its outbox, per other region and unit the position it has applied. Unknown fields are
- * ignored, so fields can be added without breaking older readers.
+ * per unit the changes it keeps in its outbox, per other region and unit the position it has applied.
+ * {@code reconciliation} is optional (written only when the region reads it from its database): per unit, the
+ * entities in conflict (open siblings) and the unit's last reconciliation pass ({@code failure} only when it failed).
+ * Unknown fields are ignored, so fields can be added without breaking older readers.
  */
 public final class HealthReportJson {
 
@@ -78,7 +87,46 @@ public final class HealthReportJson {
         if (report.positions().known()) {
             out.set("positions", positionsTree(report.positions()));
         }
+        if (report.reconciliation().known()) {
+            out.set("reconciliation", reconciliationTree(report.reconciliation()));
+        }
         return out;
+    }
+
+    /**
+     * A region's conflicts and drift per unit as JSON (see the class comment); {@code {}} when not
+     * {@link UnitReconciliation#known()}.
+     */
+    public static ObjectNode reconciliationTree(UnitReconciliation reconciliation) {
+        ObjectNode out = NODES.objectNode();
+        if (!reconciliation.known()) {
+            return out;
+        }
+        out.put("read_at", millis(reconciliation.readAt()));
+        ObjectNode units = out.putObject("units");
+        reconciliation.units().forEach((unit, u) -> {
+            ObjectNode o = units.putObject(unit).put("open_siblings", u.openSiblings());
+            u.oldestSibling().ifPresent(at -> o.put("oldest_sibling_at", millis(at)));
+            u.pass().ifPresent(p -> {
+                ObjectNode pass = o.putObject("pass").put("home", p.home().id()).put("at", millis(p.at()))
+                        .put("window_ms", p.window().toMillis()).put("ranges_differing", p.rangesDiffering())
+                        .put("ranges_pending", p.rangesPending()).put("keys_repaired", p.keysRepaired());
+                p.failure().ifPresent(f -> pass.put("failure", f));
+            });
+        });
+        return out;
+    }
+
+    /**
+     * Conflicts and drift read from {@link #reconciliationTree}'s form ({@link UnitReconciliation#NONE} for
+     * {@code {}}); throws {@link ConfigException} naming the path of the first wrong field.
+     */
+    public static UnitReconciliation readReconciliation(JsonNode node) {
+        return new Reader().reconciliation(node, "reconciliation");
+    }
+
+    private static String millis(Instant at) {
+        return at.truncatedTo(ChronoUnit.MILLIS).toString();
     }
 
     /** A region's positions as JSON (see the class comment); {@code {}} when not {@link UnitPositions#known()}. */
@@ -196,10 +244,13 @@ public final class HealthReportJson {
         UnitPositions positions = positionsNode == null || positionsNode.isNull() ? UnitPositions.NONE
                                                                                   : in.positions(positionsNode,
                                                                                                  "positions");
+        JsonNode reconciliationNode = root.get("reconciliation");
+        UnitReconciliation reconciliation = reconciliationNode == null || reconciliationNode.isNull()
+                ? UnitReconciliation.NONE : in.reconciliation(reconciliationNode, "reconciliation");
         try {
             return new HealthReport(Region.of(regionId), sequence, observedAt,
                                     new RegionHealth(healthy, writable, lag, score, reasons), checks, unitLags,
-                                    positions);
+                                    positions, reconciliation);
         } catch (IllegalArgumentException e) {
             throw new ConfigException("health report: " + e.getMessage());
         }
@@ -342,6 +393,53 @@ public final class HealthReportJson {
                 applied.put(Region.of(origin.getKey()), units);
             }
             return UnitPositions.of(readAt, written, applied);
+        }
+
+        UnitReconciliation reconciliation(JsonNode node, String path) {
+            object(node, path);
+            if (node.isEmpty()) {
+                return UnitReconciliation.NONE;
+            }
+            Instant readAt = instant(node, path + ".read_at");
+            JsonNode unitsNode = field(node, path + ".units");
+            object(unitsNode, path + ".units");
+            Map<String, UnitReconciliation.Unit> units = new LinkedHashMap<>();
+            for (Map.Entry<String, JsonNode> unit : unitsNode.properties()) {
+                String at = path + ".units." + unit.getKey();
+                JsonNode u = unit.getValue();
+                object(u, at);
+                Optional<Instant> oldest = u.has("oldest_sibling_at")
+                        ? Optional.of(instant(u, at + ".oldest_sibling_at")) : Optional.empty();
+                Optional<UnitReconciliation.Pass> pass = u.has("pass") ? Optional.of(pass(u.get("pass"), at + ".pass"))
+                                                                       : Optional.empty();
+                try {
+                    units.put(unit.getKey(), new UnitReconciliation.Unit(
+                            Math.toIntExact(position(u, at + ".open_siblings")), oldest, pass));
+                } catch (IllegalArgumentException | ArithmeticException e) {
+                    throw error(at, e.getMessage());
+                }
+            }
+            return UnitReconciliation.of(readAt, units);
+        }
+
+        private UnitReconciliation.Pass pass(JsonNode node, String path) {
+            object(node, path);
+            String home = text(node, path + ".home");
+            if (!Region.isValidId(home)) {
+                throw error(path + ".home", "'" + home + "' is no region id (expected: lowercase letters, digits, "
+                                            + "'-' or '_')");
+            }
+            Optional<String> failure = node.has("failure") ? Optional.of(text(node, path + ".failure"))
+                                                           : Optional.empty();
+            try {
+                return new UnitReconciliation.Pass(Region.of(home), instant(node, path + ".at"),
+                        Duration.ofMillis(position(node, path + ".window_ms")),
+                        Math.toIntExact(position(node, path + ".ranges_differing")),
+                        Math.toIntExact(position(node, path + ".ranges_pending")),
+                        Math.toIntExact(position(node, path + ".keys_repaired")), failure);
+            } catch (IllegalArgumentException | ArithmeticException e) {
+                throw error(path, e.getMessage());
+            }
         }
 
         long position(JsonNode parent, String path) {

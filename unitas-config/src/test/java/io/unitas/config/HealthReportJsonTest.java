@@ -3,10 +3,12 @@ package io.unitas.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -18,6 +20,7 @@ import io.unitas.core.health.CheckReport;
 import io.unitas.core.health.HealthReport;
 import io.unitas.core.health.UnitLag;
 import io.unitas.core.health.UnitPositions;
+import io.unitas.core.health.UnitReconciliation;
 
 class HealthReportJsonTest {
 
@@ -180,6 +183,56 @@ class HealthReportJsonTest {
             default -> "\"applied\":{\"cn\"";
         };
         assertThatThrownBy(() -> HealthReportJson.read(WITH_POSITIONS.replace(field, replacement)))
+                .isInstanceOf(ConfigException.class).hasMessage(message);
+    }
+
+    private static final String WITH_RECONCILIATION = PUSHED.substring(0, PUSHED.length() - 1)
+            + ",\"reconciliation\":{\"read_at\":\"2026-11-30T14:00:00.090Z\",\"units\":{"
+            + "\"u-de\":{\"open_siblings\":2,\"oldest_sibling_at\":\"2026-11-30T13:58:00Z\","
+            + "\"pass\":{\"home\":\"eu\",\"at\":\"2026-11-30T13:59:55Z\",\"window_ms\":10000,"
+            + "\"ranges_differing\":3,\"ranges_pending\":1,\"keys_repaired\":5}},"
+            + "\"u-fr\":{\"open_siblings\":0,\"pass\":{\"home\":\"eu\",\"at\":\"2026-11-30T13:59:56Z\","
+            + "\"window_ms\":10000,\"ranges_differing\":0,\"ranges_pending\":0,\"keys_repaired\":0,"
+            + "\"failure\":\"eu: connection refused\"}}}}}";
+
+    @Test
+    void reconciliation_readAsDocumented_survivesWriteThenRead_andAbsentMeansNotRead() {
+        UnitReconciliation read = HealthReportJson.read(WITH_RECONCILIATION).reconciliation();
+
+        Map<String, UnitReconciliation.Unit> units = new LinkedHashMap<>();
+        units.put("u-de", new UnitReconciliation.Unit(2, Optional.of(Instant.parse("2026-11-30T13:58:00Z")),
+                Optional.of(new UnitReconciliation.Pass(Region.of("eu"), Instant.parse("2026-11-30T13:59:55Z"),
+                                                        Duration.ofSeconds(10), 3, 1, 5, Optional.empty()))));
+        units.put("u-fr", new UnitReconciliation.Unit(0, Optional.empty(),
+                Optional.of(new UnitReconciliation.Pass(Region.of("eu"), Instant.parse("2026-11-30T13:59:56Z"),
+                                                        Duration.ofSeconds(10), 0, 0, 0,
+                                                        Optional.of("eu: connection refused")))));
+        assertThat(read).isEqualTo(UnitReconciliation.of(Instant.parse("2026-11-30T14:00:00.090Z"), units));
+        HealthReport r = report().withReconciliation(read);
+        assertThat(HealthReportJson.read(HealthReportJson.write(r))).isEqualTo(r);
+        assertThat(HealthReportJson.read(PUSHED).reconciliation()).isEqualTo(UnitReconciliation.NONE);
+        assertThat(HealthReportJson.write(report())).doesNotContain("reconciliation");
+    }
+
+    @ParameterizedTest(name = "{1}")
+    @CsvSource(delimiter = '|', value = {
+            "\"open_siblings\":2|health report: reconciliation.units.u-de.open_siblings: -2 (expected: an integer "
+            + ">= 0)",
+            "\"oldest_sibling_at\":\"2026-11-30T13:58:00Z\",|health report: reconciliation.units.u-de: "
+            + "oldest_sibling_at: missing with 2 open siblings (expected: given exactly when some are open)",
+            "\"home\":\"eu\"|health report: reconciliation.units.u-de.pass.home: 'EU' is no region id (expected: "
+            + "lowercase letters, digits, '-' or '_')",
+            "\"window_ms\":10000|health report: reconciliation.units.u-de.pass: window_ms: 0 (expected: > 0)",
+    })
+    void reconciliation_aWrongEntryIsNamedByItsPath(String field, String message) {
+        String replacement = switch (field.substring(1, field.indexOf('"', 1))) {
+            case "open_siblings" -> "\"open_siblings\":-2";
+            case "oldest_sibling_at" -> "";
+            case "home" -> "\"home\":\"EU\"";
+            default -> "\"window_ms\":0";
+        };
+        assertThatThrownBy(() -> HealthReportJson.read(WITH_RECONCILIATION.replaceFirst(
+                java.util.regex.Pattern.quote(field), java.util.regex.Matcher.quoteReplacement(replacement))))
                 .isInstanceOf(ConfigException.class).hasMessage(message);
     }
 }

@@ -7,9 +7,11 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 import io.unitas.core.Region;
 import io.unitas.core.consistency.ConsistencyContract;
+import io.unitas.core.health.UnitReconciliation;
 import io.unitas.core.switchover.Switchover;
 import io.unitas.core.switchover.SwitchoverCooldown;
 
@@ -53,6 +55,12 @@ final class ControlService {
              new ControlMetrics(), System::nanoTime, () -> "");
     }
 
+    /** Every unit's conflicts and drift in every region's latest report. */
+    private static Stream<UnitReconciliation.Unit> units(StateStore store) {
+        return store.current().health().values().stream()
+                    .flatMap(h -> h.reconciliation().units().values().stream());
+    }
+
     /**
      * As above, counting into {@code metrics}, timing commits with {@code nanos}, and recording in each audit entry
      * the address {@code client} names for the request being served (empty when none is: the leader's own changes).
@@ -67,6 +75,18 @@ final class ControlService {
                       () -> store.leader() ? 1 : 0);
         metrics.gauge("unitas_control_revision", "the newest revision of the state this replica knows",
                       () -> store.current().revision());
+        metrics.gauge("unitas_control_open_siblings", "entities in conflict (open siblings) in every region's latest "
+                      + "health report", () -> units(store).mapToInt(UnitReconciliation.Unit::openSiblings).sum());
+        metrics.gauge("unitas_control_reconcile_ranges_pending", "key ranges still differing from the home's after "
+                      + "each unit's last reconciliation pass, in every region's latest health report",
+                      () -> units(store).flatMap(u -> u.pass().stream())
+                                        .mapToInt(UnitReconciliation.Pass::rangesPending).sum());
+        metrics.gauge("unitas_control_reconcile_failing_units", "units whose last reconciliation pass failed, or "
+                      + "that were not reconciled for three windows, in every region's latest health report",
+                      () -> store.current().health().values().stream().mapToLong(h -> h.reconciliation().units()
+                              .values().stream().flatMap(u -> u.pass().stream())
+                              .filter(p -> p.failure().isPresent() || p.stalled(h.reconciliation().readAt()))
+                              .count()).sum());
         this.committer = new ChangeCommitter(store, clock, metrics, nanos, client);
         this.commands = new ChangeCommands(committer, clock, cooldown, tick, residency);
         this.intake = new HealthIntake(committer, clock, metrics, healthClockSkew, healthTtl);

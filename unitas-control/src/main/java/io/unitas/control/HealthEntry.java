@@ -13,19 +13,30 @@ import io.unitas.core.RegionHealth;
 import io.unitas.core.health.HealthReport;
 import io.unitas.core.health.UnitLag;
 import io.unitas.core.health.UnitPositions;
+import io.unitas.core.health.UnitReconciliation;
 
 /**
  * The last health report of one region as the control plane keeps it: what the health agent said, when it
  * observed and when it arrived, how fresh it is now, the lag of each unit's data the region ships as it measured it,
  * and the positions its database holds (what it wrote and applied, per unit), from which the lag of every link is
- * computed ({@link ControlState#unitLinks()}).
+ * computed ({@link ControlState#unitLinks()}), and its copies' open siblings and drift per unit (the console's
+ * conflicts and drift table).
  */
 record HealthEntry(Region region, long sequence, Instant observedAt, Instant receivedAt, RegionHealth reported,
-                   JsonNode checks, Freshness freshness, List<UnitLag> unitLags, UnitPositions positions) {
+                   JsonNode checks, Freshness freshness, List<UnitLag> unitLags, UnitPositions positions,
+                   UnitReconciliation reconciliation) {
 
     HealthEntry {
         unitLags = List.copyOf(unitLags);
         positions = positions == null ? UnitPositions.NONE : positions;
+        reconciliation = reconciliation == null ? UnitReconciliation.NONE : reconciliation;
+    }
+
+    /** An entry without conflicts and drift. */
+    HealthEntry(Region region, long sequence, Instant observedAt, Instant receivedAt, RegionHealth reported,
+                JsonNode checks, Freshness freshness, List<UnitLag> unitLags, UnitPositions positions) {
+        this(region, sequence, observedAt, receivedAt, reported, checks, freshness, unitLags, positions,
+             UnitReconciliation.NONE);
     }
 
     /** An entry without positions. */
@@ -58,7 +69,7 @@ record HealthEntry(Region region, long sequence, Instant observedAt, Instant rec
     static HealthEntry received(HealthReport report, Instant receivedAt) {
         return new HealthEntry(report.region(), report.sequence(), report.observedAt(), receivedAt, report.health(),
                                HealthReportJson.toTree(report).get("checks"), Freshness.FRESH, report.unitLags(),
-                               report.positions());
+                               report.positions(), report.reconciliation());
     }
 
     /**
@@ -98,7 +109,8 @@ record HealthEntry(Region region, long sequence, Instant observedAt, Instant rec
     }
 
     HealthEntry withFreshness(Freshness next) {
-        return new HealthEntry(region, sequence, observedAt, receivedAt, reported, checks, next, unitLags, positions);
+        return new HealthEntry(region, sequence, observedAt, receivedAt, reported, checks, next, unitLags, positions,
+                               reconciliation);
     }
 
     /** What routers see: the report, unless it has expired, then unhealthy with the reason why. */
@@ -114,7 +126,8 @@ record HealthEntry(Region region, long sequence, Instant observedAt, Instant rec
 
     /** The report as received (its checks left out), for decisions that read per-unit lag. */
     HealthReport report() {
-        return new HealthReport(region, sequence, observedAt, reported, java.util.Map.of(), unitLags, positions);
+        return new HealthReport(region, sequence, observedAt, reported, java.util.Map.of(), unitLags, positions,
+                                reconciliation);
     }
 
     /** Whether a switchover may act on what this report says: it is fresh. */

@@ -23,6 +23,7 @@ import io.unitas.core.RegionHealth;
 import io.unitas.core.Topology;
 import io.unitas.core.health.UnitLink;
 import io.unitas.core.health.UnitPositions;
+import io.unitas.core.health.UnitReconciliation;
 import io.unitas.core.rules.UnitRules;
 import io.unitas.core.switchover.FailoverPolicy;
 import io.unitas.core.switchover.Switchover;
@@ -189,6 +190,9 @@ final class StateJson {
         if (h.positions().known()) {
             o.set("positions", HealthReportJson.positionsTree(h.positions()));
         }
+        if (h.reconciliation().known()) {
+            o.set("reconciliation", HealthReportJson.reconciliationTree(h.reconciliation()));
+        }
         return o;
     }
 
@@ -205,7 +209,10 @@ final class StateJson {
                                o.path("unit_lag").isObject() ? HealthReportJson.readUnitLags(o.get("unit_lag"))
                                                              : List.of(),
                                o.path("positions").isObject() ? HealthReportJson.readPositions(o.get("positions"))
-                                                              : UnitPositions.NONE);
+                                                              : UnitPositions.NONE,
+                               o.path("reconciliation").isObject()
+                                       ? HealthReportJson.readReconciliation(o.get("reconciliation"))
+                                       : UnitReconciliation.NONE);
     }
 
     static ObjectNode switchover(Switchover s) {

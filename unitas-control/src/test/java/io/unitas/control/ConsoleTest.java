@@ -30,9 +30,9 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The console in a real headless Chromium (Debian's {@code chromium} and {@code chromium-driver}): it loads, shows
- * each region's state and each staleness budget against the lag, runs a dry run without moving anything, then the switchover with its live progress, and
- * follows changes live. Leaves a screenshot in
- * {@code target/console.png}.
+ * each region's state, each staleness budget against the lag and each region's open siblings and drift per unit,
+ * runs a dry run without moving anything, then the switchover with its live progress, and follows changes live.
+ * Leaves a screenshot in {@code target/console.png}.
  */
 class ConsoleTest {
 
@@ -66,8 +66,19 @@ class ConsoleTest {
                 + now.minusMillis(1_500) + "\",\"head\":9,\"head_written_at\":\"" + now + "\"}},\"applied\":{}}}",
                 Map.of());
         String cn = Fixtures.reportWithUnitLag("cn", 2, now, "eu", 0, now, "u-sh", "u-bj");
+        // cn's database: two addresses of u-de kept as siblings, u-de's copy reconciled against eu with one range
+        // left (cn's writes on their way there), u-ny's last pass failed, u-bj's not reconciled for three windows
         admin.send("PUT", "/api/v1/health/cn", cn.substring(0, cn.length() - 1) + ",\"positions\":{\"read_at\":\""
-                + now + "\",\"written\":{},\"applied\":{\"eu\":{\"u-de\":0}}}}", Map.of());
+                + now + "\",\"written\":{},\"applied\":{\"eu\":{\"u-de\":0}}},\"reconciliation\":{\"read_at\":\""
+                + now + "\",\"units\":{\"u-de\":{\"open_siblings\":2,\"oldest_sibling_at\":\"" + now.minusSeconds(60)
+                + "\",\"pass\":{\"home\":\"eu\",\"at\":\"" + now.minusSeconds(2) + "\",\"window_ms\":10000,"
+                + "\"ranges_differing\":3,\"ranges_pending\":1,\"keys_repaired\":5}},"
+                + "\"u-ny\":{\"open_siblings\":0,\"pass\":{\"home\":\"us\",\"at\":\"" + now.minusSeconds(3)
+                + "\",\"window_ms\":10000,\"ranges_differing\":0,\"ranges_pending\":0,\"keys_repaired\":0,"
+                + "\"failure\":\"cannot digest likes of unit u-ny\"}},"
+                + "\"u-bj\":{\"open_siblings\":0,\"pass\":{\"home\":\"eu\",\"at\":\"" + now.minusSeconds(31)
+                + "\",\"window_ms\":10000,\"ranges_differing\":0,\"ranges_pending\":0,\"keys_repaired\":0}}}}}",
+                Map.of());
         admin.send("PUT", "/api/v1/health/us", "{\"sequence\":2,\"observed_at\":\"" + Instant.now() + "\","
                 + "\"healthy\":false,\"writable\":false,\"replication_lag_ms\":-1,\"score\":0.1,"
                 + "\"reasons\":[\"pg-primary: read-only (transaction_read_only=on)\"],\"region\":\"us\","
@@ -128,6 +139,16 @@ class ConsoleTest {
                 .contains("850 ms").contains("the database of eu").contains("over budget");
         assertThat(browser.findElement(By.id("budget-prices")).getAttribute("data-over")).isEqualTo("false");
         assertThat(browser.findElement(By.id("budget-prices")).getText()).contains("5s").contains("within");
+        // open siblings and drift per region and unit, from cn's report
+        assertThat(browser.findElement(By.id("drift-cn-u-de")).getAttribute("data-status")).isEqualTo("conflict");
+        assertThat(browser.findElement(By.id("drift-cn-u-de")).getText()).contains("siblings open")
+                .contains("against eu").contains("3 ranges differed, 5 keys repaired, 1 pending")
+                .contains("writes on their way home");
+        assertThat(browser.findElement(By.id("drift-cn-u-ny")).getAttribute("data-status")).isEqualTo("failed");
+        assertThat(browser.findElement(By.id("drift-cn-u-ny")).getText())
+                .contains("failed: cannot digest likes of unit u-ny");
+        assertThat(browser.findElement(By.id("drift-cn-u-bj")).getAttribute("data-status")).isEqualTo("stalled");
+        assertThat(browser.findElements(By.cssSelector("#drift tbody tr"))).as("eu and us report none").hasSize(3);
         assertThat(browser.findElement(By.id("connection")).getText()).isEqualTo("live");
         assertThat(browser.getCurrentUrl()).doesNotContain(Fixtures.OPERATOR.secret());
 
@@ -154,6 +175,8 @@ class ConsoleTest {
         RawClient.of(server.uri(), Fixtures.ADMIN.secret()).send("PUT", "/api/v1/health/cn",
                 Fixtures.reportWithUnitLag("cn", 3, fenced, "eu", 0, fenced, "u-sh", "u-bj"), Map.of());
         wait.until(ExpectedConditions.textToBe(By.id("switchover-phase"), "completed"));
+        // cn's new report reads no siblings and no pass: the table follows it live
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("drift"), "No conflicts or reconciliation"));
         assertThat(browser.findElement(By.id("progress")).getText()).contains("flipped").contains("completed");
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("#unit-u-bj .tag.home"), "eu"));
 

@@ -22,6 +22,7 @@ import io.unitas.core.health.HealthRollup;
 import io.unitas.core.health.ProbeResult;
 import io.unitas.core.health.UnitLag;
 import io.unitas.core.health.UnitPositions;
+import io.unitas.core.health.UnitReconciliation;
 
 /** The health agent: one scheduled task per probe check, one lock over the checks' states. */
 final class DefaultHealthAgent implements HealthAgent {
@@ -152,7 +153,7 @@ final class DefaultHealthAgent implements HealthAgent {
      * recovery.
      */
     private synchronized HealthReport withUnitLags(HealthReport report) {
-        HealthReport out = report.withPositions(probedPositions());
+        HealthReport out = report.withPositions(probedPositions()).withReconciliation(probedReconciliation());
         if (unitLags == UnitLagSource.NONE) {
             return out;
         }
@@ -202,6 +203,16 @@ final class DefaultHealthAgent implements HealthAgent {
                      + "until they can", config.region(), String.join("; ", problems));
         }
         return UnitPositions.NONE;
+    }
+
+    /** The open siblings and reconciliation passes read by the first {@code unitas-schema} check that read them. */
+    private UnitReconciliation probedReconciliation() {
+        for (Probe probe : probes.values()) {
+            if (probe instanceof PostgresProbe pg && pg.readsPositions() && pg.reconciliation().known()) {
+                return pg.reconciliation();
+            }
+        }
+        return UnitReconciliation.NONE;
     }
 
     @Override

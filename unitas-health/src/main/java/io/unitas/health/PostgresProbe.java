@@ -14,6 +14,7 @@ import io.unitas.core.Region;
 import io.unitas.core.RegionHealth;
 import io.unitas.core.health.ProbeResult;
 import io.unitas.core.health.UnitPositions;
+import io.unitas.core.health.UnitReconciliation;
 
 /**
  * Probes PostgreSQL on a fresh connection each time (so "cannot connect" is seen too): its role
@@ -38,6 +39,8 @@ final class PostgresProbe extends SqlProbe {
     private volatile UnitPositions positions = UnitPositions.NONE;
     /** Why the last probe could not read them, empty when it could. */
     private volatile String positionsProblem = "";
+    /** The conflicts and drift per unit of the last probe; NONE when it could not read them (or reads none). */
+    private volatile UnitReconciliation reconciliation = UnitReconciliation.NONE;
 
     PostgresProbe(ProbeConfig config) {
         this(config, null, null);
@@ -60,6 +63,11 @@ final class PostgresProbe extends SqlProbe {
         return positions;
     }
 
+    /** The open siblings and reconciliation passes per unit its last run read; NONE when it read none. */
+    UnitReconciliation reconciliation() {
+        return reconciliation;
+    }
+
     /** Why its last run could not read positions; empty when it could. */
     String positionsProblem() {
         return positionsProblem;
@@ -71,6 +79,7 @@ final class PostgresProbe extends SqlProbe {
         if (readsPositions() && result.details().get("unitas_positions") == null) {
             // not connected, or a standby: the last positions say nothing about now
             positions = UnitPositions.NONE;
+            reconciliation = UnitReconciliation.NONE;
             positionsProblem = "not read: " + (result.up() ? "not the primary" : result.reason());
         }
         return result;
@@ -97,6 +106,7 @@ final class PostgresProbe extends SqlProbe {
             throws SQLException {
         if (readsPositions()) {
             readPositions(c, seen);
+            readReconciliation(c, seen);
         }
         try (ResultSet rs = s.executeQuery("SELECT count(*), (extract(epoch FROM max(replay_lag)) * 1000)::bigint, "
                 + "max(pg_wal_lsn_diff(pg_current_wal_lsn(), replay_lsn))::bigint FROM pg_stat_replication")) {
@@ -189,6 +199,27 @@ final class PostgresProbe extends SqlProbe {
             positions = UnitPositions.NONE;
             positionsProblem = "cannot read unitas_outbox, unitas_applied: " + ProbeFailure.firstLine(e);
             seen.put("unitas_positions", positionsProblem);
+        }
+    }
+
+    /**
+     * Reads the region's open siblings and reconciliation passes per unit on the probe's connection; like the
+     * positions, a failure is a detail of the check, never its verdict.
+     */
+    private void readReconciliation(Connection c, Map<String, Object> seen) {
+        try {
+            UnitReconciliation read = UnitasReconciliation.read(c, clock.instant());
+            reconciliation = read;
+            if (read.known()) {
+                seen.put("unitas_reconciliation", read.units().values().stream()
+                        .mapToInt(UnitReconciliation.Unit::openSiblings).sum() + " open siblings, "
+                        + read.units().values().stream().filter(u -> u.pass().isPresent()).count()
+                        + " units reconciled");
+            }
+        } catch (SQLException e) {
+            reconciliation = UnitReconciliation.NONE;
+            seen.put("unitas_reconciliation", "cannot read unitas_siblings, unitas_reconcile_passes: "
+                                              + ProbeFailure.firstLine(e));
         }
     }
 

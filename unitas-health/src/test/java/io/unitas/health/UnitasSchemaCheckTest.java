@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
 import org.junit.jupiter.api.AfterEach;
@@ -21,6 +22,7 @@ import io.unitas.config.HealthReportJson;
 import io.unitas.core.Region;
 import io.unitas.core.health.HealthReport;
 import io.unitas.core.health.UnitPositions;
+import io.unitas.core.health.UnitReconciliation;
 import io.unitas.data.jdbc.UnitasSchema;
 import io.unitas.data.outbox.JdbcUnitPositions;
 import io.unitas.testkit.MutableClock;
@@ -122,6 +124,35 @@ class UnitasSchemaCheckTest {
     }
 
     @Test
+    void reportsEachUnitsOpenSiblingsAndLastReconciliationPass() {
+        migrate();
+        sql("INSERT INTO unitas_siblings VALUES ('address', 'alice', 'u-de', 2, 'a | b', " + T0.toEpochMilli() + ", 0),"
+            + " ('address', 'bob', 'u-de', 3, 'c | d | e', " + (T0.toEpochMilli() + 500) + ", 0),"
+            + " ('address', 'li', 'u-sh', 2, 'f | g', " + (T0.toEpochMilli() + 700) + ", 0)",
+            "INSERT INTO unitas_reconcile_passes VALUES ('u-de', 'eu', " + T0.toEpochMilli() + ", 10000, 2048, 3, 1,"
+            + " 5, NULL), ('u-ny', 'us', " + T0.toEpochMilli() + ", 10000, 2048, 0, 0, 0, 'us: connection refused')");
+        clock.advance(Duration.ofSeconds(1));
+        try (HealthAgent agent = agent(", unitas-schema: true")) {
+            HealthReport report = probed(agent);
+
+            assertThat(report.reconciliation()).isEqualTo(UnitReconciliation.of(T0.plusSeconds(1), Map.of(
+                    "u-de", new UnitReconciliation.Unit(2, Optional.of(T0), Optional.of(new UnitReconciliation.Pass(
+                            Region.of("eu"), T0, Duration.ofSeconds(10), 3, 1, 5, Optional.empty()))),
+                    "u-sh", new UnitReconciliation.Unit(1, Optional.of(T0.plusMillis(700)), Optional.empty()),
+                    "u-ny", new UnitReconciliation.Unit(0, Optional.empty(), Optional.of(new UnitReconciliation.Pass(
+                            Region.of("us"), T0, Duration.ofSeconds(10), 0, 0, 0,
+                            Optional.of("us: connection refused")))))));
+            assertThat(report.reconciliation().units().keySet()).containsExactly("u-de", "u-ny", "u-sh");
+            assertThat(report.checks().get("pg").details()).containsEntry("unitas_reconciliation",
+                    "3 open siblings, 2 units reconciled");
+            assertThat(HealthReportJson.write(report)).contains("\"reconciliation\":{\"read_at\":");
+        }
+        try (HealthAgent agent = agent("")) {
+            assertThat(probed(agent).reconciliation()).as("without the option").isEqualTo(UnitReconciliation.NONE);
+        }
+    }
+
+    @Test
     void aServiceReportsItsOwnPositions_throughTheDataLayersReader() {
         migrate();
         writeAndApply();
@@ -157,6 +188,7 @@ class UnitasSchemaCheckTest {
 
             assertThat(report.checks().get("pg").up()).isTrue();
             assertThat(report.positions().known()).isFalse();
+            assertThat(report.reconciliation().known()).as("neither table").isFalse();
             assertThat(report.checks().get("pg").details()).containsEntry("unitas_positions",
                     "cannot read unitas_outbox, unitas_applied: relation \"unitas_outbox\" does not exist");
         }

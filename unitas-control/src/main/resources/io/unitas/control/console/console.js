@@ -87,6 +87,7 @@
     renderRegions();
     renderUnits();
     renderLinks();
+    renderDrift();
     renderSwitchover();
     refreshBudgets();
     refreshAudit();
@@ -188,6 +189,51 @@
         el('td', { text: new Date(l.measured_at).toLocaleTimeString() }),
         el('td', { class: 'muted', text: l.source })));
       shown = l.unit;
+    }
+  }
+
+  // Per region and unit, what the region's own database says about its copy: entities the merge kept as siblings
+  // (open until resolved on record) and the unit's last reconciliation pass against its home. A pass is stalled when
+  // the region read it more than three windows after it ran (both times by the region's clock).
+  function renderDrift() {
+    const body = $('drift').tBodies[0];
+    body.replaceChildren();
+    const rows = [];
+    for (const [region, h] of Object.entries(state.health || {}).sort(([a], [b]) => a.localeCompare(b))) {
+      const rec = h.reconciliation;
+      if (!rec || !rec.units) continue;
+      for (const [unit, u] of Object.entries(rec.units).sort(([a], [b]) => a.localeCompare(b))) {
+        rows.push({ region, unit, u, readAt: rec.read_at, freshness: h.freshness });
+      }
+    }
+    if (!rows.length) {
+      body.append(el('tr', {}, el('td', { colspan: 6, class: 'muted', text: 'No conflicts or reconciliation '
+        + 'reported yet (a postgres check with unitas-schema: true reads them).' })));
+      return;
+    }
+    for (const r of rows) {
+      const p = r.u.pass;
+      const stalled = p && new Date(r.readAt) - new Date(p.at) > 3 * p.window_ms;
+      const status = p && p.failure ? 'failed' : stalled ? 'stalled' : r.u.open_siblings > 0 ? 'conflict'
+        : p && p.ranges_pending > 0 ? 'pending' : 'ok';
+      const tags = [];
+      if (p && p.failure) {
+        tags.push(el('span', { class: 'tag fenced', title: p.failure, text: 'failed: ' + p.failure }));
+      }
+      if (stalled) tags.push(el('span', { class: 'tag fenced', text: 'stalled (window ' + p.window_ms + ' ms)' }));
+      if (r.u.open_siblings > 0) tags.push(el('span', { class: 'tag fenced', text: 'siblings open' }));
+      if (p && p.ranges_pending > 0) tags.push(el('span', { class: 'tag pending', text: 'writes on their way home' }));
+      if (!tags.length) tags.push(el('span', { class: 'tag open', text: 'in sync' }));
+      body.append(el('tr', { id: 'drift-' + r.region + '-' + r.unit, 'data-status': status },
+        el('td', {}, el('b', { text: r.region }), el('div', { class: 'muted', text: 'report ' + r.freshness })),
+        el('td', { text: r.unit }),
+        el('td', { class: 'num' }, String(r.u.open_siblings), r.u.oldest_sibling_at
+          ? el('div', { class: 'muted', text: 'since ' + new Date(r.u.oldest_sibling_at).toLocaleTimeString() }) : ''),
+        el('td', { text: p ? 'against ' + p.home + ' at ' + new Date(p.at).toLocaleTimeString()
+                           : 'not reconciled here' }),
+        el('td', { class: 'num', text: p ? p.ranges_differing + ' ranges differed, ' + p.keys_repaired
+                                           + ' keys repaired, ' + p.ranges_pending + ' pending' : '–' }),
+        el('td', {}, tags)));
     }
   }
 

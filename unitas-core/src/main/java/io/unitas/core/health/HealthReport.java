@@ -29,13 +29,17 @@ import io.unitas.core.RegionHealth;
  * @param positions        what the region's own database says it has written and applied, per unit, from which the
  *                         control plane computes the lag of every link ({@link UnitLinks}); {@link UnitPositions#NONE}
  *                         when the region does not read them
+ * @param reconciliation   what the region's own database says about its copies per unit: open siblings and the last
+ *                         reconciliation pass; {@link UnitReconciliation#NONE} when the region does not read it
  */
 public record HealthReport(Region region, long sequence, Instant observedAt, RegionHealth health,
-                           Map<String, CheckReport> checks, List<UnitLag> unitLags, UnitPositions positions) {
+                           Map<String, CheckReport> checks, List<UnitLag> unitLags, UnitPositions positions,
+                           UnitReconciliation reconciliation) {
 
     /** Validates and freezes {@code checks}, keeping its order, and {@code unitLags}, one entry per pair. */
     public HealthReport {
         Objects.requireNonNull(positions, "positions");
+        Objects.requireNonNull(reconciliation, "reconciliation");
         if (positions.applied().containsKey(region)) {
             throw new IllegalArgumentException("positions.applied." + region + ": the reporting region itself "
                                                + "(expected: another region)");
@@ -59,6 +63,12 @@ public record HealthReport(Region region, long sequence, Instant observedAt, Reg
                                                    + ": given twice (expected: one entry per unit and region)");
             }
         }
+    }
+
+    /** A report without what the region's database says of its copies' conflicts and drift. */
+    public HealthReport(Region region, long sequence, Instant observedAt, RegionHealth health,
+                        Map<String, CheckReport> checks, List<UnitLag> unitLags, UnitPositions positions) {
+        this(region, sequence, observedAt, health, checks, unitLags, positions, UnitReconciliation.NONE);
     }
 
     /** A report without positions. */
@@ -85,12 +95,17 @@ public record HealthReport(Region region, long sequence, Instant observedAt, Reg
 
     /** This report with {@code lags} as its per-unit lag. */
     public HealthReport withUnitLags(List<UnitLag> lags) {
-        return new HealthReport(region, sequence, observedAt, health, checks, lags, positions);
+        return new HealthReport(region, sequence, observedAt, health, checks, lags, positions, reconciliation);
     }
 
     /** This report with {@code read} as its positions. */
     public HealthReport withPositions(UnitPositions read) {
-        return new HealthReport(region, sequence, observedAt, health, checks, unitLags, read);
+        return new HealthReport(region, sequence, observedAt, health, checks, unitLags, read, reconciliation);
+    }
+
+    /** This report with {@code read} as its conflicts and drift per unit. */
+    public HealthReport withReconciliation(UnitReconciliation read) {
+        return new HealthReport(region, sequence, observedAt, health, checks, unitLags, positions, read);
     }
 
     /** Whether the router may send this region's users here. */
@@ -105,7 +120,8 @@ public record HealthReport(Region region, long sequence, Instant observedAt, Reg
 
     /** This report with another sequence number. */
     public HealthReport withSequence(long sequence) {
-        return new HealthReport(region, sequence, observedAt, health, checks, unitLags, positions);
+        return new HealthReport(region, sequence, observedAt, health, checks, unitLags, positions,
+                                reconciliation);
     }
 
     /**

@@ -31,7 +31,7 @@ public final class UnitasSchema {
     static final List<String> MIGRATIONS = List.of("V1__unitas_tables.sql", "V2__outbox_positions.sql",
                                                    "V3__idempotency_claim_token.sql", "V4__unit_moves.sql",
                                                    "V5__idempotency_response_headers.sql", "V6__sagas.sql",
-                                                   "V7__merge_state.sql");
+                                                   "V7__merge_state.sql", "V8__reconcile_passes.sql");
 
     private static final String HISTORY = "CREATE TABLE IF NOT EXISTS unitas_schema_history ("
                                           + "version INTEGER PRIMARY KEY, script VARCHAR(200) NOT NULL,"

@@ -38,6 +38,8 @@ import org.slf4j.LoggerFactory;
  * {@code unitas.data.reconcile.digest.keys{type,action}}, and summed in the gauge
  * {@code unitas.data.reconcile.digest.ranges.pending} (ranges still differing after each unit's last pass);
  * {@link #reason()} is a line for the region's health report while anything is pending, failing, stalled or open.
+ * Each unit's last pass is also kept in the region's database ({@code unitas_reconcile_passes}), where the health
+ * agent reads it for the control plane.
  */
 public final class DigestReconciler {
 
@@ -89,6 +91,11 @@ public final class DigestReconciler {
         List<DigestReport> reports = new ArrayList<>();
         homes.forEach((unit, home) -> {
             if (home.equals(store.region())) {
+                if (lastReport.remove(unit) != null) { // moved here: this copy is the home's now
+                    lastPass.remove(unit);
+                    pending.set(lastReport.values().stream().mapToInt(DigestReport::rangesPending).sum());
+                    store.forgetPass(unit);
+                }
                 return;
             }
             Instant last = lastPass.get(unit);
@@ -131,6 +138,7 @@ public final class DigestReconciler {
         DigestReport report = new DigestReport(unit, home, at, compared, differing, keys, stillDiffering, failure);
         lastPass.put(unit, at);
         lastReport.put(unit, report);
+        store.recordPass(report, window);
         pending.set(lastReport.values().stream().mapToInt(DigestReport::rangesPending).sum());
         if (report.repaired() > 0 || failure.isPresent()) {
             LOG.info("reconciled unit {} against {}: {} of {} ranges differed, keys {}, {} ranges pending", unit,

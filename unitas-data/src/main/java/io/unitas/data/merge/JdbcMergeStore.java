@@ -446,6 +446,52 @@ final class JdbcMergeStore implements MergeStore {
         return 2;
     }
 
+    /**
+     * Records {@code pass} as its unit's last reconciliation pass, replacing the one before, for the health agent.
+     * Best effort: a row that cannot be written is logged, and the next pass writes it again.
+     */
+    void recordPass(DigestReport pass, java.time.Duration window) {
+        try (Connection tx = dataSource.getConnection()) {
+            tx.setAutoCommit(false);
+            try (PreparedStatement delete = tx.prepareStatement("DELETE FROM unitas_reconcile_passes WHERE unit = ?");
+                 PreparedStatement insert = tx.prepareStatement(
+                         "INSERT INTO unitas_reconcile_passes (unit, home, at, window_ms, ranges_compared,"
+                         + " ranges_differing, ranges_pending, keys_repaired, failure)"
+                         + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                delete.setString(1, pass.unit());
+                delete.executeUpdate();
+                insert.setString(1, pass.unit());
+                insert.setString(2, pass.home().id());
+                insert.setLong(3, pass.at().toEpochMilli());
+                insert.setLong(4, window.toMillis());
+                insert.setInt(5, pass.rangesCompared());
+                insert.setInt(6, pass.rangesDiffering());
+                insert.setInt(7, pass.rangesPending());
+                insert.setInt(8, pass.repaired());
+                insert.setString(9, pass.failure().map(f -> cut(f, DETAIL)).orElse(null));
+                insert.executeUpdate();
+                tx.commit();
+            } catch (SQLException e) {
+                tx.rollback();
+                throw e;
+            }
+        } catch (SQLException e) {
+            LOG.warn("unitas_reconcile_passes: cannot record the pass of unit {}, written again next pass: {}",
+                     pass.unit(), e.getMessage());
+        }
+    }
+
+    /** Removes {@code unit}'s last pass: its home is this region now, so its copy is no longer reconciled here. */
+    void forgetPass(String unit) {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("DELETE FROM unitas_reconcile_passes WHERE unit = ?")) {
+            ps.setString(1, unit);
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            LOG.warn("unitas_reconcile_passes: cannot remove the pass of unit {}: {}", unit, e.getMessage());
+        }
+    }
+
     private static String cut(String s, int max) {
         return s.length() <= max ? s : s.substring(0, max - 1) + "…";
     }

@@ -42,9 +42,9 @@ class UnitasSchemaTest {
 
     @Test
     void migrationsApplyOnce_andAStartAfterAppliesNothing() {
-        assertThat(UnitasSchema.migrate(dataSource, clock)).containsExactly(1, 2, 3, 4, 5, 6, 7);
+        assertThat(UnitasSchema.migrate(dataSource, clock)).containsExactly(1, 2, 3, 4, 5, 6, 7, 8);
         assertThat(UnitasSchema.migrate(dataSource, clock)).isEmpty();
-        assertThat(UnitasSchema.appliedVersions(dataSource)).containsExactly(1, 2, 3, 4, 5, 6, 7);
+        assertThat(UnitasSchema.appliedVersions(dataSource)).containsExactly(1, 2, 3, 4, 5, 6, 7, 8);
     }
 
     @Test
@@ -64,7 +64,7 @@ class UnitasSchemaTest {
 
             assertThat(applied.get(0).get().size() + applied.get(1).get().size())
                     .isEqualTo(UnitasSchema.MIGRATIONS.size());
-            assertThat(UnitasSchema.appliedVersions(dataSource)).containsExactly(1, 2, 3, 4, 5, 6, 7);
+            assertThat(UnitasSchema.appliedVersions(dataSource)).containsExactly(1, 2, 3, 4, 5, 6, 7, 8);
         } finally {
             starts.shutdown();
         }
@@ -105,7 +105,7 @@ class UnitasSchemaTest {
         JdbcDataSource h2 = new JdbcDataSource();
         h2.setURL("jdbc:h2:mem:unitas-schema-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
 
-        assertThat(UnitasSchema.migrate(h2, clock)).containsExactly(1, 2, 3, 4, 5, 6, 7);
+        assertThat(UnitasSchema.migrate(h2, clock)).containsExactly(1, 2, 3, 4, 5, 6, 7, 8);
         assertThat(UnitasSchema.migrate(h2, clock)).isEmpty();
     }
 
@@ -131,7 +131,7 @@ class UnitasSchemaTest {
         try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
             s.execute("DELETE FROM unitas_outbox"); // every region applied it; the shipper trimmed it
         }
-        assertThat(UnitasSchema.migrate(dataSource, clock)).containsExactly(2, 3, 4, 5, 6, 7);
+        assertThat(UnitasSchema.migrate(dataSource, clock)).containsExactly(2, 3, 4, 5, 6, 7, 8);
     }
 
     @Test
@@ -154,7 +154,7 @@ class UnitasSchemaTest {
 
         JdbcIdempotencyStore store = new JdbcIdempotencyStore(io.unitas.core.Region.of("cn"), dataSource, clock);
 
-        assertThat(UnitasSchema.appliedVersions(dataSource)).containsExactly(1, 2, 3, 4, 5, 6, 7);
+        assertThat(UnitasSchema.appliedVersions(dataSource)).containsExactly(1, 2, 3, 4, 5, 6, 7, 8);
         assertThat(store.idempotencyRecord("k-old").value().claimToken()).isEmpty();
         assertThat(store.claim(io.unitas.data.store.IdempotencyRecord.inFlight(
                 "k-old", "alice", "hash-a", clock.instant(), clock.instant().plusSeconds(3600), "token-1")).status())

@@ -139,6 +139,10 @@ class DigestReconcileTest {
                 .isEqualTo(report.rangesPending());
         assertThat(reconciler.reason()).get().asString()
                 .contains("unit u-1: " + report.rangesPending() + " ranges differ from cn");
+        assertThat(recordedPass(eu)).as("the pass on record for the health agent")
+                .isEqualTo("cn " + clock.instant().toEpochMilli() + " 10000 " + report.rangesCompared() + " "
+                           + report.rangesDiffering() + " " + report.rangesPending() + " " + report.repaired()
+                           + " null");
 
         clock.advance(WINDOW.minusSeconds(1));
         assertThat(reconciler.runDue(homes)).as("not due before its window").isEmpty();
@@ -151,10 +155,16 @@ class DigestReconcileTest {
         assertThat(second.repaired()).as("nothing left to repair: cn merged eu's writes as eu holds them").isZero();
         assertThat(differing(cnCopy, euCopy)).as("identical digests").isZero();
         assertThat(reconciler.reason()).isEmpty();
+        assertThat(recordedPass(eu)).as("replaced by the second pass").endsWith(" 0 0 null")
+                                    .startsWith("cn " + clock.instant().toEpochMilli() + " ");
+
+        assertThat(reconciler.runDue(Map.of(UNIT, eu.region()))).as("u-1 moved home to eu").isEmpty();
+        assertThat(recordedPass(eu)).as("no longer reconciled here, so no pass on record").isEmpty();
+        assertThat(meters.get("unitas.data.reconcile.digest.ranges.pending").gauge().value()).isZero();
     }
 
     @Test
-    void aHomeThatCannotBeRead_endsThePassWithAFailure_visibleInTheReason() {
+    void aHomeThatCannotBeRead_endsThePassWithAFailure_visibleInTheReason() throws SQLException {
         Node eu = node("eu");
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         org.postgresql.ds.PGSimpleDataSource gone = new org.postgresql.ds.PGSimpleDataSource();
@@ -169,8 +179,28 @@ class DigestReconcileTest {
         assertThat(report.failure()).get().asString().contains("cannot digest likes of unit u-1");
         assertThat(meters.get("unitas.data.reconcile.digest.failures").counter().count()).isEqualTo(1);
         assertThat(reconciler.reason()).get().asString().contains("unit u-1: reconciliation against cn failed");
+        assertThat(recordedPass(eu)).startsWith("cn ").contains("cannot digest likes of unit u-1");
         clock.advance(WINDOW.multipliedBy(4));
         assertThat(reconciler.reason()).get().asString().contains("unit u-1: not reconciled since");
+    }
+
+    /** The unit's row of unitas_reconcile_passes, its columns after the unit joined by spaces; empty when none. */
+    private static String recordedPass(Node node) throws SQLException {
+        try (Connection c = node.db().getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT home, at, window_ms, ranges_compared, ranges_differing,"
+                     + " ranges_pending, keys_repaired, failure FROM unitas_reconcile_passes WHERE unit = ?")) {
+            ps.setString(1, UNIT);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return "";
+                }
+                StringBuilder row = new StringBuilder(rs.getString(1));
+                for (int i = 2; i <= 8; i++) {
+                    row.append(' ').append(rs.getString(i));
+                }
+                return row.toString();
+            }
+        }
     }
 
     private static void shipAll(Node from, Node to) {
