@@ -11,7 +11,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
 import io.unitas.config.ConsistencyFile;
-import io.unitas.config.SecretFiles;
+import io.unitas.config.internal.SecretFiles;
 import io.unitas.control.ControlServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -17,7 +17,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.unitas.config.DurationFormat;
+import io.unitas.config.internal.DurationFormat;
 import io.unitas.control.client.ControlClient;
 import io.unitas.control.client.ControlException;
 import io.unitas.control.client.wire.DocumentText;

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.unitas.config.DurationFormat;
+import io.unitas.config.internal.DurationFormat;
 import io.unitas.config.HealthReportJson;
 import io.unitas.core.health.CheckReport;
 import io.unitas.core.health.ProbeResult;

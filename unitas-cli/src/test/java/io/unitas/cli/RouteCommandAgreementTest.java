@@ -12,7 +12,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.Size;
 
-import io.unitas.config.ConfigDocument;
+import io.unitas.config.internal.ConfigDocument;
 import io.unitas.config.HealthFile;
 import io.unitas.config.TopologyFile;
 import io.unitas.core.ReadOnlyPolicy;

@@ -13,6 +13,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.BooleanNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 
+import io.unitas.config.internal.ConfigDocument;
+import io.unitas.config.internal.DocumentReader;
 import io.unitas.core.Region;
 import io.unitas.core.ServiceKind;
 import io.unitas.core.consistency.ConsistencyContract;

@@ -10,6 +10,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.unitas.config.internal.ConfigDocument;
+import io.unitas.config.internal.DocumentReader;
+import io.unitas.config.internal.DurationFormat;
 import io.unitas.core.Region;
 import io.unitas.core.switchover.FailoverPolicy;
 import io.unitas.core.switchover.FailoverPolicy.Group;

@@ -7,6 +7,8 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.unitas.config.internal.ConfigDocument;
+import io.unitas.config.internal.DocumentReader;
 import io.unitas.core.Region;
 import io.unitas.core.consistency.MeasuredLag;
 

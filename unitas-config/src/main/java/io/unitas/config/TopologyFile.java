@@ -8,6 +8,7 @@ import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.unitas.config.internal.ConfigDocument;
 import io.unitas.core.Problem;
 import io.unitas.core.Topology;
 

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.unitas.config.internal.ConfigDocument;
 import io.unitas.core.Problem;
 import io.unitas.core.Topology;
 import io.unitas.core.rules.GrayRule;
@@ -60,6 +61,14 @@ public final class UnitRulesFile {
     /** Reads {@code file} and validates it against {@code topology}. @throws ConfigException listing every problem */
     public static UnitRules read(Path file, Topology topology) {
         return parse(ConfigDocument.read(file), topology);
+    }
+
+    /**
+     * Parses {@code text} in the file format ({@code *.json} is JSON, any other {@code name} YAML), naming it
+     * {@code name} in errors, and validates it against {@code topology}. @throws ConfigException listing every problem
+     */
+    public static UnitRules parse(String name, String text, Topology topology) {
+        return parse(ConfigDocument.parse(name, text), topology);
     }
 
     /** Validates a parsed document against {@code topology}. @throws ConfigException listing every problem */

@@ -7,6 +7,7 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
+import io.unitas.config.internal.ConfigDocument;
 import io.unitas.core.ServiceKind;
 import io.unitas.core.consistency.ConsistencyContract;
 import io.unitas.core.consistency.ConsistencyLevel;

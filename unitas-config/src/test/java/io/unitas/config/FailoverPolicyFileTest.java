@@ -9,6 +9,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import io.unitas.config.internal.ConfigDocument;
 import io.unitas.core.Region;
 import io.unitas.core.switchover.FailoverPolicy;
 import io.unitas.core.switchover.FailoverPolicy.Group;

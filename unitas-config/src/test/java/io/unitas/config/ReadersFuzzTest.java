@@ -17,6 +17,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 
+import io.unitas.config.internal.ConfigDocument;
 import io.unitas.core.Topology;
 import io.unitas.core.consistency.ConsistencyCheck;
 import io.unitas.core.consistency.ConsistencyContract;

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import io.unitas.config.internal.ConfigDocument;
 import io.unitas.core.Region;
 import io.unitas.core.Topology;
 

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import io.unitas.config.internal.ConfigDocument;
 import io.unitas.core.Region;
 import io.unitas.core.Topology;
 import io.unitas.core.rules.GrayRule;
@@ -186,6 +187,16 @@ class UnitRulesFileTest {
                 + "{\"sources\":[{\"cookie\":\"uid\"}],\"transform\":\"none\",\"missing\":\"center\"},"
                 + "\"ranges\":[{\"range\":\"5~9\",\"unit\":\"u-cn\"},{\"range\":\"10~19\",\"unit\":"
                 + "\"u-eu\"}]}");
+    }
+
+    @Test
+    void text_readsBackTheTree_inTheFormatItsNameChooses_andIsNamedInErrors() {
+        UnitRules example = UnitRulesFile.read(Path.of("../examples/rules.yaml"), TOPOLOGY);
+
+        assertThat(UnitRulesFile.parse("again.json", UnitRulesFile.toTree(example).toString(), TOPOLOGY))
+                .isEqualTo(example);
+        assertThatThrownBy(() -> UnitRulesFile.parse("pushed.json", "units: []", TOPOLOGY))
+                .isInstanceOf(ConfigException.class).hasMessageStartingWith("pushed.json:1: not valid JSON");
     }
 
     @Test

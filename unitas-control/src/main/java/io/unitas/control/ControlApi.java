@@ -35,7 +35,7 @@ import com.linecorp.armeria.server.ServiceRequestContext;
 import com.linecorp.armeria.server.file.FileService;
 import com.linecorp.armeria.server.file.HttpFile;
 
-import io.unitas.config.DurationFormat;
+import io.unitas.config.internal.DurationFormat;
 import io.unitas.control.client.internal.WireJson;
 import io.unitas.control.client.wire.FenceRequest;
 import io.unitas.control.client.wire.SwitchoverRequest;

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
-import io.unitas.config.DurationFormat;
+import io.unitas.config.internal.DurationFormat;
 import io.unitas.core.consistency.ConsistencyContract;
 import io.unitas.core.switchover.SwitchoverCooldown;
 

@@ -23,8 +23,8 @@ import com.linecorp.armeria.common.TlsKeyPair;
 import com.linecorp.armeria.server.Server;
 import com.linecorp.armeria.server.ServerBuilder;
 import com.linecorp.armeria.server.ServiceRequestContext;
-import io.unitas.config.DurationFormat;
-import io.unitas.config.SecretFiles;
+import io.unitas.config.internal.DurationFormat;
+import io.unitas.config.internal.SecretFiles;
 
 /** The control plane wired together: store, service, watch hub, HTTP server and the leader's tick loop. */
 final class DefaultControlServer implements ControlServer {

@@ -23,7 +23,7 @@ import com.linecorp.armeria.common.TlsKeyPair;
 import com.linecorp.armeria.server.Server;
 import com.linecorp.armeria.server.ServerBuilder;
 import com.linecorp.armeria.server.ServiceRequestContext;
-import io.unitas.config.SecretFiles;
+import io.unitas.config.internal.SecretFiles;
 import io.unitas.control.client.ControlClient;
 import io.unitas.control.client.WatchStatus;
 

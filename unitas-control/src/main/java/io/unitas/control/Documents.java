@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.unitas.config.ConfigDocument;
+import io.unitas.config.internal.ConfigDocument;
 import io.unitas.config.ConfigException;
 import io.unitas.config.FailoverPolicyFile;
 import io.unitas.config.HealthReportJson;

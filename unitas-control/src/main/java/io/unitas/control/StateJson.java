@@ -12,8 +12,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.unitas.config.ConfigDocument;
-import io.unitas.config.DurationFormat;
+import io.unitas.config.internal.ConfigDocument;
+import io.unitas.config.internal.DurationFormat;
 import io.unitas.config.FailoverPolicyFile;
 import io.unitas.config.HealthReportJson;
 import io.unitas.config.UnitRulesFile;

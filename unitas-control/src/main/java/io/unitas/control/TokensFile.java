@@ -10,8 +10,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.unitas.config.ConfigException;
-import io.unitas.config.FileStamp;
-import io.unitas.config.SecretFiles;
+import io.unitas.config.internal.FileStamp;
+import io.unitas.config.internal.SecretFiles;
 
 /**
  * The tokens file, followed: the control plane's ticker looks at it every second, so a token added, rotated or

@@ -7,7 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.unitas.config.ConfigDocument;
+import io.unitas.config.internal.ConfigDocument;
 import io.unitas.config.ConsistencyFile;
 import io.unitas.control.client.ControlClient;
 import io.unitas.control.client.internal.RawClient;

@@ -2,7 +2,7 @@ package io.unitas.control;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.unitas.config.ConfigDocument;
+import io.unitas.config.internal.ConfigDocument;
 import io.unitas.config.ConsistencyFile;
 import io.unitas.control.client.ControlClient;
 import io.unitas.control.client.internal.RawClient;

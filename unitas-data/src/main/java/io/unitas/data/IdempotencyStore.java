@@ -1,7 +1,7 @@
 package io.unitas.data;
 
 import io.unitas.core.Region;
-import io.unitas.data.jdbc.JdbcIdempotencyStore;
+import io.unitas.data.internal.JdbcIdempotencyStore;
 import io.unitas.data.jdbc.UnitasSchema;
 import io.unitas.data.store.IdempotencyRecord;
 import io.unitas.data.store.StoreResult;

@@ -17,13 +17,13 @@ import java.util.regex.Pattern;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.netty.util.NetUtil;
-import io.unitas.config.ConfigDocument;
+import io.unitas.config.internal.ConfigDocument;
 import io.unitas.config.ConfigException;
-import io.unitas.config.DocumentReader;
-import io.unitas.config.DurationFormat;
+import io.unitas.config.internal.DocumentReader;
+import io.unitas.config.internal.DurationFormat;
 import io.unitas.config.TopologyFile;
 import io.unitas.control.client.state.StateSource;
-import io.unitas.control.client.state.StateSourceReader;
+import io.unitas.control.client.internal.StateSourceReader;
 import io.unitas.core.Region;
 import io.unitas.core.Topology;
 

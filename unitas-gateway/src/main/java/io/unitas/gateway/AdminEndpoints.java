@@ -11,7 +11,7 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.unitas.config.SecretFiles;
+import io.unitas.config.internal.SecretFiles;
 import io.unitas.control.client.state.RoutingState;
 
 /**

@@ -15,13 +15,13 @@ import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.unitas.config.ConfigDocument;
+import io.unitas.config.internal.ConfigDocument;
 import io.unitas.config.ConfigException;
-import io.unitas.config.DocumentReader;
-import io.unitas.config.DurationFormat;
-import io.unitas.config.SecretFiles;
+import io.unitas.config.internal.DocumentReader;
+import io.unitas.config.internal.DurationFormat;
+import io.unitas.config.internal.SecretFiles;
 import io.unitas.control.client.state.StateSource;
-import io.unitas.control.client.state.StateSourceReader;
+import io.unitas.control.client.internal.StateSourceReader;
 import io.unitas.core.ReadOnlyPolicy;
 import io.unitas.core.Region;
 import io.unitas.core.fence.Writes;

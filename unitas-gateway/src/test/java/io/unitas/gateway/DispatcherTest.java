@@ -19,7 +19,7 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpVersion;
 import io.unitas.control.client.state.RoutingState;
-import io.unitas.control.client.state.StateParts;
+import io.unitas.control.client.internal.StateParts;
 import io.unitas.control.client.state.StateSource;
 import io.unitas.core.HealthSnapshot;
 import io.unitas.core.ReadOnlyPolicy;

@@ -8,7 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.unitas.config.Redact;
+import io.unitas.config.internal.Redact;
 
 /**
  * A probe target written as a URL, {@code scheme://[user[:password]@]host[:port][/path][?k=v&...]}, taken apart.

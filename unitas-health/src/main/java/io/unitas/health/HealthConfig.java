@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
-import io.unitas.config.ConfigDocument;
+import io.unitas.config.internal.ConfigDocument;
 import io.unitas.config.ConfigException;
 import io.unitas.core.Region;
 import io.unitas.core.health.Thresholds;

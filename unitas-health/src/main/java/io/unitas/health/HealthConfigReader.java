@@ -15,10 +15,10 @@ import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.unitas.config.ConfigDocument;
+import io.unitas.config.internal.ConfigDocument;
 import io.unitas.config.ConfigException;
-import io.unitas.config.DocumentReader;
-import io.unitas.config.DurationFormat;
+import io.unitas.config.internal.DocumentReader;
+import io.unitas.config.internal.DurationFormat;
 import io.unitas.core.Region;
 import io.unitas.core.health.Aggregation;
 import io.unitas.core.health.Gate;

@@ -12,7 +12,7 @@ import org.postgresql.PGProperty;
 
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslVerifyMode;
-import io.unitas.config.Redact;
+import io.unitas.config.internal.Redact;
 
 /**
  * Probe targets written as URLs, read into what each driver takes: one parser per scheme family, used by every

@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.unitas.core.endpoint.Crc32;
+import io.unitas.core.internal.Crc32;
 import io.unitas.core.endpoint.PoolFormat;
 
 /**

@@ -22,7 +22,7 @@ import io.unitas.data.Home;
 import io.unitas.data.HomeResolver;
 import io.unitas.data.Idempotency;
 import io.unitas.data.IdempotencyStore;
-import io.unitas.data.jdbc.JdbcIdempotencyStore;
+import io.unitas.data.internal.JdbcIdempotencyStore;
 import io.unitas.data.jdbc.UnitasSchema;
 import io.unitas.data.remote.HomeReadClient;
 import io.unitas.data.store.IdempotencyRecord;

@@ -10,7 +10,7 @@ import java.util.function.Supplier;
 
 import io.unitas.config.ConfigException;
 import io.unitas.config.ConsistencyFile;
-import io.unitas.config.DurationFormat;
+import io.unitas.config.internal.DurationFormat;
 import io.unitas.core.consistency.ConsistencyLevel;
 import io.unitas.core.consistency.Declaration;
 import org.springframework.beans.factory.SmartInitializingSingleton;

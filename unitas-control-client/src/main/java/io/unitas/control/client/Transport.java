@@ -18,7 +18,7 @@ import java.util.Locale;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
-import io.unitas.config.Redact;
+import io.unitas.config.internal.Redact;
 
 /**
  * How a client reaches the control plane safely: {@code https://}, trusting the JDK's certificate authorities or

@@ -3,6 +3,8 @@ package io.unitas.core.endpoint;
 import java.util.List;
 import java.util.random.RandomGenerator;
 
+import io.unitas.core.internal.Crc32;
+
 /** {@link EndpointPicker}: the eligible group and its running weight sums, computed once. */
 final class RfcPicker implements EndpointPicker {
 

@@ -14,6 +14,7 @@ import java.util.SplittableRandom;
 import java.util.zip.CRC32;
 
 import io.unitas.core.endpoint.EndpointPicker.Candidate;
+import io.unitas.core.internal.Crc32;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;

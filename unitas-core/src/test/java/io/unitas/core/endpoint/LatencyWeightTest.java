@@ -9,6 +9,8 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.DoubleRange;
 import org.junit.jupiter.api.Test;
 
+import io.unitas.core.internal.RttWindow;
+
 /** Seed 003 (2.4): {@code weight = max(1, round(1000 / (rtt_ms + 1)))} over a 60 s window. */
 class LatencyWeightTest {
 

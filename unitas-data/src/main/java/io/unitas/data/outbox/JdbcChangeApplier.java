@@ -3,7 +3,7 @@ package io.unitas.data.outbox;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.unitas.core.Region;
-import io.unitas.data.jdbc.SqlFailure;
+import io.unitas.data.internal.SqlFailure;
 import io.unitas.data.jdbc.UnitasSchema;
 import io.unitas.data.outbox.ApplyResult.Outcome;
 import java.sql.Connection;

@@ -3,6 +3,7 @@ package io.unitas.data.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.unitas.data.internal.JdbcIdempotencyStore;
 import io.unitas.testkit.MutableClock;
 import io.unitas.testkit.PostgresCluster;
 import io.unitas.testkit.SqlServer;

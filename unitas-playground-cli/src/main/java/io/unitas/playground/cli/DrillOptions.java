@@ -1,6 +1,6 @@
 package io.unitas.playground.cli;
 
-import io.unitas.config.DurationFormat;
+import io.unitas.config.internal.DurationFormat;
 import io.unitas.playground.Drill;
 import io.unitas.playground.DrillReport;
 import io.unitas.playground.DrillResult;

@@ -8,7 +8,7 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.unitas.config.FileStamp;
+import io.unitas.config.internal.FileStamp;
 
 /**
  * A control-plane token file, followed: looked at before every request and connection of the watch (a

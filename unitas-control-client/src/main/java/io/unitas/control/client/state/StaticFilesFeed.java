@@ -7,8 +7,9 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.unitas.config.ConfigDocument;
-import io.unitas.config.FileStamp;
+import io.unitas.config.internal.ConfigDocument;
+import io.unitas.config.internal.FileStamp;
+import io.unitas.control.client.internal.StateParts;
 import io.unitas.core.HealthSnapshot;
 import io.unitas.core.Topology;
 import io.unitas.core.fence.WriteFences;

@@ -1,9 +1,10 @@
-package io.unitas.config;
+package io.unitas.config.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+
 
 class RedactTest {
 

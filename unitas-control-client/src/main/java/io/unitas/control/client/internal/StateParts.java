@@ -1,4 +1,4 @@
-package io.unitas.control.client.state;
+package io.unitas.control.client.internal;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,9 +12,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.unitas.config.ConfigDocument;
+import io.unitas.config.internal.ConfigDocument;
 import io.unitas.config.ConfigException;
-import io.unitas.config.DurationFormat;
+import io.unitas.config.internal.DurationFormat;
 import io.unitas.config.HealthFile;
 import io.unitas.config.TopologyFile;
 import io.unitas.config.UnitRulesFile;
@@ -39,11 +39,11 @@ public final class StateParts {
     private StateParts() {
     }
 
-    static Topology topology(ConfigDocument doc) {
+    public static Topology topology(ConfigDocument doc) {
         return TopologyFile.parse(doc);
     }
 
-    static UnitRules rules(ConfigDocument doc, Topology topology) {
+    public static UnitRules rules(ConfigDocument doc, Topology topology) {
         return UnitRulesFile.parse(doc, topology);
     }
 
@@ -52,12 +52,12 @@ public final class StateParts {
             Set.of("healthy", "writable", "replication_lag_ms", "score", "reasons");
 
     /** Reads a health file ({@code region: true|false|{healthy, writable, replication_lag_ms, score, reasons}}). */
-    static HealthSnapshot health(ConfigDocument doc, Topology topology) {
+    public static HealthSnapshot health(ConfigDocument doc, Topology topology) {
         return HealthFile.parse(doc, topology);
     }
 
     /** Reads the health table of a control plane's state, keeping of each entry only the region health fields. */
-    static HealthSnapshot health(JsonNode table, Topology topology) {
+    public static HealthSnapshot health(JsonNode table, Topology topology) {
         ObjectNode kept = JsonNodeFactory.instance.objectNode();
         for (Iterator<Map.Entry<String, JsonNode>> it = fields(table); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
@@ -77,7 +77,7 @@ public final class StateParts {
     }
 
     /** Reads a fence table; a bare fence ({@code {}} or a control plane's {@code {reason, since}}) rejects. */
-    static WriteFences fences(ConfigDocument doc, JsonNode node, String base, Writes writes) {
+    public static WriteFences fences(ConfigDocument doc, JsonNode node, String base, Writes writes) {
         List<String> problems = new ArrayList<>();
         Map<String, FencePolicy> out = new LinkedHashMap<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = fields(node); it.hasNext(); ) {

@@ -1,4 +1,4 @@
-package io.unitas.config;
+package io.unitas.config.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -8,6 +8,9 @@ import java.util.List;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
+
+import io.unitas.config.ConfigException;
+
 
 class DocumentReaderTest {
 

@@ -1,4 +1,4 @@
-package io.unitas.config;
+package io.unitas.config.internal;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -8,6 +8,8 @@ import java.util.TreeSet;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+
+import io.unitas.config.ConfigException;
 
 /**
  * The field readers every configuration reader shares: each takes a value (absent when {@code null}), its path and a

@@ -1,4 +1,4 @@
-package io.unitas.control.client.state;
+package io.unitas.control.client.internal;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -8,9 +8,10 @@ import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.unitas.config.ConfigDocument;
+import io.unitas.config.internal.ConfigDocument;
 import io.unitas.config.ConfigException;
-import io.unitas.config.DocumentReader;
+import io.unitas.config.internal.DocumentReader;
+import io.unitas.control.client.state.StateSource;
 
 /**
  * Reads the {@code control_plane} or {@code static} section of a follower's configuration file, the same in every

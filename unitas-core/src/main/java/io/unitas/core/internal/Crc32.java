@@ -1,4 +1,4 @@
-package io.unitas.core.endpoint;
+package io.unitas.core.internal;
 
 /**
  * CRC-32 (IEEE 802.3, the one of {@code java.util.zip.CRC32} and zlib) of a key's UTF-8 bytes, computed without

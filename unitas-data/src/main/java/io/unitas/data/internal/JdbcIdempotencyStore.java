@@ -1,7 +1,8 @@
-package io.unitas.data.jdbc;
+package io.unitas.data.internal;
 
 import io.unitas.data.IdempotencyStore;
 import io.unitas.core.Region;
+import io.unitas.data.jdbc.UnitasSchema;
 import io.unitas.data.store.IdempotencyRecord;
 import io.unitas.data.store.StoreResult;
 import io.unitas.data.store.StoredResponse;

@@ -1,4 +1,4 @@
-package io.unitas.data.jdbc;
+package io.unitas.data.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,9 +1,12 @@
-package io.unitas.config;
+package io.unitas.config.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
+
+import io.unitas.config.ConfigException;
+
 
 class ConfigDocumentTest {
 

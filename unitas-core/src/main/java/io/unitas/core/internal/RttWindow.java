@@ -1,6 +1,8 @@
-package io.unitas.core.endpoint;
+package io.unitas.core.internal;
 
 import java.time.Duration;
+
+import io.unitas.core.endpoint.LatencyWeight;
 
 /**
  * The round-trip times one endpoint measured within the last {@code window} (seed 003: 60 s), in a ring of fixed

@@ -1,4 +1,4 @@
-package io.unitas.data.jdbc;
+package io.unitas.data.internal;
 
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;

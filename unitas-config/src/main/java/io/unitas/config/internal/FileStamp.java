@@ -1,4 +1,4 @@
-package io.unitas.config;
+package io.unitas.config.internal;
 
 import java.io.IOException;
 import java.nio.file.Files;

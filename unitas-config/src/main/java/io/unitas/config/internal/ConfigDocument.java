@@ -1,4 +1,4 @@
-package io.unitas.config;
+package io.unitas.config.internal;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -24,6 +24,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 
+import io.unitas.config.ConfigException;
 import io.unitas.core.Problem;
 
 /**
