@@ -153,6 +153,10 @@ final class ArmeriaHomeReadServer implements HomeReadServer {
         if (refused != null) {
             return problem(null, "unauthenticated", refused);
         }
+        ProblemDetail twice = givenTwice(ctx, "unit", "type", "key", "copy");
+        if (twice != null) {
+            return problem(null, "bad_request", twice);
+        }
         String unit = ctx.queryParam("unit");
         String type = ctx.queryParam("type");
         String key = ctx.queryParam("key");
@@ -174,6 +178,21 @@ final class ArmeriaHomeReadServer implements HomeReadServer {
         long timeLeftMillis = timeLeftMillis(req.headers().get(HomeReadWire.TIMEOUT_HEADER));
         return HttpResponse.of(CompletableFuture.supplyAsync(
                 () -> read(ctx, arrived, timeLeftMillis, reader, unit, type, key, copy), ctx.blockingTaskExecutor()));
+    }
+
+    /**
+     * A 400 naming the first of {@code names} the query gives more than once, or {@code null}: a request that says
+     * two things (two units, two keys) is refused, never served by the first value while its sender meant another.
+     */
+    private static ProblemDetail givenTwice(ServiceRequestContext ctx, String... names) {
+        for (String name : names) {
+            int given = ctx.queryParams().getAll(name).size();
+            if (given > 1) {
+                return ProblemDetail.of(400, HomeReadWire.BAD_REQUEST,
+                                        "query: " + name + " given " + given + " times (expected: once)");
+            }
+        }
+        return null;
     }
 
     /** The caller's time left as sent, or this server's request timeout when absent or not a count of ms. */
@@ -229,6 +248,10 @@ final class ArmeriaHomeReadServer implements HomeReadServer {
             return idempotencyProblem(op, "not_served", ProblemDetail.of(404, IdempotencyWire.NOT_SERVED,
                     "region " + region + " serves no idempotency records (expected: a home-read server built with "
                     + "idempotency(store))"));
+        }
+        ProblemDetail twice = givenTwice(ctx, "unit", "key", "copy");
+        if (twice != null) {
+            return idempotencyProblem(op, "bad_request", twice);
         }
         String unit = ctx.queryParam("unit");
         String key = ctx.queryParam("key");
