@@ -35,11 +35,15 @@ import io.unitas.data.remote.IdempotencyWire.Operation;
 import io.unitas.data.store.IdempotencyRecord;
 import io.unitas.data.store.StoreResult;
 import io.unitas.data.store.StoredResponse;
+import io.unitas.server.bounds.ConnectionBounds;
 
 /** {@link HomeReadServer} on Armeria: token, then parameters, then ownership, then the reader on a blocking thread. */
 final class ArmeriaHomeReadServer implements HomeReadServer {
 
     private static final Logger log = LoggerFactory.getLogger(ArmeriaHomeReadServer.class);
+
+    /** Connections at once; more are closed as they are accepted. */
+    static final int MAX_CONNECTIONS = 4_096;
     private static final MediaType PROBLEM_JSON = MediaType.parse(ProblemJson.MEDIA_TYPE);
     private static final String BEARER = "Bearer ";
 
@@ -103,7 +107,7 @@ final class ArmeriaHomeReadServer implements HomeReadServer {
         }
         // One client must not fill the heap: see ConnectionBounds for why HTTP/1.1 and HTTP/2 are bounded apart.
         ConnectionBounds bounds = new ConnectionBounds();
-        sb.maxNumConnections(ConnectionBounds.MAX_CONNECTIONS)
+        sb.maxNumConnections(MAX_CONNECTIONS)
           .http2MaxStreamsPerConnection(ConnectionBounds.MAX_STREAMS)
           .childChannelOption(io.netty.channel.ChannelOption.SO_RCVBUF, ConnectionBounds.RECEIVE_BUFFER)
           .childChannelPipelineCustomizer(bounds.pipeline())
