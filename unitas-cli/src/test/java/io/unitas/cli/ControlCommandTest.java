@@ -2,7 +2,9 @@ package io.unitas.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,6 +48,19 @@ class ControlCommandTest {
 
         assertThat(res.exit()).isEqualTo(Main.EXIT_USAGE);
         assertThat(res.err()).contains("--etcd-cert and --etcd-key go together");
+    }
+
+    @Test
+    void anEtcdPasswordFileOthersMayRead_isRefused_namingTheChmodThatFixesIt() throws Exception {
+        Path password = Files.writeString(dir.resolve("etcd.password"), "hunter2");
+        Files.setPosixFilePermissions(password, PosixFilePermissions.fromString("rw-r--r--"));
+
+        Cli res = Cli.run("control", "--store", "etcd", "--etcd", "http://127.0.0.1:2379", "--etcd-user", "unitas",
+                          "--etcd-password-file", password.toString(), "--data", dir.resolve("data").toString());
+
+        assertThat(res.exit()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(res.err()).contains("--etcd-password-file " + password + ": the etcd password file has mode "
+                                       + "rw-r--r--", "chmod 600 " + password).doesNotContain("hunter2");
     }
 
     @Test

@@ -35,6 +35,21 @@ class LauncherIT {
     }
 
     @Test
+    void theJvm_endsOnAnOutOfMemoryError_ratherThanLivingOnWithoutItsThreads() throws IOException,
+                                                                                     InterruptedException {
+        // docs/robustness.md: a process that survives an out-of-memory may have lost its loops and ignore SIGTERM
+        Path root = Cli.root();
+        ProcessBuilder b = new ProcessBuilder(root.resolve("unitas").toString(), "--version").directory(root.toFile());
+        b.environment().put("UNITAS_JAVA_OPTS", "-XX:+PrintFlagsFinal");
+        Process p = b.redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(5, TimeUnit.MINUTES)).isTrue();
+
+        assertThat(p.exitValue()).isZero();
+        assertThat(out).containsPattern("bool ExitOnOutOfMemoryError += true +\\{product\\} \\{command line\\}");
+    }
+
+    @Test
     void anUnknownLogFormatIsRefusedBeforeTheCommandRuns_exit2() throws IOException, InterruptedException {
         Path root = Cli.root();
         ProcessBuilder b = new ProcessBuilder(root.resolve("unitas").toString(), "--version").directory(root.toFile());

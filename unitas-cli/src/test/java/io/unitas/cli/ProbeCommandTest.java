@@ -72,6 +72,16 @@ class ProbeCommandTest {
     }
 
     @Test
+    void aTargetsPassword_isNeverPrinted() {
+        Cli refused = Cli.run("probe", "postgres", "postgresql://app:hunter2@h1,h2/db");
+
+        assertThat(refused.exit()).isEqualTo(2);
+        assertThat(refused.err()).startsWith("unitas probe: target: 'postgresql://***@h1,h2/db': several hosts")
+                                 .doesNotContain("hunter2");
+        assertThat(refused.out()).doesNotContain("hunter2");
+    }
+
+    @Test
     void badArgumentsExitTwoWithOneLine() {
         Cli kind = Cli.run("probe", "pgsql", "postgresql://127.0.0.1/test");
         Cli target = Cli.run("probe", "postgres", "localhost:5432");

@@ -25,6 +25,7 @@ import com.linecorp.armeria.server.ServerBuilder;
 import com.linecorp.armeria.server.ServiceRequestContext;
 import io.unitas.config.internal.DurationFormat;
 import io.unitas.config.internal.SecretFiles;
+import io.unitas.server.bounds.ConnectionBounds;
 
 /** The control plane wired together: store, service, watch hub, HTTP server and the leader's tick loop. */
 final class DefaultControlServer implements ControlServer {
@@ -85,6 +86,7 @@ final class DefaultControlServer implements ControlServer {
                       hub::eventsWritten);
         tokens.onReload(hub::tokensChanged);
         HeaderDeadlines deadlines = new HeaderDeadlines(b.headerTimeout, b.idleTimeout);
+        ConnectionBounds bounds = new ConnectionBounds(); // read only while the answers are taken: see there
         ServerBuilder sb = Server.builder();
         if (b.tlsCert != null) {
             try {
@@ -99,9 +101,9 @@ final class DefaultControlServer implements ControlServer {
         sb.requestTimeout(Duration.ofSeconds(30))
                 .idleTimeout(b.idleTimeout)
                 .maxNumConnections(b.maxConnections)
-                .childChannelPipelineCustomizer(deadlines.pipeline().andThen(
-                        pipeline -> pipeline.addFirst(ReadBackpressure.NAME, new ReadBackpressure())))
+                .childChannelPipelineCustomizer(deadlines.pipeline().andThen(bounds.pipeline()))
                 .decorator(deadlines::serve)
+                .decorator(bounds::serve)
                 .gracefulShutdownTimeout(Duration.ZERO, Duration.ofMillis(500))
                 .blockingTaskExecutor(4);
         byte[] pool = b.fallbackPool == null ? PoolFormat.encode(java.util.List.of()) : b.fallbackPool;

@@ -34,13 +34,6 @@ final class HeaderDeadlines {
 
     private static final Logger log = LoggerFactory.getLogger(HeaderDeadlines.class);
 
-    /**
-     * Requests of one HTTP/1.1 connection in flight at once past which it is read no more until half of them are
-     * answered: a client has one request at a time on such a connection, so pipelined requests that pile up are an
-     * attack ({@link ReadBackpressure}). HTTP/2 multiplexes watches on one connection and bounds its streams itself.
-     */
-    static final int MAX_IN_FLIGHT = 16;
-
     /** One connection: its requests in flight and its deadline, touched under its own lock. */
     private static final class Connection {
         final Channel channel;
@@ -91,11 +84,8 @@ final class HeaderDeadlines {
     HttpResponse serve(HttpService delegate, ServiceRequestContext ctx, HttpRequest req) throws Exception {
         Connection c = open.get(ctx.remoteAddress());
         if (c != null) {
-            boolean pipelined = !ctx.sessionProtocol().isMultiplex();
             synchronized (c) {
-                if (++c.inFlight == MAX_IN_FLIGHT && pipelined) {
-                    ReadBackpressure.limit(c.channel, true);
-                }
+                c.inFlight++;
                 if (c.deadline != null) {
                     c.deadline.cancel(false);
                     c.deadline = null;
@@ -105,8 +95,6 @@ final class HeaderDeadlines {
                 synchronized (c) {
                     if (--c.inFlight == 0) {
                         arm(c, nextNanos);
-                    } else if (c.inFlight == MAX_IN_FLIGHT / 2 && pipelined) {
-                        ReadBackpressure.limit(c.channel, false);
                     }
                 }
             });

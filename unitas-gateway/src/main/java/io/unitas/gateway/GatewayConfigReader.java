@@ -338,6 +338,9 @@ final class GatewayConfigReader extends DocumentReader {
             problem("tls", "expected both cert and key (PEM files)");
             return null;
         }
+        if (!privateKey(file(key), "tls.key", "the listener's TLS key")) {
+            return null;
+        }
         Path clientCaFile = clientCa == null ? null : file(clientCa);
         if (clientCaFile != null) {
             String wrong = UpstreamTls.caProblem(clientCaFile);
@@ -383,6 +386,10 @@ final class GatewayConfigReader extends DocumentReader {
             cert = null;
             key = null;
         }
+        if (key != null && !privateKey(file(key), path + ".key", "the upstream's TLS key")) {
+            cert = null;
+            key = null;
+        }
         GatewayConfig.Tls tls = new GatewayConfig.Tls(caFile, text(node.get("server_name"), path + ".server_name",
                 null), cert == null ? null : file(cert), key == null ? null : file(key));
         if (tls.cert() != null) {
@@ -393,6 +400,17 @@ final class GatewayConfigReader extends DocumentReader {
             }
         }
         return tls;
+    }
+
+    /** As ssh checks its keys: a link, or a key others may read or write, is a problem at {@code path}. */
+    private boolean privateKey(Path key, String path, String what) {
+        try {
+            SecretFiles.checkPrivate(key, what);
+            return true;
+        } catch (IllegalArgumentException e) {
+            problem(path, e.getMessage());
+            return false;
+        }
     }
 
     private List<String> endpoints(JsonNode node, String path) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
@@ -259,6 +260,8 @@ class GatewayConfigTest {
                 """);
         assertThat(c.tls()).isEqualTo(new GatewayConfig.Certificate(cert.cert(), cert.key()));
 
+        // the two swapped: the certificate taken for the key must pass the key's mode check to be read as PEM
+        Files.setPosixFilePermissions(cert.cert(), PosixFilePermissions.fromString("rw-------"));
         assertThatThrownBy(() -> read("""
                 region: cn
                 listen: 127.0.0.1:8443
@@ -268,6 +271,39 @@ class GatewayConfigTest {
                 """)).isInstanceOf(ConfigException.class)
                      .hasMessageContaining("gateway.yaml:3: tls: ")
                      .hasMessageContaining("are not a PEM certificate chain and its key");
+    }
+
+    @Test
+    void aTlsKeyOthersMayRead_isRefused_namingItsKeyAndTheChmodThatFixesIt() throws Exception {
+        TestCertificate cert = TestCertificate.make(dir, "gw");
+        Files.setPosixFilePermissions(cert.key(), PosixFilePermissions.fromString("rw-r--r--"));
+
+        assertThatThrownBy(() -> read("""
+                region: cn
+                listen: 127.0.0.1:8443
+                tls: {cert: gw.crt, key: gw.key}
+                upstreams: {cn: {endpoints: [127.0.0.1:9000], tls: {cert: gw.crt, key: gw.key}}}
+                static: {topology: t.yaml, rules: r.yaml, health: h.yaml}
+                """)).isInstanceOf(ConfigException.class)
+                     .hasMessageContaining("tls.key: " + cert.key() + ": the listener's TLS key has mode rw-r--r--")
+                     .hasMessageContaining("upstreams.cn.tls.key: " + cert.key() + ": the upstream's TLS key has mode")
+                     .hasMessageContaining("chmod 600 " + cert.key());
+    }
+
+    @Test
+    void aTlsKeyThatIsALink_isRefused() throws Exception {
+        TestCertificate cert = TestCertificate.make(dir, "gw");
+        Files.createSymbolicLink(dir.resolve("planted.key"), cert.key());
+
+        assertThatThrownBy(() -> read("""
+                region: cn
+                listen: 127.0.0.1:8443
+                tls: {cert: gw.crt, key: planted.key}
+                upstreams: {cn: {endpoints: [127.0.0.1:9000]}}
+                static: {topology: t.yaml, rules: r.yaml, health: h.yaml}
+                """)).isInstanceOf(ConfigException.class)
+                     .hasMessageContaining("tls.key: " + dir.resolve("planted.key")
+                                           + ": the listener's TLS key is a symbolic link");
     }
 
     @Test

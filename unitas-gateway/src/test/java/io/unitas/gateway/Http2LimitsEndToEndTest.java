@@ -39,6 +39,7 @@ class Http2LimitsEndToEndTest {
     private static final int RST_STREAM = 0x3;
     private static final int SETTINGS = 0x4;
     private static final int GOAWAY = 0x7;
+    private static final int CONTINUATION = 0x9;
 
     final Backend fast = new Backend("fast");
     Gateway gateway;
@@ -111,6 +112,49 @@ class Http2LimitsEndToEndTest {
         assertThat(unhandled).as("exceptions that reached the pipeline's tail (a stack trace each)").isEmpty();
     }
 
+    @Test
+    void aClientSendingContinuationFramesWithoutEnd_getsGoaway_countedAndWithoutAStackTrace() throws Exception {
+        // CVE-2024-27316 and kin: a header block that never ends, each frame of it kept by the server until the end
+        int before = fast.gets();
+        double errorsBefore = protocolErrors();
+        java.util.logging.Logger pipeline =
+                java.util.logging.Logger.getLogger("io.netty.channel.DefaultChannelPipeline");
+        java.util.List<String> unhandled = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler tail = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                unhandled.add(r.getMessage());
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        pipeline.addHandler(tail);
+        try (Socket socket = connect()) {
+            ByteArrayOutputStream frames = new ByteArrayOutputStream();
+            frames.write(frame(HEADERS, 0x1, 1, headerBlock(1, "100"))); // END_STREAM, not END_HEADERS
+            byte[] more = "x-pad: ".repeat(2_340).getBytes(StandardCharsets.US_ASCII); // ~16 KiB a frame
+            for (int i = 0; i < 64; i++) { // 1 MiB of header block, the gateway's heads being 64 KiB at most
+                frames.write(frame(CONTINUATION, 0, 1, more));
+            }
+            try {
+                socket.getOutputStream().write(frames.toByteArray());
+            } catch (IOException e) {
+                // closed after its GOAWAY: what is tested below
+            }
+
+            assertThat(framesUntilClosed(socket.getInputStream())).contains(GOAWAY);
+            assertThat(fast.gets()).as("requests sent upstream").isEqualTo(before);
+            ProtocolEndToEndTest.await("the connection's error counted", () -> protocolErrors() > errorsBefore);
+        } finally {
+            pipeline.removeHandler(tail);
+        }
+        assertThat(unhandled).as("exceptions that reached the pipeline's tail (a stack trace each)").isEmpty();
+    }
+
     private double protocolErrors() {
         try {
             String scrape = java.net.http.HttpClient.newHttpClient().send(
@@ -136,13 +180,18 @@ class Http2LimitsEndToEndTest {
 
     /** A GET of {@code /a} for user {@code user}, ending its stream. */
     private static byte[] headers(int stream, String user) throws Http2Exception {
+        return frame(HEADERS, 0x4 | 0x1, stream, headerBlock(stream, user)); // END_HEADERS, END_STREAM
+    }
+
+    /** The encoded header block of a GET of {@code /a} for user {@code user}. */
+    private static byte[] headerBlock(int stream, String user) throws Http2Exception {
         Http2Headers h = new DefaultHttp2Headers().method("GET").scheme("http").path("/a").authority("gw")
                                                   .add("x-user-id", user);
         ByteBuf block = Unpooled.buffer();
         new DefaultHttp2HeadersEncoder().encodeHeaders(stream, h, block);
         byte[] payload = new byte[block.readableBytes()];
         block.readBytes(payload);
-        return frame(HEADERS, 0x4 | 0x1, stream, payload); // END_HEADERS, END_STREAM
+        return payload;
     }
 
     private static byte[] frame(int type, int flags, int stream, byte[] payload) {

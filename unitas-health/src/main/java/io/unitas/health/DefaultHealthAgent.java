@@ -47,14 +47,20 @@ final class DefaultHealthAgent implements HealthAgent {
     }
 
     DefaultHealthAgent(HealthConfig config, Clock clock, UnitLagSource unitLags) {
+        this(config, clock, unitLags, check -> check.probe().kind() == ProbeConfig.Kind.POSTGRES
+                ? new PostgresProbe(check.probe(), config.region(), clock) : Probe.of(check.probe()));
+    }
+
+    /** With the probe of each check made by {@code probeOf} (tests give probes of their own). */
+    DefaultHealthAgent(HealthConfig config, Clock clock, UnitLagSource unitLags,
+                       java.util.function.Function<CheckConfig, Probe> probeOf) {
         this.config = config;
         this.clock = clock;
         this.unitLags = unitLags;
         Instant now = clock.instant();
         for (CheckConfig check : config.checks()) {
             if (!check.calculated()) {
-                probes.put(check.name(), check.probe().kind() == ProbeConfig.Kind.POSTGRES
-                        ? new PostgresProbe(check.probe(), config.region(), clock) : Probe.of(check.probe()));
+                probes.put(check.name(), probeOf.apply(check));
                 states.put(check.name(), CheckState.initial(now));
             }
         }
@@ -71,13 +77,29 @@ final class DefaultHealthAgent implements HealthAgent {
         Duration tick = Duration.ofMillis(100);
         for (CheckConfig check : config.checks()) {
             if (!check.calculated()) {
-                scheduler.scheduleAtFixedRate(() -> run(check), 0, check.interval().toMillis(),
-                                              TimeUnit.MILLISECONDS);
+                scheduler.scheduleAtFixedRate(surviving("check " + check.name(), () -> run(check)), 0,
+                                              check.interval().toMillis(), TimeUnit.MILLISECONDS);
                 tick = check.interval().compareTo(tick) < 0 ? check.interval() : tick;
             }
         }
         // Re-rolling up on a tick of its own is what turns a probe that went silent into a change.
-        scheduler.scheduleAtFixedRate(this::refresh, tick.toMillis(), tick.toMillis(), TimeUnit.MILLISECONDS);
+        scheduler.scheduleAtFixedRate(surviving("health roll-up", this::refresh), tick.toMillis(), tick.toMillis(),
+                                      TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * {@code task}, outliving any throwable of one run: a scheduled task that throws is never run again, and a check
+     * that is never probed again keeps its last state for ever. An out-of-memory ends the process before this
+     * (-XX:+ExitOnOutOfMemoryError).
+     */
+    static Runnable surviving(String what, Runnable task) {
+        return () -> {
+            try {
+                task.run();
+            } catch (Throwable e) { // NOPMD: see above
+                log.warn("{} failed; retrying on the next run: {}", what, e.toString());
+            }
+        };
     }
 
     /** Also tells {@code observer} of every probe result, as it arrives (for latency metrics). */
@@ -89,7 +111,8 @@ final class DefaultHealthAgent implements HealthAgent {
         ProbeResult result;
         try {
             result = probes.get(check.name()).probe(check.timeout());
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) { // NOPMD: a scheduled task that throws is never run again
+            // an out-of-memory ends the process first (-XX:+ExitOnOutOfMemoryError); any other Error is this probe's
             result = ProbeResult.down(Duration.ZERO, "probe failed: " + ProbeFailure.firstLine(e));
         }
         synchronized (this) {

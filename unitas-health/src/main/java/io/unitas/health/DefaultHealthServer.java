@@ -18,6 +18,7 @@ import io.grpc.protobuf.services.HealthStatusManager;
 
 import io.unitas.config.HealthReportJson;
 import io.unitas.core.health.HealthReport;
+import io.unitas.server.bounds.ConnectionBounds;
 
 /** An Armeria server for the HTTP endpoints and a grpc-java server for the health protocol, over one agent. */
 final class DefaultHealthServer implements HealthServer {
@@ -26,9 +27,6 @@ final class DefaultHealthServer implements HealthServer {
 
     /** Connections to the HTTP port at once; more are closed as they are accepted. */
     static final int HTTP_MAX_CONNECTIONS = 256;
-
-    /** The kernel's receive buffer of an HTTP connection: its requests are a line and a few headers. */
-    static final int HTTP_RECEIVE_BUFFER = 64 * 1024;
 
     private final DefaultHealthAgent agent;
     private final HealthMetrics metrics;
@@ -80,7 +78,7 @@ final class DefaultHealthServer implements HealthServer {
                 // bounds of an unauthenticated port: few connections, and a kernel receive buffer that autotuning
                 // cannot grow to tcp_rmem's largest (32 MB on some hosts) for a client that is no longer read
                 .maxNumConnections(HTTP_MAX_CONNECTIONS)
-                .childChannelOption(io.netty.channel.ChannelOption.SO_RCVBUF, HTTP_RECEIVE_BUFFER)
+                .childChannelOption(io.netty.channel.ChannelOption.SO_RCVBUF, ConnectionBounds.RECEIVE_BUFFER)
                 // and a connection is read only while it takes its answers (see ConnectionBounds)
                 .http2MaxStreamsPerConnection(ConnectionBounds.MAX_STREAMS)
                 .childChannelPipelineCustomizer(bounds.pipeline())

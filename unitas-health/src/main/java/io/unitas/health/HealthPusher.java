@@ -52,12 +52,12 @@ final class HealthPusher implements AutoCloseable {
         this.config = config;
         this.client = client(config);
         long every = config.every().toMillis();
-        scheduler.scheduleAtFixedRate(() -> {
+        scheduler.scheduleAtFixedRate(DefaultHealthAgent.surviving("health push", () -> {
             HealthReport report = current.get();
             if (report != null) {
                 offer(report);
             }
-        }, every, every, TimeUnit.MILLISECONDS);
+        }), every, every, TimeUnit.MILLISECONDS);
     }
 
     /**

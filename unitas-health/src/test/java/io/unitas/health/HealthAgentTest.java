@@ -18,6 +18,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import io.unitas.core.Region;
 import io.unitas.core.health.HealthReport;
+import io.unitas.core.health.ProbeResult;
 import io.unitas.core.health.UnitLag;
 import io.unitas.testkit.Ports;
 
@@ -143,6 +144,59 @@ class HealthAgentTest {
             assertThat(agent.current().unitLags()).isEmpty();
             assertThat(metrics.scrape(agent.current()))
                     .contains("unitas_unit_replication_lag_seconds{region=\"eu\",to=\"cn\",unit=\"u-de\"} NaN");
+        }
+    }
+
+    @Test
+    void aProbeThatThrowsAnError_isADownResult_andTheCheckIsProbedOn() {
+        // a scheduled task that throws is never run again: the check would keep its last state for ever
+        java.util.concurrent.atomic.AtomicInteger runs = new java.util.concurrent.atomic.AtomicInteger();
+        Probe once = timeout -> {
+            if (runs.incrementAndGet() == 1) {
+                throw new StackOverflowError("a deep driver");
+            }
+            return ProbeResult.up(Duration.ofMillis(1), "fine", -1, java.util.Map.of());
+        };
+        String yaml = "region: eu\ndefaults: {interval: 50ms, timeout: 500ms}\nchecks:\n"
+                      + "  - {name: a, kind: tcp, target: '127.0.0.1:" + open.getLocalPort() + "'}\n";
+        List<ProbeResult> seen = new CopyOnWriteArrayList<>();
+        try (DefaultHealthAgent agent = new DefaultHealthAgent(HealthConfig.parse("health.yaml", yaml),
+                                                               Clock.systemUTC(), UnitLagSource.NONE, check -> once)) {
+            agent.observeResults((check, result) -> seen.add(result));
+            agent.start();
+
+            assertThat(Eventually.within(Duration.ofSeconds(10), HealthReport::healthy, agent::current).healthy())
+                    .as("healthy by the probes after the one that threw").isTrue();
+            assertThat(seen.get(0).up()).isFalse();
+            assertThat(seen.get(0).reason()).isEqualTo("probe failed: a deep driver");
+            assertThat(runs).hasValueGreaterThan(2);
+        }
+    }
+
+    @Test
+    void aListenerThatThrowsAnError_endsNoLoop_theChecksAreProbedOn() {
+        java.util.concurrent.atomic.AtomicInteger runs = new java.util.concurrent.atomic.AtomicInteger();
+        Probe up = timeout -> {
+            runs.incrementAndGet();
+            return ProbeResult.up(Duration.ofMillis(1), "fine", -1, java.util.Map.of());
+        };
+        java.util.concurrent.atomic.AtomicInteger runsAtError = new java.util.concurrent.atomic.AtomicInteger(-1);
+        String yaml = "region: eu\ndefaults: {interval: 50ms, timeout: 500ms}\nchecks:\n"
+                      + "  - {name: a, kind: tcp, target: '127.0.0.1:" + open.getLocalPort() + "'}\n";
+        try (DefaultHealthAgent agent = new DefaultHealthAgent(HealthConfig.parse("health.yaml", yaml),
+                                                               Clock.systemUTC(), UnitLagSource.NONE, check -> up)) {
+            Thread test = Thread.currentThread(); // subscribe hands the current report over at once, on this thread
+            agent.subscribe(report -> {
+                if (Thread.currentThread() != test && runsAtError.compareAndSet(-1, runs.get())) {
+                    throw new AssertionError("a listener's bug");
+                }
+            });
+            agent.start();
+
+            int then = Eventually.within(Duration.ofSeconds(10), n -> n >= 0, runsAtError::get);
+            assertThat(then).as("the listener threw").isNotNegative();
+            assertThat(Eventually.within(Duration.ofSeconds(10), n -> n > then + 5, runs::get))
+                    .as("probes run after the listener's error").isGreaterThan(then + 5);
         }
     }
 }

@@ -2,9 +2,11 @@ package io.unitas.resolver;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executors;
@@ -14,7 +16,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** {@link FallbackPoolSync}: fetches are serialized; the file is replaced by a move, so a reader never sees half. */
+/**
+ * {@link FallbackPoolSync}: fetches are serialized; the file is replaced by a move, so a reader never sees half. It is
+ * written through a new temporary file of an unpredictable name in its directory, and a pool file that is a symbolic
+ * link is refused: a link planted there (the directory may be shared) cannot make the process write another file.
+ */
 final class DefaultFallbackPoolSync implements FallbackPoolSync {
 
     private static final Logger LOG = LoggerFactory.getLogger(FallbackPoolSync.class);
@@ -29,6 +35,11 @@ final class DefaultFallbackPoolSync implements FallbackPoolSync {
     DefaultFallbackPoolSync(Source source, Path file) {
         this.source = Objects.requireNonNull(source, "source");
         this.file = Objects.requireNonNull(file, "file");
+        if (Files.isSymbolicLink(file)) {
+            problem = linkProblem();
+            LOG.warn("fallback pool: {}", problem);
+            return;
+        }
         try {
             pool = FallbackPool.decodeBinary(Files.readAllBytes(file));
         } catch (NoSuchFileException e) {
@@ -57,10 +68,17 @@ final class DefaultFallbackPoolSync implements FallbackPoolSync {
         } catch (RuntimeException e) {
             return refuse(e.getMessage());
         }
+        if (Files.isSymbolicLink(file)) {
+            return refuse(linkProblem());
+        }
         try {
-            Path next = file.resolveSibling(file.getFileName() + ".new");
-            Files.write(next, data);
-            Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            Path next = Files.createTempFile(file.toAbsolutePath().getParent(), file.getFileName() + ".", ".tmp");
+            try {
+                Files.write(next, data, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+                Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } finally {
+                Files.deleteIfExists(next);
+            }
         } catch (IOException e) {
             return refuse(file + ": cannot write: " + e.getMessage());
         }
@@ -70,6 +88,10 @@ final class DefaultFallbackPoolSync implements FallbackPoolSync {
         }
         problem = "";
         return new Outcome(true, fetched, "");
+    }
+
+    private String linkProblem() {
+        return file + ": is a symbolic link (expected: a regular file, or none)";
     }
 
     private Outcome refuse(String why) {
@@ -97,9 +119,9 @@ final class DefaultFallbackPoolSync implements FallbackPoolSync {
             background.scheduleWithFixedDelay(() -> {
                 try {
                     refresh();
-                } catch (RuntimeException e) {
+                } catch (Throwable e) { // NOPMD: one uncaught Error would cancel the schedule for good
                     // refresh says its problems; anything else must not end the schedule
-                    LOG.warn("fallback pool: fetch failed: {}", e.toString());
+                    LOG.warn("fallback pool: fetch failed: {}; retrying on the next run", e.toString());
                 }
             }, 0, every.toNanos(), TimeUnit.NANOSECONDS);
         }

@@ -105,4 +105,59 @@ class FallbackPoolSyncTest {
                     .isEqualTo("10.0.0.1\n10.0.0.2\n");
         }
     }
+
+    @Test
+    void a_link_planted_at_a_predictable_temporary_name_is_not_followed() throws Exception {
+        Path victim = Files.writeString(dir.resolve("victim"), "precious");
+        Files.createSymbolicLink(dir.resolve("fallback-pool.bin.new"), victim);
+
+        try (FallbackPoolSync sync = FallbackPoolSync.create(POOL, file)) {
+            assertThat(sync.refresh().kept()).isTrue();
+        }
+        assertThat(Files.readString(victim)).isEqualTo("precious");
+        assertThat(Files.isSymbolicLink(file)).isFalse();
+        assertThat(FallbackPool.decodeBinary(Files.readAllBytes(file)).encodeText()).isEqualTo("10.0.0.9\n");
+        try (var left = Files.list(dir)) {
+            assertThat(left.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".tmp")))
+                    .as("temporary files left behind").isEmpty();
+        }
+    }
+
+    @Test
+    void a_pool_file_that_is_a_link_is_refused_with_one_line_and_its_target_left_alone() throws Exception {
+        Path victim = Files.writeString(dir.resolve("victim"), "precious");
+        Files.createSymbolicLink(file, victim);
+
+        try (FallbackPoolSync sync = FallbackPoolSync.create(POOL, file)) {
+            assertThat(sync.problem()).isEqualTo(file + ": is a symbolic link (expected: a regular file, or none)");
+            FallbackPoolSync.Outcome outcome = sync.refresh();
+
+            assertThat(outcome.kept()).isFalse();
+            assertThat(outcome.problem()).contains(file + ": is a symbolic link").doesNotContain("\n");
+        }
+        assertThat(Files.readString(victim)).isEqualTo("precious");
+        assertThat(Files.isSymbolicLink(file)).isTrue();
+    }
+
+    @Test
+    void the_refresh_loop_survives_a_fetch_that_throws_an_error() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger fetches = new java.util.concurrent.atomic.AtomicInteger();
+        FallbackPoolSync.Source once = () -> {
+            if (fetches.getAndIncrement() == 0) {
+                throw new StackOverflowError("a deep fetch");
+            }
+            return POOL.fetch();
+        };
+        try (FallbackPoolSync sync = FallbackPoolSync.create(once, file)) {
+            sync.start(java.time.Duration.ofMillis(20));
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+            while (sync.pool().addresses().isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(sync.pool().encodeText()).as("kept by a run after the one that threw").isEqualTo("10.0.0.9\n");
+        }
+    }
+
+    /** A source of one address, without a control plane. */
+    private static final FallbackPoolSync.Source POOL = () -> FallbackPool.decodeText("10.0.0.9\n").encodeBinary();
 }

@@ -35,11 +35,15 @@ import io.unitas.data.remote.IdempotencyWire.Operation;
 import io.unitas.data.store.IdempotencyRecord;
 import io.unitas.data.store.StoreResult;
 import io.unitas.data.store.StoredResponse;
+import io.unitas.server.bounds.ConnectionBounds;
 
 /** {@link HomeReadServer} on Armeria: token, then parameters, then ownership, then the reader on a blocking thread. */
 final class ArmeriaHomeReadServer implements HomeReadServer {
 
     private static final Logger log = LoggerFactory.getLogger(ArmeriaHomeReadServer.class);
+
+    /** Connections at once; more are closed as they are accepted. */
+    static final int MAX_CONNECTIONS = 4_096;
     private static final MediaType PROBLEM_JSON = MediaType.parse(ProblemJson.MEDIA_TYPE);
     private static final String BEARER = "Bearer ";
 
@@ -103,7 +107,7 @@ final class ArmeriaHomeReadServer implements HomeReadServer {
         }
         // One client must not fill the heap: see ConnectionBounds for why HTTP/1.1 and HTTP/2 are bounded apart.
         ConnectionBounds bounds = new ConnectionBounds();
-        sb.maxNumConnections(ConnectionBounds.MAX_CONNECTIONS)
+        sb.maxNumConnections(MAX_CONNECTIONS)
           .http2MaxStreamsPerConnection(ConnectionBounds.MAX_STREAMS)
           .childChannelOption(io.netty.channel.ChannelOption.SO_RCVBUF, ConnectionBounds.RECEIVE_BUFFER)
           .childChannelPipelineCustomizer(bounds.pipeline())
@@ -153,6 +157,10 @@ final class ArmeriaHomeReadServer implements HomeReadServer {
         if (refused != null) {
             return problem(null, "unauthenticated", refused);
         }
+        ProblemDetail twice = givenTwice(ctx, "unit", "type", "key", "copy");
+        if (twice != null) {
+            return problem(null, "bad_request", twice);
+        }
         String unit = ctx.queryParam("unit");
         String type = ctx.queryParam("type");
         String key = ctx.queryParam("key");
@@ -174,6 +182,21 @@ final class ArmeriaHomeReadServer implements HomeReadServer {
         long timeLeftMillis = timeLeftMillis(req.headers().get(HomeReadWire.TIMEOUT_HEADER));
         return HttpResponse.of(CompletableFuture.supplyAsync(
                 () -> read(ctx, arrived, timeLeftMillis, reader, unit, type, key, copy), ctx.blockingTaskExecutor()));
+    }
+
+    /**
+     * A 400 naming the first of {@code names} the query gives more than once, or {@code null}: a request that says
+     * two things (two units, two keys) is refused, never served by the first value while its sender meant another.
+     */
+    private static ProblemDetail givenTwice(ServiceRequestContext ctx, String... names) {
+        for (String name : names) {
+            int given = ctx.queryParams().getAll(name).size();
+            if (given > 1) {
+                return ProblemDetail.of(400, HomeReadWire.BAD_REQUEST,
+                                        "query: " + name + " given " + given + " times (expected: once)");
+            }
+        }
+        return null;
     }
 
     /** The caller's time left as sent, or this server's request timeout when absent or not a count of ms. */
@@ -229,6 +252,10 @@ final class ArmeriaHomeReadServer implements HomeReadServer {
             return idempotencyProblem(op, "not_served", ProblemDetail.of(404, IdempotencyWire.NOT_SERVED,
                     "region " + region + " serves no idempotency records (expected: a home-read server built with "
                     + "idempotency(store))"));
+        }
+        ProblemDetail twice = givenTwice(ctx, "unit", "key", "copy");
+        if (twice != null) {
+            return idempotencyProblem(op, "bad_request", twice);
         }
         String unit = ctx.queryParam("unit");
         String key = ctx.queryParam("key");

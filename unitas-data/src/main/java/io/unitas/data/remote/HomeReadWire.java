@@ -38,7 +38,7 @@ final class HomeReadWire {
     static final String EXPIRED = "home-read-expired";
     /** 401: no bearer token, or not one the home accepts. */
     static final String UNAUTHENTICATED = "unauthenticated";
-    /** 400: a query parameter is missing. */
+    /** 400: a query parameter is missing, or given more than once. */
     static final String BAD_REQUEST = "bad-request";
     /** 404: the home serves no reader for this entity type (a deployment mismatch, not a missing entity). */
     static final String UNKNOWN_ENTITY_TYPE = "unknown-entity-type";

@@ -33,6 +33,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
@@ -235,6 +237,24 @@ class HomeReadTest {
         assertThat(raw.headers().firstValue("content-type")).hasValueSatisfying(
                 t -> assertThat(t).startsWith("application/problem+json"));
         assertThat(raw.body()).contains("\"type\":\"urn:unitas:problem:unauthenticated\"", "\"status\":401");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"unit=u-cn&unit=u-eu&type=account&key=alice", "unit=u-cn&type=account&key=alice&key=bob",
+                            "unit=u-cn&type=account&type=account&key=alice"})
+    void aParameterGivenTwice_is400NamingIt_andNothingIsRead(String query) throws Exception {
+        // A request that says two things is refused, as the gateway and the starter refuse a key given twice.
+        HomeReadServer s = cn();
+        String name = query.contains("unit=u-eu") ? "unit" : query.contains("key=bob") ? "key" : "type";
+
+        HttpResponse<String> raw = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(s.uri().resolve(HomeReadWire.PATH + "?" + query))
+                           .header("Authorization", "Bearer " + TOKEN).build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(raw.statusCode()).isEqualTo(400);
+        assertThat(raw.body()).contains("\"type\":\"urn:unitas:problem:bad-request\"",
+                                        "query: " + name + " given 2 times (expected: once)");
+        assertThat(readerCalls).hasValue(0);
     }
 
     @Test

@@ -192,6 +192,24 @@ class RemoteIdempotencyTest {
     // ---- refused: a unit cn does not own, a token it does not accept
 
     @Test
+    void aClaimNamingItsUnitTwice_is400NamingIt_andCnsStoreIsNotTouched() throws Exception {
+        HomeReadServer cn = cn(cnStore);
+
+        HttpResponse<String> raw = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(cn.uri().resolve(IdempotencyWire.CLAIM + "?unit=u-cn&unit=u-eu&key=k-1"))
+                           .header("Authorization", "Bearer " + TOKEN)
+                           .POST(HttpRequest.BodyPublishers.ofByteArray(
+                                   IdempotencyWire.bytes(IdempotencyWire.record(inFlight("k-1"))))).build(),
+                HttpResponse.BodyHandlers.ofString());
+
+        assertThat(raw.statusCode()).isEqualTo(400);
+        assertThat(raw.body()).contains("\"type\":\"urn:unitas:problem:bad-request\"",
+                                        "query: unit given 2 times (expected: once)");
+        assertThat(cnStore.idempotencyRecord("k-1").status()).isEqualTo(Status.NOT_FOUND);
+        assertThat(served("claim", "bad_request")).isEqualTo(1);
+    }
+
+    @Test
     void aUnitCnDoesNotOwn_isRefused421_andCnsStoreIsNotTouched() throws Exception {
         HomeReadServer cn = cn(cnStore);
         IdempotencyStore euUnitAtCn = eu(cn.uri()).idempotency(CN, "u-eu");
