@@ -454,18 +454,21 @@ final class JdbcSagaCoordinator implements SagaCoordinator {
                                Begin done, String stepStatus, Begin following, long now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
                 "WITH saga AS (" + UPDATE_SAGA + " RETURNING id),"
+                // The step's row by its key (an index look-up whatever the table's statistics, even in a plan made
+                // when it was empty), written only if the saga's was: that is, if the lease is still ours.
                 + " done AS (UPDATE unitas_saga_steps SET status = ?, finished_at = ?, error = ?"
-                + " WHERE saga_id IN (SELECT id FROM saga) AND step_no = ? AND action = ?)"
+                + " WHERE saga_id = ? AND step_no = ? AND action = ? AND EXISTS (SELECT 1 FROM saga))"
                 + (following == null ? "" : ", next AS (" + RUNNING + ")")
                 + " SELECT COUNT(*) FROM saga")) {
             setSaga(ps, 1, id, epoch, next, error, retryAt, now);
             ps.setString(13, stepStatus);
             ps.setLong(14, now);
             ps.setString(15, error);
-            ps.setInt(16, done.step());
-            ps.setString(17, done.action());
+            ps.setString(16, id);
+            ps.setInt(17, done.step());
+            ps.setString(18, done.action());
             if (following != null) {
-                setRunning(ps, 18, following, now);
+                setRunning(ps, 19, following, now);
             }
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
