@@ -434,7 +434,8 @@ public final class SagaCrashDrill {
         }
 
         private long total() {
-            return queryLong(cn, "SELECT SUM(credit) FROM accounts") + queryLong(eu, "SELECT SUM(credit) FROM accounts");
+            return queryLong(cn, "SELECT SUM(credit) FROM accounts")
+                   + queryLong(eu, "SELECT SUM(credit) FROM accounts");
         }
 
         /**
