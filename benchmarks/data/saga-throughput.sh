@@ -7,11 +7,12 @@
 # the statements' cost alone).
 #   usage: benchmarks/data/saga-throughput.sh [durable|fast] [JMH options...]      (default durable)
 #   a quick check that it runs (not a measurement): benchmarks/data/saga-throughput.sh fast -wi 1 -i 1 -w 1 -r 1
+#   BENCH_JAR=path runs another build's benchmarks.jar (before and after a change, alternately, on the same machine)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 if [[ "${1:-}" == --help || "${1:-}" == -h ]]; then
-  sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
   exit 0
 fi
 mode="${1:-durable}"
@@ -22,9 +23,11 @@ pg_setup
 pg_start saga "$mode"
 port="$pg_port"
 
+jar="$(realpath -m "${BENCH_JAR:-$root/benchmarks/jmh/target/benchmarks.jar}")"
 cd "$root"
-[[ -f benchmarks/jmh/target/benchmarks.jar ]] || mvn -B -ntp -q -pl benchmarks/jmh -am package -DskipTests
-java ${JAVA_OPTS:-} -jar benchmarks/jmh/target/benchmarks.jar SagaBenchmark \
+[[ -n "${BENCH_JAR:-}" || -f "$jar" ]] || mvn -B -ntp -q -pl benchmarks/jmh -am package -DskipTests
+[[ -f "$jar" ]] || { echo "$0: BENCH_JAR: $jar: no such file" >&2; exit 2; }
+java ${JAVA_OPTS:-} -jar "$jar" SagaBenchmark \
   -p url="jdbc:postgresql://127.0.0.1:$port/bench?user=postgres" -rf json -rff "$work/result.json" "$@" >"$work/jmh.log" \
   || { tail -40 "$work/jmh.log" >&2; exit 1; }
 

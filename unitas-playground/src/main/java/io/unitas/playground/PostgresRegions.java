@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.h2.jdbcx.JdbcConnectionPool;
-import org.postgresql.ds.PGConnectionPoolDataSource;
 
 /**
  * One real PostgreSQL server per region ({@code --store postgres}), each with its store's connection pool, and the
@@ -50,15 +49,10 @@ final class PostgresRegions implements AutoCloseable {
         return regions;
     }
 
-    /** A store on {@code region}'s server, through a pool that drops connections the server broke. */
+    /** A store on {@code region}'s server, through a pool that renews the connections a crash of the server broke. */
     RegionalStore store(Region region, Clock clock) {
-        PGConnectionPoolDataSource source = new PGConnectionPoolDataSource();
-        source.setUrl(server(region).jdbcUrl());
-        source.setUser("postgres");
-        source.setApplicationName("unitas-playground-" + region.id());
-        source.setConnectTimeout(2);
-        JdbcConnectionPool pool = JdbcConnectionPool.create(source);
-        pool.setMaxConnections(POOL);
+        JdbcConnectionPool pool = PostgresPool.create(server(region).jdbcUrl(), "unitas-playground-" + region.id(),
+                                                      POOL);
         pools.put(region, pool);
         return RegionalStore.jdbc(region, pool, clock);
     }

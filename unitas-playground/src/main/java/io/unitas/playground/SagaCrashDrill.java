@@ -14,6 +14,7 @@ import io.unitas.testkit.Ports;
 import io.unitas.testkit.PostgresServer;
 import java.io.PrintWriter;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -34,7 +35,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
-import org.postgresql.ds.PGSimpleDataSource;
+import org.h2.jdbcx.JdbcConnectionPool;
 
 /**
  * The {@code saga-crash} drill: transfers of credit between users homed in two regions ({@code cn}, {@code eu}), each
@@ -60,6 +61,11 @@ public final class SagaCrashDrill {
     private static final Duration EU_DOWN_AT_MOST = Duration.ofSeconds(60);
     private static final Region CN = Region.of("cn");
     private static final Region EU = Region.of("eu");
+    /**
+     * Connections each pool keeps open (a region's store: the workers' steps and the recovery loop; the first
+     * coordinator's own): a statement takes one of them rather than a new session, whose server process would start.
+     */
+    static final int POOL = 10;
 
     private SagaCrashDrill() {}
 
@@ -77,9 +83,16 @@ public final class SagaCrashDrill {
      * @param unfinished     transfers that ended neither completed nor compensated
      * @param creditBefore   the total credit of both regions before
      * @param creditAfter    and after
+     * @param sessions       the sessions both servers opened ({@code pg_stat_database.sessions}; eu's since its
+     *                       restart, as a crash discards its statistics), each a server process started
      */
     public record Result(boolean naive, int transfers, int completed, int compensated, int inFlightAtCrash,
-                         int retriedByHand, int unfinished, long creditBefore, long creditAfter) {
+                         int retriedByHand, int unfinished, long creditBefore, long creditAfter, long sessions) {
+
+        Result counting(long opened) {
+            return new Result(naive, transfers, completed, compensated, inFlightAtCrash, retriedByHand, unfinished,
+                              creditBefore, creditAfter, opened);
+        }
 
         /** Whether the credit was conserved and every transfer ended. */
         public boolean holds() {
@@ -106,6 +119,7 @@ public final class SagaCrashDrill {
         row(out, "total credit before", results, Result::creditBefore);
         row(out, "total credit after", results, Result::creditAfter);
         row(out, "credit created (+) or destroyed (-)", results, r -> r.creditAfter() - r.creditBefore());
+        row(out, "PostgreSQL sessions", results, Result::sessions);
         out.append(String.format("%-40s", "invariant"));
         results.forEach(r -> out.append(String.format("%14s", r.holds() ? "holds" : "BROKEN")));
         return out.append('\n').toString();
@@ -131,18 +145,28 @@ public final class SagaCrashDrill {
         int cnPort = Ports.free();
         int euPort = Ports.free();
         try (PostgresServer cn = PostgresServer.start(cnPort); PostgresServer eu = PostgresServer.start(euPort)) {
-            return new Run(naive, transfers, seed, progress, cn, eu).run();
+            Run run = new Run(naive, transfers, seed, progress, cn, eu);
+            Result result;
+            try {
+                result = run.run();
+            } finally {
+                run.close();
+            }
+            return result.counting(run.sessions());
         }
     }
 
     /** One run: the regions' stores, the planned transfers, and what happened to them. */
-    private static final class Run {
+    private static final class Run implements AutoCloseable {
         private final boolean naive;
         private final int count;
         private final Consumer<String> progress;
+        private final PostgresServer cnServer;
         private final PostgresServer euServer;
-        private final DataSource cn;
-        private final DataSource eu;
+        private final JdbcConnectionPool cn;
+        private final JdbcConnectionPool eu;
+        /** The first coordinator's own, as its process has its own; the drill's kill closes it. */
+        private final JdbcConnectionPool firstCoordinators;
         private final Map<Region, DataSource> stores;
         private final List<String[]> plan = new ArrayList<>();
         private final Clock clock = Clock.systemUTC();
@@ -162,9 +186,11 @@ public final class SagaCrashDrill {
             this.naive = naive;
             this.count = count;
             this.progress = progress;
+            this.cnServer = cnServer;
             this.euServer = euServer;
-            this.cn = dataSource(cnServer.jdbcUrl());
-            this.eu = dataSource(euServer.jdbcUrl());
+            this.cn = PostgresPool.create(cnServer.jdbcUrl(), "unitas-saga-crash-cn", POOL);
+            this.eu = PostgresPool.create(euServer.jdbcUrl(), "unitas-saga-crash-eu", POOL);
+            this.firstCoordinators = PostgresPool.create(cnServer.jdbcUrl(), "unitas-saga-crash-cn-1", POOL);
             this.stores = Map.of(CN, cn, EU, eu);
             Random random = new Random(seed);
             for (int i = 0; i < count; i++) {
@@ -197,7 +223,7 @@ public final class SagaCrashDrill {
             int euUpAt = count * 3 / 4;
 
             // phase 1: the first coordinator, until it dies
-            Killable firstDb = new Killable(cn);
+            Killable firstDb = new Killable(firstCoordinators);
             SagaCoordinator first = naive ? null : coordinator(firstDb, transfer, "cn-1");
             workers(i -> {
                 if (i == crashAt) {
@@ -398,17 +424,45 @@ public final class SagaCrashDrill {
             if (naive) {
                 int naiveUnfinished = count - naiveCompleted.get() - naiveRefused.get();
                 return new Result(true, count, naiveCompleted.get(), naiveRefused.get(), inFlightAtCrash.get(), 0,
-                                  naiveUnfinished, before, after);
+                                  naiveUnfinished, before, after, 0);
             }
             int completed = (int) queryLong(cn, "SELECT COUNT(*) FROM unitas_sagas WHERE state = 'completed'");
             int compensated = (int) queryLong(cn, "SELECT COUNT(*) FROM unitas_sagas WHERE state = 'compensated'");
             int all = (int) queryLong(cn, "SELECT COUNT(*) FROM unitas_sagas");
             return new Result(false, all, completed, compensated, inFlightAtCrash.get(), retried,
-                              all - completed - compensated, before, after);
+                              all - completed - compensated, before, after, 0);
         }
 
         private long total() {
-            return queryLong(cn, "SELECT SUM(credit) FROM accounts") + queryLong(eu, "SELECT SUM(credit) FROM accounts");
+            return queryLong(cn, "SELECT SUM(credit) FROM accounts")
+                   + queryLong(eu, "SELECT SUM(credit) FROM accounts");
+        }
+
+        /**
+         * The sessions both servers opened, read after the pools closed: a session counts once it reported its
+         * statistics (within a second of going idle, or at its end), so this waits a second for the last ones.
+         */
+        long sessions() {
+            LockSupport.parkNanos(Duration.ofSeconds(1).toNanos());
+            long sum = 0;
+            for (PostgresServer server : List.of(cnServer, euServer)) {
+                try (Connection c = DriverManager.getConnection(server.jdbcUrl(), server.admin());
+                     Statement s = c.createStatement();
+                     ResultSet rs = s.executeQuery("SELECT coalesce(sum(sessions), 0) FROM pg_stat_database")) {
+                    rs.next();
+                    sum += rs.getLong(1);
+                } catch (SQLException e) {
+                    throw new IllegalStateException("sessions: " + e.getMessage(), e);
+                }
+            }
+            return sum;
+        }
+
+        @Override
+        public void close() {
+            firstCoordinators.dispose();
+            cn.dispose();
+            eu.dispose();
         }
     }
 
@@ -433,14 +487,6 @@ public final class SagaCrashDrill {
         }
     }
 
-    private static DataSource dataSource(String url) {
-        PGSimpleDataSource ds = new PGSimpleDataSource();
-        ds.setUrl(url);
-        ds.setUser("postgres");
-        ds.setConnectTimeout(2);
-        return ds;
-    }
-
     private static void execute(DataSource ds, String sql) {
         try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
             s.execute(sql);
@@ -460,14 +506,14 @@ public final class SagaCrashDrill {
 
     /**
      * The first coordinator's database as its process sees it: {@link #kill} is the process dying, every connection
-     * cut and none opened after.
+     * cut (its pool closed) and none opened after.
      */
     private static final class Killable implements DataSource {
-        private final DataSource target;
+        private final JdbcConnectionPool target;
         private final List<Connection> open = new CopyOnWriteArrayList<>();
         private volatile boolean dead;
 
-        Killable(DataSource target) {
+        Killable(JdbcConnectionPool target) {
             this.target = target;
         }
 
@@ -480,6 +526,7 @@ public final class SagaCrashDrill {
                     // already broken: as good as closed
                 }
             }
+            target.dispose(); // the connections lent are closed as they come back, the idle ones now
         }
 
         @Override

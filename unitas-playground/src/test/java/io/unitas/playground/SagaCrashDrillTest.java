@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The {@code saga-crash} drill, both modes: with sagas the total credit is conserved and every transfer ends completed
  * or compensated although the coordinator died mid-saga and eu's database was killed; with two local transactions
- * credit is destroyed.
+ * credit is destroyed. The regions' stores are pooled, and the pools outlive eu's restart.
  */
 class SagaCrashDrillTest {
 
@@ -28,5 +28,10 @@ class SagaCrashDrillTest {
         assertThat(naive.creditAfter()).as("credit destroyed: debits whose credit never came").isLessThan(
                 naive.creditBefore());
         assertThat(table).contains("invariant").contains("holds").contains("BROKEN");
+        // Unpooled, each statement opened a session of its own; each region's pool, the first
+        // coordinator's own, and eu's pool again after its restart open a few dozen at most.
+        assertThat(unitas.sessions()).as("sessions: the pools', not one per statement: " + table)
+                .isPositive().isLessThanOrEqualTo(4L * SagaCrashDrill.POOL);
+        assertThat(naive.sessions()).as(table).isPositive().isLessThanOrEqualTo(4L * SagaCrashDrill.POOL);
     }
 }

@@ -41,6 +41,19 @@ final class JdbcSagaCoordinator implements SagaCoordinator {
     private static final String OPEN = "('pending', 'executing', 'compensating')";
     private static final int MAX_ERROR = 2000;
 
+    /** The saga's row, if this coordinator still holds its lease (12 parameters); renews or releases the lease. */
+    private static final String UPDATE_SAGA =
+            "UPDATE unitas_sagas SET state = ?, step = ?, attempts = ?, compensating = ?, next_attempt_at = ?,"
+            + " last_error = COALESCE(?, last_error), owner = ?, lease_until = ?, updated_at = ?"
+            + " WHERE id = ? AND owner = ? AND lease_epoch = ?";
+
+    /** A step's row as running, for each row of the statement's {@code saga} (5 parameters). */
+    private static final String RUNNING =
+            "INSERT INTO unitas_saga_steps (saga_id, step_no, action, name, status, attempts, started_at)"
+            + " SELECT id, ?, ?, ?, 'running', ?, ? FROM saga ON CONFLICT (saga_id, step_no, action) DO UPDATE"
+            + " SET status = EXCLUDED.status, attempts = EXCLUDED.attempts,"
+            + " started_at = EXCLUDED.started_at, finished_at = NULL, error = NULL";
+
     private final DataSource dataSource;
     private final Map<String, Saga> sagas;
     private final String owner;
@@ -112,40 +125,42 @@ final class JdbcSagaCoordinator implements SagaCoordinator {
         SagaStatus started = SagaMachine.on(saga.definition(), SagaStatus.pending(), SagaEvent.START, retry);
         Begin first = begin(saga, SagaMachine.action(saga.definition(), started));
         long now = clock.millis();
+        Ended ended;
         try (Connection c = dataSource.getConnection()) {
-            // Recorded, started and its first step running in one commit, under a lease taken at insert (epoch 1):
-            // a crash after it leaves the first step to be run again, as a crash after that step's own write would.
-            c.setAutoCommit(false);
-            try {
-                try (PreparedStatement ps = c.prepareStatement(
-                        "INSERT INTO unitas_sagas (id, name, payload, state, step, attempts, compensating,"
-                        + " next_attempt_at, owner, lease_epoch, lease_until, created_at, updated_at)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)")) {
-                    ps.setString(1, id);
-                    ps.setString(2, saga.name());
-                    ps.setString(3, payload);
-                    ps.setString(4, started.state().jsonName());
-                    ps.setInt(5, started.step());
-                    ps.setInt(6, started.attempts());
-                    ps.setBoolean(7, started.compensating());
-                    ps.setLong(8, now);
-                    ps.setString(9, owner);
-                    ps.setLong(10, now + lease.toMillis());
-                    ps.setLong(11, now);
-                    ps.setLong(12, now);
-                    ps.executeUpdate();
-                }
-                markRunning(c, id, first, now);
-                c.commit();
-            } finally {
-                c.setAutoCommit(true);
+            c.setAutoCommit(true); // each write below is one statement, committed on its own
+            // Recorded, started and its first step running in one statement (one round trip, one commit), under a
+            // lease taken at insert (epoch 1): a crash after it leaves the first step to be run again, as a crash
+            // after that step's own write would.
+            try (PreparedStatement ps = c.prepareStatement(
+                    "WITH saga AS (INSERT INTO unitas_sagas (id, name, payload, state, step, attempts, compensating,"
+                    + " next_attempt_at, owner, lease_epoch, lease_until, created_at, updated_at)"
+                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?) RETURNING id)"
+                    + " INSERT INTO unitas_saga_steps (saga_id, step_no, action, name, status, attempts, started_at)"
+                    + " SELECT id, ?, ?, ?, 'running', ?, ? FROM saga")) {
+                ps.setString(1, id);
+                ps.setString(2, saga.name());
+                ps.setString(3, payload);
+                ps.setString(4, started.state().jsonName());
+                ps.setInt(5, started.step());
+                ps.setInt(6, started.attempts());
+                ps.setBoolean(7, started.compensating());
+                ps.setLong(8, now);
+                ps.setString(9, owner);
+                ps.setLong(10, now + lease.toMillis());
+                ps.setLong(11, now);
+                ps.setLong(12, now);
+                setRunning(ps, 13, first, now);
+                ps.executeUpdate();
             }
             reached("recorded, before " + first.what() + " " + id);
-            drive(c, saga, id, 1, payload, started, true);
+            ended = drive(c, saga, id, 1, payload, started, true);
         } catch (SQLException e) {
             throw new IllegalStateException("unitas_sagas: saga " + id + " (" + name + "): " + e.getMessage(), e);
         }
-        return find(id).orElseThrow();
+        // What this coordinator wrote last is the row, unless it stopped before the end (a backoff, a lost lease).
+        return ended != null ? new SagaRecord(id, saga.name(), ended.status(), Optional.ofNullable(ended.error()),
+                                              Optional.empty(), Instant.ofEpochMilli(ended.at()))
+                : find(id).orElseThrow();
     }
 
     @Override
@@ -232,34 +247,40 @@ final class JdbcSagaCoordinator implements SagaCoordinator {
         }
     }
 
+    /** A saga this coordinator ended (completed or compensated) or left stuck, as its last write put it. */
+    private record Ended(SagaStatus status, String error, long at) {}
+
     /**
      * Runs the machine's actions until the saga ends, is stuck, waits for a backoff, or the lease is lost;
-     * {@code running}: the current step's row already says running (written with the saga's last write).
+     * {@code running}: the current step's row already says running (written with the saga's last write). Returns
+     * how the saga ended or was left stuck, or null when this coordinator stopped before (a backoff, a lost lease).
+     * The error is the last of this drive's steps: a drive that recovers a saga may return one older than the row's.
      */
-    private void drive(Connection c, Saga saga, String id, long epoch, String payload, SagaStatus status,
+    private Ended drive(Connection c, Saga saga, String id, long epoch, String payload, SagaStatus status,
                        boolean running) throws SQLException {
+        String lastError = null;
         while (true) {
             SagaAction action = SagaMachine.action(saga.definition(), status);
             if (action instanceof SagaAction.Start) {
                 // Only a saga recorded pending by an earlier version: start() records its sagas started.
                 status = SagaMachine.on(saga.definition(), status, SagaEvent.START, retry);
-                if (!write(c, id, epoch, status, null, 0)) {
-                    return;
+                if (!write(c, id, epoch, status, null, 0, clock.millis())) {
+                    return null;
                 }
                 reached("started " + id);
                 continue;
             }
             Begin begin = begin(saga, action);
             if (begin == null) {
-                return; // ended or stuck: the write that got it there released the lease
+                return null; // ended or stuck before this drive: the write that got it there released the lease
             }
             if (!running) {
                 if (begin.attempt() > 0 && notDue(c, id)) {
                     release(c, id, epoch);
-                    return; // the backoff: recover() drives it when due
+                    return null; // the backoff: recover() drives it when due
                 }
                 if (!writeBefore(c, id, epoch, begin)) {
-                    return;
+                    return null;
                 }
                 reached("before " + begin.what() + " " + id);
             }
@@ -285,8 +306,12 @@ final class JdbcSagaCoordinator implements SagaCoordinator {
             if (following != null && following.attempt() > 0) {
                 following = null;
             }
-            if (!writeAfter(c, id, epoch, next, outcome.error, retryAt, begin, stepStatus, following)) {
-                return;
+            long now = clock.millis();
+            if (!writeAfter(c, id, epoch, next, outcome.error, retryAt, begin, stepStatus, following, now)) {
+                return null;
+            }
+            if (outcome.error != null) {
+                lastError = outcome.error;
             }
             reached("after " + begin.what() + (following == null ? "" : ", before " + following.what()) + " " + id);
             if (next.state() == SagaState.FAILED) {
@@ -297,6 +322,9 @@ final class JdbcSagaCoordinator implements SagaCoordinator {
             if (next.state().terminal()) {
                 Counter.builder("unitas.saga.ended").tag("saga", saga.name()).tag("state", next.state().jsonName())
                         .description("sagas ended, by final state").register(registry).increment();
+            }
+            if (next.state().terminal() || next.state() == SagaState.FAILED) {
+                return new Ended(next, lastError, now);
             }
             status = next;
             running = following != null;
@@ -363,118 +391,93 @@ final class JdbcSagaCoordinator implements SagaCoordinator {
         }
     }
 
-    /** The saga's row, if this coordinator still holds its lease; renews the lease. */
-    private boolean write(Connection c, String id, long epoch, SagaStatus status, String error, long retryAt)
-            throws SQLException {
-        long now = clock.millis();
-        try (PreparedStatement ps = c.prepareStatement(
-                "UPDATE unitas_sagas SET state = ?, step = ?, attempts = ?, compensating = ?, next_attempt_at = ?,"
-                + " last_error = COALESCE(?, last_error), owner = ?, lease_until = ?, updated_at = ?"
-                + " WHERE id = ? AND owner = ? AND lease_epoch = ?")) {
-            // An ended or stuck saga is released in the write that ends it: no coordinator has more to do.
-            boolean release = status.state().terminal() || status.state() == SagaState.FAILED;
-            ps.setString(1, status.state().jsonName());
-            ps.setInt(2, status.step());
-            ps.setInt(3, status.attempts());
-            ps.setBoolean(4, status.compensating());
-            ps.setLong(5, retryAt == 0 ? now : retryAt);
-            ps.setString(6, error);
-            ps.setString(7, release ? null : owner);
-            ps.setLong(8, release ? 0 : now + lease.toMillis());
-            ps.setLong(9, now);
-            ps.setString(10, id);
-            ps.setString(11, owner);
-            ps.setLong(12, epoch);
-            if (ps.executeUpdate() == 1) {
-                return true;
-            }
+    /** The saga's row, if this coordinator still holds its lease; renews the lease, or releases it at the end. */
+    private boolean write(Connection c, String id, long epoch, SagaStatus status, String error, long retryAt,
+                          long now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(UPDATE_SAGA)) {
+            setSaga(ps, 1, id, epoch, status, error, retryAt, now);
+            return ps.executeUpdate() == 1 || leaseLost(id, epoch);
         }
-        LOG.warn("saga {}: lease lost (epoch {} of {} taken over); this coordinator stops driving it", id, epoch,
-                 owner);
-        return false;
     }
 
-    /** Before a step: the step's row as running and the lease renewed, in one transaction. */
-    private boolean writeBefore(Connection c, String id, long epoch, Begin begin) throws SQLException {
-        long now = clock.millis();
-        c.setAutoCommit(false);
-        try {
-            if (!renew(c, id, epoch, now)) {
-                c.rollback();
-                return false;
-            }
-            markRunning(c, id, begin, now);
-            c.commit();
-            return true;
-        } finally {
-            c.setAutoCommit(true);
-        }
+    private void setSaga(PreparedStatement ps, int first, String id, long epoch, SagaStatus status, String error,
+                         long retryAt, long now) throws SQLException {
+        // An ended or stuck saga is released in the write that ends it: no coordinator has more to do.
+        boolean release = status.state().terminal() || status.state() == SagaState.FAILED;
+        ps.setString(first, status.state().jsonName());
+        ps.setInt(first + 1, status.step());
+        ps.setInt(first + 2, status.attempts());
+        ps.setBoolean(first + 3, status.compensating());
+        ps.setLong(first + 4, retryAt == 0 ? now : retryAt);
+        ps.setString(first + 5, error);
+        ps.setString(first + 6, release ? null : owner);
+        ps.setLong(first + 7, release ? 0 : now + lease.toMillis());
+        ps.setLong(first + 8, now);
+        ps.setString(first + 9, id);
+        ps.setString(first + 10, owner);
+        ps.setLong(first + 11, epoch);
+    }
+
+    private static void setRunning(PreparedStatement ps, int first, Begin begin, long now) throws SQLException {
+        ps.setInt(first, begin.step());
+        ps.setString(first + 1, begin.action());
+        ps.setString(first + 2, begin.name());
+        ps.setInt(first + 3, begin.attempt() + 1);
+        ps.setLong(first + 4, now);
     }
 
     /**
-     * After a step: the saga's next status, the step's result and, when the next step runs now, its row as running,
-     * in one transaction.
+     * Before a step: the lease renewed and the step's row as running, in one statement (one round trip, one commit);
+     * the row is written only if the lease is still this coordinator's.
      */
-    private boolean writeAfter(Connection c, String id, long epoch, SagaStatus next, String error, long retryAt,
-                               Begin done, String stepStatus, Begin following) throws SQLException {
-        c.setAutoCommit(false);
-        try {
-            if (!write(c, id, epoch, next, error, retryAt)) {
-                c.rollback();
-                return false;
-            }
-            long now = clock.millis();
-            try (PreparedStatement ps = c.prepareStatement(
-                    "UPDATE unitas_saga_steps SET status = ?, finished_at = ?, error = ?"
-                    + " WHERE saga_id = ? AND step_no = ? AND action = ?")) {
-                ps.setString(1, stepStatus);
-                ps.setLong(2, now);
-                ps.setString(3, error);
-                ps.setString(4, id);
-                ps.setInt(5, done.step());
-                ps.setString(6, done.action());
-                ps.executeUpdate();
-            }
-            if (following != null) {
-                markRunning(c, id, following, now);
-            }
-            c.commit();
-            return true;
-        } finally {
-            c.setAutoCommit(true);
-        }
-    }
-
-    /** The step's row as running, in the caller's transaction (which holds the saga's lease). */
-    private void markRunning(Connection c, String id, Begin begin, long now) throws SQLException {
+    private boolean writeBefore(Connection c, String id, long epoch, Begin begin) throws SQLException {
+        long now = clock.millis();
         try (PreparedStatement ps = c.prepareStatement(
-                "INSERT INTO unitas_saga_steps (saga_id, step_no, action, name, status, attempts, started_at)"
-                + " VALUES (?, ?, ?, ?, 'running', ?, ?) ON CONFLICT (saga_id, step_no, action) DO UPDATE"
-                + " SET status = EXCLUDED.status, attempts = EXCLUDED.attempts,"
-                + " started_at = EXCLUDED.started_at, finished_at = NULL, error = NULL")) {
-            ps.setString(1, id);
-            ps.setInt(2, begin.step());
-            ps.setString(3, begin.action());
-            ps.setString(4, begin.name());
-            ps.setInt(5, begin.attempt() + 1);
-            ps.setLong(6, now);
-            ps.executeUpdate();
-        }
-    }
-
-    private boolean renew(Connection c, String id, long epoch, long now) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "UPDATE unitas_sagas SET lease_until = ?, updated_at = ?"
-                + " WHERE id = ? AND owner = ? AND lease_epoch = ?")) {
+                "WITH saga AS (UPDATE unitas_sagas SET lease_until = ?, updated_at = ?"
+                + " WHERE id = ? AND owner = ? AND lease_epoch = ? RETURNING id) " + RUNNING)) {
             ps.setLong(1, now + lease.toMillis());
             ps.setLong(2, now);
             ps.setString(3, id);
             ps.setString(4, owner);
             ps.setLong(5, epoch);
-            if (ps.executeUpdate() == 1) {
-                return true;
+            setRunning(ps, 6, begin, now);
+            return ps.executeUpdate() == 1 || leaseLost(id, epoch);
+        }
+    }
+
+    /**
+     * After a step: the saga's next status, the step's result and, when the next step runs now, its row as running,
+     * in one statement (one round trip, one commit); the step rows are written only if the lease is still this
+     * coordinator's. (Neither step row is the other: the next step is another step or the other direction.)
+     */
+    private boolean writeAfter(Connection c, String id, long epoch, SagaStatus next, String error, long retryAt,
+                               Begin done, String stepStatus, Begin following, long now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "WITH saga AS (" + UPDATE_SAGA + " RETURNING id),"
+                // The step's row by its key (an index look-up whatever the table's statistics, even in a plan made
+                // when it was empty), written only if the saga's was: that is, if the lease is still ours.
+                + " done AS (UPDATE unitas_saga_steps SET status = ?, finished_at = ?, error = ?"
+                + " WHERE saga_id = ? AND step_no = ? AND action = ? AND EXISTS (SELECT 1 FROM saga))"
+                + (following == null ? "" : ", next AS (" + RUNNING + ")")
+                + " SELECT COUNT(*) FROM saga")) {
+            setSaga(ps, 1, id, epoch, next, error, retryAt, now);
+            ps.setString(13, stepStatus);
+            ps.setLong(14, now);
+            ps.setString(15, error);
+            ps.setString(16, id);
+            ps.setInt(17, done.step());
+            ps.setString(18, done.action());
+            if (following != null) {
+                setRunning(ps, 19, following, now);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getInt(1) == 1 || leaseLost(id, epoch);
             }
         }
+    }
+
+    private boolean leaseLost(String id, long epoch) {
         LOG.warn("saga {}: lease lost (epoch {} of {} taken over); this coordinator stops driving it", id, epoch,
                  owner);
         return false;

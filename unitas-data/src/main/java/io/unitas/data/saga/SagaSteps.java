@@ -35,40 +35,40 @@ public final class SagaSteps {
             throw new IllegalArgumentException("connection: in auto-commit (expected: a transaction, so the step's"
                                                + " record and its write commit together)");
         }
-        try (PreparedStatement ps = connection.prepareStatement(
-                "INSERT INTO unitas_saga_applied (saga_id, step) VALUES (?, ?) ON CONFLICT DO NOTHING")) {
-            ps.setString(1, context.sagaId());
-            ps.setString(2, context.step());
-            ps.executeUpdate();
-        }
-        boolean executed;
-        boolean compensated;
-        try (PreparedStatement ps = connection.prepareStatement(
-                "SELECT executed_at, compensated_at FROM unitas_saga_applied WHERE saga_id = ? AND step = ?"
-                + " FOR UPDATE")) {
-            ps.setString(1, context.sagaId());
-            ps.setString(2, context.step());
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                rs.getLong(1);
-                executed = !rs.wasNull();
-                rs.getLong(2);
-                compensated = !rs.wasNull();
+        // One statement (one round trip) marks the step and locks its row, inserted or not (ON CONFLICT DO UPDATE
+        // locks the row even where its WHERE is false): an execution marks an untouched row only; a compensation
+        // marks any row not yet compensated, and undoes only what an execution applied here.
+        if (!context.compensation()) {
+            try (PreparedStatement ps = connection.prepareStatement(
+                    "INSERT INTO unitas_saga_applied (saga_id, step, executed_at) VALUES (?, ?, ?)"
+                    + " ON CONFLICT (saga_id, step) DO UPDATE SET executed_at = EXCLUDED.executed_at"
+                    + " WHERE unitas_saga_applied.executed_at IS NULL"
+                    + " AND unitas_saga_applied.compensated_at IS NULL")) {
+                ps.setString(1, context.sagaId());
+                ps.setString(2, context.step());
+                ps.setLong(3, clock.millis());
+                if (ps.executeUpdate() == 0) {
+                    return false; // executed already, or compensated before this (late) execution
+                }
             }
-        }
-        if (compensated || (!context.compensation() && executed)) {
-            return false;
-        }
-        try (PreparedStatement ps = connection.prepareStatement(
-                "UPDATE unitas_saga_applied SET " + (context.compensation() ? "compensated_at" : "executed_at")
-                + " = ? WHERE saga_id = ? AND step = ?")) {
-            ps.setLong(1, clock.millis());
-            ps.setString(2, context.sagaId());
-            ps.setString(3, context.step());
-            ps.executeUpdate();
-        }
-        if (context.compensation() && !executed) {
-            return false; // nothing applied here to undo; the mark keeps a late execution from applying
+        } else {
+            try (PreparedStatement ps = connection.prepareStatement(
+                    "INSERT INTO unitas_saga_applied (saga_id, step, compensated_at) VALUES (?, ?, ?)"
+                    + " ON CONFLICT (saga_id, step) DO UPDATE SET compensated_at = EXCLUDED.compensated_at"
+                    + " WHERE unitas_saga_applied.compensated_at IS NULL RETURNING executed_at")) {
+                ps.setString(1, context.sagaId());
+                ps.setString(2, context.step());
+                ps.setLong(3, clock.millis());
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        return false; // compensated already
+                    }
+                    rs.getLong(1);
+                    if (rs.wasNull()) {
+                        return false; // nothing applied here to undo; the mark keeps a late execution from applying
+                    }
+                }
+            }
         }
         work.run(connection);
         return true;

@@ -54,9 +54,11 @@ class SagaCrashTest {
     @Test
     void boundaries_ofACrashFreeRun_areAllNamed() {
         List<String> seen = new ArrayList<>();
-        SagaRecord done = coordinator("cn-1", (n, what) -> seen.add(n + " " + what.replaceAll(" [0-9a-f-]{36}$", "")))
-                .start("transfer", "alice,bob,30");
+        SagaCoordinator first = coordinator("cn-1", (n, what) -> seen.add(n + " " + what.replaceAll(" [0-9a-f-]{36}$",
+                                                                                                       "")));
+        SagaRecord done = first.start("transfer", "alice,bob,30");
         assertThat(done.status().state()).isEqualTo(SagaState.COMPLETED);
+        assertThat(done).as("start's answer is the row as written").isEqualTo(first.find(done.id()).orElseThrow());
         // Three commits: each step's start is written with what came before it (the saga recorded, the last step's
         // result), and the last result ends the saga.
         assertThat(seen).containsExactly("1 recorded, before execute debit", "2 applied execute debit",
@@ -65,9 +67,10 @@ class SagaCrashTest {
         assertThat(seen).hasSize(COMPLETED_BOUNDARIES);
 
         seen.clear();
-        SagaRecord refused = coordinator("cn-2", (n, what) -> seen.add(what.replaceAll(" [0-9a-f-]{36}$", "")))
-                .start("transfer", "alice,carol,30");
+        SagaCoordinator second = coordinator("cn-2", (n, what) -> seen.add(what.replaceAll(" [0-9a-f-]{36}$", "")));
+        SagaRecord refused = second.start("transfer", "alice,carol,30");
         assertThat(refused.status().state()).isEqualTo(SagaState.COMPENSATED);
+        assertThat(refused).isEqualTo(second.find(refused.id()).orElseThrow());
         assertThat(refused.lastError()).hasValue("StepRefused: carol: account closed");
         assertThat(seen).hasSize(COMPENSATED_BOUNDARIES)
                 .endsWith("after execute debit, before execute credit", "applied execute credit",

@@ -61,13 +61,13 @@ final class DrillCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         UpCommand.quietLibraries();
-        if (SagaCrash.ID.equals(scenario)) {
-            return SagaCrash.run(main, naive);
-        }
-        if (PartitionDrill.ID.equals(scenario) && processes) {
-            main.err().println("unitas drill: partition: --processes is not supported yet (expected: without "
+        if ((SagaCrash.ID.equals(scenario) || PartitionDrill.ID.equals(scenario)) && processes) {
+            main.err().println("unitas drill: " + scenario + ": --processes is not supported yet (expected: without "
                                + "--processes)");
             return Main.EXIT_USAGE;
+        }
+        if (SagaCrash.ID.equals(scenario)) {
+            return SagaCrash.run(main, naive);
         }
         if (PartitionDrill.ID.equals(scenario)) {
             ReplicationKind replication;
