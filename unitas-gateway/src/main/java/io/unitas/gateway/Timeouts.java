@@ -148,7 +148,7 @@ final class Timeouts {
                     e.deadline = NONE;
                     try {
                         e.onExpiry.accept(now);
-                    } catch (RuntimeException bug) {
+                    } catch (Throwable bug) { // Errors too: the other deadlines must still be checked
                         failures.increment();
                         LOG.error("a timeout's expiry failed; the other deadlines are still checked", bug);
                     }

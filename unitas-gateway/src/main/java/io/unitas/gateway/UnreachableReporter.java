@@ -69,9 +69,9 @@ final class UnreachableReporter implements AutoCloseable {
             } catch (ControlException e) {
                 result = "refused";
                 why = "refused with " + e.status() + ": " + e.problem().detail();
-            } catch (RuntimeException e) {
+            } catch (Throwable e) { // Errors too: a scheduled task that throws is never run again, silently
                 result = "failed";
-                why = "failed: " + e.getMessage();
+                why = "failed: " + e;
             }
             count.accept(region, result);
             if (!why.equals(problem)) {

@@ -88,6 +88,22 @@ class TimeoutsTest {
         assertThat(timeouts.failures()).isEqualTo(1);
     }
 
+    @Test
+    void anExpiryThatThrowsAnError_stopsNothingEither() throws Exception {
+        onLoop(() -> {
+            entry("after", now -> expired.add("after")).arm(timeouts.now() + 5);
+            entry("errs", now -> {
+                throw new StackOverflowError("a bug deeper in one expiry");
+            }).arm(timeouts.now() + 5);
+            return null;
+        });
+        ticker.advance(Duration.ofNanos(5));
+        timeouts.checkNow();
+
+        assertThat(expired).containsExactly("after");
+        assertThat(timeouts.failures()).isEqualTo(1);
+    }
+
     private Timeouts.Entry armed(String name, Duration after) {
         Timeouts.Entry e = entry(name, now -> expired.add(name));
         e.arm(timeouts.now() + after.toNanos());
