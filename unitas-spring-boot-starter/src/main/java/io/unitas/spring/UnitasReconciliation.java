@@ -65,10 +65,10 @@ final class UnitasReconciliation implements SmartLifecycle, UnitasHealthReasons 
         if (Boolean.FALSE.equals(enabled)) {
             return;
         }
-        List<String> types = merge.types();
+        // cheapest first: the endpoints are settings, the merged types and the database are asked for
         HomeReadClient homes = client.get();
-        String missing = types.isEmpty() ? "no UnitasEntity declared with a merge policy"
-                         : homes == null ? "no unitas.readiness.home-reads.endpoints to read the homes' copies from"
+        String missing = homes == null ? "no unitas.readiness.home-reads.endpoints to read the homes' copies from"
+                         : merge.types().isEmpty() ? "no UnitasEntity declared with a merge policy"
                          : !postgres(merge.dataSource()) ? "this region's database is not PostgreSQL" : null;
         if (missing != null) {
             if (Boolean.TRUE.equals(enabled)) {
@@ -95,7 +95,7 @@ final class UnitasReconciliation implements SmartLifecycle, UnitasHealthReasons 
         ReconciliationSchedule s = new ReconciliationSchedule(this::pass, window, meters);
         s.start();
         schedule = s;
-        log.info("reconciliation of {} in region {} against {}, every {}", types, here, peers, window);
+        log.info("reconciliation of {} in region {} against {}, every {}", merge.types(), here, peers, window);
     }
 
     /** One pass: the units due, each against its home now; a unit whose home has no endpoint is left out. */

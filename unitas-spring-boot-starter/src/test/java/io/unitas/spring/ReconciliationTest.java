@@ -1,6 +1,7 @@
 package io.unitas.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.sql.Connection;
@@ -123,6 +124,26 @@ class ReconciliationTest {
         assertThat(errors.getFieldErrors()).singleElement().satisfies(e -> assertThat(
                 "unitas." + UnitasFailureAnalyzer.kebab(e.getField()) + ": " + e.getDefaultMessage())
                 .isEqualTo("unitas.reconciliation.window: 'PT0S' (expected: a positive duration, e.g. 10s)"));
+    }
+
+    @Test
+    void enabledWithoutHomeReadEndpoints_stopsTheStartWithOneLineNamingTheProperty() {
+        UnitasProperties properties = new UnitasProperties();
+        properties.setRegion("eu");
+        properties.getReconciliation().setEnabled(true);
+        UnitasReconciliation reconciliation = new UnitasReconciliation(properties, null, null, () -> null,
+                                                                       new SimpleMeterRegistry(), null);
+
+        assertThatThrownBy(reconciliation::start).isInstanceOf(UnitasConfigurationException.class)
+                .extracting(e -> ((UnitasConfigurationException) e).problems()).asList()
+                .containsExactly("unitas.reconciliation.enabled: true, but no unitas.readiness.home-reads.endpoints to"
+                                 + " read the homes' copies from (expected: merged entities, home-read endpoints and"
+                                 + " PostgreSQL, or enabled: false)");
+        assertThat(reconciliation.isRunning()).isFalse();
+        properties.getReconciliation().setEnabled(null);
+        reconciliation.start();
+        assertThat(reconciliation.isRunning()).as("by default, off without endpoints").isFalse();
+        assertThat(reconciliation.reasons()).isEmpty();
     }
 
     private static ConfigurableApplicationContext region(String region, String db, String group, int readPort,
