@@ -122,11 +122,8 @@ final class UnitasReconciliation implements SmartLifecycle, UnitasHealthReasons 
             return List.of();
         }
         List<Reason> reasons = new ArrayList<>();
-        try {
-            r.reason().ifPresent(line -> reasons.add(new Reason("reconciliation: " + line, Effect.REPORT)));
-        } catch (RuntimeException e) {
-            reasons.add(new Reason("reconciliation: cannot tell: " + e.getMessage(), Effect.REPORT));
-        }
+        // open siblings have a reason of their own (unitasSiblingsReasons)
+        r.driftReason().ifPresent(line -> reasons.add(new Reason("reconciliation: " + line, Effect.REPORT)));
         s.lastError().ifPresent(e -> reasons.add(new Reason("reconciliation: the last pass failed: " + e
                                                             + " (retried every " + properties.getReconciliation()
                                                                                                .getWindow() + ")",

@@ -132,8 +132,8 @@ class RemoteDigestReconcileTest {
         HomeReadClient wrongToken = client(cn.region(), cnServer, "not-the-token", new SimpleMeterRegistry());
         HomeReadClient client = client(cn.region(), cnServer, TOKEN, new SimpleMeterRegistry());
 
-        DigestReport refused = reconciler(eu, cn.region(), wrongToken.mergeCopy(cn.region()))
-                .reconcile("u-1", cn.region());
+        DigestReconciler refusing = reconciler(eu, cn.region(), wrongToken.mergeCopy(cn.region()));
+        DigestReport refused = refusing.reconcile("u-1", cn.region());
         DigestReport notHome = reconciler(eu, cn.region(), client.mergeCopy(cn.region()))
                 .reconcile("u-2", cn.region());
 
@@ -142,6 +142,8 @@ class RemoteDigestReconcileTest {
         assertThat(notHome.failure()).get().asString()
                 .contains("digests of likes of unit u-2 from home region cn: answered", "421");
         assertThat(recordedPass(eu, "u-1")).startsWith("cn ").contains("401");
+        assertThat(refusing.driftReason()).get().asString()
+                .startsWith("unit u-1: reconciliation against cn failed: digests of likes of unit u-1");
     }
 
     private Node node(String id) {
