@@ -30,16 +30,29 @@ final class HomeReadServing implements SmartLifecycle {
     private final IdempotencyStore idempotency;
     private final MeterRegistry meters;
     private final Clock clock;
+    private final java.util.function.Supplier<MergeCopy> merge;
     private volatile HomeReadServer server;
 
     HomeReadServing(UnitasProperties properties, UnitasRoutingState state, List<UnitasEntity<?>> entities,
-                    IdempotencyStore idempotency, MeterRegistry meters, Clock clock) {
+                    IdempotencyStore idempotency, MeterRegistry meters, Clock clock,
+                    java.util.function.Supplier<MergeCopy> merge) {
         this.properties = properties;
         this.state = state;
         this.entities = List.copyOf(entities);
         this.idempotency = idempotency;
         this.meters = meters;
         this.clock = clock;
+        this.merge = merge;
+    }
+
+    /**
+     * This region's copy of the merged entities, served to the other regions' reconciliation when there are some (a
+     * bean of the merge configuration, so that this class needs no JDBC on the class path).
+     */
+    @FunctionalInterface
+    interface MergeCopy {
+        /** Adds the copy to the server being built, if there is one to serve. */
+        void serve(HomeReadServer.Builder server);
     }
 
     /** Whether unit {@code unitId}'s home is this region now, by the routing state in force. */
@@ -63,6 +76,10 @@ final class HomeReadServing implements SmartLifecycle {
         entities.forEach(e -> b.reader(e.type(), e.codecId(), e.reader(clock)));
         if (idempotency != null) {
             b.idempotency(idempotency);
+        }
+        MergeCopy copy = merge.get();
+        if (copy != null) { // the other regions' reconciliation reads this copy of the units homed here
+            copy.serve(b);
         }
         if (settings.getTlsCert() != null) {
             b.tls(Path.of(settings.getTlsCert()), Path.of(settings.getTlsKey()));

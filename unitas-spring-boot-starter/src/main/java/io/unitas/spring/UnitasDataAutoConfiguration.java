@@ -49,7 +49,8 @@ public class UnitasDataAutoConfiguration {
                                           ObjectProvider<UnitasEntity<?>> entities,
                                           ObjectProvider<IdempotencySetup> idempotency,
                                           ObjectProvider<io.micrometer.core.instrument.MeterRegistry> meters,
-                                          ObjectProvider<Clock> clock) {
+                                          ObjectProvider<Clock> clock,
+                                          ObjectProvider<HomeReadServing.MergeCopy> merge) {
         List<UnitasEntity<?>> declared = entities.orderedStream().toList();
         IdempotencySetup setup = idempotency.getIfAvailable();
         io.unitas.data.IdempotencyStore local = setup == null ? null : setup.local();
@@ -66,7 +67,7 @@ public class UnitasDataAutoConfiguration {
             }
         }
         return new HomeReadServing(properties, state, declared, local, meters.getIfAvailable(),
-                                   clock.getIfAvailable(Clock::systemUTC));
+                                   clock.getIfAvailable(Clock::systemUTC), merge::getIfAvailable);
     }
 
     @Bean

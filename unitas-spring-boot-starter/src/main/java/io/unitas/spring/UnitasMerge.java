@@ -161,6 +161,16 @@ public final class UnitasMerge {
         return store().handlers();
     }
 
+    /** This region's database, where the merged entities are kept. */
+    DataSource dataSource() {
+        return dataSource;
+    }
+
+    /** The store of the merged entities (built on first use). */
+    MergeStore mergeStore() {
+        return store();
+    }
+
     /** The merged entities' type names. */
     List<String> types() {
         return List.copyOf(store().entities().keySet());

@@ -8,6 +8,7 @@ import javax.sql.DataSource;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.unitas.core.Region;
+import io.unitas.data.merge.MergeDigests;
 import io.unitas.data.merge.OpenSiblings;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -67,6 +68,33 @@ public class UnitasMergeAutoConfiguration {
                     + " since " + oldest.detectedAt() + " (expected: resolved on record at /actuator/siblings)",
                     UnitasHealthReasons.Effect.REPORT));
         };
+    }
+
+    /** This region's copy of the merged entities, served by its home-read server to the others' reconciliation. */
+    @Bean
+    @ConditionalOnProperty(prefix = "unitas.replication", name = "transport")
+    HomeReadServing.MergeCopy unitasMergeCopy(UnitasMerge merge) {
+        return server -> {
+            if (!merge.types().isEmpty()) {
+                server.mergeCopy(MergeDigests.postgres(merge.dataSource()), merge.types());
+            }
+        };
+    }
+
+    /**
+     * Reconciliation by digests of the merged entities against their homes' copies, read from the homes' home-read
+     * servers ({@code unitas.reconciliation.*}); its findings a reason in {@code /actuator/health/unitas}.
+     */
+    @Bean
+    @ConditionalOnProperty(prefix = "unitas.replication", name = "transport")
+    @ConditionalOnMissingBean
+    UnitasReconciliation unitasReconciliation(UnitasProperties properties, UnitasRoutingState state,
+                                              UnitasMerge merge, ObjectProvider<HomeReadPeers> peers,
+                                              ObjectProvider<MeterRegistry> meters, ObjectProvider<Clock> clock) {
+        return new UnitasReconciliation(properties, state, merge, () -> {
+            HomeReadPeers p = peers.getIfAvailable();
+            return p == null ? null : p.client();
+        }, meters.getIfAvailable(SimpleMeterRegistry::new), clock.getIfAvailable(Clock::systemUTC));
     }
 
     /** {@code /actuator/siblings}: the open conflicts, and an operator's audited resolution. */

@@ -45,6 +45,8 @@ public class UnitasProperties implements Validator {
     private final Idempotency idempotency = new Idempotency();
     /** {@link UnitasReadiness}: how repositories' reads fall back to the home region. */
     private final Readiness readiness = new Readiness();
+    /** Reconciliation by digests of the entities declared with a merge policy, against their homes' copies. */
+    private final Reconciliation reconciliation = new Reconciliation();
     /** Where the write fences file is, or {@code null} for none (fences then come from a control plane only). */
     private String fences;
     /** How often {@code file:} state files are checked for changes (default 1s). */
@@ -145,6 +147,11 @@ public class UnitasProperties implements Validator {
         return readiness;
     }
 
+    /** Reconciliation by digests of the entities declared with a merge policy, against their homes' copies. */
+    public Reconciliation getReconciliation() {
+        return reconciliation;
+    }
+
     /** The header names, the same as the gateway's. */
     public Headers getHeaders() {
         return headers;
@@ -230,6 +237,7 @@ public class UnitasProperties implements Validator {
             positive(errors, "readiness.homeTimeout", readiness.homeTimeout, "1s");
         }
         positive(errors, "readiness.retryAfter", readiness.retryAfter, "1s");
+        positive(errors, "reconciliation.window", reconciliation.window, "10s");
         if (readiness.homeReads.deadline != null) { // deprecated: home-reads.timeout
             positive(errors, "readiness.homeReads.deadline", readiness.homeReads.deadline, "1s");
         }
@@ -595,6 +603,40 @@ public class UnitasProperties implements Validator {
         /** Region id to the name of the {@code DataSource} bean holding that region's records. */
         public Map<String, String> getStores() {
             return stores;
+        }
+    }
+
+    /**
+     * {@code unitas.reconciliation.*}: each unit whose home is another region compared with the home's copy, by
+     * key-range digests read from the home's home-read server, and its differences repaired through the merge path.
+     */
+    public static class Reconciliation {
+        /**
+         * Whether reconciliation runs (default: when an entity is declared with a merge policy, home-read endpoints
+         * are set and the database is PostgreSQL).
+         */
+        private Boolean enabled;
+        /** How often each unit is compared with its home's copy: the bound on how long drift stays (default 10s). */
+        private Duration window = Duration.ofSeconds(10);
+
+        /** Whether reconciliation runs; {@code null}: decided by what is declared. */
+        public Boolean getEnabled() {
+            return enabled;
+        }
+
+        /** Turns reconciliation on or off. */
+        public void setEnabled(Boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /** How often each unit is compared with its home's copy. */
+        public Duration getWindow() {
+            return window;
+        }
+
+        /** Sets how often each unit is compared with its home's copy. */
+        public void setWindow(Duration window) {
+            this.window = window;
         }
     }
 

@@ -40,6 +40,8 @@ class ConfigurationMetadataTest {
             unitas.reload-interval                       | How often                                  | 1s
             unitas.write-guard.forward.grpc-targets      | Per region, host:port                      | -
             unitas.write-guard.forward.grpc-plaintext    | Whether the gRPC targets are reached       | false
+            unitas.reconciliation.window                 | How often each unit is compared with its   | 10s
+            unitas.reconciliation.enabled                | Whether reconciliation runs (default: when | -
             """)
     void keyProperties_areListed_withTheirDescriptionAndDefault(String name, String description, String defaultValue)
             throws Exception {

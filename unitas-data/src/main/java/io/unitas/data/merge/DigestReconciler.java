@@ -189,6 +189,28 @@ public final class DigestReconciler {
      * ranges differing, units not reconciled for three windows, and entities with open siblings.
      */
     public Optional<String> reason() {
+        List<String> parts = new ArrayList<>(driftParts());
+        try {
+            int open = store.openSiblings().size();
+            if (open > 0) {
+                parts.add(open + " entities with open siblings");
+            }
+        } catch (IllegalStateException e) {
+            parts.add(e.getMessage());
+        }
+        return parts.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", parts));
+    }
+
+    /**
+     * As {@link #reason()} without the open siblings: for a health report that lists those on their own line (the
+     * Spring Boot starter's).
+     */
+    public Optional<String> driftReason() {
+        List<String> parts = driftParts();
+        return parts.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", parts));
+    }
+
+    private List<String> driftParts() {
         List<String> parts = new ArrayList<>();
         Instant now = clock.instant();
         lastReport.values().stream().sorted(java.util.Comparator.comparing(DigestReport::unit)).forEach(r -> {
@@ -202,15 +224,7 @@ public final class DigestReconciler {
                 parts.add("unit " + r.unit() + ": not reconciled since " + r.at() + " (window " + window + ")");
             }
         });
-        try {
-            int open = store.openSiblings().size();
-            if (open > 0) {
-                parts.add(open + " entities with open siblings");
-            }
-        } catch (IllegalStateException e) {
-            parts.add(e.getMessage());
-        }
-        return parts.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", parts));
+        return parts;
     }
 
     /** Builds a {@link DigestReconciler}. */

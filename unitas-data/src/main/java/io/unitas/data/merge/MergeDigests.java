@@ -5,7 +5,10 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import javax.sql.DataSource;
 
 /**
@@ -24,6 +27,14 @@ public interface MergeDigests {
      * @param writtenHere whether the region holding the copy wrote it itself
      */
     record Row(byte[] state, boolean writtenHere) {}
+
+    /**
+     * Some rows of ranges, in key order, and the key to ask the next page after (empty: this was the last page).
+     *
+     * @param rows the rows by key, in key order
+     * @param next the last key of this page when more may follow
+     */
+    record Page(Map<String, Row> rows, Optional<String> next) {}
 
     /**
      * The copy in {@code dataSource}'s {@code unitas_merge_state}, digested by PostgreSQL itself (one aggregate
@@ -47,6 +58,30 @@ public interface MergeDigests {
      * @throws IllegalStateException when the database cannot be read
      */
     Map<String, Row> rows(String unit, String type, int ranges, Collection<Integer> which);
+
+    /**
+     * At most {@code limit} rows of the ranges {@code which}, in key order, of the keys after {@code after} ("" from
+     * the first): what is sent over the network a bounded page at a time. By default the ranges are read whole and
+     * cut here; a database that can order and limit does it itself.
+     *
+     * @throws IllegalStateException when the copy cannot be read
+     */
+    default Page page(String unit, String type, int ranges, Collection<Integer> which, String after, int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit: " + limit + " (expected: >= 1)");
+        }
+        TreeMap<String, Row> sorted = new TreeMap<>(rows(unit, type, ranges, which));
+        Map<String, Row> page = new LinkedHashMap<>();
+        String last = after;
+        for (Map.Entry<String, Row> e : sorted.tailMap(after, false).entrySet()) {
+            if (page.size() == limit) {
+                return new Page(page, Optional.of(last));
+            }
+            page.put(e.getKey(), e.getValue());
+            last = e.getKey();
+        }
+        return new Page(page, Optional.empty());
+    }
 
     /** The range of {@code key} among {@code ranges}: the first 31 bits of the MD5 of its UTF-8 bytes, modulo. */
     static int range(String key, int ranges) {

@@ -7,8 +7,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import javax.sql.DataSource;
 
 /** {@link MergeDigests} computed by PostgreSQL: md5 per row, summed per range in one aggregate. */
@@ -71,6 +73,43 @@ final class PostgresMergeDigests implements MergeDigests {
         } catch (SQLException e) {
             throw new IllegalStateException("unitas_merge_state: cannot read ranges " + which + " of " + type
                                             + " of unit " + unit + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public Page page(String unit, String type, int ranges, Collection<Integer> which, String after, int limit) {
+        checkRanges(ranges);
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit: " + limit + " (expected: >= 1)");
+        }
+        // One row more than the page, to know whether another follows; the key order is the database's own, and so
+        // is the "after" it is compared with, so pages neither skip nor repeat a key.
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT entity_key, state, written_here_at IS NOT NULL"
+                                                       + " FROM unitas_merge_state WHERE unit = ? AND entity_type = ?"
+                                                       + " AND " + RANGE + " = ANY (?) AND entity_key > ?"
+                                                       + " ORDER BY entity_key LIMIT ?")) {
+            ps.setString(1, unit);
+            ps.setString(2, type);
+            ps.setInt(3, ranges);
+            ps.setArray(4, c.createArrayOf("integer", which.toArray()));
+            ps.setString(5, after);
+            ps.setInt(6, limit + 1);
+            Map<String, Row> rows = new LinkedHashMap<>();
+            String last = after;
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    if (rows.size() == limit) {
+                        return new Page(rows, Optional.of(last));
+                    }
+                    last = rs.getString(1);
+                    rows.put(last, new Row(rs.getBytes(2), rs.getBoolean(3)));
+                }
+            }
+            return new Page(rows, Optional.empty());
+        } catch (SQLException e) {
+            throw new IllegalStateException("unitas_merge_state: cannot read ranges " + which + " of " + type
+                                            + " of unit " + unit + " after '" + after + "': " + e.getMessage(), e);
         }
     }
 

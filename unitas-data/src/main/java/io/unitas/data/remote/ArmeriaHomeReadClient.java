@@ -151,6 +151,90 @@ final class ArmeriaHomeReadClient implements HomeReadClient {
     }
 
     @Override
+    public io.unitas.data.merge.MergeDigests mergeCopy(Region home) {
+        Objects.requireNonNull(home, "home");
+        return new RemoteMergeDigests(this, home);
+    }
+
+    /**
+     * One read of a home's merged copy at {@code path} with {@code query}: the decoded 200 answer, or an
+     * {@link IllegalStateException} naming the home and why there is none. Blocks until the call is over.
+     */
+    <T> T mergeCall(Region home, String path, QueryParams query, String what,
+                    java.util.function.Function<byte[], T> decode) {
+        MergeRead<T> read = new MergeRead<>(home, what, decode);
+        MergeAnswer<T> answer = new Call<>(home, HttpMethod.GET, path + "?" + query.toQueryString(), null,
+                                           Attempts.HEDGED, read).start().join();
+        if (answer.value() == null) {
+            throw new IllegalStateException(answer.failure());
+        }
+        return answer.value();
+    }
+
+    /** A merged copy's answer, or why there is none, with its metric tag. */
+    record MergeAnswer<T>(T value, String failure, String outcome, boolean failed) {}
+
+    /** A read of a home's merged copy for reconciliation. */
+    private final class MergeRead<T> implements Conclusion<MergeAnswer<T>> {
+        final Region home;
+        final String what;
+        final java.util.function.Function<byte[], T> decode;
+
+        MergeRead(Region home, String what, java.util.function.Function<byte[], T> decode) {
+            this.home = home;
+            this.what = what;
+            this.decode = decode;
+        }
+
+        @Override
+        public MergeAnswer<T> answered(AggregatedHttpResponse answer) {
+            int status = answer.status().code();
+            if (status == 200) {
+                try {
+                    return new MergeAnswer<>(decode.apply(answer.content().array()), null, "ok", false);
+                } catch (IllegalArgumentException e) {
+                    return failure("home_failed", e.getMessage(), true);
+                }
+            }
+            ProblemDetail problem = problemOf(answer);
+            String said = "answered " + problem;
+            if (status == 421 && HomeReadWire.NOT_HOME_REGION.equals(problem.type())) {
+                return failure("not_home", said, false);
+            }
+            if (status >= 500) {
+                return failure("home_failed", said, true);
+            }
+            warnRejected(home, what, problem, "unitas_data_home_merge_reads_total{outcome=\"rejected\"}");
+            return failure("rejected", said, false);
+        }
+
+        @Override
+        public MergeAnswer<T> silent(HomeRead.Outcome outcome, String why, boolean mayHaveRun) {
+            return failure(outcome.tag(), why, true);
+        }
+
+        MergeAnswer<T> failure(String outcome, String why, boolean failed) {
+            return new MergeAnswer<>(null, what + " from home region " + home + ": " + why + " (peer "
+                                           + String.join(", ", endpoints.getOrDefault(home, List.of()).stream()
+                                                                        .map(URI::toString).toList()) + ")",
+                                     outcome, failed);
+        }
+
+        @Override
+        public boolean failed(MergeAnswer<T> answer) {
+            return answer.failed();
+        }
+
+        @Override
+        public void record(MergeAnswer<T> answer, long nanos) {
+            Counter.builder("unitas.data.home.merge.reads")
+                   .description("Reads of a home region's copy of the merged entities for reconciliation, by outcome")
+                   .tag("home", home.id()).tag("what", what.startsWith("rows") ? "rows" : "digests")
+                   .tag("outcome", answer.outcome()).register(registry).increment();
+        }
+    }
+
+    @Override
     public IdempotencyStore idempotency(Region home, String unit) {
         Objects.requireNonNull(home, "home");
         Objects.requireNonNull(unit, "unit");

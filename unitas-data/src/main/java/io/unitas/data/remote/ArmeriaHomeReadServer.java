@@ -53,6 +53,8 @@ final class ArmeriaHomeReadServer implements HomeReadServer {
     private final Map<String, EntityReader> readers;
     private final byte[] declarations;
     private final IdempotencyStore idempotency;
+    private final io.unitas.data.merge.MergeDigests mergeCopy;
+    private final java.util.Set<String> mergeTypes;
     private final MeterRegistry meters;
     private final java.util.function.LongSupplier ticker;
     private final long requestTimeoutMillis;
@@ -66,6 +68,8 @@ final class ArmeriaHomeReadServer implements HomeReadServer {
         this.readers = Map.copyOf(b.readers);
         this.declarations = HomeReadWire.encodeDeclarations(b.region.id(), b.codecs);
         this.idempotency = b.idempotency;
+        this.mergeCopy = b.mergeCopy;
+        this.mergeTypes = b.mergeTypes;
         this.meters = b.meters;
         this.ticker = b.ticker;
         this.requestTimeoutMillis = b.requestTimeout.toMillis();
@@ -117,6 +121,8 @@ final class ArmeriaHomeReadServer implements HomeReadServer {
           .gracefulShutdownTimeout(Duration.ZERO, Duration.ZERO)
           .route().get(HomeReadWire.PATH).build(s::serve)
           .route().get(HomeReadWire.DECLARATIONS_PATH).build((ctx, req) -> s.declarations(req))
+          .route().get(MergeWire.DIGESTS).build((ctx, req) -> s.merge(false, ctx, req))
+          .route().get(MergeWire.ROWS).build((ctx, req) -> s.merge(true, ctx, req))
           .route().get(IdempotencyWire.RECORD).build((ctx, req) -> s.idempotency(Operation.RECORD, ctx, req))
           .route().post(IdempotencyWire.CLAIM).build((ctx, req) -> s.idempotency(Operation.CLAIM, ctx, req))
           .route().post(IdempotencyWire.COMPLETE).build((ctx, req) -> s.idempotency(Operation.COMPLETE, ctx, req))
@@ -128,8 +134,10 @@ final class ArmeriaHomeReadServer implements HomeReadServer {
             throw new IllegalArgumentException("home read server of " + b.region + " on " + b.host + ":" + b.port
                                                + ": cannot start: " + rootMessage(e), e);
         }
-        log.info("home reads of region {} served on {} for entity types {}{}", s.region, s.uri(), s.readers.keySet(),
-                 s.idempotency == null ? "" : ", and its idempotency records");
+        log.info("home reads of region {} served on {} for entity types {}{}{}", s.region, s.uri(),
+                 s.readers.keySet(), s.idempotency == null ? "" : ", and its idempotency records",
+                 s.mergeCopy == null ? "" : ", and its copy of the merged types "
+                                            + new java.util.TreeSet<>(s.mergeTypes));
         return s;
     }
 
@@ -235,6 +243,94 @@ final class ArmeriaHomeReadServer implements HomeReadServer {
         count(type, "found");
         return HttpResponse.of(HttpStatus.OK, MediaType.JSON,
                                HomeReadWire.encode(region.id(), unit, type, key, entity.get()));
+    }
+
+    /**
+     * A read of this region's copy of a merged entity type for reconciliation: token, parameters, the type served,
+     * ownership, then the copy on a blocking thread, and ownership again (a unit that moved meanwhile is refused, as
+     * for an entity read).
+     */
+    private HttpResponse merge(boolean rows, ServiceRequestContext ctx, HttpRequest req) {
+        long arrived = ticker.getAsLong();
+        String what = rows ? "merge_rows" : "merge_digests";
+        ProblemDetail refused = unauthenticated(req);
+        if (refused != null) {
+            return problem(null, what + "_unauthenticated", refused);
+        }
+        String unit = ctx.queryParam("unit");
+        String type = ctx.queryParam("type");
+        int ranges = number(ctx.queryParam("ranges"));
+        java.util.List<Integer> which = rows ? ranges(ctx.queryParam("which"), ranges) : java.util.List.of();
+        String after = ctx.queryParam("after") == null ? "" : ctx.queryParam("after");
+        if (unit == null || unit.isEmpty() || type == null || type.isEmpty() || ranges < 1
+            || ranges > MergeWire.MAX_RANGES || which == null) {
+            return problem(type, what + "_bad_request", ProblemDetail.of(400, HomeReadWire.BAD_REQUEST,
+                    "query: unit '" + unit + "', type '" + type + "', ranges '" + ctx.queryParam("ranges") + "'"
+                    + (rows ? ", which '" + ctx.queryParam("which") + "'" : "") + " (expected: unit, type, ranges 1 to "
+                    + MergeWire.MAX_RANGES + (rows ? ", which: 1 to " + MergeWire.MAX_WHICH
+                                                     + " comma-separated ranges below ranges" : "") + ")"));
+        }
+        if (mergeCopy == null || !mergeTypes.contains(type)) {
+            return problem(null, what + "_unknown_type", ProblemDetail.of(404, HomeReadWire.UNKNOWN_ENTITY_TYPE,
+                    "merged entity type '" + type + "': not served by region " + region + " (expected: one of "
+                    + new java.util.TreeSet<>(mergeTypes) + ")"));
+        }
+        if (!owns.test(unit)) {
+            return notHome(type, unit);
+        }
+        long timeLeftMillis = timeLeftMillis(req.headers().get(HomeReadWire.TIMEOUT_HEADER));
+        return HttpResponse.of(CompletableFuture.supplyAsync(() -> {
+            long waitedMillis = (ticker.getAsLong() - arrived) / 1_000_000;
+            if (ctx.isCancelled() || waitedMillis >= timeLeftMillis) {
+                return problem(type, what + "_expired", ProblemDetail.of(503, HomeReadWire.EXPIRED, what + " of "
+                        + type + " of unit " + unit + ": waited " + waitedMillis + " ms in region " + region
+                        + " (expected: under the caller's " + timeLeftMillis + " ms)"));
+            }
+            byte[] body;
+            try {
+                body = rows ? MergeWire.encodeRows(unit, type, mergeCopy.page(unit, type, ranges, which, after,
+                                                                                MergeWire.PAGE))
+                            : MergeWire.encodeDigests(unit, type, ranges, mergeCopy.digests(unit, type, ranges));
+            } catch (RuntimeException e) {
+                log.warn("{} of {} of unit {} in region {} failed", what, type, unit, region, e);
+                return problem(type, what + "_failed", ProblemDetail.of(500, HomeReadWire.READ_FAILED, what + " of "
+                        + type + " of unit " + unit + ": the copy of region " + region + " could not be read ("
+                        + e.getClass().getSimpleName() + ")"));
+            }
+            if (!owns.test(unit)) {
+                return notHome(type, unit);
+            }
+            count(type, what);
+            return HttpResponse.of(HttpStatus.OK, MediaType.JSON, body);
+        }, ctx.blockingTaskExecutor()));
+    }
+
+    /** A count of ranges as sent, or -1 when absent or not one. */
+    private static int number(String value) {
+        if (value == null || value.isEmpty() || value.length() > 9 || !value.chars().allMatch(Character::isDigit)) {
+            return -1;
+        }
+        return Integer.parseInt(value);
+    }
+
+    /** The comma-separated ranges below {@code ranges}, at most {@link MergeWire#MAX_WHICH}; null when malformed. */
+    private static java.util.List<Integer> ranges(String which, int ranges) {
+        if (which == null || which.isEmpty()) {
+            return null;
+        }
+        String[] parts = which.split(",", MergeWire.MAX_WHICH + 1);
+        if (parts.length > MergeWire.MAX_WHICH) {
+            return null;
+        }
+        java.util.List<Integer> list = new java.util.ArrayList<>(parts.length);
+        for (String part : parts) {
+            int r = number(part);
+            if (r < 0 || r >= ranges) {
+                return null;
+            }
+            list.add(r);
+        }
+        return list;
     }
 
     /**
@@ -379,7 +475,7 @@ final class ArmeriaHomeReadServer implements HomeReadServer {
 
     private void count(String type, String outcome) {
         // An unknown or absent type is not a tag value: a caller could otherwise create any number of meters.
-        String typeTag = type != null && readers.containsKey(type) ? type : "none";
+        String typeTag = type != null && (readers.containsKey(type) || mergeTypes.contains(type)) ? type : "none";
         Counter.builder("unitas.data.home.read.served")
                .description("Home reads this region answered, by entity type and outcome")
                .tag("region", region.id()).tag("type", typeTag).tag("outcome", outcome)

@@ -71,6 +71,18 @@ public interface HomeReadClient extends AutoCloseable {
     CompletionStage<StoreResult<IdempotencyRecord>> idempotencyRecordCopy(Region region, String unit, String key);
 
     /**
+     * The copy of the merged entities that the region {@code home} holds, as reconciliation reads it
+     * ({@link io.unitas.data.merge.DigestReconciler.Builder#home}), over the network from its
+     * {@link HomeReadServer} (serving it with {@link HomeReadServer.Builder#mergeCopy}). Each request has the
+     * deadline, the attempts and the rotation among the home's instances of a {@link #read}; rows come a bounded
+     * page at a time. A method blocks until its answers are in, and throws {@link IllegalStateException} naming the
+     * home and why when one cannot be had (unreachable, timed out, refused, or the unit not owned there now).
+     *
+     * <p>Metrics: {@code unitas.data.home.merge.reads} (by home, what and outcome).
+     */
+    io.unitas.data.merge.MergeDigests mergeCopy(Region home);
+
+    /**
      * Opens the connection to every home now (TCP, TLS, HTTP/2), so that the first reads after a start do not spend
      * their deadline connecting. Completes, never exceptionally, once every home answered or failed: with the homes
      * that could not be reached and why (empty: all connected). Nothing is read; a home answers it 404.

@@ -51,6 +51,8 @@ public interface HomeReadServer extends AutoCloseable {
         final Map<String, EntityReader> readers = new LinkedHashMap<>();
         final Map<String, String> codecs = new LinkedHashMap<>();
         IdempotencyStore idempotency;
+        io.unitas.data.merge.MergeDigests mergeCopy;
+        java.util.Set<String> mergeTypes = java.util.Set.of();
         String host = "127.0.0.1";
         int port;
         Path tlsCert;
@@ -124,6 +126,17 @@ public interface HomeReadServer extends AutoCloseable {
          */
         public Builder idempotency(IdempotencyStore store) {
             this.idempotency = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        /**
+         * Serves reconciliation this region's copy of the merged entities {@code types}: the key-range digests of a
+         * unit's entities of a type, and the rows of some ranges a page at a time
+         * ({@link HomeReadClient#mergeCopy}), for the units this region owns (421 otherwise).
+         */
+        public Builder mergeCopy(io.unitas.data.merge.MergeDigests copy, java.util.Collection<String> types) {
+            this.mergeCopy = Objects.requireNonNull(copy, "copy");
+            this.mergeTypes = java.util.Set.copyOf(types);
             return this;
         }
 
@@ -205,9 +218,9 @@ public interface HomeReadServer extends AutoCloseable {
             if (authenticator == null) {
                 throw new IllegalStateException("token: not set (expected: token(secret) or authenticator(…))");
             }
-            if (readers.isEmpty() && idempotency == null) {
+            if (readers.isEmpty() && idempotency == null && mergeCopy == null) {
                 throw new IllegalStateException("readers: none (expected: reader(entityType, reader) at least once, "
-                                                + "or idempotency(store))");
+                                                + "idempotency(store) or mergeCopy(copy, types))");
             }
             return ArmeriaHomeReadServer.start(this);
         }
