@@ -71,7 +71,8 @@ public final class ProcessDrill {
 
     /** The scenarios a drill runs on processes so far. */
     public static List<Scenario> scenarios() {
-        return List.of(Scenario.REGION_DOWN, Scenario.DB_READONLY, Scenario.CONTROL_PLANE_DOWN);
+        return List.of(Scenario.REGION_DOWN, Scenario.DB_READONLY, Scenario.CONTROL_PLANE_DOWN,
+                       Scenario.REPLICATION_BACKLOG);
     }
 
     /** Runs the drill; the deployment is left running, the faulted region back. */
@@ -112,7 +113,12 @@ public final class ProcessDrill {
             join(probe);
         }
         d.awaitReady(Duration.ofMinutes(3));
-        return load.result(mode, notes);
+        long copiesOff = -1;
+        if (d.kafka().isPresent()) {
+            copiesOff = load.awaitCopies(b.ticker.getAsLong() + TimeUnit.SECONDS.toNanos(60));
+            note.accept(String.format("%.1f s: %d wallet copies differ from their home's", seconds(start), copiesOff));
+        }
+        return load.result(mode, notes, copiesOff);
     }
 
     private void inject(ProcessDeployment d, Region faulted, Consumer<String> note, long start) {
@@ -121,6 +127,17 @@ public final class ProcessDrill {
                 note.accept(String.format("%.1f s: %s: %s's PostgreSQL turns read-only; its processes stay up",
                                           seconds(start), b.scenario.id(), faulted.id()));
                 d.databaseReadOnly(faulted, true);
+            }
+            case REPLICATION_BACKLOG -> {
+                if (d.kafka().isEmpty()) {
+                    note.accept(String.format("%.1f s: %s: no replication in this deployment; nothing to pause",
+                                              seconds(start), b.scenario.id()));
+                } else {
+                    note.accept(String.format("%.1f s: %s: SIGSTOP to the Kafka broker: every region's shipping and"
+                                              + " receiving hangs, the outboxes keep what is written",
+                                              seconds(start), b.scenario.id()));
+                    d.pauseReplication(true);
+                }
             }
             case CONTROL_PLANE_DOWN -> {
                 if (d.naive()) {
@@ -146,6 +163,13 @@ public final class ProcessDrill {
                 note.accept(String.format("%.1f s: %s: %s's PostgreSQL takes writes again", seconds(start),
                                           b.scenario.id(), faulted.id()));
                 d.databaseReadOnly(faulted, false);
+            }
+            case REPLICATION_BACKLOG -> {
+                if (d.kafka().isPresent()) {
+                    note.accept(String.format("%.1f s: %s: SIGCONT to the Kafka broker", seconds(start),
+                                              b.scenario.id()));
+                    d.pauseReplication(false);
+                }
             }
             case CONTROL_PLANE_DOWN -> {
                 if (!d.naive()) {
@@ -189,6 +213,11 @@ public final class ProcessDrill {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("drill interrupted", e);
         }
+    }
+
+    /** One row of a query's result. */
+    private interface SqlRow {
+        void accept(ResultSet rs) throws SQLException;
     }
 
     /** The phase of a request by when its visit or resend was due. */
@@ -433,33 +462,83 @@ public final class ProcessDrill {
             return last;
         }
 
-        ProcessDrillResult result(String mode, List<String> notes) {
-            Map<String, Long> ledger = new HashMap<>();
-            long mismatches = 0;
+        /**
+         * Waits until every region holds every other region's wallets as their home does (balance and version), or
+         * {@code deadline}; the copies that still differ then.
+         */
+        long awaitCopies(long deadline) {
+            while (true) {
+                long off = copiesOff();
+                if (off == 0 || b.ticker.getAsLong() > deadline) {
+                    return off;
+                }
+                sleep(500);
+            }
+        }
+
+        private long copiesOff() {
+            Map<Region, Map<String, String>> wallets = new HashMap<>();
             for (Region r : d.regions()) {
-                try (Connection c = DriverManager.getConnection(d.databaseUrl(r), "postgres", "");
-                     Statement s = c.createStatement()) {
-                    try (ResultSet rs = s.executeQuery("SELECT deposit_key, COUNT(*) FROM wallet_ledger"
-                                                       + " WHERE deposit_key LIKE 'drill-%' GROUP BY deposit_key")) {
-                        while (rs.next()) {
-                            ledger.merge(rs.getString(1), rs.getLong(2), Long::sum);
+                Map<String, String> held = new HashMap<>();
+                query(r, "SELECT user_id, balance || ' ' || version FROM wallet", rs -> held.put(rs.getString(1),
+                                                                                                 rs.getString(2)));
+                wallets.put(r, held);
+            }
+            long off = 0;
+            for (Region home : d.regions()) {
+                for (Map.Entry<String, String> w : wallets.get(home).entrySet()) {
+                    if (!home.equals(homeOf(w.getKey()))) {
+                        continue;
+                    }
+                    for (Region other : d.regions()) {
+                        if (!other.equals(home) && !w.getValue().equals(wallets.get(other).get(w.getKey()))) {
+                            off++;
                         }
                     }
-                    try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM wallet w WHERE w.balance <> (SELECT"
-                            + " COALESCE(SUM(amount), 0) FROM wallet_ledger l WHERE l.user_id = w.user_id)")) {
-                        rs.next();
-                        mismatches += rs.getLong(1);
-                    }
-                } catch (SQLException e) {
-                    throw new IllegalStateException(r.id() + ": cannot count the invariants: " + e.getMessage(), e);
                 }
+            }
+            return off;
+        }
+
+        /** The home of a user id by the deployment's ranges: ids mod 1000 × regions in [1000 i, 1000 i + 999]. */
+        private Region homeOf(String user) {
+            long span = (long) Layout.USERS_PER_UNIT * d.regions().size();
+            return d.regions().get((int) (Long.parseLong(user) % span / Layout.USERS_PER_UNIT));
+        }
+
+        private void query(Region r, String sql, SqlRow row) {
+            try (Connection c = DriverManager.getConnection(d.databaseUrl(r), "postgres", "");
+                 Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+                while (rs.next()) {
+                    row.accept(rs);
+                }
+            } catch (SQLException e) {
+                throw new IllegalStateException(r.id() + ": cannot count the invariants: " + e.getMessage(), e);
+            }
+        }
+
+        ProcessDrillResult result(String mode, List<String> notes, long copiesOff) {
+            Map<String, Long> ledger = new HashMap<>();
+            long[] mismatches = new long[1];
+            for (Region r : d.regions()) {
+                query(r, "SELECT deposit_key, COUNT(*) FROM wallet_ledger WHERE deposit_key LIKE 'drill-%' GROUP BY"
+                         + " deposit_key", rs -> ledger.merge(rs.getString(1), rs.getLong(2), Long::sum));
+                // a wallet replicated from its home has no ledger lines here: with replication only the region's
+                // own users count (naive: every region is every user's home)
+                query(r, "SELECT w.user_id FROM wallet w WHERE w.balance <> (SELECT COALESCE(SUM(amount), 0) FROM"
+                         + " wallet_ledger l WHERE l.user_id = w.user_id)", rs -> {
+                    if (d.naive() || d.kafka().isEmpty() || homeOf(rs.getString(1)).equals(r)) {
+                        mismatches[0]++;
+                    }
+                });
             }
             long twice = ledger.values().stream().filter(n -> n > 1).count();
             long lost = acknowledged.stream().filter(k -> !ledger.containsKey(k)).count();
             return new ProcessDrillResult(b.scenario, mode, faulted.id(), faultedServed.get(), faultedTotal.get(),
                                           othersServed.get(), othersTotal.get(), failedInFault.get(),
                                           failedAfter.get(), requests.get(), acknowledged.size(), twice, lost,
-                                          foreign.get(), mismatches, notFound.get(), List.copyOf(notes));
+                                          foreign.get(), mismatches[0], notFound.get(), copiesOff,
+                                          List.copyOf(notes));
         }
     }
 

@@ -25,24 +25,26 @@ import java.util.List;
  * @param foreignAnswers       answers naming another user than the one asking (must be 0)
  * @param balanceMismatches    wallets whose balance is not the sum of their ledger (must be 0)
  * @param walletNotFound       reads answered 404 after a deposit of that wallet had been acknowledged (must be 0)
+ * @param copiesOff            with replication: wallet copies in another region that still differed from their
+ *                             home's (balance, version) a minute after the recovery (must be 0); -1 without
  * @param notes                what the drill saw on the way (each fault and recovery, with its time)
  */
 public record ProcessDrillResult(Scenario scenario, String mode, String faulted, long faultedServed,
                                  long faultedTotal, long othersServed, long othersTotal, long failedInFault,
                                  long failedAfter, long requests, long depositsAcknowledged, long chargedTwice,
                                  long acknowledgedLost, long foreignAnswers, long balanceMismatches,
-                                 long walletNotFound, List<String> notes) {
+                                 long walletNotFound, long copiesOff, List<String> notes) {
 
     /** The side-by-side table's column titles. */
     static final List<String> COLUMNS = List.of("scenario", "mode", "ok in fault", "faulted users ok",
                                                 "failed in fault", "failed after", "requests", "deposits ok",
                                                 "charged twice", "ack'd lost", "wallet not found", "other user's",
-                                                "balance != ledger", "invariants");
+                                                "balance != ledger", "copies off", "invariants");
 
     /** Whether every invariant held. */
     public boolean invariantsHold() {
         return chargedTwice == 0 && acknowledgedLost == 0 && foreignAnswers == 0 && balanceMismatches == 0
-               && walletNotFound == 0;
+               && walletNotFound == 0 && copiesOff <= 0;
     }
 
     /** Requests answered during the fault, every user's. */
@@ -56,11 +58,11 @@ public record ProcessDrillResult(Scenario scenario, String mode, String faulted,
                              + "  served during the fault: %s's users %d/%d, the others %d/%d; failed in the fault %d,"
                              + " after it %d%n"
                              + "  deposits acknowledged %d; charged twice %d; acknowledged but lost %d; another"
-                             + " user's answer %d; balance != ledger %d; wallet not found after a deposit %d"
-                             + " -> invariants %s%n",
+                             + " user's answer %d; balance != ledger %d; wallet not found after a deposit %d;"
+                             + " copies off their home %s -> invariants %s%n",
                              scenario.id(), mode, faulted, faulted, faultedServed, faultedTotal, othersServed,
                              othersTotal, failedInFault, failedAfter, depositsAcknowledged, chargedTwice,
-                             acknowledgedLost, foreignAnswers, balanceMismatches, walletNotFound,
+                             acknowledgedLost, foreignAnswers, balanceMismatches, walletNotFound, copies(),
                              invariantsHold() ? "hold" : "BROKEN");
     }
 
@@ -70,7 +72,11 @@ public record ProcessDrillResult(Scenario scenario, String mode, String faulted,
                        Long.toString(failedInFault), Long.toString(failedAfter), Long.toString(requests),
                        Long.toString(depositsAcknowledged), Long.toString(chargedTwice),
                        Long.toString(acknowledgedLost), Long.toString(walletNotFound), Long.toString(foreignAnswers),
-                       Long.toString(balanceMismatches), invariantsHold() ? "hold" : "BROKEN");
+                       Long.toString(balanceMismatches), copies(), invariantsHold() ? "hold" : "BROKEN");
+    }
+
+    private String copies() {
+        return copiesOff < 0 ? "n/a" : Long.toString(copiesOff);
     }
 
     /** The results side by side (unitas and naive on the same offered load), a fixed-width table with a header. */

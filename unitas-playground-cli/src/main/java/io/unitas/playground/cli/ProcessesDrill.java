@@ -50,9 +50,12 @@ final class ProcessesDrill implements Callable<Integer> {
                 b.visitEvery(drill.visitEvery());
             }
             run = b.build();
-            // no replication yet: the drills on processes count what the regions serve without it
+            // replication-backlog pauses the Kafka broker; the other drills count what the regions serve without
+            // replication (nothing promotes a region's units on processes yet)
             sides.add(ProcessesUp.builder(main, options, Path.of("deploy")).instances(1)
-                                 .replication(ProcessDeployment.Replication.NONE));
+                                 .replication(scenario == Scenario.REPLICATION_BACKLOG
+                                              ? ProcessDeployment.Replication.KAFKA
+                                              : ProcessDeployment.Replication.NONE));
             if (naive) {
                 sides.add(ProcessesUp.builder(main, options, Path.of("deploy-naive")).instances(1)
                                      .replication(ProcessDeployment.Replication.NONE).naive(true).validate());

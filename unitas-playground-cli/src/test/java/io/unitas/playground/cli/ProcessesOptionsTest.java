@@ -15,8 +15,9 @@ class ProcessesOptionsTest {
 
         assertThat(r.exit()).isEqualTo(Main.EXIT_USAGE);
         assertThat(r.err().strip()).isEqualTo("unitas drill: scenario: 'dns-down' (expected: one of"
-                                              + " [region-down, db-readonly, control-plane-down] on processes; the"
-                                              + " others run in process only so far)");
+                                              + " [region-down, db-readonly, control-plane-down,"
+                                              + " replication-backlog] on processes; the others run in process only so"
+                                              + " far)");
     }
 
     @Test
