@@ -26,7 +26,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ProcessDrillsLongIT {
 
     @ParameterizedTest
-    @ValueSource(strings = {"control-plane-down", "db-readonly", "region-down"})
+    @ValueSource(strings = {"control-plane-down", "db-readonly", "region-down", "replication-backlog"})
     void unitasAndNaive_sideBySide_unitasKeepsItsInvariants(String scenario, @TempDir Path dir) throws Exception {
         Path out = dir.resolve("stdout");
         Path err = dir.resolve("stderr");
