@@ -106,7 +106,7 @@ public final class ProcessDrill {
         inject(d, faulted, note, start);
         pauseUntil(start + total * 7 / 10);
         recover(d, faulted, note, start);
-        note.accept(String.format("%.1f s: %s answers again", seconds(start), faulted.id()));
+        note.accept(String.format("%.1f s: %s: recovered", seconds(start), b.scenario.id()));
         users.forEach(ProcessDrill::join);
         load.awaitQuiet();
         if (probe != null) {
