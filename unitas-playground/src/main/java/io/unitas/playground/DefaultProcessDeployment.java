@@ -64,6 +64,7 @@ final class DefaultProcessDeployment implements ProcessDeployment {
     private final Consumer<String> progress;
     private final int instances;
     private final Replication replication;
+    private final boolean naive;
     private final KafkaBroker kafka; // null without replication
     /** The kinds of JVM whose class-data archive a process of this start writes at its exit (one per kind). */
     private final Set<String> archiving = ConcurrentHashMap.newKeySet();
@@ -87,6 +88,7 @@ final class DefaultProcessDeployment implements ProcessDeployment {
         this.progress = b.progress;
         this.instances = b.instances;
         this.replication = b.replication;
+        this.naive = b.naive;
         this.kafka = replication == Replication.KAFKA
                 ? new KafkaBroker(dir.resolve("kafka"), layout.kafkaPort(), layout.kafkaControllerPort(), jvm("kafka"))
                 : null;
@@ -110,13 +112,15 @@ final class DefaultProcessDeployment implements ProcessDeployment {
                 ChildProcess k = d.kafka.start(clusterId());
                 d.progress.accept("  kafka (pid " + k.pid() + ", log " + d.dir.relativize(k.log()) + ")");
             }
-            d.progress.accept("starting the control plane ...");
-            d.control = d.unitas("control", "control", d.dir.resolve("control"), "control",
-                    "--port", Integer.toString(layout.controlPort()), "--data", d.dir.resolve("control/data").toString(),
-                    "--tokens", d.dir.resolve("tokens/tokens").toString(),
-                    "--health-ttl", "2s", "--health-grace", "1s", "--health-ttl-with-evidence", "1500ms").start();
-            d.awaitHttp(d.control, d.control().resolve("/api/v1/whoami"), d.admin.secret());
-            d.seedControlPlane();
+            if (!d.naive) {
+                d.progress.accept("starting the control plane ...");
+                d.control = d.unitas("control", "control", d.dir.resolve("control"), "control",
+                        "--port", Integer.toString(layout.controlPort()), "--data",
+                        d.dir.resolve("control/data").toString(), "--tokens", d.dir.resolve("tokens/tokens").toString(),
+                        "--health-ttl", "2s", "--health-grace", "1s", "--health-ttl-with-evidence", "1500ms").start();
+                d.awaitHttp(d.control, d.control().resolve("/api/v1/whoami"), d.admin.secret());
+                d.seedControlPlane();
+            }
             if (d.kafka != null) {
                 d.kafka.awaitReady(); // the wallets create their topics as they start
             }
@@ -130,6 +134,14 @@ final class DefaultProcessDeployment implements ProcessDeployment {
             d.close();
             throw e;
         }
+    }
+
+    /** The files a deployment of {@code b} runs on, written without starting anything (what a test reads). */
+    static DefaultProcessDeployment files(ProcessDeployment.Builder b) {
+        b.validate();
+        DefaultProcessDeployment d = new DefaultProcessDeployment(b, new Layout(b.regions, b.portsFrom));
+        d.writeFiles();
+        return d;
     }
 
     // ---- files ----
@@ -146,10 +158,15 @@ final class DefaultProcessDeployment implements ProcessDeployment {
             kafka.writeFiles();
         }
         for (Region r : layout.regions()) {
-            write(r.id() + "/gateway.yaml", gatewayYaml(r));
-            write(r.id() + "/health.yaml", healthYaml(r));
+            if (naive) {
+                write(r.id() + "/rules.yaml", naiveRulesYaml(r));
+            } else {
+                write(r.id() + "/gateway.yaml", gatewayYaml(r));
+                write(r.id() + "/health.yaml", healthYaml(r));
+            }
             for (int i = 0; i < instances; i++) {
-                write(r.id() + "/wallet-" + instance(i) + ".properties", walletProperties(r, i));
+                write(r.id() + "/wallet-" + instance(i) + ".properties", naive ? naiveWalletProperties(r, i)
+                                                                               : walletProperties(r, i));
             }
         }
     }
@@ -184,6 +201,21 @@ final class DefaultProcessDeployment implements ProcessDeployment {
             y.append("  - {range: ").append(i * Layout.USERS_PER_UNIT).append('~')
              .append(i * Layout.USERS_PER_UNIT + Layout.USERS_PER_UNIT - 1).append(", unit: ")
              .append(Layout.unitOf(layout.regions().get(i))).append("}\n");
+        }
+        return y.toString();
+    }
+
+    /**
+     * The naive setup's rules in region {@code here}: the same ranges, every unit homed here, as a service that
+     * believes itself every user's home reads them.
+     */
+    String naiveRulesYaml(Region here) {
+        StringBuilder y = new StringBuilder("# The naive setup: " + here.id() + " believes it is every user's home, so"
+                                            + " every unit lives here.\n");
+        String shared = rulesYaml();
+        for (String line : shared.lines().skip(1).toList()) {
+            y.append(line.startsWith("  - {id: ") ? line.replaceFirst("region: [^}]*}", "region: " + here.id() + "}")
+                                                  : line).append('\n');
         }
         return y.toString();
     }
@@ -267,6 +299,24 @@ final class DefaultProcessDeployment implements ProcessDeployment {
         return p.toString();
     }
 
+    /**
+     * A wallet instance of the naive setup: no control plane, no home reads, no replication; its region's own rules
+     * ({@link #naiveRulesYaml}) home every unit here, so an idempotency record is kept here and a read is local only
+     * (a miss is "not found"), and the write guard lets any user's write through.
+     */
+    String naiveWalletProperties(Region r, int i) {
+        return "# " + r.id() + "'s wallet instance " + instance(i) + ", as the seed's team ran it: users reach it"
+               + " directly\n# (GeoDNS), no gateway or control plane; this region believes it is every user's home.\n"
+               + "server.port=" + layout.shopPorts(r).get(i) + "\n"
+               + "unitas.region=" + r.id() + "\n"
+               + "unitas.topology=file:" + dir.resolve("topology.yaml") + "\n"
+               + "# every unit homed here: Idempotency-Key records kept in this region, reads local only\n"
+               + "unitas.rules=file:" + dir.resolve(r.id() + "/rules.yaml") + "\n"
+               + "# any user's write is served here\n"
+               + "unitas.write-guard.mode=allow\n"
+               + "wallet.db.url=jdbc:postgresql://127.0.0.1:" + layout.databasePort(r) + "/" + DATABASE + "\n";
+    }
+
     private List<Integer> walletPorts(Region r) {
         return layout.shopPorts(r).subList(0, instances);
     }
@@ -342,6 +392,9 @@ final class DefaultProcessDeployment implements ProcessDeployment {
             command.addAll(List.of(WALLET_MAIN, "--spring.config.additional-location=file:"
                                                 + rd.resolve(name + ".properties")));
             ps.add(new ChildProcess(r.id() + "/" + name, command, rd.resolve(name + ".log")));
+        }
+        if (naive) {
+            return ps;
         }
         ps.add(unitas(r.id() + "/health", "health", rd, "health", "serve", "--config",
                       rd.resolve("health.yaml").toString()));
@@ -426,9 +479,11 @@ final class DefaultProcessDeployment implements ProcessDeployment {
     @Override
     public void awaitReady(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        for (Region entry : layout.regions()) {
+        List<URI> entries = new ArrayList<>();
+        layout.regions().forEach(r -> entries.addAll(entries(r)));
+        for (URI entry : entries) {
             for (Region home : layout.regions()) {
-                URI uri = gateway(entry).resolve("/wallets/" + userId(home, 0));
+                URI uri = entry.resolve("/wallets/" + userId(home, 0));
                 String last = "no answer";
                 while (true) {
                     try {
@@ -475,6 +530,26 @@ final class DefaultProcessDeployment implements ProcessDeployment {
     }
 
     @Override
+    public void killControlPlane() {
+        controlProcess().kill();
+    }
+
+    @Override
+    public void startControlPlane() {
+        ChildProcess c = controlProcess();
+        c.start();
+        awaitHttp(c, control().resolve("/api/v1/whoami"), admin.secret());
+    }
+
+    private ChildProcess controlProcess() {
+        if (control == null) {
+            throw new IllegalStateException("control plane: none (expected: a unitas deployment; the naive setup has"
+                                            + " no control plane)");
+        }
+        return control;
+    }
+
+    @Override
     public void databaseReadOnly(Region region, boolean readOnly) {
         processes(region);
         postgres.readOnly(region, readOnly);
@@ -508,7 +583,16 @@ final class DefaultProcessDeployment implements ProcessDeployment {
     }
 
     @Override
+    public boolean naive() {
+        return naive;
+    }
+
+    @Override
     public URI gateway(Region region) {
+        if (naive) {
+            throw new IllegalStateException("gateway: none in the naive setup (expected: entries(region), its"
+                                            + " wallets)");
+        }
         return URI.create("http://127.0.0.1:" + layout.gatewayPort(region));
     }
 
@@ -589,16 +673,24 @@ final class DefaultProcessDeployment implements ProcessDeployment {
     @Override
     public String describe() {
         StringBuilder s = new StringBuilder();
-        s.append("deployment: ").append(dir).append(" (topology.yaml, rules.yaml, tokens/, one folder per region:"
-                                                      + " each process's config and log)\n");
-        s.append(String.format("  %-12s %-26s %s%n", "control", control(), "log control/control.log; admin token"
-                                                                          + " tokens/admin.token"));
+        if (naive) {
+            s.append("deployment (naive: wallets and databases only, users enter at their region's wallets): ")
+             .append(dir).append(" (topology.yaml; one folder per region: its rules.yaml, each wallet's config and"
+                                 + " log)\n");
+        } else {
+            s.append("deployment: ").append(dir).append(" (topology.yaml, rules.yaml, tokens/, one folder per region:"
+                                                          + " each process's config and log)\n");
+            s.append(String.format("  %-12s %-26s %s%n", "control", control(), "log control/control.log; admin token"
+                                                                              + " tokens/admin.token"));
+        }
         for (Region r : layout.regions()) {
-            s.append(String.format("  %-12s %-26s %s%n", r.id() + "/gateway", gateway(r), "config " + r.id()
-                                                                                       + "/gateway.yaml"));
-            s.append(String.format("  %-12s %-26s %s%n", r.id() + "/health", "http://127.0.0.1:"
-                                                         + layout.healthPort(r) + "/healthz", "config " + r.id()
-                                                                                              + "/health.yaml"));
+            if (!naive) {
+                s.append(String.format("  %-12s %-26s %s%n", r.id() + "/gateway", gateway(r), "config " + r.id()
+                                                                                           + "/gateway.yaml"));
+                s.append(String.format("  %-12s %-26s %s%n", r.id() + "/health", "http://127.0.0.1:"
+                                                             + layout.healthPort(r) + "/healthz", "config " + r.id()
+                                                                                                  + "/health.yaml"));
+            }
             List<Integer> ports = walletPorts(r);
             for (int i = 0; i < ports.size(); i++) {
                 s.append(String.format("  %-12s %-26s %s%n", r.id() + "/wallet-" + instance(i), "http://127.0.0.1:"
@@ -613,6 +705,9 @@ final class DefaultProcessDeployment implements ProcessDeployment {
         }
         s.append(String.format("%d processes, %d MB resident together; started in %.1f s%n", pids().size(),
                                residentBytes() / (1024 * 1024), startTime.toMillis() / 1000.0));
+        if (naive) {
+            return s.toString();
+        }
         Region first = layout.regions().get(0);
         Region second = layout.regions().get(1);
         String user = userId(first, 42);

@@ -19,6 +19,10 @@ import java.util.function.Consumer;
  * starter), each a JVM of its own. Every process reads
  * its own configuration file, written under {@link #deployDir()} (one folder per region), and writes its own log
  * beside it. Closing it stops every process it started.
+ *
+ * <p>{@link Builder#naive naive}: the same wallet processes as the seed's team ran them instead, each region's
+ * PostgreSQL and wallet instances only (no control plane, gateway, health agent or broker), every region believing
+ * it is every user's home.
  */
 public interface ProcessDeployment extends AutoCloseable {
 
@@ -33,8 +37,22 @@ public interface ProcessDeployment extends AutoCloseable {
     /** The control plane's API and console. */
     URI control();
 
-    /** A region's gateway, the entry for its users. */
+    /** What a wallet instance answers 200 on while its process runs (what a GeoDNS health check would ask). */
+    String LIVENESS = "/actuator/health/liveness";
+
+    /** Whether it runs the naive setup ({@link Builder#naive}). */
+    boolean naive();
+
+    /** A region's gateway, the entry for its users; {@link IllegalStateException} in the naive setup. */
     URI gateway(Region region);
+
+    /**
+     * Where {@code region}'s users enter: its gateway, or in the naive setup its wallet instances themselves (what a
+     * GeoDNS answer for the region names).
+     */
+    default List<URI> entries(Region region) {
+        return naive() ? wallets(region) : List.of(gateway(region));
+    }
 
     /**
      * The Kafka broker's address ({@code host:port}) the wallets replicate through; empty with
@@ -83,6 +101,15 @@ public interface ProcessDeployment extends AutoCloseable {
 
     /** Starts a killed region's processes again on the same ports and data; returns once they answer. */
     void startRegion(Region region);
+
+    /**
+     * {@code kill -9} of the control plane's process; the gateways, health agents and wallets keep the last state they
+     * had. {@link IllegalStateException} in the naive setup, which has none.
+     */
+    void killControlPlane();
+
+    /** Starts the control plane again on its port and data; returns once it answers. */
+    void startControlPlane();
 
     /**
      * Waits until every gateway sends every region's users to a wallet instance (an answer that is not the
@@ -134,6 +161,7 @@ public interface ProcessDeployment extends AutoCloseable {
         Consumer<String> progress = line -> { };
         int instances = 2;
         Replication replication = Replication.KAFKA;
+        boolean naive;
 
         private Builder() {}
 
@@ -185,6 +213,18 @@ public interface ProcessDeployment extends AutoCloseable {
             return this;
         }
 
+        /**
+         * The seed's setup on the same wallet processes (default false): per region only its PostgreSQL and wallet
+         * instances, no control plane, gateway, health agent or broker. Every region believes it is every user's home:
+         * its wallets read a rules file of its own that homes every unit there (so idempotency records stay in the
+         * region and reads are local only, a miss "not found"), and take any user's write ({@code
+         * unitas.write-guard.mode=allow}). Needs {@link Replication#NONE}.
+         */
+        public Builder naive(boolean naive) {
+            this.naive = naive;
+            return this;
+        }
+
         /** Where progress lines go (each process started, waited for). */
         public Builder progress(Consumer<String> progress) {
             this.progress = Objects.requireNonNull(progress, "progress");
@@ -194,6 +234,10 @@ public interface ProcessDeployment extends AutoCloseable {
         /** Checks the regions and ports without starting anything; throws {@link IllegalArgumentException}. */
         public Builder validate() {
             new Layout(regions, portsFrom);
+            if (naive && replication != Replication.NONE) {
+                throw new IllegalArgumentException("replication: " + replication.name().toLowerCase(Locale.ROOT)
+                                                   + " (expected: none with the naive setup, which never replicated)");
+            }
             return this;
         }
 
@@ -202,6 +246,7 @@ public interface ProcessDeployment extends AutoCloseable {
             if (classPath == null) {
                 throw new IllegalArgumentException("class path: missing (expected: the packaged unitas-playground.jar)");
             }
+            validate();
             return DefaultProcessDeployment.start(this, new Layout(regions, portsFrom));
         }
     }

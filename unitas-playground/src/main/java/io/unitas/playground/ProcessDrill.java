@@ -18,7 +18,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -27,18 +32,33 @@ import java.util.regex.Pattern;
 
 /**
  * A drill against a {@link ProcessDeployment}: virtual users deposit into their wallets (each deposit with a key of
- * its own, retried with the same key when its answer is lost) and read them, entering at their region's gateway and
- * at the next region's when it does not answer, while a {@link Scenario}'s fault hits the first region from 30% of
- * the drill to 70%: {@code region-down} is {@code kill -9} of every process of the region, {@code db-readonly} its
- * PostgreSQL server turned read-only while every process stays up. Once the region is back, the invariants are counted in every region's database: no key charged
- * twice, no acknowledged deposit lost, no answer naming another user, every balance the sum of its ledger.
+ * its own) and read them, while a {@link Scenario}'s fault hits the first region from 30% of the drill to 70%:
+ * {@code region-down} is {@code kill -9} of every process of the region, {@code db-readonly} its PostgreSQL server
+ * turned read-only while every process stays up, {@code control-plane-down} {@code kill -9} of the control plane.
+ *
+ * <p>The load is an open loop drawn from the seed, so a unitas deployment and a naive one are offered the same
+ * requests at the same times: each virtual user starts a visit (a deposit, then a read) every {@code visitEvery}, each
+ * on a thread of its own; 30% of acknowledged deposits "lose their answer" and are sent again with the same key 1 s
+ * to 1 s + duration/5 later (again after every failure, until the drill ends). With unitas, users enter at their
+ * region's gateway and at the next region's when it does not answer; naive, at their region's wallet instances
+ * directly, and at the next region's only once its liveness endpoint stops answering ({@link GeoDns}). The phases
+ * count the requests of the visits and resends due in them. Once the region is back, the invariants are counted in
+ * every region's database: no key charged twice, no acknowledged deposit lost, no answer naming another user, every
+ * balance the sum of its ledger, and no wallet answered "not found" after a deposit of it was acknowledged.
  */
 public final class ProcessDrill {
 
     private static final Pattern USER = Pattern.compile("\"user\":\"([^\"]*)\"");
+    /** How often the naive side's health check probes each region's wallets, and its fall and rise. */
+    static final Duration PROBE_EVERY = Duration.ofSeconds(1);
+    static final int FALL = 2;
+    static final int RISE = 2;
+    /** At most this many visits of one virtual user in flight; beyond it the next waits its turn. */
+    private static final int IN_FLIGHT = 64;
 
     private final Builder b;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                                              .connectTimeout(Duration.ofSeconds(1)).build();
 
     private ProcessDrill(Builder b) {
         this.b = b;
@@ -51,60 +71,118 @@ public final class ProcessDrill {
 
     /** The scenarios a drill runs on processes so far. */
     public static List<Scenario> scenarios() {
-        return List.of(Scenario.REGION_DOWN, Scenario.DB_READONLY);
+        return List.of(Scenario.REGION_DOWN, Scenario.DB_READONLY, Scenario.CONTROL_PLANE_DOWN,
+                       Scenario.REPLICATION_BACKLOG);
     }
 
     /** Runs the drill; the deployment is left running, the faulted region back. */
     public ProcessDrillResult run(ProcessDeployment d) {
         Region faulted = d.regions().get(0);
         List<String> notes = new ArrayList<>();
+        String mode = d.naive() ? "naive" : "unitas";
         Consumer<String> note = line -> {
             notes.add(line);
-            b.progress.accept(line);
+            b.progress.accept(mode + ": " + line);
         };
-        Load load = new Load(d, faulted);
         long start = b.ticker.getAsLong();
         long total = b.duration.toNanos();
+        Load load = new Load(d, faulted, start, total);
+        Thread probe = null;
+        if (d.naive()) {
+            probe = new Thread(() -> load.probe(start + total), "drill-geodns");
+            probe.setDaemon(true);
+            probe.start();
+        }
         List<Thread> users = new ArrayList<>();
         for (int i = 0; i < b.users; i++) {
             Region home = d.regions().get(i % d.regions().size());
             String user = d.userId(home, 100 + i);
-            Thread t = new Thread(() -> load.user(user, home, start + total), "drill-user-" + user);
+            int index = i;
+            Thread t = new Thread(() -> load.user(index, user, home), "drill-user-" + user);
             t.start();
             users.add(t);
         }
         pauseUntil(start + total * 3 / 10);
-        load.faultStarted();
         inject(d, faulted, note, start);
         pauseUntil(start + total * 7 / 10);
         recover(d, faulted, note, start);
-        load.faultEnded();
-        note.accept(String.format("%.1f s: %s answers again", seconds(start), faulted.id()));
+        note.accept(String.format("%.1f s: %s: recovered", seconds(start), b.scenario.id()));
         users.forEach(ProcessDrill::join);
+        load.awaitQuiet();
+        if (probe != null) {
+            join(probe);
+        }
         d.awaitReady(Duration.ofMinutes(3));
-        return load.result(d, faulted, notes);
+        long copiesOff = -1;
+        if (d.kafka().isPresent()) {
+            copiesOff = load.awaitCopies(b.ticker.getAsLong() + TimeUnit.SECONDS.toNanos(60));
+            note.accept(String.format("%.1f s: %d wallet copies differ from their home's", seconds(start), copiesOff));
+        }
+        return load.result(mode, notes, copiesOff);
     }
 
     private void inject(ProcessDeployment d, Region faulted, Consumer<String> note, long start) {
-        if (b.scenario == Scenario.DB_READONLY) {
-            note.accept(String.format("%.1f s: %s: %s's PostgreSQL turns read-only; its processes stay up",
-                                      seconds(start), b.scenario.id(), faulted.id()));
-            d.databaseReadOnly(faulted, true);
-        } else {
-            note.accept(String.format("%.1f s: %s: kill -9 of every process of %s", seconds(start), b.scenario.id(),
-                                      faulted.id()));
-            d.killRegion(faulted);
+        switch (b.scenario) {
+            case DB_READONLY -> {
+                note.accept(String.format("%.1f s: %s: %s's PostgreSQL turns read-only; its processes stay up",
+                                          seconds(start), b.scenario.id(), faulted.id()));
+                d.databaseReadOnly(faulted, true);
+            }
+            case REPLICATION_BACKLOG -> {
+                if (d.kafka().isEmpty()) {
+                    note.accept(String.format("%.1f s: %s: no replication in this deployment; nothing to pause",
+                                              seconds(start), b.scenario.id()));
+                } else {
+                    note.accept(String.format("%.1f s: %s: SIGSTOP to the Kafka broker: every region's shipping and"
+                                              + " receiving hangs, the outboxes keep what is written",
+                                              seconds(start), b.scenario.id()));
+                    d.pauseReplication(true);
+                }
+            }
+            case CONTROL_PLANE_DOWN -> {
+                if (d.naive()) {
+                    note.accept(String.format("%.1f s: %s: the naive setup has no control plane; nothing to kill",
+                                              seconds(start), b.scenario.id()));
+                } else {
+                    note.accept(String.format("%.1f s: %s: kill -9 of the control plane; gateways, health agents and"
+                                              + " wallets keep their last state", seconds(start), b.scenario.id()));
+                    d.killControlPlane();
+                }
+            }
+            default -> {
+                note.accept(String.format("%.1f s: %s: kill -9 of every process of %s", seconds(start),
+                                          b.scenario.id(), faulted.id()));
+                d.killRegion(faulted);
+            }
         }
     }
 
     private void recover(ProcessDeployment d, Region faulted, Consumer<String> note, long start) {
-        if (b.scenario == Scenario.DB_READONLY) {
-            note.accept(String.format("%.1f s: %s: %s's PostgreSQL takes writes again", seconds(start),
-                                      b.scenario.id(), faulted.id()));
-            d.databaseReadOnly(faulted, false);
-        } else {
-            note.accept(String.format("%.1f s: %s: starting %s again", seconds(start), b.scenario.id(), faulted.id()));
-            d.startRegion(faulted);
+        switch (b.scenario) {
+            case DB_READONLY -> {
+                note.accept(String.format("%.1f s: %s: %s's PostgreSQL takes writes again", seconds(start),
+                                          b.scenario.id(), faulted.id()));
+                d.databaseReadOnly(faulted, false);
+            }
+            case REPLICATION_BACKLOG -> {
+                if (d.kafka().isPresent()) {
+                    note.accept(String.format("%.1f s: %s: SIGCONT to the Kafka broker", seconds(start),
+                                              b.scenario.id()));
+                    d.pauseReplication(false);
+                }
+            }
+            case CONTROL_PLANE_DOWN -> {
+                if (!d.naive()) {
+                    note.accept(String.format("%.1f s: %s: starting the control plane again on its data",
+                                              seconds(start), b.scenario.id()));
+                    d.startControlPlane();
+                }
+            }
+            default -> {
+                note.accept(String.format("%.1f s: %s: starting %s again", seconds(start), b.scenario.id(),
+                                          faulted.id()));
+                d.startRegion(faulted);
+            }
         }
     }
 
@@ -137,63 +215,182 @@ public final class ProcessDrill {
         }
     }
 
+    /** One row of a query's result. */
+    private interface SqlRow {
+        void accept(ResultSet rs) throws SQLException;
+    }
+
+    /** The phase of a request by when its visit or resend was due. */
+    private enum Phase { BEFORE, FAULT, AFTER }
+
+    /** How one logical request (a deposit, a resend, a read) ended, after its attempts. */
+    private enum Outcome { OK, FAILED, REFUSED }
+
     /** The virtual users' requests and what they were told. */
     private final class Load {
         private final ProcessDeployment d;
         private final Region faulted;
-        private volatile boolean inFault;
-        private volatile boolean recovered;
+        private final long start;
+        private final long total;
+        private final GeoDns dns;
+        private final ExecutorService visits = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "drill-visit");
+            t.setDaemon(true);
+            return t;
+        });
+        private final AtomicLong pending = new AtomicLong();
         private final AtomicLong faultedServed = new AtomicLong();
         private final AtomicLong faultedTotal = new AtomicLong();
         private final AtomicLong othersServed = new AtomicLong();
         private final AtomicLong othersTotal = new AtomicLong();
+        private final AtomicLong failedInFault = new AtomicLong();
+        private final AtomicLong failedAfter = new AtomicLong();
+        private final AtomicLong requests = new AtomicLong();
         private final AtomicLong foreign = new AtomicLong();
+        private final AtomicLong notFound = new AtomicLong();
         private final Set<String> acknowledged = ConcurrentHashMap.newKeySet();
+        /** Per user, when the first acknowledgement of one of their deposits arrived. */
+        private final Map<String, Long> firstAcknowledged = new ConcurrentHashMap<>();
 
-        Load(ProcessDeployment d, Region faulted) {
+        Load(ProcessDeployment d, Region faulted, long start, long total) {
             this.d = d;
             this.faulted = faulted;
+            this.start = start;
+            this.total = total;
+            this.dns = d.naive() ? new GeoDns(d.regions(), FALL, RISE) : null;
         }
 
-        void faultStarted() {
-            inFault = true;
+        private Phase phase(long due) {
+            long at = due - start;
+            return at < total * 3 / 10 ? Phase.BEFORE : at < total * 7 / 10 ? Phase.FAULT : Phase.AFTER;
         }
 
-        void faultEnded() {
-            inFault = false;
-            recovered = true;
-        }
-
-        /** One user's visits until {@code end} (and until the faulted region is back). */
-        void user(String user, Region home, long end) {
-            List<URI> entries = new ArrayList<>(List.of(d.gateway(home)));
-            d.regions().stream().filter(r -> !r.equals(home)).forEach(r -> entries.add(d.gateway(r)));
-            boolean mine = home.equals(faulted);
-            long seq = 0;
-            while (b.ticker.getAsLong() < end || !recovered) {
-                long visitStart = b.ticker.getAsLong();
-                String key = "drill-" + user + "-" + seq++;
-                boolean during = inFault;
-                HttpResponse<String> deposit = send(entries, user, HttpRequest.newBuilder()
-                        .header("content-type", "application/json").header("Idempotency-Key", key)
-                        .POST(HttpRequest.BodyPublishers.ofString("{\"amount\":1}")), "/wallets/" + user + "/deposits");
-                count(mine, during, deposit != null && deposit.statusCode() == 201);
-                if (deposit != null && deposit.statusCode() == 201) {
-                    acknowledged.add(key);
-                    checkUser(user, deposit.body());
+        /** The naive side's health check: every region's wallets' liveness, every second, until {@code end}. */
+        void probe(long end) {
+            while (b.ticker.getAsLong() < end + TimeUnit.SECONDS.toNanos(5) || pending.get() > 0) {
+                for (Region r : d.regions()) {
+                    dns.observe(r, d.wallets(r).stream().anyMatch(this::live));
                 }
-                HttpResponse<String> read = send(entries, user, HttpRequest.newBuilder().GET(), "/wallets/" + user);
-                count(mine, during, read != null && (read.statusCode() == 200 || read.statusCode() == 404
-                                                     && !read.headers().firstValue("content-type").orElse("")
-                                                             .contains("problem")));
-                if (read != null && read.statusCode() == 200) {
-                    checkUser(user, read.body());
+                sleep(PROBE_EVERY.toMillis());
+            }
+        }
+
+        private boolean live(URI wallet) {
+            try {
+                return http.send(HttpRequest.newBuilder(wallet.resolve(ProcessDeployment.LIVENESS))
+                                            .timeout(Duration.ofSeconds(1)).build(),
+                                 HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+            } catch (IOException e) {
+                return false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+
+        /** Starts {@code user}'s visits at their due times until the drill's end, each on a thread of its own. */
+        void user(int index, String user, Region home) {
+            Semaphore inFlight = new Semaphore(IN_FLIGHT);
+            long every = Math.max(b.visitEvery.toNanos(), 1);
+            long offset = every * index / b.users; // the users' visits spread over the interval
+            for (long k = 0; start + offset + k * every < start + total; k++) {
+                long due = start + offset + k * every;
+                pauseUntil(due);
+                inFlight.acquireUninterruptibly();
+                long seq = k;
+                submit(() -> {
+                    try {
+                        visit(index, user, home, seq, due);
+                    } finally {
+                        inFlight.release();
+                    }
+                });
+            }
+        }
+
+        private void submit(Runnable task) {
+            pending.incrementAndGet();
+            visits.execute(() -> {
+                try {
+                    task.run();
+                } finally {
+                    pending.decrementAndGet();
                 }
-                long left = b.visitEvery.toNanos() - (b.ticker.getAsLong() - visitStart);
-                if (left > 0) {
-                    sleep(left / 1_000_000);
+            });
+        }
+
+        /** Waits for every visit and resend to end (a resend gives up 15 s after the drill's end). */
+        void awaitQuiet() {
+            while (pending.get() > 0) {
+                sleep(100);
+            }
+            visits.shutdown();
+        }
+
+        private void visit(int index, String user, Region home, long seq, long due) {
+            String key = "drill-" + user + "-" + seq;
+            SplittableRandom draw = new SplittableRandom(b.seed * 1_000_003L + index * 100_003L + seq);
+            boolean loseAnswer = draw.nextInt(100) < 30;
+            long resendAfter = TimeUnit.SECONDS.toNanos(1) + (long) (draw.nextDouble() * total / 5);
+            Phase phase = phase(due);
+            HttpResponse<String> deposit = deposit(user, home, key);
+            boolean ok = deposit != null && deposit.statusCode() == 201;
+            count(home, phase, outcome(deposit, ok));
+            if (ok) {
+                acknowledged.add(key);
+                firstAcknowledged.merge(user, b.ticker.getAsLong(), Math::min);
+                checkUser(user, deposit.body());
+                if (loseAnswer) {
+                    resend(user, home, key, due + resendAfter);
                 }
             }
+            long readSent = b.ticker.getAsLong();
+            HttpResponse<String> read = send(user, home, HttpRequest.newBuilder().GET(), "/wallets/" + user);
+            boolean cleanMiss = read != null && read.statusCode() == 404
+                                && !read.headers().firstValue("content-type").orElse("").contains("problem");
+            Long first = firstAcknowledged.get(user);
+            boolean wrongMiss = cleanMiss && first != null && first < readSent;
+            if (wrongMiss) {
+                notFound.incrementAndGet();
+            }
+            boolean served = read != null && (read.statusCode() == 200 || cleanMiss && !wrongMiss);
+            count(home, phase, outcome(read, served));
+            if (read != null && read.statusCode() == 200) {
+                checkUser(user, read.body());
+            }
+        }
+
+        /** The same key again at {@code due}, and again a second after every failure, until 15 s past the end. */
+        private void resend(String user, Region home, String key, long due) {
+            if (due > start + total + TimeUnit.SECONDS.toNanos(15)) {
+                return;
+            }
+            submit(() -> {
+                pauseUntil(due);
+                HttpResponse<String> again = deposit(user, home, key);
+                boolean ok = again != null && again.statusCode() == 201;
+                Outcome outcome = outcome(again, ok);
+                count(home, phase(due), outcome);
+                if (ok) {
+                    checkUser(user, again.body());
+                } else if (outcome == Outcome.FAILED || again.statusCode() == 409 || again.statusCode() == 503) {
+                    resend(user, home, key, b.ticker.getAsLong() + TimeUnit.SECONDS.toNanos(1));
+                }
+            });
+        }
+
+        private HttpResponse<String> deposit(String user, Region home, String key) {
+            return send(user, home, HttpRequest.newBuilder().header("content-type", "application/json")
+                                               .header("Idempotency-Key", key)
+                                               .POST(HttpRequest.BodyPublishers.ofString("{\"amount\":1}")),
+                        "/wallets/" + user + "/deposits");
+        }
+
+        private Outcome outcome(HttpResponse<String> res, boolean ok) {
+            if (ok) {
+                return Outcome.OK;
+            }
+            return res == null || res.statusCode() >= 500 ? Outcome.FAILED : Outcome.REFUSED;
         }
 
         private void checkUser(String user, String body) {
@@ -203,67 +400,145 @@ public final class ProcessDrill {
             }
         }
 
-        private void count(boolean mine, boolean during, boolean served) {
-            if (!during) {
+        private void count(Region home, Phase phase, Outcome outcome) {
+            if (phase == Phase.AFTER && outcome == Outcome.FAILED) {
+                failedAfter.incrementAndGet();
+            }
+            if (phase != Phase.FAULT) {
                 return;
             }
+            boolean mine = home.equals(faulted);
             (mine ? faultedTotal : othersTotal).incrementAndGet();
-            if (served) {
+            if (outcome == Outcome.OK) {
                 (mine ? faultedServed : othersServed).incrementAndGet();
+            } else if (outcome == Outcome.FAILED) {
+                failedInFault.incrementAndGet();
             }
         }
 
         /**
-         * Up to three attempts: a gateway that does not answer is left for the next one in the user's order; a 5xx
-         * is retried with the same key after a pause. Null when no attempt got an answer.
+         * The entries a request tries now, in order. Unitas: the home's gateway, then the others' (a resolver SDK's
+         * SRV answer). Naive: the wallet instances of the region the GeoDNS answer names.
          */
-        private HttpResponse<String> send(List<URI> entries, String user, HttpRequest.Builder request, String path) {
+        private List<URI> entries(Region home) {
+            if (dns != null) {
+                return d.entries(dns.resolve(home));
+            }
+            List<URI> entries = new ArrayList<>(d.entries(home));
+            d.regions().stream().filter(r -> !r.equals(home)).forEach(r -> entries.addAll(d.entries(r)));
+            return entries;
+        }
+
+        /**
+         * Up to three attempts: an entry that does not answer is left for the next one at once; a 5xx is retried with
+         * the same key after a pause, from the first entry (naive: as DNS answers then). Null when no attempt got an
+         * answer.
+         */
+        private HttpResponse<String> send(String user, Region home, HttpRequest.Builder request, String path) {
             HttpResponse<String> last = null;
+            List<URI> entries = entries(home);
             int entry = 0;
             for (int attempt = 0; attempt < 3; attempt++) {
                 try {
+                    requests.incrementAndGet();
                     last = http.send(request.uri(entries.get(entry).resolve(path)).timeout(Duration.ofSeconds(5))
                                             .build(), HttpResponse.BodyHandlers.ofString());
                     if (last.statusCode() < 500) {
                         return last;
                     }
                 } catch (IOException e) {
-                    entry = Math.min(entry + 1, entries.size() - 1);
+                    if (entry + 1 < entries.size()) {
+                        entry++;
+                        continue;
+                    }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return last;
                 }
                 sleep(150 + 150L * attempt);
+                entries = entries(home);
+                entry = 0;
             }
             return last;
         }
 
-        ProcessDrillResult result(ProcessDeployment d, Region faulted, List<String> notes) {
-            Map<String, Long> ledger = new HashMap<>();
-            long mismatches = 0;
+        /**
+         * Waits until every region holds every other region's wallets as their home does (balance and version), or
+         * {@code deadline}; the copies that still differ then.
+         */
+        long awaitCopies(long deadline) {
+            while (true) {
+                long off = copiesOff();
+                if (off == 0 || b.ticker.getAsLong() > deadline) {
+                    return off;
+                }
+                sleep(500);
+            }
+        }
+
+        private long copiesOff() {
+            Map<Region, Map<String, String>> wallets = new HashMap<>();
             for (Region r : d.regions()) {
-                try (Connection c = DriverManager.getConnection(d.databaseUrl(r), "postgres", "");
-                     Statement s = c.createStatement()) {
-                    try (ResultSet rs = s.executeQuery("SELECT deposit_key, COUNT(*) FROM wallet_ledger"
-                                                       + " WHERE deposit_key LIKE 'drill-%' GROUP BY deposit_key")) {
-                        while (rs.next()) {
-                            ledger.merge(rs.getString(1), rs.getLong(2), Long::sum);
+                Map<String, String> held = new HashMap<>();
+                query(r, "SELECT user_id, balance || ' ' || version FROM wallet", rs -> held.put(rs.getString(1),
+                                                                                                 rs.getString(2)));
+                wallets.put(r, held);
+            }
+            long off = 0;
+            for (Region home : d.regions()) {
+                for (Map.Entry<String, String> w : wallets.get(home).entrySet()) {
+                    if (!home.equals(homeOf(w.getKey()))) {
+                        continue;
+                    }
+                    for (Region other : d.regions()) {
+                        if (!other.equals(home) && !w.getValue().equals(wallets.get(other).get(w.getKey()))) {
+                            off++;
                         }
                     }
-                    try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM wallet w WHERE w.balance <> (SELECT"
-                            + " COALESCE(SUM(amount), 0) FROM wallet_ledger l WHERE l.user_id = w.user_id)")) {
-                        rs.next();
-                        mismatches += rs.getLong(1);
-                    }
-                } catch (SQLException e) {
-                    throw new IllegalStateException(r.id() + ": cannot count the invariants: " + e.getMessage(), e);
                 }
+            }
+            return off;
+        }
+
+        /** The home of a user id by the deployment's ranges: ids mod 1000 × regions in [1000 i, 1000 i + 999]. */
+        private Region homeOf(String user) {
+            long span = (long) Layout.USERS_PER_UNIT * d.regions().size();
+            return d.regions().get((int) (Long.parseLong(user) % span / Layout.USERS_PER_UNIT));
+        }
+
+        private void query(Region r, String sql, SqlRow row) {
+            try (Connection c = DriverManager.getConnection(d.databaseUrl(r), "postgres", "");
+                 Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+                while (rs.next()) {
+                    row.accept(rs);
+                }
+            } catch (SQLException e) {
+                throw new IllegalStateException(r.id() + ": cannot count the invariants: " + e.getMessage(), e);
+            }
+        }
+
+        ProcessDrillResult result(String mode, List<String> notes, long copiesOff) {
+            Map<String, Long> ledger = new HashMap<>();
+            long[] mismatches = new long[1];
+            for (Region r : d.regions()) {
+                query(r, "SELECT deposit_key, COUNT(*) FROM wallet_ledger WHERE deposit_key LIKE 'drill-%' GROUP BY"
+                         + " deposit_key", rs -> ledger.merge(rs.getString(1), rs.getLong(2), Long::sum));
+                // a wallet replicated from its home has no ledger lines here: with replication only the region's
+                // own users count (naive: every region is every user's home)
+                query(r, "SELECT w.user_id FROM wallet w WHERE w.balance <> (SELECT COALESCE(SUM(amount), 0) FROM"
+                         + " wallet_ledger l WHERE l.user_id = w.user_id)", rs -> {
+                    if (d.naive() || d.kafka().isEmpty() || homeOf(rs.getString(1)).equals(r)) {
+                        mismatches[0]++;
+                    }
+                });
             }
             long twice = ledger.values().stream().filter(n -> n > 1).count();
             long lost = acknowledged.stream().filter(k -> !ledger.containsKey(k)).count();
-            return new ProcessDrillResult(b.scenario, faulted.id(), faultedServed.get(), faultedTotal.get(),
-                                          othersServed.get(), othersTotal.get(), acknowledged.size(), twice, lost,
-                                          foreign.get(), mismatches, List.copyOf(notes));
+            return new ProcessDrillResult(b.scenario, mode, faulted.id(), faultedServed.get(), faultedTotal.get(),
+                                          othersServed.get(), othersTotal.get(), failedInFault.get(),
+                                          failedAfter.get(), requests.get(), acknowledged.size(), twice, lost,
+                                          foreign.get(), mismatches[0], notFound.get(), copiesOff,
+                                          List.copyOf(notes));
         }
     }
 
@@ -273,6 +548,7 @@ public final class ProcessDrill {
         Duration duration = Duration.ofSeconds(60);
         int users = 6;
         Duration visitEvery = Duration.ofMillis(250);
+        long seed = 1;
         Consumer<String> progress = line -> { };
         LongSupplier ticker = System::nanoTime;
 
@@ -298,7 +574,7 @@ public final class ProcessDrill {
             return this;
         }
 
-        /** Concurrent virtual users (default 6), spread over the regions in turn. */
+        /** Virtual users (default 6), spread over the regions in turn. */
         public Builder users(int users) {
             if (users < 1 || users > 200) {
                 throw new IllegalArgumentException("users: " + users + " (expected: 1..200)");
@@ -307,12 +583,19 @@ public final class ProcessDrill {
             return this;
         }
 
-        /** How often each user starts a visit, a deposit and a read (default 250 ms). */
+        /** How often each user starts a visit, a deposit and a read (default 250 ms; at least 10 ms). */
         public Builder visitEvery(Duration visitEvery) {
-            if (visitEvery.isNegative() || visitEvery.compareTo(Duration.ofSeconds(10)) > 0) {
-                throw new IllegalArgumentException("visit every: " + visitEvery + " (expected: 0 to 10s)");
+            if (visitEvery.compareTo(Duration.ofMillis(10)) < 0 || visitEvery.compareTo(Duration.ofSeconds(10)) > 0) {
+                throw new IllegalArgumentException("visit every: " + visitEvery + " (expected: 10ms to 10s on"
+                                                   + " processes, an open loop)");
             }
             this.visitEvery = visitEvery;
+            return this;
+        }
+
+        /** The seed of the draws (which answers are lost, when they are sent again); default 1. */
+        public Builder seed(long seed) {
+            this.seed = seed;
             return this;
         }
 

@@ -49,7 +49,10 @@ final class DrillCommand implements Callable<Integer> {
     @Option(names = "--processes",
             description = "Run it on the deployment of separate processes (as unitas up --processes starts it, one "
                           + "wallet instance per region): region-down is kill -9 of every process of the region, "
-                          + "db-readonly its PostgreSQL turned read-only; the other scenarios not yet.")
+                          + "db-readonly its PostgreSQL turned read-only, control-plane-down kill -9 of the control "
+                          + "plane, replication-backlog SIGSTOP of the Kafka broker the regions replicate through; "
+                          + "the other scenarios not yet. With --naive, then the same on the naive setup's wallets, "
+                          + "both side by side.")
     boolean processes;
 
     @Mixin

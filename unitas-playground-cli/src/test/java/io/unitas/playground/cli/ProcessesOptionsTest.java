@@ -11,20 +11,22 @@ class ProcessesOptionsTest {
 
     @Test
     void aScenarioNotYetRunOnProcesses_isNamedWithTheOnesThatAre() {
-        Cli r = Cli.run("drill", "control-plane-down", "--processes");
+        Cli r = Cli.run("drill", "dns-down", "--processes", "--naive");
 
         assertThat(r.exit()).isEqualTo(Main.EXIT_USAGE);
-        assertThat(r.err().strip()).isEqualTo("unitas drill: scenario: 'control-plane-down' (expected: one of"
-                                              + " [region-down, db-readonly] on processes; the others run in process"
-                                              + " only so far)");
+        assertThat(r.err().strip()).isEqualTo("unitas drill: scenario: 'dns-down' (expected: one of"
+                                              + " [region-down, db-readonly, control-plane-down,"
+                                              + " replication-backlog] on processes; the others run in process only so"
+                                              + " far)");
     }
 
     @Test
-    void naiveOnProcesses_isRefused() {
-        Cli r = Cli.run("drill", "region-down", "--processes", "--naive");
+    void aClosedLoop_isRefusedOnProcesses() {
+        Cli r = Cli.run("drill", "control-plane-down", "--processes", "--naive", "--visit-every", "0ms");
 
         assertThat(r.exit()).isEqualTo(Main.EXIT_USAGE);
-        assertThat(r.err()).contains("--naive: not run on processes yet");
+        assertThat(r.err().strip()).isEqualTo("unitas drill: --visit-every: 0ms (expected: 10ms to 10s on processes,"
+                                              + " an open loop)");
     }
 
     @Test

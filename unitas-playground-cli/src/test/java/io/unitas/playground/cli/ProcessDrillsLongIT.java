@@ -1,0 +1,57 @@
+package io.unitas.playground.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.unitas.testkit.Ports;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The long process drills, unitas and naive side by side on three regions for 60 s each: only with
+ * {@code -Dunitas.long-drills=true} (each takes several minutes on two cores; {@code ProcessDeploymentIT} is the short
+ * one every {@code verify} runs):
+ * {@code mvn -B -ntp -o -pl unitas-playground-cli -am verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false
+ * -Dit.test=ProcessDrillsLongIT -Dunitas.long-drills=true}. Unitas's invariants hold in each; with the control plane
+ * killed, no request of unitas's fails in the fault window or after it.
+ */
+@EnabledIfSystemProperty(named = "unitas.long-drills", matches = "true")
+class ProcessDrillsLongIT {
+
+    @ParameterizedTest
+    @ValueSource(strings = {"control-plane-down", "db-readonly", "region-down", "replication-backlog"})
+    void unitasAndNaive_sideBySide_unitasKeepsItsInvariants(String scenario, @TempDir Path dir) throws Exception {
+        Path out = dir.resolve("stdout");
+        Path err = dir.resolve("stderr");
+        Process p = new ProcessBuilder(List.of("java", "-jar",
+                Cli.root().resolve("unitas-playground-cli/target/unitas-playground.jar").toString(), "drill", scenario,
+                "--processes", "--naive", "--duration", "60s", "--users", "6",
+                "--ports-from", Integer.toString(Ports.range(50))))
+                .directory(dir.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        boolean ended = p.waitFor(30, TimeUnit.MINUTES);
+        if (!ended) {
+            p.destroy();
+            p.waitFor(90, TimeUnit.SECONDS);
+        }
+        String table = Files.readString(out);
+        System.out.print(table + Files.readString(err));
+
+        assertThat(ended).as("the drill ended").isTrue();
+        assertThat(p.exitValue()).as(table).isZero();
+        Matcher unitas = Pattern.compile("(?m)^" + scenario + " +unitas +(\\d+) +\\d+ of \\d+ +(\\d+) +(\\d+) .* hold$")
+                                .matcher(table);
+        assertThat(unitas.find()).as("unitas's row holds: " + table).isTrue();
+        assertThat(table).containsPattern("(?m)^" + scenario + " +naive ");
+        if (scenario.equals("control-plane-down")) {
+            assertThat(unitas.group(2)).as("unitas failed in the fault").isEqualTo("0");
+            assertThat(unitas.group(3)).as("unitas failed after it").isEqualTo("0");
+        }
+    }
+}
