@@ -12,25 +12,25 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 
 import io.unitas.spring.app.MutableRoutingState;
-import io.unitas.spring.app.ServiceApp;
+import io.unitas.spring.app.PaymentLedger;
 import io.unitas.testkit.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.test.context.SpringBootTest;
 
 /**
- * A contract run on every Spring Boot line the starter supports: a subclass per line imports that line's
- * {@code RestTemplate} configuration and runs on its class path.
- * {@link Idempotent} on a Servlet controller method and {@code unitas.idempotency.paths}, backed by the data layer's
- * idempotency with the records in the user's home unit's store: a replay returns the stored response without running
- * the method again, and the data layer's 422, 409 and 503 problems reach the caller.
+ * A contract run on every stack the starter supports, Servlet and WebFlux on each Spring Boot line: each subclass
+ * starts its stack's application ({@code @SpringBootTest} with {@link #PATHS} and {@link #RETRY_AFTER}) on its line's
+ * class path. {@link Idempotent} on a controller method and {@code unitas.idempotency.paths}, backed by the data
+ * layer's idempotency with the records in the user's home unit's store: a replay returns the stored response without
+ * running the method again, the data layer's 422, 409 and 503 problems reach the caller, and the handler sees the
+ * request's unit.
  */
-@SpringBootTest(classes = ServiceApp.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-                properties = {"unitas.idempotency.paths=/transfers/**",
-                              "unitas.idempotency.retry-after=2s"})
 abstract class IdempotentContract {
+
+    static final String PATHS = "unitas.idempotency.paths=/transfers/**";
+    static final String RETRY_AFTER = "unitas.idempotency.retry-after=2s";
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final String EU_USER = "40";
@@ -46,7 +46,7 @@ abstract class IdempotentContract {
     MutableRoutingState state;
 
     @Autowired
-    ServiceApp.Payments payments;
+    PaymentLedger payments;
 
     @AfterEach
     void release() {
@@ -57,6 +57,7 @@ abstract class IdempotentContract {
     void aRetryWithTheSameKey_getsTheStoredResponse_andTheMethodRunsOnce() throws Exception {
         HttpResponse<String> first = post("/payments", EU_USER, "k-replay", "{\"amount\": 5}");
         assertThat(first.statusCode()).isEqualTo(200);
+        assertThat(first.body()).contains("\"unit\":\"u-eu\"");
         int made = payments.made.get();
 
         HttpResponse<String> replay = post("/payments", EU_USER, "k-replay", "{\"amount\": 5}");

@@ -5,11 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 
 import javax.sql.DataSource;
 
@@ -82,17 +79,15 @@ public class ServiceApp {
 
     /** Payments, each made at most once per Idempotency-Key; a test holds one open to see a duplicate in flight. */
     @RestController
-    public static class Payments {
-        public final AtomicInteger made = new AtomicInteger();
-        public final AtomicReference<CountDownLatch> hold = new AtomicReference<>(new CountDownLatch(0));
-        public final AtomicInteger entered = new AtomicInteger();
+    public static class Payments extends PaymentLedger {
 
         @Idempotent
         @PostMapping("/payments")
         Map<String, Object> pay(@RequestBody Map<String, Object> payment) throws InterruptedException {
             entered.incrementAndGet();
             hold.get().await();
-            return Map.of("payment", made.incrementAndGet(), "amount", payment.get("amount"));
+            return Map.of("payment", made.incrementAndGet(), "amount", payment.get("amount"),
+                          "unit", String.valueOf(RoutingContextHolder.current().unit()));
         }
 
         /** A payment answered 201 with headers a replay must carry too, and one it must not. */

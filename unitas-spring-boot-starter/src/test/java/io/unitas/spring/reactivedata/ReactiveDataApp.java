@@ -2,13 +2,11 @@ package io.unitas.spring.reactivedata;
 
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 
 import javax.sql.DataSource;
 
 import io.unitas.client.RoutingContextHolder;
+import io.unitas.spring.app.PaymentLedger;
 import io.unitas.spring.Idempotent;
 import io.unitas.spring.app.MutableRoutingState;
 import org.h2.jdbcx.JdbcDataSource;
@@ -41,10 +39,7 @@ public class ReactiveDataApp {
 
     /** Payments, each made at most once per Idempotency-Key; a test holds one open to see a duplicate in flight. */
     @RestController
-    public static class Payments {
-        public final AtomicInteger made = new AtomicInteger();
-        public final AtomicReference<CountDownLatch> hold = new AtomicReference<>(new CountDownLatch(0));
-        public final AtomicInteger entered = new AtomicInteger();
+    public static class Payments extends PaymentLedger {
 
         @Idempotent
         @PostMapping("/payments")
