@@ -6,10 +6,13 @@ import io.unitas.control.ControlServer;
 import io.unitas.control.ControlToken;
 import io.unitas.control.Role;
 import io.unitas.control.client.ControlClient;
+import io.unitas.testkit.Await;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -141,7 +144,7 @@ class FallbackPoolSyncTest {
 
     @Test
     void the_refresh_loop_survives_a_fetch_that_throws_an_error() throws Exception {
-        java.util.concurrent.atomic.AtomicInteger fetches = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicInteger fetches = new AtomicInteger();
         FallbackPoolSync.Source once = () -> {
             if (fetches.getAndIncrement() == 0) {
                 throw new StackOverflowError("a deep fetch");
@@ -149,11 +152,9 @@ class FallbackPoolSyncTest {
             return POOL.fetch();
         };
         try (FallbackPoolSync sync = FallbackPoolSync.create(once, file)) {
-            sync.start(java.time.Duration.ofMillis(20));
-            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-            while (sync.pool().addresses().isEmpty() && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
+            sync.start(Duration.ofMillis(20));
+            Await.until("a run after the one that threw", Duration.ofSeconds(10),
+                        () -> !sync.pool().addresses().isEmpty());
             assertThat(sync.pool().encodeText()).as("kept by a run after the one that threw").isEqualTo("10.0.0.9\n");
         }
     }

@@ -14,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntSupplier;
 
@@ -26,6 +25,7 @@ import com.linecorp.armeria.common.HttpResponse;
 import com.linecorp.armeria.common.HttpStatus;
 import com.linecorp.armeria.common.MediaType;
 import com.linecorp.armeria.server.Server;
+import io.unitas.testkit.Await;
 
 /**
  * The bound on a real Armeria server, HTTP/1.1 on a raw socket: each request is held by the service until the test
@@ -160,16 +160,9 @@ class ConnectionBoundsTest {
     }
 
     /** Waits until {@code count} reached {@code atLeast} (30 s at most), then until it stays put for 500 ms. */
-    private static int awaitSteady(IntSupplier count, int atLeast) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (count.getAsInt() < atLeast && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        int seen;
-        do {
-            seen = count.getAsInt();
-            Thread.sleep(500);
-        } while (count.getAsInt() != seen);
-        return seen;
+    private static int awaitSteady(IntSupplier count, int atLeast) {
+        Await.until("at least " + atLeast + " requests arrived", Duration.ofSeconds(30),
+                    () -> count.getAsInt() >= atLeast);
+        return Await.settled(count, Duration.ofMillis(500), Duration.ofSeconds(30));
     }
 }
