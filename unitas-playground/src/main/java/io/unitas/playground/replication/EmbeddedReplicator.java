@@ -7,7 +7,6 @@ import io.unitas.playground.store.RegionalStore;
 import io.unitas.data.store.StoreResult;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +32,7 @@ final class EmbeddedReplicator implements Replicator {
     private final Duration pollInterval;
     private final int batchSize;
     private final ChangeReconciler reconciler;
-    private final Map<List<Region>, Link> links = new LinkedHashMap<>();
+    private final Links<Link> links = new Links<>();
     private long lastTrimMillis; // guarded by this
     private String homesProblem = ""; // guarded by this
     private ScheduledExecutorService background; // guarded by this
@@ -48,7 +47,7 @@ final class EmbeddedReplicator implements Replicator {
             for (RegionalStore to : stores) {
                 if (from != to) {
                     List<Region> key = List.of(from.region(), to.region());
-                    links.put(key, new Link(from, to, delays.getOrDefault(key, delay)));
+                    links.add(new Link(from, to, delays.getOrDefault(key, delay)));
                 }
             }
         }
@@ -66,7 +65,7 @@ final class EmbeddedReplicator implements Replicator {
                 log.warn("replication round: cannot read the units' homes: {}", homesProblem);
             }
         }
-        for (Link link : links.values()) {
+        for (Link link : links.all()) {
             link.replicateDue();
         }
         long now = clock.millis();
@@ -82,7 +81,7 @@ final class EmbeddedReplicator implements Replicator {
      */
     private void trimShipped() {
         Map<RegionalStore, Long> shipped = new LinkedHashMap<>();
-        for (Link link : links.values()) {
+        for (Link link : links.all()) {
             shipped.merge(link.from, link.measured.appliedSeq(), Math::min);
         }
         shipped.forEach(RegionalStore::trim);
@@ -103,38 +102,33 @@ final class EmbeddedReplicator implements Replicator {
 
     @Override
     public void pause(Region from, Region to) {
-        link(from, to, "pause").paused = true;
+        links.pause(from, to);
     }
 
     @Override
     public void resume(Region from, Region to) {
-        link(from, to, "resume").paused = false;
+        links.resume(from, to);
     }
 
     @Override
     public void delay(Region from, Region to, Duration delay) {
-        if (delay.isNegative()) {
-            throw new IllegalArgumentException("delay of " + from + "->" + to + ": " + delay + " (expected: >= 0)");
-        }
-        link(from, to, "delay").delay = delay;
+        links.delay(from, to, delay);
     }
 
     @Override
     public LinkStatus link(Region from, Region to) {
-        return link(from, to, "link").status();
+        return links.status(from, to);
     }
 
     @Override
     public List<LinkStatus> links() {
-        List<LinkStatus> statuses = new ArrayList<>();
-        links.values().forEach(link -> statuses.add(link.status()));
-        return List.copyOf(statuses);
+        return links.statuses();
     }
 
     @Override
     public synchronized boolean caughtUp() {
         replicateDue();
-        return links.values().stream().allMatch(link -> link.status().caughtUp());
+        return links.all().stream().allMatch(link -> link.status().caughtUp());
     }
 
     @Override
@@ -149,16 +143,6 @@ final class EmbeddedReplicator implements Replicator {
         }
     }
 
-    private Link link(Region from, Region to, String what) {
-        Link link = links.get(List.of(from, to));
-        if (link == null) {
-            throw new IllegalArgumentException(what + " " + from + "->" + to + ": no such link (expected regions: "
-                                               + links.values().stream().map(l -> l.from.region()).distinct().toList()
-                                               + ")");
-        }
-        return link;
-    }
-
     /** What the last round saw on a link: enough to tell its lag at any later time, and why it is stuck. */
     private record Measurement(long appliedSeq, long pending, long oldestPendingMillis, long lastApplyDelayMillis,
                                String problem) {
@@ -169,17 +153,11 @@ final class EmbeddedReplicator implements Replicator {
     }
 
     /** One direction between two stores, with its settings and last measurement. */
-    private final class Link {
-        final RegionalStore from;
-        final RegionalStore to;
-        volatile boolean paused;
-        volatile Duration delay;
+    private final class Link extends Links.Link {
         private volatile Measurement measured = new Measurement(0, 0, -1, -1, "");
 
         Link(RegionalStore from, RegionalStore to, Duration delay) {
-            this.from = from;
-            this.to = to;
-            this.delay = delay;
+            super(from, to, delay);
         }
 
         void replicateDue() {
@@ -238,6 +216,7 @@ final class EmbeddedReplicator implements Replicator {
             }
         }
 
+        @Override
         LinkStatus status() {
             Measurement m = measured;
             long lag = m.oldestPendingMillis() < 0 ? 0 : Math.max(0, clock.millis() - m.oldestPendingMillis());

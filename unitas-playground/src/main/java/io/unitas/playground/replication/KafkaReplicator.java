@@ -46,7 +46,7 @@ final class KafkaReplicator implements Replicator {
     private final Duration pollInterval;
     private final int batchSize;
     private final ChangeReconciler reconciler;
-    private final Map<List<Region>, Link> links = new LinkedHashMap<>();
+    private final Links<Link> links = new Links<>();
     private final Map<Region, KafkaTransport> transports = new LinkedHashMap<>();
     /** Per origin, the last sequence of its log handed to Kafka. Only the round thread touches it. */
     private final Map<Region, Long> published = new HashMap<>();
@@ -67,7 +67,7 @@ final class KafkaReplicator implements Replicator {
             for (RegionalStore to : stores) {
                 if (from != to) {
                     List<Region> key = List.of(from.region(), to.region());
-                    links.put(key, new Link(from, to, delays.getOrDefault(key, delay)));
+                    links.add(new Link(from, to, delays.getOrDefault(key, delay)));
                 }
             }
         }
@@ -94,14 +94,14 @@ final class KafkaReplicator implements Replicator {
         for (RegionalStore origin : stores) {
             publish(origin);
         }
-        for (Link link : links.values()) {
+        for (Link link : links.all()) {
             link.measure();
         }
         long now = clock.millis();
         if (now - lastTrimMillis >= EmbeddedReplicator.TRIM_EVERY.toMillis()) {
             lastTrimMillis = now;
             Map<RegionalStore, Long> shipped = new LinkedHashMap<>();
-            for (Link link : links.values()) {
+            for (Link link : links.all()) {
                 shipped.merge(link.from, link.measured.appliedSeq(), Math::min);
             }
             shipped.forEach(RegionalStore::trim);
@@ -180,36 +180,33 @@ final class KafkaReplicator implements Replicator {
 
     @Override
     public void pause(Region from, Region to) {
-        link(from, to, "pause").paused = true;
+        links.pause(from, to);
     }
 
     @Override
     public void resume(Region from, Region to) {
-        link(from, to, "resume").paused = false;
+        links.resume(from, to);
     }
 
     @Override
     public void delay(Region from, Region to, Duration delay) {
-        if (delay.isNegative()) {
-            throw new IllegalArgumentException("delay of " + from + "->" + to + ": " + delay + " (expected: >= 0)");
-        }
-        link(from, to, "delay").delay = delay;
+        links.delay(from, to, delay);
     }
 
     @Override
     public LinkStatus link(Region from, Region to) {
-        return link(from, to, "link").status();
+        return links.status(from, to);
     }
 
     @Override
     public List<LinkStatus> links() {
-        return links.values().stream().map(Link::status).toList();
+        return links.statuses();
     }
 
     @Override
     public synchronized boolean caughtUp() {
         replicateDue();
-        return links.values().stream().allMatch(link -> link.status().caughtUp());
+        return links.all().stream().allMatch(link -> link.status().caughtUp());
     }
 
     @Override
@@ -225,17 +222,8 @@ final class KafkaReplicator implements Replicator {
         transports.values().forEach(KafkaTransport::close);
     }
 
-    private Link link(Region from, Region to, String what) {
-        Link link = links.get(List.of(from, to));
-        if (link == null) {
-            throw new IllegalArgumentException(what + " " + from + "->" + to + ": no such link (expected regions: "
-                                               + transports.keySet() + ")");
-        }
-        return link;
-    }
-
     private Link linkByReplica(String originReplica, Region to) {
-        for (Link link : links.values()) {
+        for (Link link : links.all()) {
             if (link.to.region().equals(to) && link.from.replicaId().equals(originReplica)) {
                 return link;
             }
@@ -247,20 +235,14 @@ final class KafkaReplicator implements Replicator {
     private record Measurement(long appliedSeq, long pending, long oldestPendingMillis) { }
 
     /** One direction between two stores: its settings, last measurement and last refusal. */
-    private final class Link {
-        final RegionalStore from;
-        final RegionalStore to;
-        volatile boolean paused;
-        volatile Duration delay;
+    private final class Link extends Links.Link {
         volatile Measurement measured = new Measurement(0, 0, -1);
         volatile long lastApplyDelayMillis = -1;
         volatile String problem = "";
         volatile String readProblem = "";
 
         Link(RegionalStore from, RegionalStore to, Duration delay) {
-            this.from = from;
-            this.to = to;
-            this.delay = delay;
+            super(from, to, delay);
         }
 
         void measure() {
@@ -277,6 +259,7 @@ final class KafkaReplicator implements Replicator {
                                        unapplied.isEmpty() ? -1 : unapplied.get(0).writtenAt().toEpochMilli());
         }
 
+        @Override
         LinkStatus status() {
             Measurement m = measured;
             long lag = m.oldestPendingMillis() < 0 ? 0 : Math.max(0, clock.millis() - m.oldestPendingMillis());
@@ -360,7 +343,7 @@ final class KafkaReplicator implements Replicator {
         @Override
         public Map<String, Long> positions(Region origin) {
             Map<String, Long> positions = new HashMap<>();
-            for (Link link : links.values()) {
+            for (Link link : links.all()) {
                 if (link.from.region().equals(origin) && link.to == store) {
                     StoreResult<Long> applied = store.appliedSeq(link.from.replicaId());
                     if (!applied.isOk()) {
