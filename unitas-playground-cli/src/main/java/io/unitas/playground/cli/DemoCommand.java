@@ -4,6 +4,7 @@ import io.unitas.cli.Main;
 import io.unitas.cli.PlaygroundCommands;
 import io.unitas.playground.DrillResult;
 import io.unitas.playground.DrillTable;
+import io.unitas.playground.ProcessDrill;
 import io.unitas.playground.Scenario;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,6 +45,12 @@ final class DemoCommand implements Callable<Integer> {
                                            + "after another on its playground).")
     boolean all;
 
+    @Option(names = "--processes",
+            description = "Run it on the deployment of separate processes instead (as unitas drill SCENARIO "
+                          + "--processes --naive does: unitas, then the naive setup, each its own deployment, side by "
+                          + "side); with --all, every scenario that runs on processes. Minutes, not seconds.")
+    boolean processes;
+
     @Override
     public Integer call() throws Exception {
         long started = System.nanoTime();
@@ -54,6 +61,9 @@ final class DemoCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             main.err().println("unitas demo: " + e.getMessage());
             return Main.EXIT_USAGE;
+        }
+        if (processes) {
+            return onProcesses(started);
         }
         if (drill.report == null) {
             drill.report = Path.of("unitas-demo.html");
@@ -78,5 +88,23 @@ final class DemoCommand implements Callable<Integer> {
         main.err().printf("done in %d s%n", TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started));
         boolean unitasHolds = results.stream().filter(r -> !r.naive()).allMatch(DrillResult::holds);
         return unitasHolds ? 0 : DrillCommand.EXIT_BROKEN;
+    }
+
+    /** Each scenario as {@code drill SCENARIO --processes --naive} runs it, one after another. */
+    private int onProcesses(long started) {
+        List<Scenario> scenarios = all ? ProcessDrill.scenarios() : List.of(Scenario.DB_READONLY);
+        main.err().println("unitas demo: " + String.join(", ", scenarios.stream().map(Scenario::id).toList())
+                           + " on separate processes, unitas and naive side by side; configs and logs in deploy/ and"
+                           + " deploy-naive/");
+        int exit = 0;
+        for (Scenario s : scenarios) {
+            int one = new ProcessesDrill(main, playground, drill, s, true).call();
+            if (one == Main.EXIT_USAGE) {
+                return one;
+            }
+            exit = Math.max(exit, one);
+        }
+        main.err().printf("done in %d s%n", TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started));
+        return exit;
     }
 }

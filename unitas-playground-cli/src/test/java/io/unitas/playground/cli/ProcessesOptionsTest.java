@@ -30,6 +30,14 @@ class ProcessesOptionsTest {
     }
 
     @Test
+    void theDemoOnProcesses_runsTheProcessDrill_andItsOptionsAreCheckedBeforeAnythingStarts() {
+        Cli r = Cli.run("demo", "--processes", "--visit-every", "0ms");
+
+        assertThat(r.exit()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(r.err()).contains("--visit-every: 0ms (expected: 10ms to 10s on processes, an open loop)");
+    }
+
+    @Test
     void aBadRegionList_isOneLine() {
         Cli r = Cli.run("up", "--processes", "--regions", "cn");
 
