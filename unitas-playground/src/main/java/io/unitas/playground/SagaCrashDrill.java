@@ -43,8 +43,8 @@ import org.h2.jdbcx.JdbcConnectionPool;
  * drill's JVM (a coordinator's death is its connections cut, eu's database stopped as a crash stops it), or each as a
  * JVM of its own ({@link SagaCrashCoordinator}) that the drill {@code kill -9}s, with eu's postmaster {@code kill -9}ed.
  * The drill watches the databases: the coordinator dies once a quarter of the transfers are claimed and a saga is in
- * flight, eu's database at half of them, and comes back at three quarters, at least 4 s later and, with sagas, once
- * some saga's retries ran out against it.
+ * flight; the next is held at half of them (a gate row in cn) until eu's database is dead, which comes back at three
+ * quarters, at least 4 s later and, with sagas, once some saga's retries ran out against it.
  *
  * <p>Invariant: the total credit is conserved (no money created or destroyed) and every transfer ends completed or
  * compensated.
@@ -226,6 +226,8 @@ public final class SagaCrashDrill {
                 }
             }
             execute(cn, "CREATE TABLE " + SagaCrashTransfers.CLAIMS + " (i INTEGER PRIMARY KEY, outcome VARCHAR(20))");
+            execute(cn, "CREATE TABLE " + SagaCrashTransfers.GATE + " (until INTEGER NOT NULL)");
+            execute(cn, "INSERT INTO " + SagaCrashTransfers.GATE + " VALUES (" + count + ")");
             long before = total();
 
             List<Coordinator> started = new ArrayList<>();
@@ -243,13 +245,15 @@ public final class SagaCrashDrill {
                 progress.accept("saga-crash: the coordinator died mid-saga (" + claimedAtCrash + " transfers claimed, "
                                 + inFlightAtCrash + " in flight)");
 
-                // another coordinator takes over; eu's database dies and comes back
+                // another coordinator takes over, held at half of the transfers until eu's database is down
+                execute(cn, "UPDATE " + SagaCrashTransfers.GATE + " SET until = " + count / 2);
                 Coordinator second = coordinators.start("coordinator-2");
                 started.add(second);
                 await("half of the transfers claimed", second, () -> claimed() >= count / 2);
                 long claimedAtEuDown = claimed();
                 coordinators.killEu();
                 long euDownSince = System.nanoTime();
+                execute(cn, "UPDATE " + SagaCrashTransfers.GATE + " SET until = " + count);
                 progress.accept("saga-crash: eu's database is killed (" + claimedAtEuDown + " transfers claimed)");
                 awaitRetriesRunOut(euDownSince, second);
                 coordinators.restartEu();
