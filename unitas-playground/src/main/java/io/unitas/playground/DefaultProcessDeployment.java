@@ -351,10 +351,15 @@ final class DefaultProcessDeployment implements ProcessDeployment {
     }
 
     private List<String> jvm(String kind) {
+        return jvm(java, HEAP.get(kind), cds(kind), classPath);
+    }
+
+    /** A JVM's command up to its main class: {@link #JVM}, the heap bound, {@code cds}, the class path. */
+    static List<String> jvm(String java, String heap, List<String> cds, String classPath) {
         List<String> command = new ArrayList<>(List.of(java));
         command.addAll(JVM);
-        command.add(HEAP.get(kind));
-        command.addAll(cds(kind));
+        command.add(heap);
+        command.addAll(cds);
         command.addAll(List.of("-cp", classPath));
         return command;
     }

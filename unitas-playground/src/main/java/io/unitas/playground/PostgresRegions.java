@@ -115,13 +115,18 @@ final class PostgresRegions implements AutoCloseable {
      * (no shutdown, a stale {@code postmaster.pid}); {@link #restart} recovers it.
      */
     void killNine(Region region) {
-        ProcessHandle.of(postmaster(region)).ifPresent(pm -> {
+        killNine(server(region));
+    }
+
+    /** {@code kill -9} of {@code server}'s postmaster and its backends, as {@link #killNine(Region)} of a region's. */
+    static void killNine(PostgresServer server) {
+        ProcessHandle.of(postmaster(server)).ifPresent(pm -> {
             pm.descendants().forEach(ProcessHandle::destroyForcibly);
             pm.destroyForcibly();
             pm.onExit().orTimeout(10, java.util.concurrent.TimeUnit.SECONDS).exceptionally(e -> pm).join();
         });
         try {
-            server(region).kill(); // marks it stopped; pg_ctl finds nothing left to stop
+            server.kill(); // marks it stopped; pg_ctl finds nothing left to stop
         } catch (RuntimeException e) {
             // expected: the server is already gone
         }
@@ -130,7 +135,7 @@ final class PostgresRegions implements AutoCloseable {
     /** The process ids of {@code region}'s postmaster and its backends while it runs; empty when it does not. */
     java.util.Set<Long> pids(Region region) {
         java.util.Set<Long> pids = new java.util.LinkedHashSet<>();
-        long pm = postmaster(region);
+        long pm = postmaster(server(region));
         ProcessHandle.of(pm).filter(ProcessHandle::isAlive).ifPresent(h -> {
             pids.add(h.pid());
             h.descendants().forEach(d -> pids.add(d.pid()));
@@ -139,8 +144,8 @@ final class PostgresRegions implements AutoCloseable {
     }
 
     /** The postmaster's pid from the first line of its {@code postmaster.pid}, or -1 when the server is down. */
-    private long postmaster(Region region) {
-        java.nio.file.Path pidFile = server(region).log().resolveSibling("data").resolve("postmaster.pid");
+    private static long postmaster(PostgresServer server) {
+        java.nio.file.Path pidFile = server.log().resolveSibling("data").resolve("postmaster.pid");
         try {
             return Long.parseLong(java.nio.file.Files.readAllLines(pidFile).get(0).trim());
         } catch (java.io.IOException | RuntimeException e) {

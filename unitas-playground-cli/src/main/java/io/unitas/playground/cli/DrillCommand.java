@@ -50,8 +50,9 @@ final class DrillCommand implements Callable<Integer> {
             description = "Run it on the deployment of separate processes (as unitas up --processes starts it, one "
                           + "wallet instance per region): region-down is kill -9 of every process of the region, "
                           + "db-readonly its PostgreSQL turned read-only, control-plane-down kill -9 of the control "
-                          + "plane, replication-backlog SIGSTOP of the Kafka broker the regions replicate through; "
-                          + "the other scenarios not yet. With --naive, then the same on the naive setup's wallets, "
+                          + "plane, replication-backlog SIGSTOP of the Kafka broker the regions replicate through, "
+                          + "saga-crash kill -9 of its coordinator's own process mid-saga and of eu's postmaster "
+                          + "(files and logs in deploy/saga/); the other scenarios not yet. With --naive, then the same on the naive setup's wallets, "
                           + "both side by side.")
     boolean processes;
 
@@ -64,13 +65,13 @@ final class DrillCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         UpCommand.quietLibraries();
-        if ((SagaCrash.ID.equals(scenario) || PartitionDrill.ID.equals(scenario)) && processes) {
+        if (PartitionDrill.ID.equals(scenario) && processes) {
             main.err().println("unitas drill: " + scenario + ": --processes is not supported yet (expected: without "
                                + "--processes)");
             return Main.EXIT_USAGE;
         }
         if (SagaCrash.ID.equals(scenario)) {
-            return SagaCrash.run(main, naive);
+            return SagaCrash.run(main, naive, processes);
         }
         if (PartitionDrill.ID.equals(scenario)) {
             ReplicationKind replication;

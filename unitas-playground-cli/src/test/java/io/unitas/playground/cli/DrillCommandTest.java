@@ -24,7 +24,6 @@ class DrillCommandTest {
             "drill region-down --replication nats | unitas drill: --replication: 'nats' (expected: embedded or kafka)",
             "drill partition --replication nats | unitas drill: --replication: 'nats' (expected: embedded or kafka)",
             "drill partition --processes    | unitas drill: partition: --processes is not supported yet (expected: without --processes)",
-            "drill saga-crash --processes   | unitas drill: saga-crash: --processes is not supported yet (expected: without --processes)",
     })
     void bad_options_are_one_line_and_exit_2(String args, String message) {
         Cli r = Cli.run(args.trim().split(" +"));

@@ -21,6 +21,15 @@ class ProcessesOptionsTest {
     }
 
     @Test
+    void sagaCrash_runsOnProcesses_asTheHelpSays() {
+        Cli r = Cli.run("drill", "--help");
+
+        assertThat(r.exit()).isZero();
+        assertThat(r.out().replaceAll("\\s+", " ")).contains("saga-crash kill -9 of its coordinator's own process"
+                                                              + " mid-saga and of eu's postmaster");
+    }
+
+    @Test
     void aClosedLoop_isRefusedOnProcesses() {
         Cli r = Cli.run("drill", "control-plane-down", "--processes", "--naive", "--visit-every", "0ms");
 
