@@ -88,6 +88,7 @@ final class DefaultControlServer implements ControlServer {
         HeaderDeadlines deadlines = new HeaderDeadlines(b.headerTimeout, b.idleTimeout);
         ConnectionBounds bounds = new ConnectionBounds(); // read only while the answers are taken: see there
         ServerBuilder sb = Server.builder();
+        Acceptors.stopPromptly(sb);
         if (b.tlsCert != null) {
             try {
                 sb.https(address).tls(TlsKeyPair.of(b.tlsKey.toFile(), b.tlsCert.toFile()));

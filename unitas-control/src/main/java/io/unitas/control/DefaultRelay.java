@@ -118,6 +118,7 @@ final class DefaultRelay implements Relay {
 
         WatchApi watches = new WatchApi(hub, hub::latestRevision);
         ServerBuilder sb = Server.builder();
+        Acceptors.stopPromptly(sb);
         if (b.tlsCert != null) {
             sb.https(address).tls(keyPair);
         } else {

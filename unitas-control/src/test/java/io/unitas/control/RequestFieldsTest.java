@@ -5,9 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.time.Instant;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -20,19 +21,20 @@ import io.unitas.testkit.MutableClock;
 /**
  * A request's fields are read as what the document says they are: a duration in the one grammar ({@code "30s"}),
  * a boolean, a list of ids; a value of another type or grammar is a 400 problem naming the field, never read as 0
- * or false.
+ * or false. Every request is refused or a dry run, so the tests share one server.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RequestFieldsTest {
 
     private static final Instant T0 = Instant.parse("2026-11-30T14:00:00Z");
 
     @TempDir
-    Path dir;
+    static Path dir; // static: JUnit fills an instance field only after the class's @BeforeAll
 
     private ControlServer server;
     private RawClient operator;
 
-    @BeforeEach
+    @BeforeAll
     void start() {
         server = ControlServer.builder().port(0).dataDir(dir).tokens(Fixtures.tokensFile(dir))
                               .clock(new MutableClock(T0)).start();
@@ -41,7 +43,7 @@ class RequestFieldsTest {
         Fixtures.seed(admin, T0, 50);
     }
 
-    @AfterEach
+    @AfterAll
     void stop() {
         server.close();
     }
