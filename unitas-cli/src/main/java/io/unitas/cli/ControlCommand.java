@@ -106,6 +106,11 @@ final class ControlCommand implements Callable<Integer> {
                           + "missed), at most --health-ttl (default: the health ttl)")
     Duration healthTtlWithEvidence;
 
+    @Option(names = "--switchover-cooldown", defaultValue = "1m", paramLabel = "DURATION",
+            converter = ProbeCommand.DurationConverter.class,
+            description = "the least time between two switchovers of one unit (default: ${DEFAULT-VALUE})")
+    Duration switchoverCooldown;
+
     @Option(names = "--consistency", paramLabel = "FILE",
             description = "a consistency contract (docs/consistency.md): refuse a switchover or promotion that would "
                           + "move a unit out of its residency group; show its staleness budgets against the lag")
@@ -115,7 +120,7 @@ final class ControlCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         ControlServer.Builder b = ControlServer.builder().port(port).dataDir(data).etcdPrefix(etcdPrefix)
                 .healthFreshness(healthTtl, healthGrace).healthClockSkew(healthClockSkew)
-                .allowPlaintext(allowPlaintext);
+                .allowPlaintext(allowPlaintext).switchoverCooldown(switchoverCooldown);
         if (consistency != null) {
             b.residency(ConsistencyFile.read(consistency));
         }

@@ -117,7 +117,9 @@ final class DefaultProcessDeployment implements ProcessDeployment {
                 d.control = d.unitas("control", "control", d.dir.resolve("control"), "control",
                         "--port", Integer.toString(layout.controlPort()), "--data",
                         d.dir.resolve("control/data").toString(), "--tokens", d.dir.resolve("tokens/tokens").toString(),
-                        "--health-ttl", "2s", "--health-grace", "1s", "--health-ttl-with-evidence", "1500ms").start();
+                        "--health-ttl", "2s", "--health-grace", "1s", "--health-ttl-with-evidence", "1500ms",
+                        // a drill moves the faulted region's unit and then back home once it is over
+                        "--switchover-cooldown", "3s").start();
                 d.awaitHttp(d.control, d.control().resolve("/api/v1/whoami"), d.admin.secret());
                 d.seedControlPlane();
             }

@@ -27,6 +27,11 @@ final class DrillFailover {
     private final ControlClient admin;
 
     DrillFailover(Playground p, Region faulted, Duration drill) {
+        this(ControlClient.of(p.control(), p.adminToken()), faulted, drill);
+    }
+
+    /** The same policy on any control plane (the process deployment's), through its admin's client. */
+    DrillFailover(ControlClient admin, Region faulted, Duration drill) {
         this.after = atLeast(Duration.ofMillis(500), drill.dividedBy(80));
         this.timeout = atLeast(Duration.ofSeconds(1), drill.dividedBy(40));
         // The naive setup's operator takes its DNS switch a twentieth of the drill after the fault: the policy waits
@@ -34,7 +39,13 @@ final class DrillFailover {
         // report of the fault, or from its last report when it falls silent.
         this.promoteAfter = atLeast(after.plus(timeout), drill.dividedBy(20));
         this.faulted = faulted;
-        this.admin = ControlClient.of(p.control(), p.adminToken());
+        this.admin = admin;
+    }
+
+    /** The policy's timings, for a progress line. */
+    String describe() {
+        return "after " + after.toMillis() + " ms, switchover timeout " + timeout.toMillis() + " ms, promote after "
+               + promoteAfter.toMillis() + " ms";
     }
 
     /** Sets the policy: the faulted region's units automatic, the others off. */

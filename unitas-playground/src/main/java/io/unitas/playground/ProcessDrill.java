@@ -1,11 +1,15 @@
 package io.unitas.playground;
 
+import io.unitas.control.client.ControlClient;
 import io.unitas.core.Region;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -45,10 +49,19 @@ import java.util.regex.Pattern;
  * count the requests of the visits and resends due in them. Once the region is back, the invariants are counted in
  * every region's database: no key charged twice, no acknowledged deposit lost, no answer naming another user, every
  * balance the sum of its ledger, and no wallet answered "not found" after a deposit of it was acknowledged.
+ *
+ * <p>On unitas's side of {@code region-down} and {@code db-readonly} (with replication) the drill sets the control
+ * plane's failover policy for the faulted region before the load ({@link DrillFailover}, as the in-process drill
+ * does), so the region's unit is switched over or promoted to the next region and its users are served there; once
+ * the load has ended it reads the move's RPO, removes the policy and moves the unit home.
  */
 public final class ProcessDrill {
 
     private static final Pattern USER = Pattern.compile("\"user\":\"([^\"]*)\"");
+    /** The region that served a wallet's answer (the first {@code region} of its body, the wallet's own). */
+    private static final Pattern SERVED_BY = Pattern.compile("\"region\":\"([^\"]*)\"");
+    /** The drills whose fault the unitas side answers by moving the faulted region's unit (with replication). */
+    private static final Set<Scenario> MOVES_UNITS = Set.of(Scenario.REGION_DOWN, Scenario.DB_READONLY);
     /** How often the naive side's health check probes each region's wallets, and its fall and rise. */
     static final Duration PROBE_EVERY = Duration.ofSeconds(1);
     static final int FALL = 2;
@@ -87,6 +100,12 @@ public final class ProcessDrill {
         long start = b.ticker.getAsLong();
         long total = b.duration.toNanos();
         Load load = new Load(d, faulted, start, total);
+        DrillFailover failover = failover(d, faulted);
+        if (failover != null) {
+            failover.enable();
+            note.accept(String.format("%.1f s: failover policy set for %s's unit (%s)", seconds(start), faulted.id(),
+                                      failover.describe()));
+        }
         Thread probe = null;
         if (d.naive()) {
             probe = new Thread(() -> load.probe(start + total), "drill-geodns");
@@ -103,6 +122,7 @@ public final class ProcessDrill {
             users.add(t);
         }
         pauseUntil(start + total * 3 / 10);
+        load.faultAt = b.ticker.getAsLong();
         inject(d, faulted, note, start);
         pauseUntil(start + total * 7 / 10);
         recover(d, faulted, note, start);
@@ -113,12 +133,38 @@ public final class ProcessDrill {
             join(probe);
         }
         d.awaitReady(Duration.ofMinutes(3));
+        long rpo = -1;
+        if (failover != null) {
+            // read before the move home, which is the control plane's last switchover then
+            rpo = failover.rpoMillis();
+            String problem = failover.restore(Duration.ofSeconds(30));
+            note.accept(String.format("%.1f s: %s", seconds(start), problem.isEmpty()
+                    ? "failover policy removed; " + faulted.id() + "'s unit is home" : problem));
+        }
         long copiesOff = -1;
         if (d.kafka().isPresent()) {
             copiesOff = load.awaitCopies(b.ticker.getAsLong() + TimeUnit.SECONDS.toNanos(60));
             note.accept(String.format("%.1f s: %d wallet copies differ from their home's", seconds(start), copiesOff));
         }
-        return load.result(mode, notes, copiesOff);
+        return load.result(mode, notes, copiesOff, failover == null ? -1 : load.failoverMillis(), rpo);
+    }
+
+    /**
+     * The control plane's failover policy for the faulted region ({@link DrillFailover}, as the in-process drill sets
+     * it), on unitas's side of a drill that moves units, with replication (a unit moved without its data would start
+     * its users' wallets from nothing); null otherwise.
+     */
+    private DrillFailover failover(ProcessDeployment d, Region faulted) {
+        if (d.naive() || !MOVES_UNITS.contains(b.scenario) || d.kafka().isEmpty()) {
+            return null;
+        }
+        Path token = d.deployDir().resolve("tokens/admin.token");
+        try {
+            return new DrillFailover(ControlClient.of(d.control(), Files.readString(token).strip()), faulted,
+                                     b.duration);
+        } catch (IOException e) {
+            throw new UncheckedIOException("drill: cannot read " + token + ": " + e.getMessage(), e);
+        }
     }
 
     private void inject(ProcessDeployment d, Region faulted, Consumer<String> note, long start) {
@@ -249,6 +295,10 @@ public final class ProcessDrill {
         private final AtomicLong foreign = new AtomicLong();
         private final AtomicLong notFound = new AtomicLong();
         private final Set<String> acknowledged = ConcurrentHashMap.newKeySet();
+        /** When the fault was injected (the drill's ticker); 0 before. */
+        private volatile long faultAt;
+        /** When a faulted region's user was first answered 2xx by another region after the fault. */
+        private final AtomicLong firstElsewhere = new AtomicLong(Long.MAX_VALUE);
         /** Per user, when the first acknowledgement of one of their deposits arrived. */
         private final Map<String, Long> firstAcknowledged = new ConcurrentHashMap<>();
 
@@ -339,7 +389,7 @@ public final class ProcessDrill {
             if (ok) {
                 acknowledged.add(key);
                 firstAcknowledged.merge(user, b.ticker.getAsLong(), Math::min);
-                checkUser(user, deposit.body());
+                checkUser(user, home, deposit.body());
                 if (loseAnswer) {
                     resend(user, home, key, due + resendAfter);
                 }
@@ -356,7 +406,7 @@ public final class ProcessDrill {
             boolean served = read != null && (read.statusCode() == 200 || cleanMiss && !wrongMiss);
             count(home, phase, outcome(read, served));
             if (read != null && read.statusCode() == 200) {
-                checkUser(user, read.body());
+                checkUser(user, home, read.body());
             }
         }
 
@@ -372,7 +422,7 @@ public final class ProcessDrill {
                 Outcome outcome = outcome(again, ok);
                 count(home, phase(due), outcome);
                 if (ok) {
-                    checkUser(user, again.body());
+                    checkUser(user, home, again.body());
                 } else if (outcome == Outcome.FAILED || again.statusCode() == 409 || again.statusCode() == 503) {
                     resend(user, home, key, b.ticker.getAsLong() + TimeUnit.SECONDS.toNanos(1));
                 }
@@ -393,11 +443,23 @@ public final class ProcessDrill {
             return res == null || res.statusCode() >= 500 ? Outcome.FAILED : Outcome.REFUSED;
         }
 
-        private void checkUser(String user, String body) {
+        /** Counts an answer naming another user; notes the first answer of a faulted user served elsewhere. */
+        private void checkUser(String user, Region home, String body) {
             Matcher m = USER.matcher(body);
             if (!m.find() || !m.group(1).equals(user)) {
                 foreign.incrementAndGet();
             }
+            long now = b.ticker.getAsLong();
+            Matcher by = SERVED_BY.matcher(body);
+            if (home.equals(faulted) && faultAt != 0 && by.find() && !by.group(1).equals(faulted.id())) {
+                firstElsewhere.accumulateAndGet(now, Math::min);
+            }
+        }
+
+        /** From the fault to the first 2xx of a faulted region's user served by another region; -1: none. */
+        long failoverMillis() {
+            long first = firstElsewhere.get();
+            return first == Long.MAX_VALUE || faultAt == 0 ? -1 : Math.max(0, (first - faultAt) / 1_000_000);
         }
 
         private void count(Region home, Phase phase, Outcome outcome) {
@@ -517,28 +579,46 @@ public final class ProcessDrill {
             }
         }
 
-        ProcessDrillResult result(String mode, List<String> notes, long copiesOff) {
+        /**
+         * Counts the invariants in every region's database. Without replication each region's wallets stand alone:
+         * each balance against its own region's ledger. With it a wallet is one state shipped between regions while
+         * each deposit's ledger line stays where it was charged, so after a unit moved a user's ledger is split
+         * between the old home (before) and the new one (after): each user's newest wallet (highest version, the one
+         * every copy converges to) is checked against the sum of their ledger lines in all regions. A deposit the
+         * old home charged and never shipped before it died is then missing from that balance (counted, not hidden).
+         */
+        ProcessDrillResult result(String mode, List<String> notes, long copiesOff, long failoverMillis, long rpo) {
             Map<String, Long> ledger = new HashMap<>();
+            Map<String, Long> sums = new HashMap<>();
+            Map<String, long[]> newest = new HashMap<>(); // user -> {version, balance}
             long[] mismatches = new long[1];
+            boolean replicated = !d.naive() && d.kafka().isPresent();
             for (Region r : d.regions()) {
                 query(r, "SELECT deposit_key, COUNT(*) FROM wallet_ledger WHERE deposit_key LIKE 'drill-%' GROUP BY"
                          + " deposit_key", rs -> ledger.merge(rs.getString(1), rs.getLong(2), Long::sum));
-                // a wallet replicated from its home has no ledger lines here: with replication only the region's
-                // own users count (naive: every region is every user's home)
-                query(r, "SELECT w.user_id FROM wallet w WHERE w.balance <> (SELECT COALESCE(SUM(amount), 0) FROM"
-                         + " wallet_ledger l WHERE l.user_id = w.user_id)", rs -> {
-                    if (d.naive() || d.kafka().isEmpty() || homeOf(rs.getString(1)).equals(r)) {
-                        mismatches[0]++;
-                    }
-                });
+                if (replicated) {
+                    query(r, "SELECT user_id, SUM(amount) FROM wallet_ledger GROUP BY user_id",
+                          rs -> sums.merge(rs.getString(1), rs.getLong(2), Long::sum));
+                    query(r, "SELECT user_id, version, balance FROM wallet", rs -> newest.merge(
+                            rs.getString(1), new long[] {rs.getLong(2), rs.getLong(3)},
+                            (x, y) -> x[0] >= y[0] ? x : y));
+                } else {
+                    query(r, "SELECT w.user_id FROM wallet w WHERE w.balance <> (SELECT COALESCE(SUM(amount), 0)"
+                             + " FROM wallet_ledger l WHERE l.user_id = w.user_id)", rs -> mismatches[0]++);
+                }
             }
+            newest.forEach((user, w) -> {
+                if (w[1] != sums.getOrDefault(user, 0L)) {
+                    mismatches[0]++;
+                }
+            });
             long twice = ledger.values().stream().filter(n -> n > 1).count();
             long lost = acknowledged.stream().filter(k -> !ledger.containsKey(k)).count();
             return new ProcessDrillResult(b.scenario, mode, faulted.id(), faultedServed.get(), faultedTotal.get(),
                                           othersServed.get(), othersTotal.get(), failedInFault.get(),
                                           failedAfter.get(), requests.get(), acknowledged.size(), twice, lost,
-                                          foreign.get(), mismatches[0], notFound.get(), copiesOff,
-                                          List.copyOf(notes));
+                                          foreign.get(), mismatches[0], notFound.get(), copiesOff, failoverMillis,
+                                          rpo, List.copyOf(notes));
         }
     }
 

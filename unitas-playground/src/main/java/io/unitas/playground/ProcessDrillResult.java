@@ -2,6 +2,7 @@ package io.unitas.playground;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * What a {@link ProcessDrill} counted on one side (unitas or naive): requests by phase and by whose they were (the
@@ -27,17 +28,23 @@ import java.util.List;
  * @param walletNotFound       reads answered 404 after a deposit of that wallet had been acknowledged (must be 0)
  * @param copiesOff            with replication: wallet copies in another region that still differed from their
  *                             home's (balance, version) a minute after the recovery (must be 0); -1 without
+ * @param failoverMillis       unitas moving the faulted region's unit: from the fault to the first 2xx of one of its
+ *                             users answered by another region; -1 when none was, or nothing moves the unit
+ * @param rpoMillis            the RPO the move of the faulted region's unit recorded: its lag when it was promoted,
+ *                             0 when a switchover drained it; -1 when it did not move
  * @param notes                what the drill saw on the way (each fault and recovery, with its time)
  */
 public record ProcessDrillResult(Scenario scenario, String mode, String faulted, long faultedServed,
                                  long faultedTotal, long othersServed, long othersTotal, long failedInFault,
                                  long failedAfter, long requests, long depositsAcknowledged, long chargedTwice,
                                  long acknowledgedLost, long foreignAnswers, long balanceMismatches,
-                                 long walletNotFound, long copiesOff, List<String> notes) {
+                                 long walletNotFound, long copiesOff, long failoverMillis,
+                                 long rpoMillis, List<String> notes) {
 
     /** The side-by-side table's column titles. */
     static final List<String> COLUMNS = List.of("scenario", "mode", "ok in fault", "faulted users ok",
-                                                "failed in fault", "failed after", "requests", "deposits ok",
+                                                "failed in fault", "failed after", "failover", "rpo",
+                                                "requests", "deposits ok",
                                                 "charged twice", "ack'd lost", "wallet not found", "other user's",
                                                 "balance != ledger", "copies off", "invariants");
 
@@ -59,20 +66,30 @@ public record ProcessDrillResult(Scenario scenario, String mode, String faulted,
                              + " after it %d%n"
                              + "  deposits acknowledged %d; charged twice %d; acknowledged but lost %d; another"
                              + " user's answer %d; balance != ledger %d; wallet not found after a deposit %d;"
-                             + " copies off their home %s -> invariants %s%n",
+                             + " copies off their home %s -> invariants %s%n"
+                             + "  failover (fault to a %s user's first answer from another region) %s; rpo %s%n",
                              scenario.id(), mode, faulted, faulted, faultedServed, faultedTotal, othersServed,
                              othersTotal, failedInFault, failedAfter, depositsAcknowledged, chargedTwice,
                              acknowledgedLost, foreignAnswers, balanceMismatches, walletNotFound, copies(),
-                             invariantsHold() ? "hold" : "BROKEN");
+                             invariantsHold() ? "hold" : "BROKEN", faulted, failover(), rpo());
     }
 
     /** One row per result, in {@link #COLUMNS} order. */
     List<String> row() {
         return List.of(scenario.id(), mode, Long.toString(okInFault()), faultedServed + " of " + faultedTotal,
-                       Long.toString(failedInFault), Long.toString(failedAfter), Long.toString(requests),
+                       Long.toString(failedInFault), Long.toString(failedAfter), failover(), rpo(),
+                       Long.toString(requests),
                        Long.toString(depositsAcknowledged), Long.toString(chargedTwice),
                        Long.toString(acknowledgedLost), Long.toString(walletNotFound), Long.toString(foreignAnswers),
                        Long.toString(balanceMismatches), copies(), invariantsHold() ? "hold" : "BROKEN");
+    }
+
+    private String failover() {
+        return failoverMillis < 0 ? "n/a" : String.format(Locale.ROOT, "%.1f s", failoverMillis / 1000.0);
+    }
+
+    private String rpo() {
+        return rpoMillis < 0 ? "n/a" : rpoMillis + " ms";
     }
 
     private String copies() {

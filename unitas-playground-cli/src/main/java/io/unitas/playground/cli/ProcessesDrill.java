@@ -50,12 +50,13 @@ final class ProcessesDrill implements Callable<Integer> {
                 b.visitEvery(drill.visitEvery());
             }
             run = b.build();
-            // replication-backlog pauses the Kafka broker; the other drills count what the regions serve without
-            // replication (nothing promotes a region's units on processes yet)
+            // replication-backlog pauses the Kafka broker; region-down and db-readonly move the faulted region's
+            // unit with its data (the drill's failover policy); control-plane-down counts what the regions serve
+            // without replication
             sides.add(ProcessesUp.builder(main, options, Path.of("deploy")).instances(1)
-                                 .replication(scenario == Scenario.REPLICATION_BACKLOG
-                                              ? ProcessDeployment.Replication.KAFKA
-                                              : ProcessDeployment.Replication.NONE));
+                                 .replication(scenario == Scenario.CONTROL_PLANE_DOWN
+                                              ? ProcessDeployment.Replication.NONE
+                                              : ProcessDeployment.Replication.KAFKA));
             if (naive) {
                 sides.add(ProcessesUp.builder(main, options, Path.of("deploy-naive")).instances(1)
                                      .replication(ProcessDeployment.Replication.NONE).naive(true).validate());

@@ -20,9 +20,10 @@ import org.junit.jupiter.api.io.TempDir;
  * The deployment of separate processes, started by the packaged jar as a user starts it: the short
  * {@code region-down} drill on two regions, every process of the faulted region killed with {@code kill -9}, with
  * {@code --naive}: first on unitas's deployment, then on the naive setup's wallets, offered the same load. Unitas's
- * invariants hold and the other region's users are served through the fault; both sides are in the side-by-side
- * table, naive's invariants counted (reported, not asserted: what naive breaks in 20 s depends on the draws); once
- * the command ends nothing it started is left running.
+ * invariants hold, the other region's users are served through the fault, cn's unit is promoted to eu (a failover
+ * time and an RPO in its row) and unitas serves at least as many requests in the fault as naive; both sides are in
+ * the side-by-side table, naive's invariants counted (reported, not asserted: what naive breaks in 20 s depends on
+ * the draws); once the command ends nothing it started is left running.
  */
 class ProcessDeploymentIT {
 
@@ -57,6 +58,11 @@ class ProcessDeploymentIT {
         assertThat(unitas.find()).as("unitas's row holds: " + table).isTrue();
         assertThat(naive.find()).as("naive's row: " + table).isTrue();
         assertThat(Long.parseLong(naive.group(1))).as("naive served in the fault").isPositive();
+        // cn's unit is promoted to eu by the drill's failover policy: its users are served there meanwhile
+        assertThat(Long.parseLong(unitas.group(1))).as("unitas's ok in the fault, at least naive's: " + table)
+                                                   .isGreaterThanOrEqualTo(Long.parseLong(naive.group(1)));
+        assertThat(table).as("cn's unit was promoted, with its RPO").containsPattern(
+                "(?m)^region-down +unitas +\\d+ +\\d+ of \\d+ +\\d+ +\\d+ +\\d+\\.\\d s +\\d+ ms ");
         Matcher served = Pattern.compile("the others (\\d+)/(\\d+)").matcher(Files.readString(out));
         assertThat(served.find()).as(terminal).isTrue();
         assertThat(Long.parseLong(served.group(2))).as("eu's users asked during the fault").isPositive();

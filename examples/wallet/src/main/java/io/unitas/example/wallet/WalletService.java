@@ -62,10 +62,13 @@ public class WalletService {
                            .build();
     }
 
-    /** Other regions' wallets, written here in the applier's transaction, a newer version over an older one only. */
+    /**
+     * Other regions' deposits, written here in the applier's transaction: the wallet, a newer version over an older
+     * one only, and the key it was charged under.
+     */
     @Bean
-    UnitasChangeHandler walletChanges(UnitasEntity<Wallet> walletEntity) {
-        return UnitasChangeHandler.of(walletEntity, Wallets::apply);
+    UnitasChangeHandler walletChanges() {
+        return UnitasChangeHandler.of(Wallets.TYPE, Wallets::apply);
     }
 
     /**

@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import io.unitas.data.outbox.ChangeEnvelope;
 import io.unitas.spring.UnitasOutbox;
 import java.util.Optional;
 import javax.sql.DataSource;
@@ -31,8 +32,34 @@ public final class Wallets {
             // every deposit applied, with the key it came with: a key in it twice is a user charged twice
             s.execute("CREATE TABLE IF NOT EXISTS wallet_ledger (id BIGSERIAL PRIMARY KEY, user_id VARCHAR(64) NOT NULL,"
                       + " deposit_key VARCHAR(200), amount BIGINT NOT NULL, at TIMESTAMPTZ NOT NULL DEFAULT now())");
+            // the keys deposits were charged under, this region's and those the other regions' changes carried
+            s.execute("CREATE TABLE IF NOT EXISTS wallet_keys (user_id VARCHAR(64) NOT NULL, deposit_key VARCHAR(200)"
+                      + " NOT NULL, PRIMARY KEY (user_id, deposit_key))");
         } catch (SQLException e) {
             throw new IllegalStateException("wallet: cannot create its table: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Writes another region's deposit as its change carries it ({@link #apply(Connection, String, Wallet)}) and
+     * remembers the key it was charged under, so that the key is not charged again here once the user's unit has
+     * moved here (its idempotency record stays in the old home's database).
+     */
+    static void apply(Connection transaction, ChangeEnvelope change) throws SQLException {
+        apply(transaction, change.key(), Wallet.decode(change.payload()));
+        String key = Wallet.depositKey(change.payload());
+        if (key != null) {
+            remember(transaction, change.key(), key);
+        }
+    }
+
+    /** Records {@code key} as charged for the user; false when it already was (here or by a shipped change). */
+    private static boolean remember(Connection transaction, String userId, String key) throws SQLException {
+        try (PreparedStatement ps = transaction.prepareStatement(
+                "INSERT INTO wallet_keys (user_id, deposit_key) VALUES (?, ?) ON CONFLICT DO NOTHING")) {
+            ps.setString(1, userId);
+            ps.setString(2, key);
+            return ps.executeUpdate() == 1;
         }
     }
 
@@ -67,12 +94,18 @@ public final class Wallets {
 
     /**
      * Adds {@code amount} to the user's balance (a new wallet for a first deposit) and writes it to the ledger with
-     * the key it came with, and appends the wallet's change to the outbox (replication on), in one transaction;
-     * returns the wallet after it.
+     * the key it came with, and appends the wallet's change with the key to the outbox (replication on), in one
+     * transaction; returns the wallet after it. A key already charged for the user (in another region, before the
+     * user's unit moved here: its change carried the key) is not charged again: the wallet is returned as it is.
      */
     Wallet deposit(String userId, long amount, String key) {
         try (Connection c = db.getConnection()) {
             c.setAutoCommit(false);
+            if (key != null && !remember(c, userId, key)) {
+                c.rollback();
+                return find(userId).orElseThrow(() -> new IllegalStateException(
+                        "wallet: " + userId + ": key " + key + " charged, but no wallet here"));
+            }
             try (PreparedStatement u = c.prepareStatement(
                          "INSERT INTO wallet (user_id, balance, version) VALUES (?, ?, 1) ON CONFLICT (user_id)"
                          + " DO UPDATE SET balance = wallet.balance + EXCLUDED.balance, version = wallet.version + 1"
@@ -92,7 +125,7 @@ public final class Wallets {
                 l.executeUpdate();
                 if (outbox != null) {
                     // the outbox on the deposit's own connection: the service manages its transaction itself
-                    outbox.outbox().append(c, outbox.unitOf(userId), TYPE, userId, after.encode());
+                    outbox.outbox().append(c, outbox.unitOf(userId), TYPE, userId, after.encode(key));
                 }
                 c.commit();
                 return after;
