@@ -30,13 +30,15 @@ control_port=$(free_port)
 
 # One admin token (the script: topology and health reports) and one viewer token (unitas dns's watch).
 python3 - "$work" <<'PY'
-import hashlib, secrets, sys
+import hashlib, os, secrets, sys
 work = sys.argv[1]
 admin, viewer = "utk_" + secrets.token_urlsafe(32), "utk_" + secrets.token_urlsafe(32)
 h = lambda s: "sha256:" + hashlib.sha256(s.encode()).hexdigest()
 open(work + "/tokens", "w").write("bench admin %s\ndns viewer %s\n" % (h(admin), h(viewer)))
-open(work + "/admin.token", "w").write(admin)
-open(work + "/viewer.token", "w").write(viewer)
+for name, secret in (("admin.token", admin), ("viewer.token", viewer)):
+    # a token's file is its owner's only: unitas dns refuses one that others may read
+    with open(os.open(work + "/" + name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
+        f.write(secret)
 PY
 
 "$root/unitas" control --port "$control_port" --data "$work/control" --tokens "$work/tokens" \

@@ -7,11 +7,8 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -185,8 +182,8 @@ final class DefaultControlServer implements ControlServer {
         ControlToken token = ControlToken.generate("admin", Role.ADMIN);
         try {
             Files.createDirectories(file.toAbsolutePath().getParent());
-            writePrivate(secretFile(file), token.secret() + "\n");
-            writePrivate(file, "# name role sha256:<hex of SHA-256 of the token> [region:<id>]\n"
+            SecretFiles.writePrivate(secretFile(file), token.secret() + "\n");
+            SecretFiles.writePrivate(file, "# name role sha256:<hex of SHA-256 of the token> [region:<id>]\n"
                                + token.fileLine() + "\n");
         } catch (IOException e) {
             throw new UncheckedIOException(file + ": cannot write the tokens file", e);
@@ -196,17 +193,6 @@ final class DefaultControlServer implements ControlServer {
 
     private static Path secretFile(Path tokensFile) {
         return tokensFile.toAbsolutePath().getParent().resolve("admin-token");
-    }
-
-    /** Writes {@code text} to a new file created with mode 0600 (where the file system has modes). */
-    private static void writePrivate(Path file, String text) throws IOException {
-        Set<PosixFilePermission> owner = PosixFilePermissions.fromString("rw-------");
-        try {
-            Files.createFile(file, PosixFilePermissions.asFileAttribute(owner));
-        } catch (UnsupportedOperationException e) {
-            Files.createFile(file);
-        }
-        Files.writeString(file, text);
     }
 
     /** The routes served, as {@code METHOD /path/{param}} (for the contract test against the OpenAPI document). */

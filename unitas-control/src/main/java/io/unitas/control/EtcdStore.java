@@ -67,6 +67,7 @@ final class EtcdStore implements StateStore {
     private final java.util.concurrent.locks.ReentrantLock commitLock = new java.util.concurrent.locks.ReentrantLock();
     private final ScheduledExecutorService elector;
     private final long leaseSeconds;
+    private final Runnable beforeRound;
     private volatile ControlState current;
     private volatile long modRevision;
     private volatile boolean leader;
@@ -105,6 +106,12 @@ final class EtcdStore implements StateStore {
     }
 
     EtcdStore(List<URI> endpoints, String prefix, Duration lease, Access access) {
+        this(endpoints, prefix, lease, access, () -> {});
+    }
+
+    /** With {@code beforeRound} run first in every round of the leader campaign (where a test makes one fail). */
+    EtcdStore(List<URI> endpoints, String prefix, Duration lease, Access access, Runnable beforeRound) {
+        this.beforeRound = beforeRound;
         this.client = client(endpoints, access);
         this.kv = client.getKVClient();
         this.stateKey = bytes(prefix + "state");
@@ -172,9 +179,16 @@ final class EtcdStore implements StateStore {
         return builder.build();
     }
 
-    /** Takes the leader key if it is free; leader when the key holds this replica's id. */
+    /**
+     * Takes the leader key if it is free; leader when the key holds this replica's id. A round that fails leaves this
+     * replica a follower until a later round wins: it catches any throwable, since a scheduled executor cancels a task
+     * for good on its first uncaught one, and one {@code Error} would have ended the campaign silently: a follower
+     * never to lead again, a leader that would not notice losing its key. An etcd out of reach is expected and quiet;
+     * any other failure is logged.
+     */
     private void campaign() {
         try {
+            beforeRound.run();
             if (keepAlive == null) {
                 leaseId = await(client.getLeaseClient().grant(leaseSeconds)).getID();
                 keepAlive = client.getLeaseClient().keepAlive(leaseId, new StreamObserver<>() {
@@ -202,10 +216,17 @@ final class EtcdStore implements StateStore {
                 log.info("control plane replica {} is {}", id, now ? "the leader" : "a follower");
             }
             leader = now;
-        } catch (RuntimeException e) {
+        } catch (Throwable e) { // NOPMD: see above
             leader = false;
+            if (!(e instanceof IllegalStateException) && !Thread.currentThread().isInterrupted()) {
+                log.error("etcd leader campaign failed; a follower until a later round wins", e);
+            }
             if (keepAlive != null) {
-                keepAlive.close();
+                try {
+                    keepAlive.close();
+                } catch (RuntimeException closing) {
+                    log.debug("etcd lease keep-alive: {}", closing.toString());
+                }
                 keepAlive = null; // a fresh lease next time; the old one may have expired
             }
         }

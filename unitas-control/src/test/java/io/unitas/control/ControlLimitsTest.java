@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.unitas.control.client.ControlClient;
 import io.unitas.control.client.internal.RawClient;
 import io.unitas.control.client.internal.ControlResponse;
+import io.unitas.testkit.TricklingClient;
 
 /**
  * What an anonymous or misbehaving client can make the control plane hold: nothing before the token is checked,
@@ -136,29 +138,15 @@ class ControlLimitsTest {
     }
 
     @Test
-    void aConnectionThatNeverFinishesItsHeaders_isClosed_evenWhenItKeepsTrickling() throws Exception {
+    void aConnectionThatNeverFinishesItsHeaders_isClosed_evenWhenItKeepsTrickling() {
         start(b -> b.headerTimeout(Duration.ofSeconds(1)));
-        Socket s = connect();
-        OutputStream out = s.getOutputStream();
-        out.write("GET /api/v1/state HTTP/1.1\r\nHost: control\r\n".getBytes(StandardCharsets.US_ASCII));
-        out.flush();
 
         // A header line every 200 ms keeps the connection busy but never completes the request.
-        long end = System.nanoTime() + Duration.ofMillis(IO_MILLIS).toNanos();
-        boolean closed = false;
-        for (int i = 0; !closed && System.nanoTime() < end; i++) {
-            try {
-                out.write(("x-slow-" + i + ": 1\r\n").getBytes(StandardCharsets.US_ASCII));
-                out.flush();
-                s.setSoTimeout(200);
-                closed = s.getInputStream().read() == -1;
-            } catch (SocketTimeoutException e) {
-                // still open
-            } catch (IOException e) {
-                closed = true; // reset by the server
-            }
+        try (TricklingClient slow = TricklingClient.open(new InetSocketAddress("127.0.0.1", server.port()),
+                                                         "/api/v1/state")) {
+            assertThat(slow.trickleUntilClosed(Duration.ofMillis(200), Duration.ofMillis(IO_MILLIS)))
+                    .as("closed by the server").isTrue();
         }
-        assertThat(closed).as("closed by the server").isTrue();
     }
 
     /** Whether the server closes {@code s} without a response. */

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.unitas.control.ControlServer;
 import io.unitas.control.ControlToken;
 import io.unitas.control.Role;
+import io.unitas.config.internal.SecretFiles;
 import io.unitas.control.client.ControlClient;
 import io.unitas.control.client.internal.RawClient;
 import io.unitas.control.client.internal.ControlResponse;
@@ -56,7 +57,7 @@ class DnsControlPlaneTest {
         for (String region : new String[] {"cn", "eu", "us"}) {
             report(admin, region, true);
         }
-        Files.writeString(dir.resolve("token"), DNS.secret());
+        SecretFiles.writePrivate(dir.resolve("token"), DNS.secret()); // a secret: its owner's only
         String yaml = ZoneFiles.DNS_YAML.replace(
                 "static: {topology: topology.yaml, health: health.yaml, reload_interval: 100ms}",
                 "control_plane: {url: 'http://127.0.0.1:" + control.port() + "', token_file: token,"

@@ -18,6 +18,7 @@ import com.linecorp.armeria.common.AggregatedHttpResponse;
 import com.linecorp.armeria.common.HttpMethod;
 import com.linecorp.armeria.common.RequestHeaders;
 
+import io.unitas.config.internal.SecretFiles;
 import io.unitas.control.client.ControlClient;
 import io.unitas.control.client.internal.RawClient;
 import io.unitas.control.client.internal.ControlResponse;
@@ -192,7 +193,7 @@ class ControlPlaneEndToEndTest {
         ok(admin.put("/api/v1/topology", TOPOLOGY, admin.get("/api/v1/state").revision()));
         ok(admin.put("/api/v1/rules", RULES, admin.get("/api/v1/state").revision()));
         long now = admin.get("/api/v1/state").revision();
-        Path tokenFile = Files.writeString(dir.resolve("gateway.token"), GATEWAY.secret() + "\n");
+        Path tokenFile = SecretFiles.writePrivate(dir.resolve("gateway.token"), GATEWAY.secret() + "\n");
         gateway = startGateway(control.port, "token_file: " + tokenFile);
         eventually(() -> gateway.revision() == now);
 

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import com.linecorp.armeria.common.HttpResponse;
@@ -27,6 +28,11 @@ final class DefaultHealthServer implements HealthServer {
 
     /** Connections to the HTTP port at once; more are closed as they are accepted. */
     static final int HTTP_MAX_CONNECTIONS = 256;
+    /**
+     * An HTTP connection without a request for this long is closed (Armeria's default, stated here), and so is one
+     * whose request head is unfinished: bytes of a head do not extend it, so a client trickling one is closed too.
+     */
+    static final Duration HTTP_IDLE_TIMEOUT = Duration.ofSeconds(15);
 
     private final DefaultHealthAgent agent;
     private final HealthMetrics metrics;
@@ -78,6 +84,7 @@ final class DefaultHealthServer implements HealthServer {
                 // bounds of an unauthenticated port: few connections, and a kernel receive buffer that autotuning
                 // cannot grow to tcp_rmem's largest (32 MB on some hosts) for a client that is no longer read
                 .maxNumConnections(HTTP_MAX_CONNECTIONS)
+                .idleTimeout(HTTP_IDLE_TIMEOUT)
                 .childChannelOption(io.netty.channel.ChannelOption.SO_RCVBUF, ConnectionBounds.RECEIVE_BUFFER)
                 // and a connection is read only while it takes its answers (see ConnectionBounds)
                 .http2MaxStreamsPerConnection(ConnectionBounds.MAX_STREAMS)

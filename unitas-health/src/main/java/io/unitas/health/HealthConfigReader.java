@@ -18,6 +18,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.unitas.config.internal.ConfigDocument;
 import io.unitas.config.ConfigException;
 import io.unitas.config.internal.DocumentReader;
+import io.unitas.config.internal.SecretFiles;
 import io.unitas.config.internal.DurationFormat;
 import io.unitas.core.Region;
 import io.unitas.core.health.Aggregation;
@@ -267,6 +268,13 @@ final class HealthConfigReader extends DocumentReader {
                     + " (expected: an http(s) URL like https://control:8443/api/v1/health/cn)");
         }
         String file = text(push.get("token-file"), "push.token-file", null);
+        if (file != null) {
+            try {
+                SecretFiles.checkPrivate(Path.of(file), HealthPusher.TOKEN_FILE);
+            } catch (IllegalArgumentException e) {
+                problem("push.token-file", e.getMessage());
+            }
+        }
         Duration every = duration(push.get("every"), "push.every", Duration.ofSeconds(10));
         if (uri == null || every.isZero()) {
             return Optional.empty();

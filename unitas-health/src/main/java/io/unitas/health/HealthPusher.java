@@ -15,6 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.unitas.config.HealthReportJson;
+import io.unitas.config.internal.SecretFiles;
 import io.unitas.control.client.ControlClient;
 import io.unitas.control.client.internal.ControlResponse;
 import io.unitas.control.client.internal.RawClient;
@@ -140,9 +141,16 @@ final class HealthPusher implements AutoCloseable {
         }
     }
 
-    /** The bearer token: the file's (read at each push, so it can be rotated), or the environment variable's. */
+    /** What the token file is called where its mode or a link is refused. */
+    static final String TOKEN_FILE = "the push token";
+
+    /**
+     * The bearer token: the file's (read at each push, so it can be rotated, and checked each time as at start: its
+     * owner's only, not a link), or the environment variable's.
+     */
     private static String token(PushConfig config) {
         if (config.tokenFile() != null) {
+            SecretFiles.checkPrivate(config.tokenFile(), TOKEN_FILE);
             try {
                 return Files.readString(config.tokenFile()).trim();
             } catch (IOException e) {

@@ -3,9 +3,13 @@ package io.unitas.health;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -15,6 +19,9 @@ import io.unitas.core.health.Gate;
 import io.unitas.core.health.Thresholds;
 
 class HealthConfigTest {
+
+    @TempDir
+    Path dir;
 
     /** The complete example of the documentation. */
     static final String EXAMPLE = """
@@ -189,5 +196,48 @@ class HealthConfigTest {
                 "health.yaml:3: checks[1].target: missing (expected: where to probe, like 127.0.0.1:443)",
                 "health.yaml:4: checks[2].of[1]: unknown check 'nope' (expected one of: a)",
                 "health.yaml:4: checks[2].k: 3 (expected: a whole number from 1 to 1)");
+    }
+
+    private String pushWithTokenFile(Path token) {
+        return """
+                region: cn
+                checks:
+                  - {name: db, kind: tcp, target: '127.0.0.1:5432'}
+                push:
+                  url: http://127.0.0.1:7070/api/v1/health/cn
+                  token-file: %s
+                """.formatted(token);
+    }
+
+    @Test
+    void aPushTokenFileOthersMayRead_isRefused_namingTheFileAndTheFix() throws Exception {
+        Path token = Files.writeString(dir.resolve("push-token"), "t0ken\n");
+        Files.setPosixFilePermissions(token, PosixFilePermissions.fromString("rw-r--r--"));
+
+        assertThatThrownBy(() -> HealthConfig.parse("health.yaml", pushWithTokenFile(token)))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("health.yaml:6: push.token-file: " + token + ": the push token has mode rw-r--r--, open to"
+                            + " others (expected: 600 or stricter, as chmod 600 " + token + " gives)");
+    }
+
+    @Test
+    void aPushTokenFileThatIsALink_isRefused() throws Exception {
+        Path real = Files.writeString(dir.resolve("real-token"), "t0ken\n");
+        Files.setPosixFilePermissions(real, PosixFilePermissions.fromString("rw-------"));
+        Path link = Files.createSymbolicLink(dir.resolve("push-token"), real);
+
+        assertThatThrownBy(() -> HealthConfig.parse("health.yaml", pushWithTokenFile(link)))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("health.yaml:6: push.token-file: " + link + ": the push token is a symbolic link"
+                            + " (expected: a regular file, or none; remove the link)");
+    }
+
+    @Test
+    void aPushTokenFileOfItsOwnerOnly_isAccepted() throws Exception {
+        Path token = Files.writeString(dir.resolve("push-token"), "t0ken\n");
+        Files.setPosixFilePermissions(token, PosixFilePermissions.fromString("rw-------"));
+
+        assertThat(HealthConfig.parse("health.yaml", pushWithTokenFile(token)).push().orElseThrow().tokenFile())
+                .isEqualTo(token);
     }
 }

@@ -5,10 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.Map;
 import java.util.function.Supplier;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -48,5 +53,18 @@ class HealthPusherTest {
         PushConfig push = new PushConfig(URI.create("http://control.internal:7070/api/v1/health/cn"), null, null,
                                          Duration.ofSeconds(10), null, true);
         new HealthPusher(push, () -> null).close();
+    }
+
+    @Test
+    void aTokenFileRotatedToOneOthersMayRead_isRefusedAtThePush_notSent(@TempDir Path dir) throws Exception {
+        Path token = io.unitas.config.internal.SecretFiles.writePrivate(dir.resolve("push-token"), "t0ken\n");
+        PushConfig push = new PushConfig(URI.create("http://127.0.0.1:1/api/v1/health/cn"), token, null,
+                                         Duration.ofSeconds(10), null, false);
+        Files.setPosixFilePermissions(token, PosixFilePermissions.fromString("rw-r--r--"));
+
+        assertThatThrownBy(() -> HealthPusher.client(push).send("PUT", "/api/v1/health/cn", "{}", Map.of()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(token + ": the push token has mode rw-r--r--, open to others (expected: 600 or stricter,"
+                            + " as chmod 600 " + token + " gives)");
     }
 }

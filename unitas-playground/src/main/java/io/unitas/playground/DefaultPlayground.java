@@ -1,5 +1,6 @@
 package io.unitas.playground;
 
+import io.unitas.config.internal.SecretFiles;
 import io.unitas.control.client.ControlClient;
 import io.unitas.control.client.ControlException;
 import io.unitas.control.client.wire.DocumentText;
@@ -139,11 +140,12 @@ final class DefaultPlayground implements Playground {
         for (Region r : layout.regions()) {
             ControlToken gateway = ControlToken.generate("gateway-" + r.id(), Role.OBSERVER, r.id());
             tokenLines.add(gateway.fileLine());
-            Files.writeString(workDir.resolve("gateway-" + r.id() + ".token"), gateway.secret());
+            SecretFiles.writePrivate(workDir.resolve("gateway-" + r.id() + ".token"), gateway.secret());
         }
         Files.writeString(workDir.resolve("tokens"), String.join("\n", tokenLines) + "\n");
-        Files.writeString(workDir.resolve("reporter.token"), reporter.secret());
-        Files.writeString(workDir.resolve("viewer.token"), viewer.secret());
+        // the token files are read as secrets (SecretFiles.checkPrivate): their owner's only
+        SecretFiles.writePrivate(workDir.resolve("reporter.token"), reporter.secret());
+        SecretFiles.writePrivate(workDir.resolve("viewer.token"), viewer.secret());
         this.storeKind = b.store;
         this.postgres = storeKind == StoreKind.POSTGRES ? PostgresRegions.start(layout) : null;
         try {

@@ -2,6 +2,7 @@ package io.unitas.playground;
 
 import io.unitas.config.TopologyFile;
 import io.unitas.config.UnitRulesFile;
+import io.unitas.config.internal.SecretFiles;
 import io.unitas.control.ControlToken;
 import io.unitas.control.Role;
 import io.unitas.control.client.ControlClient;
@@ -152,10 +153,10 @@ final class DefaultProcessDeployment implements ProcessDeployment {
         write("topology.yaml", topologyYaml());
         write("rules.yaml", rulesYaml());
         write("tokens/tokens", String.join("\n", tokenLines()) + "\n");
-        write("tokens/admin.token", admin.secret());
-        write("tokens/reporter.token", reporter.secret());
-        write("tokens/viewer.token", viewer.secret());
-        write("tokens/home-reads.token", homeReadToken);
+        writeSecret("tokens/admin.token", admin.secret());
+        writeSecret("tokens/reporter.token", reporter.secret());
+        writeSecret("tokens/viewer.token", viewer.secret());
+        writeSecret("tokens/home-reads.token", homeReadToken);
         if (kafka != null) {
             kafka.writeFiles();
         }
@@ -179,7 +180,7 @@ final class DefaultProcessDeployment implements ProcessDeployment {
         for (Region r : layout.regions()) {
             ControlToken gateway = ControlToken.generate("gateway-" + r.id(), Role.OBSERVER, r.id());
             lines.add(gateway.fileLine());
-            write("tokens/gateway-" + r.id() + ".token", gateway.secret());
+            writeSecret("tokens/gateway-" + r.id() + ".token", gateway.secret());
         }
         return lines;
     }
@@ -328,10 +329,23 @@ final class DefaultProcessDeployment implements ProcessDeployment {
     }
 
     private Path write(String name, String text) {
+        return write(name, text, false);
+    }
+
+    /** A token's secret: readable by its owner only, as the processes that read it require (SecretFiles). */
+    private Path writeSecret(String name, String text) {
+        return write(name, text, true);
+    }
+
+    private Path write(String name, String text, boolean secret) {
         try {
             Path file = dir.resolve(name);
             Files.createDirectories(file.getParent());
-            Files.writeString(file, text);
+            if (secret) {
+                SecretFiles.writePrivate(file, text);
+            } else {
+                Files.writeString(file, text);
+            }
             return file;
         } catch (IOException e) {
             throw new UncheckedIOException("deploy: cannot write " + dir.resolve(name) + ": " + e.getMessage(), e);

@@ -1,11 +1,14 @@
 package io.unitas.spring;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import io.unitas.client.RoutingHeaders;
+import io.unitas.config.internal.SecretFiles;
+import io.unitas.control.client.internal.StateSourceReader;
 import io.unitas.core.ServiceKind;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.Errors;
@@ -179,6 +182,17 @@ public class UnitasProperties implements Validator {
         return kind == null ? ServiceKind.CORE : kind;
     }
 
+    private static void secretFile(Errors errors, String field, String file, String what) {
+        if (file == null || file.isBlank()) {
+            return;
+        }
+        try {
+            SecretFiles.checkPrivate(Path.of(file), what);
+        } catch (IllegalArgumentException e) {
+            errors.rejectValue(field, "open", e.getMessage());
+        }
+    }
+
     private static void positive(Errors errors, String field, Duration value, String example) {
         if (value == null || value.isNegative() || value.isZero()) {
             errors.rejectValue(field, "invalid", "'" + value + "' (expected: a positive duration, e.g. " + example + ")");
@@ -258,6 +272,12 @@ public class UnitasProperties implements Validator {
                                                       : "readiness.homeReads.server.tlsKey", "required",
                                "missing (expected: tls-cert and tls-key together)");
         }
+        // secret files, checked as ssh checks its keys (SecretFiles): their owner's only, not links
+        secretFile(errors, "controlPlane.tokenFile", controlPlane.tokenFile, StateSourceReader.TOKEN_FILE);
+        secretFile(errors, "readiness.homeReads.tokenFile", readiness.homeReads.tokenFile,
+                   "the token between regions");
+        secretFile(errors, "readiness.homeReads.clientKey", readiness.homeReads.clientKey, "the client's private key");
+        secretFile(errors, "readiness.homeReads.server.tlsKey", server.tlsKey, "the TLS private key");
         readiness.homeReads.endpoints.forEach((home, urls) -> {
             String expected = " (expected: the home's read server, http://host:port or https://host:port; its "
                               + "instances' URLs separated by commas, all http or all https)";

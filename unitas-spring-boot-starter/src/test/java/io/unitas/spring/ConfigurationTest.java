@@ -7,8 +7,13 @@ import io.unitas.client.InstanceSelector;
 import io.unitas.client.RoutingSnapshot;
 import io.unitas.core.RegionHealth;
 import io.unitas.core.Region;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
@@ -68,6 +73,35 @@ class ConfigurationTest {
                           "unitas.region: expected: the region this service runs in, e.g. eu",
                           "unitas.headers.unit: 'x unit' (expected: letters, digits and !#$%&'*+-.^_`|~ only)",
                           "unitas.services[accounts].kind: 'central' (expected: core, global or shared)");
+              });
+    }
+
+    @Test
+    void secretFilesOthersMayRead_orThatAreLinks_areNamedAtOnce_withTheFix(@TempDir Path dir) throws Exception {
+        Path token = Files.writeString(dir.resolve("viewer.token"), "t\n");
+        Path key = Files.writeString(dir.resolve("regions.key"), "not read\n");
+        Path link = Files.createSymbolicLink(dir.resolve("home-reads.token"), token);
+        Files.setPosixFilePermissions(token, PosixFilePermissions.fromString("rw-r--r--"));
+        Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-r-----"));
+        runner.withPropertyValues("unitas.control-plane.token-file=" + token,
+                                  "unitas.readiness.home-reads.token-file=" + link,
+                                  "unitas.readiness.home-reads.client-cert=" + dir.resolve("regions.crt"),
+                                  "unitas.readiness.home-reads.client-key=" + key,
+                                  "unitas.readiness.home-reads.server.tls-cert=" + dir.resolve("regions.crt"),
+                                  "unitas.readiness.home-reads.server.tls-key=" + key)
+              .run(context -> {
+                  assertThat(context).hasFailed();
+                  String open = " has mode rw-r--r--, open to others (expected: 600 or stricter, as chmod 600 ";
+                  String keyOpen = " has mode rw-r-----, open to others (expected: 600 or stricter, as chmod 600 ";
+                  assertThat(analysed(context.getStartupFailure())).contains(
+                          "unitas.control-plane.token-file: " + token + ": the control-plane token" + open + token
+                          + " gives)",
+                          "unitas.readiness.home-reads.token-file: " + link + ": the token between regions is a"
+                          + " symbolic link (expected: a regular file, or none; remove the link)",
+                          "unitas.readiness.home-reads.client-key: " + key + ": the client's private key" + keyOpen
+                          + key + " gives)",
+                          "unitas.readiness.home-reads.server.tls-key: " + key + ": the TLS private key" + keyOpen
+                          + key + " gives)");
               });
     }
 

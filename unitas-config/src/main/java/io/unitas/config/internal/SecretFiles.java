@@ -50,6 +50,28 @@ public final class SecretFiles {
         }
     }
 
+    /**
+     * Writes {@code text} to {@code file}, created with mode 0600 or, when it exists, set to it before the write (where
+     * the file system has modes): what {@link #checkPrivate} then accepts. A link there is refused.
+     *
+     * @return {@code file}
+     * @throws IllegalArgumentException when {@code file} is a symbolic link
+     */
+    public static Path writePrivate(Path file, String text) throws IOException {
+        checkNoLink(file, "a secret file");
+        Set<PosixFilePermission> owner = PosixFilePermissions.fromString("rw-------");
+        try {
+            if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+                Files.setPosixFilePermissions(file, owner);
+            } else {
+                Files.createFile(file, PosixFilePermissions.asFileAttribute(owner));
+            }
+        } catch (UnsupportedOperationException e) {
+            // a file system without modes: the plain write below creates it
+        }
+        return Files.writeString(file, text);
+    }
+
     private static void check(Path file, String what, Set<PosixFilePermission> forbidden, String mode) {
         checkNoLink(file, what);
         Set<PosixFilePermission> permissions;

@@ -44,6 +44,11 @@ final class ArmeriaHomeReadServer implements HomeReadServer {
 
     /** Connections at once; more are closed as they are accepted. */
     static final int MAX_CONNECTIONS = 4_096;
+    /**
+     * A connection without a request for this long is closed (Armeria's default, stated here), and so is one whose
+     * request head is unfinished: bytes of a head do not extend it, so a caller trickling one is closed too.
+     */
+    static final Duration IDLE_TIMEOUT = Duration.ofSeconds(15);
     private static final MediaType PROBLEM_JSON = MediaType.parse(ProblemJson.MEDIA_TYPE);
     private static final String BEARER = "Bearer ";
 
@@ -112,6 +117,7 @@ final class ArmeriaHomeReadServer implements HomeReadServer {
         // One client must not fill the heap: see ConnectionBounds for why HTTP/1.1 and HTTP/2 are bounded apart.
         ConnectionBounds bounds = new ConnectionBounds();
         sb.maxNumConnections(MAX_CONNECTIONS)
+          .idleTimeout(IDLE_TIMEOUT)
           .http2MaxStreamsPerConnection(ConnectionBounds.MAX_STREAMS)
           .childChannelOption(io.netty.channel.ChannelOption.SO_RCVBUF, ConnectionBounds.RECEIVE_BUFFER)
           .childChannelPipelineCustomizer(bounds.pipeline())

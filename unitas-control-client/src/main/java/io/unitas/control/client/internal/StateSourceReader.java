@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.unitas.config.internal.ConfigDocument;
 import io.unitas.config.ConfigException;
 import io.unitas.config.internal.DocumentReader;
+import io.unitas.config.internal.SecretFiles;
 import io.unitas.control.client.state.StateSource;
 
 /**
@@ -19,6 +20,9 @@ import io.unitas.control.client.state.StateSource;
  * {@code static: {topology, rules, health, fences, reload_interval}}.
  */
 public final class StateSourceReader extends DocumentReader {
+
+    /** What a control-plane token file is called where its mode or a link is refused. */
+    public static final String TOKEN_FILE = "the control-plane token";
 
     private final Path base;
     private final boolean unitRules;
@@ -64,7 +68,10 @@ public final class StateSourceReader extends DocumentReader {
         String tokenFile = text(cp.get("token_file"), "control_plane.token_file", null);
         if (tokenFile != null) {
             try {
+                SecretFiles.checkPrivate(file(tokenFile), TOKEN_FILE);
                 Files.readString(file(tokenFile)); // read at once; followed while running
+            } catch (IllegalArgumentException e) {
+                problem("control_plane.token_file", e.getMessage());
             } catch (IOException e) {
                 problem("control_plane.token_file", "cannot read " + tokenFile + ": " + e.getMessage());
             }
