@@ -52,7 +52,7 @@ final class ProcessesDrill implements Callable<Integer> {
             run = b.build();
             // replication-backlog pauses the Kafka broker; the other drills count what the regions serve without
             // replication (nothing promotes a region's units on processes yet)
-            sides.add(ProcessesUp.builder(main, options, Path.of("deploy")).instances(1)
+            sides.add(ProcessesUp.builder(main, options, Path.of("deploy")).instances(1).example(drill.example)
                                  .replication(scenario == Scenario.REPLICATION_BACKLOG
                                               ? ProcessDeployment.Replication.KAFKA
                                               : ProcessDeployment.Replication.NONE));
