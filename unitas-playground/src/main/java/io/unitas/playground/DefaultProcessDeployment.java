@@ -10,6 +10,7 @@ import io.unitas.control.client.ControlException;
 import io.unitas.control.client.wire.DocumentText;
 import io.unitas.core.Region;
 import io.unitas.core.Topology;
+import io.unitas.example.ExampleService.Kind;
 import io.unitas.testkit.PostgresServer;
 import java.io.File;
 import java.io.IOException;
@@ -51,9 +52,11 @@ final class DefaultProcessDeployment implements ProcessDeployment {
     /** The heap bound per kind of process (each lives on a few to a few tens of megabytes). */
     static final Map<String, String> HEAP = Map.of("control", "-Xmx128m", "gateway", "-Xmx128m",
                                                    "health", "-Xmx64m", "wallet", "-Xmx192m",
-                                                   "kafka", "-Xmx256m");
+                                                   "kafka", "-Xmx256m",
+                                                   "example", "-Xmx128m");
     static final String UNITAS_MAIN = "io.unitas.cli.Main";
     static final String WALLET_MAIN = "io.unitas.example.wallet.WalletService";
+    static final String EXAMPLE_MAIN = "io.unitas.example.ExampleMain";
     static final String DATABASE = "wallet";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(600);
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -66,6 +69,7 @@ final class DefaultProcessDeployment implements ProcessDeployment {
     private final int instances;
     private final Replication replication;
     private final boolean naive;
+    private final boolean example;
     private final KafkaBroker kafka; // null without replication
     /** The kinds of JVM whose class-data archive a process of this start writes at its exit (one per kind). */
     private final Set<String> archiving = ConcurrentHashMap.newKeySet();
@@ -90,6 +94,7 @@ final class DefaultProcessDeployment implements ProcessDeployment {
         this.instances = b.instances;
         this.replication = b.replication;
         this.naive = b.naive;
+        this.example = b.example;
         this.kafka = replication == Replication.KAFKA
                 ? new KafkaBroker(dir.resolve("kafka"), layout.kafkaPort(), layout.kafkaControllerPort(), jvm("kafka"))
                 : null;
@@ -170,6 +175,9 @@ final class DefaultProcessDeployment implements ProcessDeployment {
             for (int i = 0; i < instances; i++) {
                 write(r.id() + "/wallet-" + instance(i) + ".properties", naive ? naiveWalletProperties(r, i)
                                                                                : walletProperties(r, i));
+            }
+            if (example) {
+                writeExampleFiles(r);
             }
         }
     }
@@ -420,6 +428,9 @@ final class DefaultProcessDeployment implements ProcessDeployment {
         ps.add(unitas(r.id() + "/health", "health", rd, "health", "serve", "--config",
                       rd.resolve("health.yaml").toString()));
         ps.add(unitas(r.id() + "/gateway", "gateway", rd, "gateway", "--config", rd.resolve("gateway.yaml").toString()));
+        if (example) {
+            ps.addAll(exampleCommands(r));
+        }
         return ps;
     }
 
@@ -456,6 +467,10 @@ final class DefaultProcessDeployment implements ProcessDeployment {
     }
 
     private URI readyUri(Region r, ChildProcess p) {
+        URI exampleReady = exampleReadyUri(r, p);
+        if (exampleReady != null) {
+            return exampleReady;
+        }
         if (p.name().endsWith("/gateway")) {
             return gateway(r).resolve("/unitas/healthz");
         }
@@ -528,6 +543,9 @@ final class DefaultProcessDeployment implements ProcessDeployment {
                     sleep(200);
                 }
             }
+        }
+        if (example) {
+            awaitExample(deadline, timeout);
         }
     }
 
@@ -718,7 +736,11 @@ final class DefaultProcessDeployment implements ProcessDeployment {
                                                              + ports.get(i), "config " + r.id() + "/wallet-"
                                                                              + instance(i) + ".properties"));
             }
-            s.append(String.format("  %-12s %s%n", r.id() + "/postgres", postgres.uri(r, DATABASE)));
+            if (example) {
+                describeExample(s, r);
+            }
+            s.append(String.format("  %-12s %s%n", r.id() + "/postgres", "postgresql://postgres@127.0.0.1:"
+                                                            + layout.databasePort(r) + "/" + DATABASE));
         }
         if (kafka != null) {
             s.append(String.format("  %-12s %-26s %s%n", "kafka", kafka.bootstrapServers(), "config"
@@ -739,7 +761,182 @@ final class DefaultProcessDeployment implements ProcessDeployment {
          .append("  curl -s ").append(gateway(layout.regions().get(layout.regions().size() - 1))).append("/wallets/")
          .append(user).append('\n')
          .append("  curl -s http://127.0.0.1:").append(layout.healthPort(first)).append("/healthz\n");
+        if (example) {
+            describeExampleTry(s);
+        }
         return s.toString();
+    }
+
+    // ---- the example service pair ----
+
+    /**
+     * The region's files of the example pair: each order and inventory instance's properties, and the config of the
+     * region's gateway of the example.
+     */
+    private void writeExampleFiles(Region r) {
+        for (Kind kind : Kind.values()) {
+            for (int i = 0; i < instances; i++) {
+                write(r.id() + "/" + kind.serviceId() + "-" + instance(i) + ".properties", exampleProperties(kind, r, i));
+            }
+        }
+        write(r.id() + "/example-gateway.yaml", exampleGatewayYaml(r));
+    }
+
+    /** What the in-process playground starts an instance with ({@link ExampleServices#properties}), as a file. */
+    private String exampleProperties(Kind kind, Region r, int i) {
+        String name = kind.serviceId() + "-" + instance(i);
+        Map<Region, List<Integer>> inventories = new LinkedHashMap<>();
+        layout.regions().forEach(x -> inventories.put(x, examplePorts(Kind.INVENTORY, x)));
+        StringBuilder p = new StringBuilder("# " + r.id() + "'s " + kind.serviceId() + " instance " + instance(i)
+                                            + " of the example pair"
+                                            + (kind == Kind.ORDER ? "; its registry lists every region's inventory"
+                                                                    + " instances" : "") + "\n");
+        ExampleServices.properties(kind, r, kind.serviceId() + "-" + r.id() + "-" + instance(i),
+                                   examplePorts(kind, r).get(i), inventories, dir.resolve("topology.yaml"),
+                                   dir.resolve("rules.yaml"), control().toString(), dir.resolve("tokens/viewer.token"),
+                                   dir.resolve(r.id() + "/" + name + ".state.json"))
+                       .forEach((k, v) -> p.append(k).append('=').append(v).append('\n'));
+        // the liveness probe the example gateway checks and the start waits on (the jar has the wallet's actuator)
+        return p.append("management.endpoint.health.probes.enabled=true\n").toString();
+    }
+
+    /**
+     * The region's gateway of the example. A gateway's upstreams are per region, not per path, so the region's own
+     * gateway cannot send {@code /example/...} to other endpoints than its wallets: the pair gets a gateway of its own
+     * (the same {@code unitas gateway}, the same rules from the control plane), in front of the region's order
+     * instances, the other regions' example gateways its peers. It follows the control plane with the viewer's token:
+     * reporting the peers it cannot reach is the region's gateway's job.
+     */
+    private String exampleGatewayYaml(Region here) {
+        StringBuilder y = new StringBuilder("# " + here.id() + "'s gateway of the example: its order instances, and the"
+                                            + " other regions' example gateways.\n");
+        y.append("region: ").append(here.id()).append('\n')
+         .append("listen: 127.0.0.1:").append(layout.exampleGatewayPort(here)).append('\n')
+         .append("upstreams:\n");
+        for (Region r : layout.regions()) {
+            List<String> endpoints = r.equals(here)
+                    ? examplePorts(Kind.ORDER, r).stream().map(p -> "'127.0.0.1:" + p + "'").toList()
+                    : List.of("'127.0.0.1:" + layout.exampleGatewayPort(r) + "'");
+            y.append("  ").append(r.id()).append(": {endpoints: [").append(String.join(", ", endpoints))
+             .append("], health_check: ").append(r.equals(here) ? LIVENESS : "/unitas/healthz").append("}\n");
+        }
+        return y.append("control_plane:\n")
+                .append("  url: ").append(control()).append('\n')
+                .append("  token_file: '").append(dir.resolve("tokens/viewer.token")).append("'\n")
+                .append("  state_file: '").append(dir.resolve(here.id() + "/example-gateway.state.json")).append("'\n")
+                .append("health_check: {path: /livez, interval: 1s}\n")
+                .append("timeouts: {connect: 1s, response: 15s}   # an order waits up to 10 s for its inventory\n")
+                .append("trusted_peers: [127.0.0.1/32]\n")
+                .append("access_log: off\n").toString();
+    }
+
+    private List<Integer> examplePorts(Kind kind, Region r) {
+        return (kind == Kind.ORDER ? layout.exampleOrderPorts(r) : layout.exampleInventoryPorts(r)).subList(0, instances);
+    }
+
+    /** The region's inventory instances, its order instances, its gateway of the example, in start order. */
+    private List<ChildProcess> exampleCommands(Region r) {
+        Path rd = dir.resolve(r.id());
+        List<ChildProcess> ps = new ArrayList<>();
+        for (Kind kind : List.of(Kind.INVENTORY, Kind.ORDER)) {
+            for (int i = 0; i < instances; i++) {
+                String name = kind.serviceId() + "-" + instance(i);
+                List<String> command = jvm("example");
+                command.addAll(List.of(EXAMPLE_MAIN, kind.serviceId(), "--spring.config.additional-location=file:"
+                                                                      + rd.resolve(name + ".properties")));
+                ps.add(new ChildProcess(r.id() + "/" + name, command, rd.resolve(name + ".log")));
+            }
+        }
+        List<String> gateway = jvm("gateway");
+        gateway.addAll(List.of(UNITAS_MAIN, "gateway", "--config", rd.resolve("example-gateway.yaml").toString()));
+        ps.add(new ChildProcess(r.id() + "/example-gateway", gateway, rd.resolve("example-gateway.log")));
+        return ps;
+    }
+
+    /** Where a process of the example answers 200 once it runs; null for the region's other processes. */
+    private URI exampleReadyUri(Region r, ChildProcess p) {
+        String name = p.name().substring(p.name().indexOf('/') + 1);
+        if (name.equals("example-gateway")) {
+            return exampleGateway(r).resolve("/unitas/healthz");
+        }
+        for (Kind kind : Kind.values()) {
+            if (name.startsWith(kind.serviceId() + "-")) {
+                int i = name.charAt(name.length() - 1) - 'a';
+                return URI.create("http://127.0.0.1:" + examplePorts(kind, r).get(i) + LIVENESS);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Waits until an order of a user of each region, entering at each region's example gateway, is served (201). The
+     * services follow the control plane on their own, so they may see a region able to serve after the gateways do;
+     * the first order also builds the order instance's load balancer and client.
+     */
+    private void awaitExample(long deadline, Duration timeout) {
+        for (Region entry : layout.regions()) {
+            for (Region home : layout.regions()) {
+                URI uri = exampleGateway(entry).resolve("/orders");
+                String last = "no answer";
+                while (true) {
+                    try {
+                        HttpResponse<String> res = HTTP.send(
+                                HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(20))
+                                           .header("x-user-id", userId(home, 0))
+                                           .header("content-type", "application/json")
+                                           .POST(HttpRequest.BodyPublishers.ofString("{\"sku\":\"ready\"}")).build(),
+                                HttpResponse.BodyHandlers.ofString());
+                        if (res.statusCode() == 201) {
+                            break;
+                        }
+                        last = res.statusCode() + " " + res.body();
+                    } catch (IOException e) {
+                        last = e.toString();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IllegalStateException("deployment: interrupted while waiting", e);
+                    }
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException("deployment: an order of a " + home + " user at " + uri
+                                                        + " not served after " + timeout + " (last: " + last + ")");
+                    }
+                    sleep(200);
+                }
+            }
+        }
+    }
+
+    @Override
+    public URI exampleGateway(Region region) {
+        if (!example) {
+            throw new IllegalStateException("example: not running (expected: a deployment started with example on)");
+        }
+        return URI.create("http://127.0.0.1:" + layout.exampleGatewayPort(region));
+    }
+
+    private void describeExample(StringBuilder s, Region r) {
+        for (Kind kind : Kind.values()) {
+            List<Integer> ports = examplePorts(kind, r);
+            for (int i = 0; i < ports.size(); i++) {
+                String name = kind.serviceId() + "-" + instance(i);
+                s.append(String.format("  %-12s %-26s %s%n", r.id() + "/" + name, "http://127.0.0.1:" + ports.get(i),
+                                       "config " + r.id() + "/" + name + ".properties"));
+            }
+        }
+        s.append(String.format("  %-12s %-26s %s%n", r.id() + "/example-gateway", exampleGateway(r), "config "
+                               + r.id() + "/example-gateway.yaml; POST /orders with x-user-id"));
+    }
+
+    private void describeExampleTry(StringBuilder s) {
+        Region first = layout.regions().get(0);
+        Region second = layout.regions().get(1);
+        String user = userId(first, 42);
+        s.append("the example pair (an order of the ").append(first.id()).append(" user ").append(user)
+         .append(", entering at ").append(second.id()).append("'s example gateway, served in ").append(first.id())
+         .append(": the answer names the region and the inventory instance):\n")
+         .append("  curl -s -X POST -H 'x-user-id: ").append(user)
+         .append("' -H 'content-type: application/json' -d '{\"sku\":\"book\"}' ").append(exampleGateway(second))
+         .append("/orders\n");
     }
 
     @Override

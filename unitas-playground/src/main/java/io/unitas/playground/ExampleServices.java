@@ -160,24 +160,43 @@ final class ExampleServices implements AutoCloseable {
     }
 
     private Map<String, String> properties(Region region, Kind kind) {
-        Map<String, String> p = new LinkedHashMap<>();
         String instance = kind.serviceId() + "-" + region.id();
-        p.put("server.port", Integer.toString(kind == Kind.ORDER ? layout.exampleOrderPort(region)
-                                                                 : layout.exampleInventoryPort(region)));
+        Map<Region, List<Integer>> inventories = new LinkedHashMap<>();
+        layout.regions().forEach(r -> inventories.put(r, List.of(layout.exampleInventoryPort(r))));
+        return properties(kind, region, instance, kind == Kind.ORDER ? layout.exampleOrderPort(region)
+                                                                     : layout.exampleInventoryPort(region),
+                          inventories, topology, rules, control, workDir.resolve("viewer.token"),
+                          workDir.resolve("example-" + instance + ".state.json"));
+    }
+
+    /**
+     * What an instance of the example starts with, in this process or as a process of its own: its port and name, its
+     * region, the unitas files, the control plane it follows with a viewer's {@code token}, and for an order instance
+     * the registry, every region's inventory instances with their region ({@code inventories}, ports by region).
+     */
+    static Map<String, String> properties(Kind kind, Region region, String instance, int port,
+                                          Map<Region, List<Integer>> inventories, Path topology, Path rules,
+                                          String control, Path token, Path state) {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("server.port", Integer.toString(port));
         p.put("example.instance", instance);
         p.put("unitas.region", region.id());
         p.put("unitas.topology", "file:" + topology);
         p.put("unitas.rules", "file:" + rules);
         p.put("unitas.control-plane.url", control);
-        p.put("unitas.control-plane.token-file", workDir.resolve("viewer.token").toString());
-        p.put("unitas.control-plane.state-file", workDir.resolve("example-" + instance + ".state.json").toString());
+        p.put("unitas.control-plane.token-file", token.toString());
+        p.put("unitas.control-plane.state-file", state.toString());
         if (kind == Kind.ORDER) {
-            List<Region> regions = layout.regions();
-            for (int i = 0; i < regions.size(); i++) {
-                String prefix = "spring.cloud.discovery.client.simple.instances.inventory[" + i + "].";
-                p.put(prefix + "uri", "http://127.0.0.1:" + layout.exampleInventoryPort(regions.get(i)));
-                p.put(prefix + "instance-id", "inventory-" + regions.get(i).id());
-                p.put(prefix + "metadata[unitas.region]", regions.get(i).id());
+            int i = 0;
+            for (Map.Entry<Region, List<Integer>> e : inventories.entrySet()) {
+                List<Integer> ports = e.getValue();
+                for (int j = 0; j < ports.size(); j++) {
+                    String prefix = "spring.cloud.discovery.client.simple.instances.inventory[" + i++ + "].";
+                    p.put(prefix + "uri", "http://127.0.0.1:" + ports.get(j));
+                    p.put(prefix + "instance-id", "inventory-" + e.getKey().id()
+                                                  + (ports.size() > 1 ? "-" + (char) ('a' + j) : ""));
+                    p.put(prefix + "metadata[unitas.region]", e.getKey().id());
+                }
             }
         }
         return p;

@@ -16,12 +16,16 @@ import java.util.stream.Collectors;
  * 999]}; the control plane listens on the first port, the entry DNS server on the next (UDP and TCP), the process
  * deployment's Kafka broker on the two after (clients, its controller), region
  * {@code i}'s processes on {@code first + 10 (i + 1)} onwards (gateway, health HTTP, health gRPC, shop a, shop b,
- * home reads, database, the example's order and inventory services). Region {@code i}'s clients are in the network
+ * home reads, database, the example's order and inventory services), and after the regions' blocks three ports per
+ * region for the process deployment's second example instances and example gateway ({@link #exampleOrderPorts}).
+ * Region {@code i}'s clients are in the network
  * {@code 10.(i + 1).0.0/16} for the DNS server's geo map.
  */
 record Layout(List<Region> regions, int portsFrom) {
 
     static final int USERS_PER_UNIT = 1000;
+    /** The ports per region after the regions' blocks: the second order and inventory instances, the example gateway. */
+    static final int EXAMPLE_PORTS = 3;
 
     Layout {
         regions = List.copyOf(regions);
@@ -31,10 +35,10 @@ record Layout(List<Region> regions, int portsFrom) {
         if (regions.stream().distinct().count() != regions.size()) {
             throw new IllegalArgumentException("regions: " + regions + " (expected: each once)");
         }
-        int last = portsFrom + 10 * regions.size() + 9;
+        int last = portsFrom + 10 * regions.size() + 9 + EXAMPLE_PORTS * regions.size();
         if (portsFrom < 1024 || last > 65_535) {
             throw new IllegalArgumentException("ports-from: " + portsFrom + " (expected: 1024.." + (65_535 - 10
-                    * regions.size() - 9) + " for " + regions.size() + " regions)");
+                    * regions.size() - 9 - EXAMPLE_PORTS * regions.size()) + " for " + regions.size() + " regions)");
         }
     }
 
@@ -108,6 +112,26 @@ record Layout(List<Region> regions, int portsFrom) {
     /** Where the region's inventory service of the example listens, when it runs. */
     int exampleInventoryPort(Region r) {
         return base(r) + 8;
+    }
+
+    /** Where the region's order instances listen as processes: the in-process one's port, then one after the regions. */
+    List<Integer> exampleOrderPorts(Region r) {
+        return List.of(exampleOrderPort(r), exampleFrom(r));
+    }
+
+    /** Where the region's inventory instances listen as processes, as {@link #exampleOrderPorts}. */
+    List<Integer> exampleInventoryPorts(Region r) {
+        return List.of(exampleInventoryPort(r), exampleFrom(r) + 1);
+    }
+
+    /** Where the process deployment's gateway of the example listens in region {@code r}. */
+    int exampleGatewayPort(Region r) {
+        return exampleFrom(r) + 2;
+    }
+
+    private int exampleFrom(Region r) {
+        int i = (base(r) - portsFrom) / 10 - 1; // base(r) refuses a region not in the list
+        return portsFrom + 10 * (regions.size() + 1) + EXAMPLE_PORTS * i;
     }
 
     private int base(Region r) {

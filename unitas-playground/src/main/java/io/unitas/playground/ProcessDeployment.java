@@ -16,7 +16,8 @@ import java.util.function.Consumer;
  * The playground as separate processes, as a team would run it: the control plane; one Kafka broker (KRaft) the
  * regions replicate through; per region its own PostgreSQL server, gateway ({@code unitas gateway}), health agent
  * ({@code unitas health serve}) and two instances of the wallet service ({@code examples/wallet}, Spring Boot on the
- * starter), each a JVM of its own. Every process reads
+ * starter), and with {@link Builder#example} two of each service of the example pair behind a gateway of their own,
+ * each a JVM of its own. Every process reads
  * its own configuration file, written under {@link #deployDir()} (one folder per region), and writes its own log
  * beside it. Closing it stops every process it started.
  *
@@ -74,6 +75,13 @@ public interface ProcessDeployment extends AutoCloseable {
      * would reach it).
      */
     List<URI> wallets(Region region);
+
+    /**
+     * Where {@code region}'s users reach the example service pair ({@link Builder#example}): the region's gateway of the
+     * example, which routes {@code /orders} by the user's key to the home region's order instances as the region's
+     * gateway routes the wallets; {@link IllegalStateException} when the pair does not run.
+     */
+    URI exampleGateway(Region region);
 
     /** The JDBC URL of {@code region}'s wallet database (user {@code postgres}), to inspect what it holds. */
     String databaseUrl(Region region);
@@ -162,6 +170,7 @@ public interface ProcessDeployment extends AutoCloseable {
         int instances = 2;
         Replication replication = Replication.KAFKA;
         boolean naive;
+        boolean example;
 
         private Builder() {}
 
@@ -225,6 +234,16 @@ public interface ProcessDeployment extends AutoCloseable {
             return this;
         }
 
+        /**
+         * Whether every region also runs the example service pair (default false): as many order and inventory
+         * instances as wallet instances ({@link #instances}), each a JVM of its own, and a gateway of the example in
+         * front of the order instances. Not with {@link #naive}, which has no gateway or control plane.
+         */
+        public Builder example(boolean example) {
+            this.example = example;
+            return this;
+        }
+
         /** Where progress lines go (each process started, waited for). */
         public Builder progress(Consumer<String> progress) {
             this.progress = Objects.requireNonNull(progress, "progress");
@@ -237,6 +256,10 @@ public interface ProcessDeployment extends AutoCloseable {
             if (naive && replication != Replication.NONE) {
                 throw new IllegalArgumentException("replication: " + replication.name().toLowerCase(Locale.ROOT)
                                                    + " (expected: none with the naive setup, which never replicated)");
+            }
+            if (naive && example) {
+                throw new IllegalArgumentException("example: on (expected: off with the naive setup, which has no"
+                                                   + " gateway or control plane for it)");
             }
             return this;
         }

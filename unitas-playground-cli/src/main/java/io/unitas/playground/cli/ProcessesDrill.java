@@ -53,7 +53,7 @@ final class ProcessesDrill implements Callable<Integer> {
             // replication-backlog pauses the Kafka broker; region-down and db-readonly move the faulted region's
             // unit with its data (the drill's failover policy); control-plane-down counts what the regions serve
             // without replication
-            sides.add(ProcessesUp.builder(main, options, Path.of("deploy")).instances(1)
+            sides.add(ProcessesUp.builder(main, options, Path.of("deploy")).instances(1).example(drill.example)
                                  .replication(scenario == Scenario.CONTROL_PLANE_DOWN
                                               ? ProcessDeployment.Replication.NONE
                                               : ProcessDeployment.Replication.KAFKA));

@@ -10,7 +10,7 @@ import java.util.concurrent.CountDownLatch;
 /**
  * {@code unitas up --processes}: the deployment of separate processes until Ctrl-C, which stops every process it
  * started. Each JVM runs from this command's own class path (the packaged {@code unitas-playground.jar}, which
- * holds the {@code unitas} command and the wallet service).
+ * holds the {@code unitas} command, the wallet service and the example pair).
  */
 final class ProcessesUp implements Callable<Integer> {
 
@@ -18,12 +18,14 @@ final class ProcessesUp implements Callable<Integer> {
     private final PlaygroundOptions options;
     private final Path deployDir;
     private final String replication;
+    private final boolean example;
 
-    ProcessesUp(Main main, PlaygroundOptions options, Path deployDir, String replication) {
+    ProcessesUp(Main main, PlaygroundOptions options, Path deployDir, String replication, boolean example) {
         this.main = main;
         this.options = options;
         this.deployDir = deployDir;
         this.replication = replication;
+        this.example = example;
     }
 
     /** The deployment these options describe; {@link IllegalArgumentException} for a bad region or port. */
@@ -52,13 +54,14 @@ final class ProcessesUp implements Callable<Integer> {
         ProcessDeployment.Builder builder;
         try {
             builder = builder(main, options, deployDir);
-            builder.replication(replication(replication));
+            builder.replication(replication(replication)).example(example);
         } catch (IllegalArgumentException e) {
             main.err().println("unitas up: " + e.getMessage());
             return Main.EXIT_USAGE;
         }
         main.err().println("unitas up: starting " + String.join(", ", options.regions) + " as separate processes"
-                           + " (configs and logs in " + deployDir + "; replication " + replication + ") ...");
+                           + " (configs and logs in " + deployDir + "; replication " + replication
+                           + (example ? "; with the example pair" : "") + ") ...");
         CountDownLatch stopped = new CountDownLatch(1);
         ProcessDeployment[] running = new ProcessDeployment[1];
         // registered before the start: Ctrl-C while it starts stops what has started so far

@@ -50,8 +50,9 @@ final class UpCommand implements Callable<Integer> {
 
     @Option(names = "--processes",
             description = "Run every piece as its own process instead, as a team would: the control plane; per region "
-                          + "a PostgreSQL server, a gateway, a health agent and two wallet service instances "
-                          + "(examples/wallet), each JVM with its config file and log under --deploy-dir.")
+                          + "a PostgreSQL server, a gateway, a health agent, two wallet service instances "
+                          + "(examples/wallet) and, unless --no-example, two of each example service behind a "
+                          + "gateway of their own, each JVM with its config file and log under --deploy-dir.")
     boolean processes;
 
     @Option(names = "--deploy-dir", paramLabel = "DIR", defaultValue = "deploy",
@@ -64,7 +65,7 @@ final class UpCommand implements Callable<Integer> {
         quietLibraries();
         if (processes) {
             return new ProcessesUp(main, options, deployDir,
-                                   options.replication == null ? "kafka" : options.replication).call();
+                                   options.replication == null ? "kafka" : options.replication, example).call();
         }
         Playground playground;
         try {
