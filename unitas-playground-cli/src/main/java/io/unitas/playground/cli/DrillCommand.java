@@ -50,8 +50,8 @@ final class DrillCommand implements Callable<Integer> {
             description = "Run it on the deployment of separate processes (as unitas up --processes starts it, one "
                           + "wallet instance per region): region-down is kill -9 of every process of the region, "
                           + "db-readonly its PostgreSQL turned read-only, control-plane-down kill -9 of the control "
-                          + "plane, replication-backlog SIGSTOP of the Kafka broker the regions replicate through; "
-                          + "the other scenarios not yet. With --naive, then the same on the naive setup's wallets, "
+                          + "plane, replication-backlog SIGSTOP of the Kafka broker the regions replicate through, "
+                          + "dns-down kill -9 of every region's DNS server; the other scenarios not yet. With --naive, then the same on the naive setup's wallets, "
                           + "both side by side.")
     boolean processes;
 
