@@ -8,6 +8,7 @@ import java.util.List;
 import io.unitas.control.client.state.StateSource;
 import io.unitas.resolver.FallbackPoolSync;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -26,7 +27,8 @@ import org.springframework.context.annotation.Bean;
 @AutoConfiguration(after = UnitasAutoConfiguration.class)
 @ConditionalOnProperty(prefix = "unitas", name = "enabled", matchIfMissing = true)
 @ConditionalOnClass(name = "io.unitas.resolver.FallbackPoolSync")
-@EnableConfigurationProperties({UnitasProperties.class, UnitasResolverProperties.class})
+@ConditionalOnBean(UnitasProperties.class) // the starter's core: without it (excluded) this backs off too
+@EnableConfigurationProperties(UnitasResolverProperties.class)
 public class UnitasResolverAutoConfiguration {
 
     /** The pool kept in {@code unitas.resolver.pool-file}, fetched now and then every {@code pool-refresh}. */
