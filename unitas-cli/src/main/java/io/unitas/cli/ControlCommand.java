@@ -1,11 +1,14 @@
 package io.unitas.cli;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.net.URI;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -116,6 +119,31 @@ final class ControlCommand implements Callable<Integer> {
                           + "move a unit out of its residency group; show its staleness budgets against the lag")
     Path consistency;
 
+    @Option(names = "--fallback-pool", paramLabel = "ADDRESSES", split = ",",
+            description = "IPv4 addresses published at GET /api/v1/fallback-pool (CRC32-checked): what clients use "
+                          + "when DNS fails (default: none)")
+    List<String> fallbackPool;
+
+    /** {@code literal} as an IPv4 address, never looked up; null when it is not four octets. */
+    private static InetAddress ipv4(String literal) {
+        String[] parts = literal.split("\\.", -1);
+        if (parts.length != 4) {
+            return null;
+        }
+        byte[] ip = new byte[4];
+        for (int i = 0; i < 4; i++) {
+            if (!parts[i].matches("\\d{1,3}") || Integer.parseInt(parts[i]) > 255) {
+                return null;
+            }
+            ip[i] = (byte) Integer.parseInt(parts[i]);
+        }
+        try {
+            return InetAddress.getByAddress(ip);
+        } catch (UnknownHostException e) {
+            throw new AssertionError(e); // four bytes are always an IPv4 address
+        }
+    }
+
     @Override
     public Integer call() throws InterruptedException {
         ControlServer.Builder b = ControlServer.builder().port(port).dataDir(data).etcdPrefix(etcdPrefix)
@@ -123,6 +151,19 @@ final class ControlCommand implements Callable<Integer> {
                 .allowPlaintext(allowPlaintext).switchoverCooldown(switchoverCooldown);
         if (consistency != null) {
             b.residency(ConsistencyFile.read(consistency));
+        }
+        if (fallbackPool != null) {
+            List<InetAddress> addresses = new ArrayList<>();
+            for (String a : fallbackPool) {
+                InetAddress address = ipv4(a.strip());
+                if (address == null) {
+                    main.err().println("unitas control: --fallback-pool " + a + " (expected: IPv4 address literals,"
+                                       + " comma-separated)");
+                    return Main.EXIT_USAGE;
+                }
+                addresses.add(address);
+            }
+            b.fallbackPool(addresses);
         }
         if (healthTtlWithEvidence != null) {
             b.healthTtlWithEvidence(healthTtlWithEvidence);

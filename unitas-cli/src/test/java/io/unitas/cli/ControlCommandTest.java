@@ -24,6 +24,16 @@ class ControlCommandTest {
     }
 
     @Test
+    void aFallbackPoolAddressThatIsNotIPv4_isAUsageError() {
+        Cli res = Cli.run("control", "--fallback-pool", "127.0.0.1,300.1.1.1", "--data",
+                          dir.resolve("data").toString());
+
+        assertThat(res.exit()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(res.err().strip()).isEqualTo("unitas control: --fallback-pool 300.1.1.1 (expected: IPv4 address"
+                                                + " literals, comma-separated)");
+    }
+
+    @Test
     void aCertificateWithoutItsKey_isAUsageError() {
         Cli res = Cli.run("control", "--tls-cert", dir.resolve("c.crt").toString(), "--data",
                           dir.resolve("data").toString());

@@ -16,6 +16,9 @@ import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -52,7 +55,7 @@ final class DefaultProcessDeployment implements ProcessDeployment {
     /** The heap bound per kind of process (each lives on a few to a few tens of megabytes). */
     static final Map<String, String> HEAP = Map.of("control", "-Xmx128m", "gateway", "-Xmx128m",
                                                    "health", "-Xmx64m", "wallet", "-Xmx192m",
-                                                   "kafka", "-Xmx256m",
+                                                   "kafka", "-Xmx256m", "dns", "-Xmx64m",
                                                    "example", "-Xmx128m");
     static final String UNITAS_MAIN = "io.unitas.cli.Main";
     static final String WALLET_MAIN = "io.unitas.example.wallet.WalletService";
@@ -81,6 +84,8 @@ final class DefaultProcessDeployment implements ProcessDeployment {
     private PostgresRegions postgres;
     private ChildProcess control;
     private Duration startTime = Duration.ZERO;
+    /** How long each region's DNS server took from its start to taking connections, in milliseconds. */
+    private final Map<Region, Long> dnsStartMillis = new ConcurrentHashMap<>();
     /** Stops every child when this JVM exits (Ctrl-C, SIGTERM), also in the middle of the start. */
     private final Thread stopOnExit = new Thread(this::close, "unitas-deployment-stop");
     private boolean closed;
@@ -125,7 +130,9 @@ final class DefaultProcessDeployment implements ProcessDeployment {
                         d.dir.resolve("control/data").toString(), "--tokens", d.dir.resolve("tokens/tokens").toString(),
                         "--health-ttl", "2s", "--health-grace", "1s", "--health-ttl-with-evidence", "1500ms",
                         // a drill moves the faulted region's unit and then back home once it is over
-                        "--switchover-cooldown", "3s").start();
+                        "--switchover-cooldown", "3s",
+                        // every gateway listens on loopback: what a client of any region dials when DNS fails
+                        "--fallback-pool", "127.0.0.1").start();
                 d.awaitHttp(d.control, d.control().resolve("/api/v1/whoami"), d.admin.secret());
                 d.seedControlPlane();
             }
@@ -171,6 +178,7 @@ final class DefaultProcessDeployment implements ProcessDeployment {
             } else {
                 write(r.id() + "/gateway.yaml", gatewayYaml(r));
                 write(r.id() + "/health.yaml", healthYaml(r));
+                write(r.id() + "/dns.yaml", dnsYaml(r));
             }
             for (int i = 0; i < instances; i++) {
                 write(r.id() + "/wallet-" + instance(i) + ".properties", naive ? naiveWalletProperties(r, i)
@@ -249,6 +257,14 @@ final class DefaultProcessDeployment implements ProcessDeployment {
                + "  every: 500ms\n";
     }
 
+    /** {@code here}'s DNS server: the playground's entry zone on its own port, fed by the control plane's watch. */
+    private String dnsYaml(Region here) {
+        return "# " + here.id() + "'s DNS server: " + ENTRY_SERVICE + " names each region's gateway, its clients'"
+               + " region first.\n"
+               + EntryDns.yaml(layout, layout.regionDnsPort(here), control(), dir.resolve("tokens/viewer.token"),
+                               dir.resolve(here.id() + "/dns.state.json"));
+    }
+
     private String gatewayYaml(Region here) {
         StringBuilder y = new StringBuilder("# " + here.id() + "'s gateway: its wallet instances, and the other"
                                             + " regions' gateways.\n");
@@ -290,7 +306,9 @@ final class DefaultProcessDeployment implements ProcessDeployment {
          .append(DATABASE).append('\n')
          .append("unitas.readiness.home-reads.token-file=").append(dir.resolve("tokens/home-reads.token"))
          .append('\n')
-         .append("unitas.readiness.home-reads.timeout=1s\n");
+         .append("unitas.readiness.home-reads.timeout=1s\n")
+         // the fallback pool the control plane publishes, kept where the region's resolvers read it
+         .append("unitas.resolver.pool-file=").append(fallbackPool(r)).append('\n');
         if (kafka != null) {
             p.append("unitas.replication.transport=kafka\n")
              .append("unitas.replication.kafka.bootstrap-servers=").append(kafka.bootstrapServers()).append('\n');
@@ -411,7 +429,7 @@ final class DefaultProcessDeployment implements ProcessDeployment {
                                              "-XX:ArchiveClassesAtExit=" + archive) : List.of();
     }
 
-    /** What a region runs, in start order: the wallet instances, the health agent, the gateway. */
+    /** What a region runs, in start order: the wallet instances, the health agent, the gateway, the DNS server. */
     private List<ChildProcess> regionCommands(Region r) {
         Path rd = dir.resolve(r.id());
         List<ChildProcess> ps = new ArrayList<>();
@@ -428,6 +446,7 @@ final class DefaultProcessDeployment implements ProcessDeployment {
         ps.add(unitas(r.id() + "/health", "health", rd, "health", "serve", "--config",
                       rd.resolve("health.yaml").toString()));
         ps.add(unitas(r.id() + "/gateway", "gateway", rd, "gateway", "--config", rd.resolve("gateway.yaml").toString()));
+        ps.add(unitas(r.id() + "/dns", "dns", rd, "dns", "--config", rd.resolve("dns.yaml").toString()));
         if (example) {
             ps.addAll(exampleCommands(r));
         }
@@ -462,8 +481,38 @@ final class DefaultProcessDeployment implements ProcessDeployment {
             progress.accept("  " + p.name() + " (pid " + p.pid() + ", log " + dir.relativize(p.log()) + ")");
         }
         for (ChildProcess p : regionProcesses.get(r)) {
-            awaitHttp(p, readyUri(r, p), null);
+            if (isDns(p)) {
+                awaitDns(r, p);
+            } else {
+                awaitHttp(p, readyUri(r, p), null);
+            }
         }
+    }
+
+    private static boolean isDns(ChildProcess p) {
+        return p.name().endsWith("/dns");
+    }
+
+    /** Waits until {@code r}'s DNS server takes TCP connections (it binds UDP first); records how long it took. */
+    private void awaitDns(Region r, ChildProcess p) {
+        long started = System.nanoTime();
+        long deadline = started + START_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!p.alive()) {
+                throw new IllegalStateException(p.name() + ": exited before it took connections on port "
+                                                + layout.regionDnsPort(r) + "; the end of " + p.log() + ":\n"
+                                                + p.tail(20));
+            }
+            try (Socket socket = new Socket()) {
+                socket.connect(dns(r), 1000);
+                dnsStartMillis.put(r, (System.nanoTime() - started) / 1_000_000);
+                return;
+            } catch (IOException e) {
+                sleep(100);
+            }
+        }
+        throw new IllegalStateException(p.name() + ": not taking connections on port " + layout.regionDnsPort(r)
+                                        + " after " + START_TIMEOUT.toSeconds() + " s; see " + p.log());
     }
 
     private URI readyUri(Region r, ChildProcess p) {
@@ -580,6 +629,33 @@ final class DefaultProcessDeployment implements ProcessDeployment {
         awaitHttp(c, control().resolve("/api/v1/whoami"), admin.secret());
     }
 
+    @Override
+    public void killDns() {
+        List<ChildProcess> servers = dnsProcesses();
+        CompletableFuture.allOf(servers.stream().map(p -> CompletableFuture.runAsync(p::kill))
+                                       .toArray(CompletableFuture[]::new)).join();
+    }
+
+    @Override
+    public void startDns() {
+        dnsProcesses();
+        CompletableFuture.allOf(layout.regions().stream().map(r -> CompletableFuture.runAsync(() -> {
+            ChildProcess p = regionProcesses.get(r).stream().filter(DefaultProcessDeployment::isDns).findFirst()
+                                            .orElseThrow();
+            p.start();
+            awaitDns(r, p);
+        })).toArray(CompletableFuture[]::new)).join();
+    }
+
+    private List<ChildProcess> dnsProcesses() {
+        if (naive) {
+            throw new IllegalStateException("dns: none (expected: a unitas deployment; the naive setup runs no DNS"
+                                            + " server)");
+        }
+        return regionProcesses.values().stream().flatMap(List::stream).filter(DefaultProcessDeployment::isDns)
+                              .toList();
+    }
+
     private ChildProcess controlProcess() {
         if (control == null) {
             throw new IllegalStateException("control plane: none (expected: a unitas deployment; the naive setup has"
@@ -642,6 +718,25 @@ final class DefaultProcessDeployment implements ProcessDeployment {
     }
 
     @Override
+    public InetSocketAddress dns(Region region) {
+        processes(region);
+        if (naive) {
+            throw new IllegalStateException("dns: none in the naive setup (expected: a unitas deployment)");
+        }
+        return new InetSocketAddress(InetAddress.getLoopbackAddress(), layout.regionDnsPort(region));
+    }
+
+    @Override
+    public String clientNetwork(Region region) {
+        return layout.clientNetwork(region);
+    }
+
+    @Override
+    public Path fallbackPool(Region region) {
+        return dir.resolve(region.id()).resolve("fallback-pool.bin");
+    }
+
+    @Override
     public Optional<String> kafka() {
         return kafka == null ? Optional.empty() : Optional.of(kafka.bootstrapServers());
     }
@@ -691,15 +786,29 @@ final class DefaultProcessDeployment implements ProcessDeployment {
     public long residentBytes() {
         long total = 0;
         for (long pid : pids()) {
-            try {
-                for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
-                    if (line.startsWith("VmRSS:")) {
-                        total += Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
-                    }
+            total += residentBytes(pid);
+        }
+        return total;
+    }
+
+    /** One process's {@code VmRSS}, 0 when it is gone. */
+    private static long residentBytes(long pid) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
                 }
-            } catch (IOException | RuntimeException e) {
-                // gone in between: it holds no memory
             }
+        } catch (IOException | RuntimeException e) {
+            // gone in between: it holds no memory
+        }
+        return 0;
+    }
+
+    private long dnsResidentBytes() {
+        long total = 0;
+        for (ChildProcess p : dnsProcesses()) {
+            total += p.handles().mapToLong(h -> residentBytes(h.pid())).sum();
         }
         return total;
     }
@@ -729,6 +838,9 @@ final class DefaultProcessDeployment implements ProcessDeployment {
                 s.append(String.format("  %-12s %-26s %s%n", r.id() + "/health", "http://127.0.0.1:"
                                                              + layout.healthPort(r) + "/healthz", "config " + r.id()
                                                                                                   + "/health.yaml"));
+                s.append(String.format("  %-12s %-26s %s%n", r.id() + "/dns", "dns://127.0.0.1:"
+                                       + layout.regionDnsPort(r), "config " + r.id() + "/dns.yaml; the wallets keep"
+                                       + " the fallback pool in " + r.id() + "/fallback-pool.bin"));
             }
             List<Integer> ports = walletPorts(r);
             for (int i = 0; i < ports.size(); i++) {
@@ -748,6 +860,12 @@ final class DefaultProcessDeployment implements ProcessDeployment {
         }
         s.append(String.format("%d processes, %d MB resident together; started in %.1f s%n", pids().size(),
                                residentBytes() / (1024 * 1024), startTime.toMillis() / 1000.0));
+        if (!naive) {
+            s.append(String.format("of which the %d DNS servers: %d MB resident, each taking connections %s ms after"
+                                   + " its start%n", layout.regions().size(), dnsResidentBytes() / (1024 * 1024),
+                                   layout.regions().stream().map(r -> String.valueOf(dnsStartMillis.get(r)))
+                                         .collect(Collectors.joining(" / "))));
+        }
         if (naive) {
             return s.toString();
         }
@@ -760,7 +878,10 @@ final class DefaultProcessDeployment implements ProcessDeployment {
          .append(gateway(second)).append("/wallets/").append(user).append("/deposits\n")
          .append("  curl -s ").append(gateway(layout.regions().get(layout.regions().size() - 1))).append("/wallets/")
          .append(user).append('\n')
-         .append("  curl -s http://127.0.0.1:").append(layout.healthPort(first)).append("/healthz\n");
+         .append("  curl -s http://127.0.0.1:").append(layout.healthPort(first)).append("/healthz\n")
+         .append("  dig @127.0.0.1 -p ").append(layout.regionDnsPort(second)).append(" +subnet=")
+         .append(layout.clientNetwork(second)).append(" SRV ").append(ENTRY_SERVICE).append("   # ")
+         .append(second.id()).append("'s gateway first\n");
         if (example) {
             describeExampleTry(s);
         }

@@ -46,7 +46,8 @@ final class EntryDns implements AutoCloseable {
     /** Writes {@code dns.yaml} and the fallback pool into {@code dir} and starts the server. */
     static EntryDns start(Layout layout, Path dir, URI control, Path viewerToken) {
         try {
-            Path config = Files.writeString(dir.resolve("dns.yaml"), yaml(layout, dir, control, viewerToken));
+            Path config = Files.writeString(dir.resolve("dns.yaml"), yaml(layout, layout.dnsPort(), control,
+                                                                           viewerToken, dir.resolve("dns.state.json")));
             Path pool = dir.resolve("dns-fallback.bin");
             // Every gateway listens on loopback; the pool's addresses carry no port, a service's fallback port is used.
             Path next = dir.resolve("dns-fallback.bin.new");
@@ -60,10 +61,15 @@ final class EntryDns implements AutoCloseable {
         }
     }
 
-    private static String yaml(Layout layout, Path dir, URI control, Path viewerToken) {
+    /**
+     * The {@code dns.yaml} of a server answering for {@link #ZONE} on {@code port}, fed by the control plane's watch
+     * and keeping its last state in {@code stateFile}: the playground's one, and each region's of the process
+     * deployment.
+     */
+    static String yaml(Layout layout, int port, URI control, Path viewerToken, Path stateFile) {
         StringBuilder y = new StringBuilder();
         y.append("zone: ").append(ZONE).append('\n')
-         .append("listen: 127.0.0.1:").append(layout.dnsPort()).append('\n')
+         .append("listen: 127.0.0.1:").append(port).append('\n')
          .append("ttl: ").append(TTL).append('\n')
          .append("geo:                 # region i's clients carry 10.(i + 1).0.0/16 as their client subnet\n");
         for (Region r : layout.regions()) {
@@ -83,7 +89,7 @@ final class EntryDns implements AutoCloseable {
              .append(layout.gatewayPort(r)).append(", weight: 100}]\n");
         }
         y.append("control_plane: {url: '").append(control).append("', token_file: '").append(viewerToken)
-         .append("', state_file: '").append(dir.resolve("dns.state.json")).append("'}\n");
+         .append("', state_file: '").append(stateFile).append("'}\n");
         return y.toString();
     }
 

@@ -9,14 +9,18 @@ import io.unitas.resolver.UnitasResolver;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
+import java.util.function.ToIntFunction;
 import java.util.stream.Collectors;
 
 /**
@@ -40,19 +44,28 @@ final class EntryResolver implements AutoCloseable {
     private final Map<Source, LongAdder> picks = new EnumMap<>(Source.class);
 
     EntryResolver(Playground p) {
+        this(p.regions(), r -> p.dns(), p::clientNetwork, r -> p.fallbackPool(), r -> p.gateway(r).getPort());
+    }
+
+    /**
+     * Resolvers for {@code regions}: each asks its region's DNS server, placed by its client network, and falls back
+     * on its region's pool file, with the region's gateway port.
+     */
+    EntryResolver(List<Region> regions, Function<Region, InetSocketAddress> dns, Function<Region, String> network,
+                  Function<Region, Path> pool, ToIntFunction<Region> gatewayPort) {
         for (Source s : Source.values()) {
             picks.put(s, new LongAdder());
         }
         try {
-            for (Region r : p.regions()) {
-                String[] network = p.clientNetwork(r).split("/");
-                UnitasResolver resolver = UnitasResolver.builder().dnsServer(p.dns())
-                        .clientSubnet(InetAddress.getByName(network[0]), Integer.parseInt(network[1]))
-                        .fallbackPool(p.fallbackPool())
+            for (Region r : regions) {
+                String[] net = network.apply(r).split("/");
+                UnitasResolver resolver = UnitasResolver.builder().dnsServer(dns.apply(r))
+                        .clientSubnet(InetAddress.getByName(net[0]), Integer.parseInt(net[1]))
+                        .fallbackPool(pool.apply(r))
                         .probe(EndpointProbe.tcp(Duration.ofSeconds(1))).probeInterval(PROBE_EVERY)
                         .build();
                 // A pool address carries no port: the region's own gateway's is used with it.
-                clients.put(r, new Client(resolver, ServiceName.srv(EntryDns.SERVICE, p.gateway(r).getPort())));
+                clients.put(r, new Client(resolver, ServiceName.srv(EntryDns.SERVICE, gatewayPort.applyAsInt(r))));
             }
         } catch (java.net.UnknownHostException e) {
             close();
@@ -69,7 +82,11 @@ final class EntryResolver implements AutoCloseable {
      * clock should not count it.
      */
     static EntryResolver warm(Playground p, Duration wait) {
-        EntryResolver e = new EntryResolver(p);
+        return warm(new EntryResolver(p), wait);
+    }
+
+    /** {@code e}, each of its resolvers with its first answer from DNS (or the pool) within {@code wait}. */
+    static EntryResolver warm(EntryResolver e, Duration wait) {
         long end = System.nanoTime() + wait.toNanos();
         for (Client c : e.clients.values()) {
             while (System.nanoTime() < end) {

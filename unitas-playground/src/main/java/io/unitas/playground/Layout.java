@@ -51,6 +51,22 @@ record Layout(List<Region> regions, int portsFrom) {
         return portsFrom + 1;
     }
 
+    /** The most regions whose DNS servers fit in the control plane's ten ports ({@link #regionDnsPort}). */
+    static final int MAX_DNS_REGIONS = 6;
+
+    /**
+     * Where region {@code r}'s own {@code unitas dns} answers in the process deployment, over UDP and TCP: the control
+     * plane's ports from 4 on, one per region.
+     */
+    int regionDnsPort(Region r) {
+        int i = regions.indexOf(r);
+        if (i < 0 || i >= MAX_DNS_REGIONS) {
+            throw new IllegalArgumentException("region: " + r + " (expected: one of the first " + MAX_DNS_REGIONS
+                                               + " of " + regions + ")");
+        }
+        return portsFrom + 4 + i;
+    }
+
     /** Where the process deployment's Kafka broker takes clients. */
     int kafkaPort() {
         return portsFrom + 2;

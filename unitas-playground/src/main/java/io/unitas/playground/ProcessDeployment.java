@@ -1,6 +1,7 @@
 package io.unitas.playground;
 
 import io.unitas.core.Region;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,9 +16,9 @@ import java.util.function.Consumer;
 /**
  * The playground as separate processes, as a team would run it: the control plane; one Kafka broker (KRaft) the
  * regions replicate through; per region its own PostgreSQL server, gateway ({@code unitas gateway}), health agent
- * ({@code unitas health serve}) and two instances of the wallet service ({@code examples/wallet}, Spring Boot on the
- * starter), and with {@link Builder#example} two of each service of the example pair behind a gateway of their own,
- * each a JVM of its own. Every process reads
+ * ({@code unitas health serve}), DNS server ({@code unitas dns}) and two instances of the wallet service
+ * ({@code examples/wallet}, Spring Boot on the starter), and with {@link Builder#example} two of each service of the
+ * example pair behind a gateway of their own, each a JVM of its own. Every process reads
  * its own configuration file, written under {@link #deployDir()} (one folder per region), and writes its own log
  * beside it. Closing it stops every process it started.
  *
@@ -54,6 +55,36 @@ public interface ProcessDeployment extends AutoCloseable {
     default List<URI> entries(Region region) {
         return naive() ? wallets(region) : List.of(gateway(region));
     }
+
+    /**
+     * The entry name clients resolve: the SRV service naming each region's gateway (its own at priority 10, the
+     * fallback order's after it), answered by every region's DNS server.
+     */
+    String ENTRY_SERVICE = EntryDns.SERVICE;
+
+    /**
+     * {@code region}'s DNS server ({@code unitas dns}, UDP and TCP), answering {@link #ENTRY_SERVICE} as the control
+     * plane's routing state has it; {@link IllegalStateException} in the naive setup, which runs none.
+     */
+    InetSocketAddress dns(Region region);
+
+    /**
+     * The network {@code region}'s clients are in, as the DNS servers' geo map places them: on one host every query
+     * comes from loopback, so a client sends it as its EDNS Client Subnet.
+     */
+    String clientNetwork(Region region);
+
+    /**
+     * The fallback pool file {@code region}'s wallet instances keep (fetched from the control plane, CRC32-checked,
+     * replaced atomically): where a resolver in the region turns when DNS fails.
+     */
+    Path fallbackPool(Region region);
+
+    /** {@code kill -9} of every region's DNS server; {@link IllegalStateException} in the naive setup. */
+    void killDns();
+
+    /** Starts every region's DNS server again on its port and state file; returns once each takes connections. */
+    void startDns();
 
     /**
      * The Kafka broker's address ({@code host:port}) the wallets replicate through; empty with
@@ -253,6 +284,11 @@ public interface ProcessDeployment extends AutoCloseable {
         /** Checks the regions and ports without starting anything; throws {@link IllegalArgumentException}. */
         public Builder validate() {
             new Layout(regions, portsFrom);
+            if (!naive && regions.size() > Layout.MAX_DNS_REGIONS) {
+                throw new IllegalArgumentException("regions: " + regions.size() + " (expected: at most "
+                        + Layout.MAX_DNS_REGIONS + " on processes, each region's DNS server on one of the control"
+                        + " plane's ports)");
+            }
             if (naive && replication != Replication.NONE) {
                 throw new IllegalArgumentException("replication: " + replication.name().toLowerCase(Locale.ROOT)
                                                    + " (expected: none with the naive setup, which never replicated)");

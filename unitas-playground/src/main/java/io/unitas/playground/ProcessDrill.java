@@ -38,7 +38,10 @@ import java.util.regex.Pattern;
  * A drill against a {@link ProcessDeployment}: virtual users deposit into their wallets (each deposit with a key of
  * its own) and read them, while a {@link Scenario}'s fault hits the first region from 30% of the drill to 70%:
  * {@code region-down} is {@code kill -9} of every process of the region, {@code db-readonly} its PostgreSQL server
- * turned read-only while every process stays up, {@code control-plane-down} {@code kill -9} of the control plane.
+ * turned read-only while every process stays up, {@code control-plane-down} {@code kill -9} of the control plane,
+ * {@code dns-down} {@code kill -9} of every region's DNS server (unitas users resolve their gateway through it with the
+ * resolver SDK, keep its answers and then use the fallback pool their region's wallets keep; naive users keep their
+ * GeoDNS answer for {@link #NAIVE_TTL}, then cannot resolve until it answers again).
  *
  * <p>The load is an open loop drawn from the seed, so a unitas deployment and a naive one are offered the same
  * requests at the same times: each virtual user starts a visit (a deposit, then a read) every {@code visitEvery}, each
@@ -66,6 +69,11 @@ public final class ProcessDrill {
     static final Duration PROBE_EVERY = Duration.ofSeconds(1);
     static final int FALL = 2;
     static final int RISE = 2;
+    /**
+     * dns-down, naive: how long a client keeps its GeoDNS answer, the TTL the unitas DNS servers give at full health
+     * (the base of their TTL formula), so both sides' caches last alike.
+     */
+    static final Duration NAIVE_TTL = Duration.ofSeconds(5);
     /** At most this many visits of one virtual user in flight; beyond it the next waits its turn. */
     private static final int IN_FLIGHT = 64;
 
@@ -85,7 +93,7 @@ public final class ProcessDrill {
     /** The scenarios a drill runs on processes so far. */
     public static List<Scenario> scenarios() {
         return List.of(Scenario.REGION_DOWN, Scenario.DB_READONLY, Scenario.CONTROL_PLANE_DOWN,
-                       Scenario.REPLICATION_BACKLOG);
+                       Scenario.REPLICATION_BACKLOG, Scenario.DNS_DOWN);
     }
 
     /** Runs the drill; the deployment is left running, the faulted region back. */
@@ -97,9 +105,13 @@ public final class ProcessDrill {
             notes.add(line);
             b.progress.accept(mode + ": " + line);
         };
+        // before the clock starts: a cold client's first answer on a loaded machine is not the drill's to count
+        EntryResolver resolver = b.scenario == Scenario.DNS_DOWN && !d.naive() ? EntryResolver.warm(
+                new EntryResolver(d.regions(), d::dns, d::clientNetwork, d::fallbackPool, r -> d.gateway(r).getPort()),
+                Duration.ofSeconds(30)) : null;
         long start = b.ticker.getAsLong();
         long total = b.duration.toNanos();
-        Load load = new Load(d, faulted, start, total);
+        Load load = new Load(d, faulted, start, total, resolver);
         DrillFailover failover = failover(d, faulted);
         if (failover != null) {
             failover.enable();
@@ -146,6 +158,10 @@ public final class ProcessDrill {
             copiesOff = load.awaitCopies(b.ticker.getAsLong() + TimeUnit.SECONDS.toNanos(60));
             note.accept(String.format("%.1f s: %d wallet copies differ from their home's", seconds(start), copiesOff));
         }
+        if (resolver != null) {
+            note.accept(resolver.summary());
+            resolver.close();
+        }
         return load.result(mode, notes, copiesOff, failover == null ? -1 : load.failoverMillis(), rpo);
     }
 
@@ -185,6 +201,18 @@ public final class ProcessDrill {
                     d.pauseReplication(true);
                 }
             }
+            case DNS_DOWN -> {
+                if (d.naive()) {
+                    note.accept(String.format("%.1f s: %s: the GeoDNS server stops answering; clients keep their"
+                                              + " answer for its TTL (%d s), then cannot resolve", seconds(start),
+                                              b.scenario.id(), NAIVE_TTL.toSeconds()));
+                } else {
+                    note.accept(String.format("%.1f s: %s: kill -9 of every region's DNS server; clients keep their"
+                                              + " answers, then use the fallback pool", seconds(start),
+                                              b.scenario.id()));
+                    d.killDns();
+                }
+            }
             case CONTROL_PLANE_DOWN -> {
                 if (d.naive()) {
                     note.accept(String.format("%.1f s: %s: the naive setup has no control plane; nothing to kill",
@@ -215,6 +243,13 @@ public final class ProcessDrill {
                     note.accept(String.format("%.1f s: %s: SIGCONT to the Kafka broker", seconds(start),
                                               b.scenario.id()));
                     d.pauseReplication(false);
+                }
+            }
+            case DNS_DOWN -> {
+                note.accept(String.format("%.1f s: %s: %s again", seconds(start), b.scenario.id(),
+                                          d.naive() ? "the GeoDNS server answers" : "starting every DNS server"));
+                if (!d.naive()) {
+                    d.startDns();
                 }
             }
             case CONTROL_PLANE_DOWN -> {
@@ -261,6 +296,9 @@ public final class ProcessDrill {
         }
     }
 
+    /** A GeoDNS answer and until when (drill nanoseconds) it is kept. */
+    private record CachedAnswer(Region region, long until) {}
+
     /** One row of a query's result. */
     private interface SqlRow {
         void accept(ResultSet rs) throws SQLException;
@@ -279,6 +317,10 @@ public final class ProcessDrill {
         private final long start;
         private final long total;
         private final GeoDns dns;
+        /** dns-down, unitas: each region's users resolve their entry through its DNS server with the resolver SDK. */
+        private final EntryResolver resolver;
+        /** dns-down, naive: each region's clients' cached GeoDNS answer (a shared resolver's cache). */
+        private final Map<Region, CachedAnswer> cached = new ConcurrentHashMap<>();
         private final ExecutorService visits = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "drill-visit");
             t.setDaemon(true);
@@ -302,8 +344,9 @@ public final class ProcessDrill {
         /** Per user, when the first acknowledgement of one of their deposits arrived. */
         private final Map<String, Long> firstAcknowledged = new ConcurrentHashMap<>();
 
-        Load(ProcessDeployment d, Region faulted, long start, long total) {
+        Load(ProcessDeployment d, Region faulted, long start, long total, EntryResolver resolver) {
             this.d = d;
+            this.resolver = resolver;
             this.faulted = faulted;
             this.start = start;
             this.total = total;
@@ -479,16 +522,39 @@ public final class ProcessDrill {
         }
 
         /**
-         * The entries a request tries now, in order. Unitas: the home's gateway, then the others' (a resolver SDK's
-         * SRV answer). Naive: the wallet instances of the region the GeoDNS answer names.
+         * The entries a request tries now, in order; none when the name does not resolve. Unitas: the home's gateway,
+         * then the others' (a resolver SDK's SRV answer); in dns-down the gateway the SDK picks through the region's
+         * DNS server (a fresh or stale answer, or the fallback pool). Naive: the wallet instances of the region the
+         * GeoDNS answer names; in dns-down that answer is kept for {@link #NAIVE_TTL} and none is had while the
+         * server is down.
          */
         private List<URI> entries(Region home) {
+            if (resolver != null) {
+                URI picked = resolver.entry(home, home.id());
+                return picked == null ? List.of() : List.of(picked);
+            }
             if (dns != null) {
-                return d.entries(dns.resolve(home));
+                Region answer = b.scenario == Scenario.DNS_DOWN ? cachedAnswer(home) : dns.resolve(home);
+                return answer == null ? List.of() : d.entries(answer);
             }
             List<URI> entries = new ArrayList<>(d.entries(home));
             d.regions().stream().filter(r -> !r.equals(home)).forEach(r -> entries.addAll(d.entries(r)));
             return entries;
+        }
+
+        /** The GeoDNS answer for {@code home}'s clients: the cached one within its TTL, else asked now (none in the fault). */
+        private Region cachedAnswer(Region home) {
+            long now = b.ticker.getAsLong();
+            CachedAnswer kept = cached.get(home);
+            if (kept != null && now < kept.until()) {
+                return kept.region();
+            }
+            if (phase(now) == Phase.FAULT) {
+                return null; // the server is down: the query times out, the name does not resolve
+            }
+            Region answer = dns.resolve(home);
+            cached.put(home, new CachedAnswer(answer, now + NAIVE_TTL.toNanos()));
+            return answer;
         }
 
         /**
@@ -501,6 +567,12 @@ public final class ProcessDrill {
             List<URI> entries = entries(home);
             int entry = 0;
             for (int attempt = 0; attempt < 3; attempt++) {
+                if (entries.isEmpty()) {
+                    // the name did not resolve: nothing to send to; asked again after the pause
+                    sleep(150 + 150L * attempt);
+                    entries = entries(home);
+                    continue;
+                }
                 try {
                     requests.incrementAndGet();
                     last = http.send(request.uri(entries.get(entry).resolve(path)).timeout(Duration.ofSeconds(5))

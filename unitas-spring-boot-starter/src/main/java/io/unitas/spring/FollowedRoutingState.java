@@ -38,10 +38,9 @@ final class FollowedRoutingState implements UnitasRoutingState, AutoCloseable {
      * {@code null} (nothing to follow).
      */
     static StateSource source(UnitasProperties properties, ResourceLoader loader) {
-        UnitasProperties.ControlPlane cp = properties.getControlPlane();
-        if (cp.getUrl() != null && !cp.getUrl().isBlank()) {
-            return new StateSource.ControlPlane(cp.getUrl(), cp.getToken(), path(cp.getTokenFile()),
-                                                Path.of(cp.getStateFile()), path(cp.getCa()), cp.isAllowInsecure());
+        StateSource.ControlPlane control = controlPlane(properties);
+        if (control != null) {
+            return control;
         }
         Path topology = file(loader, properties.getTopology());
         Path rules = file(loader, properties.getRules());
@@ -52,6 +51,16 @@ final class FollowedRoutingState implements UnitasRoutingState, AutoCloseable {
             return null;
         }
         return new StateSource.StaticFiles(topology, rules, health, fences, properties.getReloadInterval());
+    }
+
+    /** The control plane {@code unitas.control-plane.*} names, or {@code null} when its URL is not set. */
+    static StateSource.ControlPlane controlPlane(UnitasProperties properties) {
+        UnitasProperties.ControlPlane cp = properties.getControlPlane();
+        if (cp.getUrl() == null || cp.getUrl().isBlank()) {
+            return null;
+        }
+        return new StateSource.ControlPlane(cp.getUrl(), cp.getToken(), path(cp.getTokenFile()),
+                                            Path.of(cp.getStateFile()), path(cp.getCa()), cp.isAllowInsecure());
     }
 
     /** Starts following {@code source}, serving {@code initial} until it delivers. */

@@ -18,8 +18,9 @@ import org.springframework.context.annotation.Configuration;
 public class UnitasActuatorAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
-    RoutingStateEndpoint unitasRoutingStateEndpoint(UnitasProperties properties, UnitasRoutingState state) {
-        return new RoutingStateEndpoint(properties, state);
+    RoutingStateEndpoint unitasRoutingStateEndpoint(UnitasProperties properties, UnitasRoutingState state,
+                                                    ObjectProvider<UnitasStateSection> sections) {
+        return new RoutingStateEndpoint(properties, state, () -> sections.orderedStream().toList());
     }
 
     /** {@code /actuator/health/unitas}: this region's health as the gateways see it (Boot 3's health API). */

@@ -42,6 +42,8 @@ class ConfigurationMetadataTest {
             unitas.write-guard.forward.grpc-plaintext    | Whether the gRPC targets are reached       | false
             unitas.reconciliation.window                 | How often each unit is compared with its   | 10s
             unitas.reconciliation.enabled                | Whether reconciliation runs (default: when | -
+            unitas.resolver.pool-file                    | Where the fallback pool is kept           | -
+            unitas.resolver.pool-refresh                 | How often the pool is fetched again        | 1m
             """)
     void keyProperties_areListed_withTheirDescriptionAndDefault(String name, String description, String defaultValue)
             throws Exception {

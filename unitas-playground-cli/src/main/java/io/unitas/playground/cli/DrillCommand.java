@@ -52,7 +52,8 @@ final class DrillCommand implements Callable<Integer> {
                           + "db-readonly its PostgreSQL turned read-only, control-plane-down kill -9 of the control "
                           + "plane, replication-backlog SIGSTOP of the Kafka broker the regions replicate through, "
                           + "saga-crash kill -9 of its coordinator's own process mid-saga and of eu's postmaster "
-                          + "(files and logs in deploy/saga/); the other scenarios not yet. With --naive, then the same on the naive setup's wallets, "
+                          + "(files and logs in deploy/saga/), dns-down kill -9 of every region's DNS server; the "
+                          + "other scenarios not yet. With --naive, then the same on the naive setup's wallets, "
                           + "both side by side.")
     boolean processes;
 

@@ -21,14 +21,15 @@ import org.junit.jupiter.params.provider.ValueSource;
  * one every {@code verify} runs):
  * {@code mvn -B -ntp -o -pl unitas-playground-cli -am verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false
  * -Dit.test=ProcessDrillsLongIT -Dunitas.long-drills=true}. Unitas's invariants hold in each; with the control plane
- * killed, no request of unitas's fails in the fault window or after it. saga-crash runs its coordinator as a process of
- * its own, {@code kill -9}ed mid-saga.
+ * killed, no request of unitas's fails in the fault window or after it; with every DNS server killed, unitas's users
+ * pick entries from the fallback pool and unitas serves at least as many requests in the fault as naive. saga-crash
+ * runs its coordinator as a process of its own, {@code kill -9}ed mid-saga.
  */
 @EnabledIfSystemProperty(named = "unitas.long-drills", matches = "true")
 class ProcessDrillsLongIT {
 
     @ParameterizedTest
-    @ValueSource(strings = {"control-plane-down", "db-readonly", "region-down", "replication-backlog"})
+    @ValueSource(strings = {"control-plane-down", "db-readonly", "region-down", "replication-backlog", "dns-down"})
     void unitasAndNaive_sideBySide_unitasKeepsItsInvariants(String scenario, @TempDir Path dir) throws Exception {
         Path out = dir.resolve("stdout");
         Path err = dir.resolve("stderr");
@@ -43,7 +44,8 @@ class ProcessDrillsLongIT {
             p.waitFor(90, TimeUnit.SECONDS);
         }
         String table = Files.readString(out);
-        System.out.print(table + Files.readString(err));
+        String progress = Files.readString(err);
+        System.out.print(table + progress);
 
         assertThat(ended).as("the drill ended").isTrue();
         assertThat(p.exitValue()).as(table).isZero();
@@ -54,6 +56,14 @@ class ProcessDrillsLongIT {
         if (scenario.equals("control-plane-down")) {
             assertThat(unitas.group(2)).as("unitas failed in the fault").isEqualTo("0");
             assertThat(unitas.group(3)).as("unitas failed after it").isEqualTo("0");
+        }
+        if (scenario.equals("dns-down")) {
+            Matcher naive = Pattern.compile("(?m)^dns-down +naive +(\\d+) ").matcher(table);
+            assertThat(naive.find()).as(table).isTrue();
+            assertThat(Long.parseLong(unitas.group(1))).as("unitas ok in the fault, against naive's")
+                                                       .isGreaterThanOrEqualTo(Long.parseLong(naive.group(1)));
+            assertThat(progress).as("unitas's users turned to the fallback pool")
+                                .containsPattern("[1-9]\\d* from the fallback pool");
         }
     }
 

@@ -10,14 +10,12 @@ import org.junit.jupiter.api.Test;
 class ProcessesOptionsTest {
 
     @Test
-    void aScenarioNotYetRunOnProcesses_isNamedWithTheOnesThatAre() {
-        Cli r = Cli.run("drill", "dns-down", "--processes", "--naive");
+    void dnsDown_runsOnProcesses_andItsOptionsAreChecked() {
+        Cli r = Cli.run("drill", "dns-down", "--processes", "--naive", "--visit-every", "5ms");
 
         assertThat(r.exit()).isEqualTo(Main.EXIT_USAGE);
-        assertThat(r.err().strip()).isEqualTo("unitas drill: scenario: 'dns-down' (expected: one of"
-                                              + " [region-down, db-readonly, control-plane-down,"
-                                              + " replication-backlog] on processes; the others run in process only so"
-                                              + " far)");
+        assertThat(r.err().strip()).isEqualTo("unitas drill: --visit-every: 5ms (expected: 10ms to 10s on processes,"
+                                              + " an open loop)");
     }
 
     @Test
