@@ -17,7 +17,7 @@ class DrillCommandTest {
             "demo --visit-every 1           | unitas demo: --visit-every: '1' (expected: a duration like 500ms, 5s, 2m or 1h)",
             "drill region-down --visit-every 11s | unitas drill: --visit-every: 11s (expected: at most 10s)",
             "up --regions cn                | unitas up: regions: [cn] (expected: at least 2)",
-            "up --ports-from 80             | unitas up: ports-from: 80 (expected: 1024..65496 for 3 regions)",
+            "up --ports-from 80             | unitas up: ports-from: 80 (expected: 1024..65472 for 3 regions)",
             "up --store mysql               | unitas up: --store: 'mysql' (expected: embedded or postgres)",
             "drill db-readonly --store h2   | unitas drill: --store: 'h2' (expected: embedded or postgres)",
             "up --replication zookeeper     | unitas up: --replication: 'zookeeper' (expected: embedded or kafka)",
