@@ -26,7 +26,8 @@ public final class PlaygroundCommands {
     public static final String DRILL_DESCRIPTION = "Replay a fault against a fresh playground under load and count "
                                                    + "what users would see. Scenarios: db-readonly, "
                                                    + "replication-backlog, region-down, control-plane-down, "
-                                                   + "dns-down, saga-crash, partition.";
+                                                   + "dns-down, saga-crash, partition; with --processes "
+                                                   + "also slow-region.";
 
     /** {@code unitas demo}. */
     public static final String DEMO = "demo";

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
@@ -19,6 +20,10 @@ import java.util.concurrent.Callable;
  * invariants hold (naive is expected to break some), 1 when one broke, 2 for bad options.
  */
 final class ProcessesDrill implements Callable<Integer> {
+
+    /** The scenarios whose unitas side replicates over Kafka: the broker, or the links to it, are what they hit. */
+    static final Set<Scenario> ON_KAFKA = Set.of(Scenario.REPLICATION_BACKLOG, Scenario.PARTITION,
+                                                 Scenario.SLOW_REGION);
 
     private final Main main;
     private final PlaygroundOptions options;
@@ -50,12 +55,12 @@ final class ProcessesDrill implements Callable<Integer> {
                 b.visitEvery(drill.visitEvery());
             }
             run = b.build();
-            // replication-backlog pauses the Kafka broker; the other drills count what the regions serve without
-            // replication (nothing promotes a region's units on processes yet)
+            // replication-backlog pauses the Kafka broker, partition and slow-region act on the links to it too; the
+            // other drills count what the regions serve without replication (nothing promotes a region's units on
+            // processes yet)
             sides.add(ProcessesUp.builder(main, options, Path.of("deploy")).instances(1)
-                                 .replication(scenario == Scenario.REPLICATION_BACKLOG
-                                              ? ProcessDeployment.Replication.KAFKA
-                                              : ProcessDeployment.Replication.NONE));
+                                 .replication(ON_KAFKA.contains(scenario) ? ProcessDeployment.Replication.KAFKA
+                                                                          : ProcessDeployment.Replication.NONE));
             if (naive) {
                 sides.add(ProcessesUp.builder(main, options, Path.of("deploy-naive")).instances(1)
                                      .replication(ProcessDeployment.Replication.NONE).naive(true).validate());

@@ -10,7 +10,7 @@ class DrillCommandTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-            "drill meteor-strike            | unitas drill: scenario: 'meteor-strike' (expected: one of db-readonly, replication-backlog, region-down, control-plane-down, dns-down, saga-crash, partition)",
+            "drill meteor-strike            | unitas drill: scenario: 'meteor-strike' (expected: one of db-readonly, replication-backlog, region-down, control-plane-down, dns-down, partition, slow-region, saga-crash)",
             "drill db-readonly --duration 3 | unitas drill: --duration: '3' (expected: a duration like 500ms, 5s, 2m or 1h)",
             "drill db-readonly --duration 2s| unitas drill: --duration: 2s (expected: at least 5s)",
             "demo --users 0                 | unitas demo: --users: 0 (expected: 1..1000)",
@@ -23,7 +23,7 @@ class DrillCommandTest {
             "up --replication zookeeper     | unitas up: --replication: 'zookeeper' (expected: embedded or kafka)",
             "drill region-down --replication nats | unitas drill: --replication: 'nats' (expected: embedded or kafka)",
             "drill partition --replication nats | unitas drill: --replication: 'nats' (expected: embedded or kafka)",
-            "drill partition --processes    | unitas drill: partition: --processes is not supported yet (expected: without --processes)",
+            "drill slow-region              | unitas drill: slow-region: runs on processes only (expected: --processes)",
             "drill saga-crash --processes   | unitas drill: saga-crash: --processes is not supported yet (expected: without --processes)",
     })
     void bad_options_are_one_line_and_exit_2(String args, String message) {

@@ -16,8 +16,17 @@ class ProcessesOptionsTest {
         assertThat(r.exit()).isEqualTo(Main.EXIT_USAGE);
         assertThat(r.err().strip()).isEqualTo("unitas drill: scenario: 'dns-down' (expected: one of"
                                               + " [region-down, db-readonly, control-plane-down,"
-                                              + " replication-backlog] on processes; the others run in process only so"
-                                              + " far)");
+                                              + " replication-backlog, partition, slow-region] on processes; the others"
+                                              + " run in process only so far)");
+    }
+
+    @Test
+    void partitionWithProcesses_isTheProcessDrill_notTheOneInProcess() {
+        Cli r = Cli.run("drill", "partition", "--processes", "--naive", "--visit-every", "0ms");
+
+        assertThat(r.exit()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(r.err().strip()).isEqualTo("unitas drill: --visit-every: 0ms (expected: 10ms to 10s on processes,"
+                                              + " an open loop)");
     }
 
     @Test
