@@ -54,8 +54,8 @@ final class DrillCommand implements Callable<Integer> {
                           + "db-readonly its PostgreSQL turned read-only, control-plane-down kill -9 of the control "
                           + "plane, replication-backlog SIGSTOP of the Kafka broker the regions replicate through, "
                           + "partition the first and second regions' links cut (they hang), slow-region 300 ms each "
-                          + "way on every link of the first region; dns-down and saga-crash not yet. With --naive, then the same on the naive setup's wallets, "
-                          + "both side by side.")
+                          + "way on every link of the first region; dns-down and saga-crash not yet. With --naive, "
+                          + "then the same on the naive setup's wallets, both side by side.")
     boolean processes;
 
     @Mixin
