@@ -26,9 +26,9 @@ public final class PlaygroundCommands {
     public static final String DRILL_DESCRIPTION = "Replay a fault against a fresh playground under load and count "
                                                    + "what users would see. Scenarios: db-readonly, "
                                                    + "replication-backlog, region-down, control-plane-down, "
-                                                   + "dns-down, saga-crash, partition. With --processes, "
-                                                   + "against separate processes (saga-crash: its coordinator "
-                                                   + "a process of its own, kill -9ed mid-saga).";
+                                                   + "dns-down, saga-crash, partition; with --processes "
+                                                   + "also slow-region, against separate processes (saga-crash: "
+                                                   + "its coordinator a process of its own, kill -9ed mid-saga).";
 
     /** {@code unitas demo}. */
     public static final String DEMO = "demo";

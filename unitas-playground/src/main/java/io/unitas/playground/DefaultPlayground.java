@@ -495,6 +495,8 @@ final class DefaultPlayground implements Playground {
             case REGION_DOWN -> PUSH_EVERY.plus(HEALTH_TTL).plus(REACTION);
             case CONTROL_PLANE_DOWN, DNS_DOWN -> throw new IllegalArgumentException(
                     "scenario: " + scenario.id() + " moves no traffic (expected: one whose users fail over)");
+            case PARTITION, SLOW_REGION -> throw new IllegalArgumentException(
+                    "scenario: " + scenario.id() + " runs on processes only (expected: one the playground runs)");
         };
     }
 

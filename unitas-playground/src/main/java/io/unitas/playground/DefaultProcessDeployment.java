@@ -81,6 +81,8 @@ final class DefaultProcessDeployment implements ProcessDeployment {
     private final ControlToken viewer = ControlToken.generate("services", Role.VIEWER);
     private final String homeReadToken = ControlToken.generate("home-reads", Role.VIEWER).secret();
     private final Map<Region, List<ChildProcess>> regionProcesses = new LinkedHashMap<>();
+    /** The fault proxies every inter-region connection crosses; none in the naive setup, which has no such traffic. */
+    private final List<Link> links = new ArrayList<>();
     private PostgresRegions postgres;
     private ChildProcess control;
     private Duration startTime = Duration.ZERO;
@@ -101,7 +103,9 @@ final class DefaultProcessDeployment implements ProcessDeployment {
         this.naive = b.naive;
         this.example = b.example;
         this.kafka = replication == Replication.KAFKA
-                ? new KafkaBroker(dir.resolve("kafka"), layout.kafkaPort(), layout.kafkaControllerPort(), jvm("kafka"))
+                ? new KafkaBroker(dir.resolve("kafka"), layout.kafkaPort(), layout.kafkaControllerPort(), jvm("kafka"),
+                                  layout.regions().stream().map(r -> new KafkaBroker.Listener(
+                                          r.id(), layout.kafkaRegionPort(r), layout.kafkaLinkPort(r))).toList())
                 : null;
     }
 
@@ -115,6 +119,7 @@ final class DefaultProcessDeployment implements ProcessDeployment {
         Runtime.getRuntime().addShutdownHook(d.stopOnExit);
         try {
             d.writeFiles();
+            d.startLinks();
             d.progress.accept("starting PostgreSQL in " + layout.regions().size() + " regions ...");
             d.postgres = PostgresRegions.start(layout);
             layout.regions().forEach(r -> d.postgres.createDatabase(r, DATABASE));
@@ -277,9 +282,9 @@ final class DefaultProcessDeployment implements ProcessDeployment {
                  .append(walletPorts(r).stream().map(p -> "'127.0.0.1:" + p + "'")
                                .collect(Collectors.joining(", ")))
                  .append("], health_check: /actuator/health/liveness}\n");
-            } else {
-                y.append("  ").append(r.id()).append(": {endpoints: ['127.0.0.1:").append(layout.gatewayPort(r))
-                 .append("'], health_check: /unitas/healthz}\n");
+            } else { // through the link from here to r (LinkProxy)
+                y.append("  ").append(r.id()).append(": {endpoints: ['127.0.0.1:")
+                 .append(layout.linkPort(here, r, 0)).append("'], health_check: /unitas/healthz}\n");
             }
         }
         return y.append("control_plane:\n")
@@ -311,7 +316,8 @@ final class DefaultProcessDeployment implements ProcessDeployment {
          .append("unitas.resolver.pool-file=").append(fallbackPool(r)).append('\n');
         if (kafka != null) {
             p.append("unitas.replication.transport=kafka\n")
-             .append("unitas.replication.kafka.bootstrap-servers=").append(kafka.bootstrapServers()).append('\n');
+             .append("unitas.replication.kafka.bootstrap-servers=127.0.0.1:").append(layout.kafkaLinkPort(r))
+             .append('\n');
         }
         // every instance serves home reads; the other regions read and claim at each in turn
         p.append("unitas.readiness.home-reads.server.port=").append(layout.homeReadPort(r, i)).append('\n');
@@ -319,7 +325,7 @@ final class DefaultProcessDeployment implements ProcessDeployment {
             if (!peer.equals(r)) {
                 List<String> urls = new ArrayList<>();
                 for (int j = 0; j < instances; j++) {
-                    urls.add("http://127.0.0.1:" + layout.homeReadPort(peer, j));
+                    urls.add("http://127.0.0.1:" + layout.linkPort(r, peer, 1 + j)); // through the link to peer
                 }
                 p.append("unitas.readiness.home-reads.endpoints.").append(peer.id()).append('=')
                  .append(String.join(",", urls)).append('\n');
@@ -685,6 +691,89 @@ final class DefaultProcessDeployment implements ProcessDeployment {
         return ps;
     }
 
+    // ---- links between regions ----
+
+    /**
+     * One directed link: {@code from}'s processes to an endpoint of {@code to}. A region's link to the Kafka broker
+     * counts as a link to the center, where the broker runs (the center's own is inside its region).
+     */
+    private record Link(Region from, Region to, LinkProxy proxy) {
+        boolean between(Region a, Region b) {
+            return from.equals(a) && to.equals(b) || from.equals(b) && to.equals(a);
+        }
+
+        boolean touches(Region r) {
+            return !from.equals(to) && (from.equals(r) || to.equals(r));
+        }
+    }
+
+    /**
+     * Starts a {@link LinkProxy} for every address a region's processes have of another region's (each gateway's
+     * upstream of every other region's gateway, each wallet's home-read endpoints of every other region's instances)
+     * and for each region's connections to the Kafka broker; the files name the proxies' ports.
+     */
+    private void startLinks() {
+        if (naive) {
+            return;
+        }
+        Region center = layout.regions().get(0);
+        for (Region from : layout.regions()) {
+            for (Region to : layout.regions()) {
+                if (from.equals(to)) {
+                    continue;
+                }
+                link(from, to, from.id() + ">" + to.id() + "/gateway", layout.linkPort(from, to, 0),
+                     layout.gatewayPort(to));
+                for (int j = 0; j < instances; j++) {
+                    link(from, to, from.id() + ">" + to.id() + "/home-reads-" + instance(j),
+                         layout.linkPort(from, to, 1 + j), layout.homeReadPort(to, j));
+                }
+            }
+            if (kafka != null) {
+                link(from, center, from.id() + ">kafka", layout.kafkaLinkPort(from), layout.kafkaRegionPort(from));
+            }
+        }
+    }
+
+    private void link(Region from, Region to, String name, int port, int targetPort) {
+        links.add(new Link(from, to, LinkProxy.start(name, port, new InetSocketAddress("127.0.0.1", targetPort),
+                                                     System::nanoTime)));
+    }
+
+    @Override
+    public int partition(Region a, Region b, boolean cut) {
+        processes(a);
+        processes(b);
+        if (a.equals(b)) {
+            throw new IllegalArgumentException("partition: " + a + " from " + b + " (expected: two regions)");
+        }
+        int n = 0;
+        for (Link l : links) {
+            if (l.between(a, b)) {
+                if (cut) {
+                    l.proxy().cut();
+                } else {
+                    l.proxy().open();
+                }
+                n++;
+            }
+        }
+        return n;
+    }
+
+    @Override
+    public int slow(Region region, Duration latency) {
+        processes(region);
+        int n = 0;
+        for (Link l : links) {
+            if (l.touches(region)) {
+                l.proxy().delay(latency);
+                n++;
+            }
+        }
+        return n;
+    }
+
     // ---- what it is ----
 
     @Override
@@ -857,6 +946,13 @@ final class DefaultProcessDeployment implements ProcessDeployment {
         if (kafka != null) {
             s.append(String.format("  %-12s %-26s %s%n", "kafka", kafka.bootstrapServers(), "config"
                                    + " kafka/server.properties; log kafka/kafka.log; the wallets replicate through it"));
+        }
+        if (!links.isEmpty()) {
+            LinkProxy first = links.get(0).proxy();
+            s.append(String.format("  %-12s %-26s %s%n", "links", "127.0.0.1:" + first.port() + ".."
+                                   + links.get(links.size() - 1).proxy().port(), links.size() + " fault proxies in this"
+                                   + " process, one per link between regions (" + first.name() + " on "
+                                   + first.port() + "): partition and slow-region act on them"));
         }
         s.append(String.format("%d processes, %d MB resident together; started in %.1f s%n", pids().size(),
                                residentBytes() / (1024 * 1024), startTime.toMillis() / 1000.0));
@@ -1083,6 +1179,7 @@ final class DefaultProcessDeployment implements ProcessDeployment {
         if (kafka != null) {
             kafka.stop(); // after the wallets, which flush to it as they stop
         }
+        links.forEach(l -> l.proxy().close()); // after every process that sends through them
         if (postgres != null) {
             postgres.close();
         }

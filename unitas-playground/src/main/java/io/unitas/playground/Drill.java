@@ -36,9 +36,12 @@ public interface Drill {
 
         private Builder() {}
 
-        /** The fault to inject. */
+        /** The fault to inject; not one that runs on processes only ({@link Scenario#processesOnly}). */
         public Builder scenario(Scenario scenario) {
-            this.scenario = Objects.requireNonNull(scenario, "scenario");
+            if (Objects.requireNonNull(scenario, "scenario").processesOnly()) {
+                throw new IllegalArgumentException(scenario.id() + ": runs on processes only (expected: --processes)");
+            }
+            this.scenario = scenario;
             return this;
         }
 

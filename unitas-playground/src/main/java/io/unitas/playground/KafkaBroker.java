@@ -33,15 +33,31 @@ final class KafkaBroker {
     private final int port;
     private final int controllerPort;
     private final List<String> jvm;
+    private final List<Listener> regionListeners;
     private volatile ChildProcess process;
     private volatile boolean paused;
 
-    /** A broker on {@code port} (clients) and {@code controllerPort} (its KRaft quorum), files in {@code dir}. */
-    KafkaBroker(Path dir, int port, int controllerPort, List<String> jvm) {
+    /**
+     * A broker on {@code port} (clients) and {@code controllerPort} (its KRaft quorum), files in {@code dir}, and a
+     * listener of its own for each of {@code regionListeners}.
+     */
+    KafkaBroker(Path dir, int port, int controllerPort, List<String> jvm, List<Listener> regionListeners) {
         this.dir = dir;
         this.port = port;
         this.controllerPort = controllerPort;
         this.jvm = List.copyOf(jvm);
+        this.regionListeners = List.copyOf(regionListeners);
+    }
+
+    /**
+     * A listener for one region's clients: the broker listens on {@code port} and advertises {@code advertisedPort}
+     * (the region's link proxy in front of it), so a client that bootstraps through the proxy is told to connect to
+     * the proxy again, never past it.
+     */
+    record Listener(String region, int port, int advertisedPort) {
+        String name() {
+            return "REGION_" + region.toUpperCase(java.util.Locale.ROOT).replaceAll("[^A-Z0-9]", "_");
+        }
     }
 
     /** {@code 127.0.0.1:<port>}, what the wallets' {@code unitas.replication.kafka.bootstrap-servers} names. */
@@ -59,11 +75,20 @@ final class KafkaBroker {
         p.setProperty("process.roles", "broker,controller");
         p.setProperty("node.id", "1");
         p.setProperty("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
-        p.setProperty("listeners", "PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort);
-        p.setProperty("advertised.listeners", "PLAINTEXT://127.0.0.1:" + port);
+        StringBuilder listeners = new StringBuilder("PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:"
+                                                    + controllerPort);
+        StringBuilder advertised = new StringBuilder("PLAINTEXT://127.0.0.1:" + port);
+        StringBuilder protocols = new StringBuilder("PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        for (Listener l : regionListeners) {
+            listeners.append(',').append(l.name()).append("://127.0.0.1:").append(l.port());
+            advertised.append(',').append(l.name()).append("://127.0.0.1:").append(l.advertisedPort());
+            protocols.append(',').append(l.name()).append(":PLAINTEXT");
+        }
+        p.setProperty("listeners", listeners.toString());
+        p.setProperty("advertised.listeners", advertised.toString());
         p.setProperty("controller.listener.names", "CONTROLLER");
         p.setProperty("inter.broker.listener.name", "PLAINTEXT");
-        p.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        p.setProperty("listener.security.protocol.map", protocols.toString());
         p.setProperty("log.dirs", dir.resolve("data").toString());
         // one node: every internal topic has one replica
         p.setProperty("offsets.topic.replication.factor", "1");

@@ -16,9 +16,10 @@ import java.util.stream.Collectors;
  * 999]}; the control plane listens on the first port, the entry DNS server on the next (UDP and TCP), the process
  * deployment's Kafka broker on the two after (clients, its controller), region
  * {@code i}'s processes on {@code first + 10 (i + 1)} onwards (gateway, health HTTP, health gRPC, shop a, shop b,
- * home reads, database, the example's order and inventory services), and after the regions' blocks three ports per
- * region for the process deployment's second example instances and example gateway ({@link #exampleOrderPorts}).
- * Region {@code i}'s clients are in the network
+ * home reads, database, the example's order and inventory services), after the regions the process deployment's
+ * links between regions ({@link #linkPort}, {@link #kafkaLinkPort}), and after those three ports per region for the
+ * process deployment's second example instances and example gateway ({@link #exampleOrderPorts}). Region {@code i}'s
+ * clients are in the network
  * {@code 10.(i + 1).0.0/16} for the DNS server's geo map.
  */
 record Layout(List<Region> regions, int portsFrom) {
@@ -35,10 +36,10 @@ record Layout(List<Region> regions, int portsFrom) {
         if (regions.stream().distinct().count() != regions.size()) {
             throw new IllegalArgumentException("regions: " + regions + " (expected: each once)");
         }
-        int last = portsFrom + 10 * regions.size() + 9 + EXAMPLE_PORTS * regions.size();
-        if (portsFrom < 1024 || last > 65_535) {
-            throw new IllegalArgumentException("ports-from: " + portsFrom + " (expected: 1024.." + (65_535 - 10
-                    * regions.size() - 9 - EXAMPLE_PORTS * regions.size()) + " for " + regions.size() + " regions)");
+        int span = 10 * (regions.size() + 1) + linkPorts(regions.size()) + EXAMPLE_PORTS * regions.size();
+        if (portsFrom < 1024 || portsFrom + span - 1 > 65_535) {
+            throw new IllegalArgumentException("ports-from: " + portsFrom + " (expected: 1024.." + (65_536 - span)
+                                               + " for " + regions.size() + " regions)");
         }
     }
 
@@ -146,8 +147,51 @@ record Layout(List<Region> regions, int portsFrom) {
     }
 
     private int exampleFrom(Region r) {
-        int i = (base(r) - portsFrom) / 10 - 1; // base(r) refuses a region not in the list
-        return portsFrom + 10 * (regions.size() + 1) + EXAMPLE_PORTS * i;
+        return linksFrom() + linkPorts(regions.size()) + EXAMPLE_PORTS * index(r);
+    }
+
+    /**
+     * Where the deployment's proxy of the link from {@code from}'s processes to {@code to}'s endpoint listens
+     * ({@link LinkProxy}): {@code slot} 0 is {@code to}'s gateway, 1 and 2 its wallet instances' home reads. Three
+     * per ordered pair of regions, after the regions' ports.
+     */
+    int linkPort(Region from, Region to, int slot) {
+        int i = index(from);
+        int j = index(to);
+        if (i == j || slot < 0 || slot > 2) {
+            throw new IllegalArgumentException("link: " + from + " to " + to + " slot " + slot
+                                               + " (expected: two regions, slot 0..2)");
+        }
+        int pair = (regions.size() - 1) * i + (j < i ? j : j - 1);
+        return linksFrom() + 3 * pair + slot;
+    }
+
+    /** Where the proxy of region {@code r}'s link to the Kafka broker listens (what its wallets bootstrap from). */
+    int kafkaLinkPort(Region r) {
+        int n = regions.size();
+        return linksFrom() + 3 * n * (n - 1) + 2 * index(r);
+    }
+
+    /** The broker's own listener for region {@code r}, behind {@link #kafkaLinkPort}, which it advertises. */
+    int kafkaRegionPort(Region r) {
+        return kafkaLinkPort(r) + 1;
+    }
+
+    private int linksFrom() {
+        return portsFrom + 10 * (regions.size() + 1);
+    }
+
+    /** The link ports of {@code n} regions: three per ordered pair, two per region for its broker link. */
+    private static int linkPorts(int n) {
+        return 3 * n * (n - 1) + 2 * n;
+    }
+
+    private int index(Region r) {
+        int i = regions.indexOf(r);
+        if (i < 0) {
+            throw new IllegalArgumentException("region: " + r + " (expected: one of " + regions + ")");
+        }
+        return i;
     }
 
     private int base(Region r) {

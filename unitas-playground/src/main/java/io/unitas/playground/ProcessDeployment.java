@@ -138,6 +138,24 @@ public interface ProcessDeployment extends AutoCloseable {
      */
     void databaseReadOnly(Region region, boolean readOnly);
 
+    /**
+     * Cuts the network between regions {@code a} and {@code b}, or heals it: every link between them, both ways
+     * ({@link #slow}'s list), stops forwarding; new connections are accepted and hang, established ones carry
+     * nothing, as a real partition hangs rather than refuses. The Kafka broker runs in the center (the first region):
+     * cutting the center from a region cuts that region's link to the broker too. Returns how many links it changed
+     * (none in the naive setup, which has no traffic between regions).
+     */
+    int partition(Region a, Region b, boolean cut);
+
+    /**
+     * Adds {@code latency} to every chunk, each way, on every link of {@code region} (zero: none again): each gateway's
+     * connections to the other regions' gateways, each wallet's home reads and claims at the other regions' instances,
+     * and its link to the Kafka broker (every region's, when it is the center, where the broker runs); the other way
+     * too. Its users' own entry is not a link between regions. Returns how many links it changed (none in the naive
+     * setup).
+     */
+    int slow(Region region, Duration latency);
+
     /** Starts a killed region's processes again on the same ports and data; returns once they answer. */
     void startRegion(Region region);
 

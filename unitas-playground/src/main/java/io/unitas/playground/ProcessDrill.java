@@ -41,7 +41,9 @@ import java.util.regex.Pattern;
  * turned read-only while every process stays up, {@code control-plane-down} {@code kill -9} of the control plane,
  * {@code dns-down} {@code kill -9} of every region's DNS server (unitas users resolve their gateway through it with the
  * resolver SDK, keep its answers and then use the fallback pool their region's wallets keep; naive users keep their
- * GeoDNS answer for {@link #NAIVE_TTL}, then cannot resolve until it answers again).
+ * GeoDNS answer for {@link #NAIVE_TTL}, then cannot resolve until it answers again),
+ * {@code partition} the links between it and the second region cut ({@link ProcessDeployment#partition}: they hang),
+ * {@code slow-region} {@link #SLOW_LATENCY} each way on every link of the region ({@link ProcessDeployment#slow}).
  *
  * <p>The load is an open loop drawn from the seed, so a unitas deployment and a naive one are offered the same
  * requests at the same times: each virtual user starts a visit (a deposit, then a read) every {@code visitEvery}, each
@@ -74,6 +76,9 @@ public final class ProcessDrill {
      * (the base of their TTL formula), so both sides' caches last alike.
      */
     static final Duration NAIVE_TTL = Duration.ofSeconds(5);
+
+    /** What {@code slow-region} adds to every link of the faulted region, each way. */
+    static final Duration SLOW_LATENCY = Duration.ofMillis(300);
     /** At most this many visits of one virtual user in flight; beyond it the next waits its turn. */
     private static final int IN_FLIGHT = 64;
 
@@ -93,7 +98,7 @@ public final class ProcessDrill {
     /** The scenarios a drill runs on processes so far. */
     public static List<Scenario> scenarios() {
         return List.of(Scenario.REGION_DOWN, Scenario.DB_READONLY, Scenario.CONTROL_PLANE_DOWN,
-                       Scenario.REPLICATION_BACKLOG, Scenario.DNS_DOWN);
+                       Scenario.REPLICATION_BACKLOG, Scenario.DNS_DOWN, Scenario.PARTITION, Scenario.SLOW_REGION);
     }
 
     /** Runs the drill; the deployment is left running, the faulted region back. */
@@ -223,6 +228,19 @@ public final class ProcessDrill {
                     d.killControlPlane();
                 }
             }
+            case PARTITION -> {
+                Region other = d.regions().get(1);
+                int n = d.partition(faulted, other, true);
+                note.accept(String.format("%.1f s: %s: %s cut from %s: %s", seconds(start), b.scenario.id(),
+                                          faulted.id(), other.id(), n == 0 ? "the naive setup has no link between"
+                                          + " regions to cut" : n + " links hang, both ways"));
+            }
+            case SLOW_REGION -> {
+                int n = d.slow(faulted, SLOW_LATENCY);
+                note.accept(String.format("%.1f s: %s: %s", seconds(start), b.scenario.id(), n == 0
+                        ? "the naive setup has no link between regions to slow"
+                        : n + " links of " + faulted.id() + " carry " + SLOW_LATENCY.toMillis() + " ms each way"));
+            }
             default -> {
                 note.accept(String.format("%.1f s: %s: kill -9 of every process of %s", seconds(start),
                                           b.scenario.id(), faulted.id()));
@@ -257,6 +275,16 @@ public final class ProcessDrill {
                     note.accept(String.format("%.1f s: %s: starting the control plane again on its data",
                                               seconds(start), b.scenario.id()));
                     d.startControlPlane();
+                }
+            }
+            case PARTITION -> {
+                if (d.partition(faulted, d.regions().get(1), false) > 0) {
+                    note.accept(String.format("%.1f s: %s: healed", seconds(start), b.scenario.id()));
+                }
+            }
+            case SLOW_REGION -> {
+                if (d.slow(faulted, Duration.ZERO) > 0) {
+                    note.accept(String.format("%.1f s: %s: latency removed", seconds(start), b.scenario.id()));
                 }
             }
             default -> {

@@ -70,7 +70,16 @@ public enum Scenario {
         boolean movesTraffic() {
             return false;
         }
-    };
+    },
+
+    /**
+     * The network between cn and eu cut, then healed: on processes only, through the deployment's fault proxies
+     * ({@link ProcessDeployment#partition}); in process, {@code unitas drill partition} is {@link PartitionDrill}.
+     */
+    PARTITION("partition", "the network between cn and eu is cut (connections hang), then healed"),
+
+    /** Every link of cn slowed by a fixed latency each way: on processes only ({@link ProcessDeployment#slow}). */
+    SLOW_REGION("slow-region", "every link between cn and the other regions carries a fixed latency each way");
 
     private final String id;
     private final String description;
@@ -104,8 +113,19 @@ public enum Scenario {
                         .stream(values()).map(Scenario::id).collect(Collectors.joining(", ")) + ")"));
     }
 
+    /**
+     * Whether it runs only against a {@link ProcessDeployment} (its fault is on the network between processes, which
+     * the playground in one process does not have).
+     */
+    public boolean processesOnly() {
+        return this == PARTITION || this == SLOW_REGION;
+    }
+
     /** Injects the fault; a store fault switches the faulted region's store to its mode. */
     void inject(Playground p, Region faulted) {
+        if (processesOnly()) {
+            throw new IllegalStateException(id + ": runs on processes only (expected: a process deployment)");
+        }
         p.databaseMode(faulted, storeFault);
     }
 

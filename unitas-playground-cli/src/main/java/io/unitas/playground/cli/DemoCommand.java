@@ -68,7 +68,9 @@ final class DemoCommand implements Callable<Integer> {
         if (drill.report == null) {
             drill.report = Path.of("unitas-demo.html");
         }
-        List<Scenario> scenarios = all ? List.of(Scenario.values()) : List.of(Scenario.DB_READONLY);
+        List<Scenario> scenarios = all ? java.util.Arrays.stream(Scenario.values())
+                                                         .filter(s -> !s.processesOnly()).toList()
+                                           : List.of(Scenario.DB_READONLY);
         Path logFile = drill.logFile("unitas-demo.log");
         main.err().println("unitas demo: " + String.join(", ", scenarios.stream().map(Scenario::id).toList())
                            + ", unitas and naive side by side; the pieces' logs go to " + logFile);

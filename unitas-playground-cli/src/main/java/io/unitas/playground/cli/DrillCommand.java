@@ -8,8 +8,10 @@ import io.unitas.playground.PartitionDrill;
 import io.unitas.playground.ReplicationKind;
 import io.unitas.playground.Scenario;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -32,8 +34,8 @@ final class DrillCommand implements Callable<Integer> {
     Main main;
 
     @Parameters(index = "0", paramLabel = "SCENARIO", description = "db-readonly, replication-backlog, region-down, "
-                                                                    + "control-plane-down, dns-down, saga-crash or "
-                                                                    + "partition")
+                                                                    + "control-plane-down, dns-down, saga-crash, "
+                                                                    + "partition or slow-region (--processes only)")
     String scenario;
 
     @Option(names = "--naive", description = "Run with the seed's setup: process-only checks, a DNS switch after "
@@ -52,9 +54,10 @@ final class DrillCommand implements Callable<Integer> {
                           + "db-readonly its PostgreSQL turned read-only, control-plane-down kill -9 of the control "
                           + "plane, replication-backlog SIGSTOP of the Kafka broker the regions replicate through, "
                           + "saga-crash kill -9 of its coordinator's own process mid-saga and of eu's postmaster "
-                          + "(files and logs in deploy/saga/), dns-down kill -9 of every region's DNS server; the "
-                          + "other scenarios not yet. With --naive, then the same on the naive setup's wallets, "
-                          + "both side by side.")
+                          + "(files and logs in deploy/saga/), dns-down kill -9 of every region's DNS server, "
+                          + "partition the first and second regions' links cut (they hang), slow-region 300 ms each "
+                          + "way on every link of the first region. With --naive, then the same on the naive setup's "
+                          + "wallets, both side by side.")
     boolean processes;
 
     @Mixin
@@ -66,15 +69,10 @@ final class DrillCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         UpCommand.quietLibraries();
-        if (PartitionDrill.ID.equals(scenario) && processes) {
-            main.err().println("unitas drill: " + scenario + ": --processes is not supported yet (expected: without "
-                               + "--processes)");
-            return Main.EXIT_USAGE;
-        }
         if (SagaCrash.ID.equals(scenario)) {
             return SagaCrash.run(main, naive, processes);
         }
-        if (PartitionDrill.ID.equals(scenario)) {
+        if (PartitionDrill.ID.equals(scenario) && !processes) {
             ReplicationKind replication;
             try {
                 replication = ReplicationKind.of(playground.replication == null ? "embedded" : playground.replication);
@@ -92,12 +90,16 @@ final class DrillCommand implements Callable<Integer> {
         }
         Scenario s;
         try {
-            if (java.util.Arrays.stream(Scenario.values()).noneMatch(v -> v.id().equals(scenario))) {
-                throw new IllegalArgumentException("scenario: '" + scenario + "' (expected: one of " + String.join(
-                        ", ", java.util.Arrays.stream(Scenario.values()).map(Scenario::id).toList())
-                                                   + ", saga-crash, partition)");
+            List<String> ids = Stream.concat(Arrays.stream(Scenario.values()).map(Scenario::id),
+                                             Stream.of(SagaCrash.ID, PartitionDrill.ID)).distinct().toList();
+            if (!ids.contains(scenario)) {
+                throw new IllegalArgumentException("scenario: '" + scenario + "' (expected: one of "
+                                                   + String.join(", ", ids) + ")");
             }
             s = Scenario.of(scenario);
+            if (s.processesOnly() && !processes) {
+                throw new IllegalArgumentException(s.id() + ": runs on processes only (expected: --processes)");
+            }
             drill.validate(playground, 1);
             if (withExample && naive) {
                 throw new IllegalArgumentException("--with-example: runs with unitas drills only (expected: "

@@ -50,7 +50,7 @@ final class ProcessesDrill implements Callable<Integer> {
                 b.visitEvery(drill.visitEvery());
             }
             run = b.build();
-            // replication-backlog pauses the Kafka broker; region-down and db-readonly move the faulted region's
+            // replication-backlog pauses the Kafka broker, partition and slow-region act on the links to it; region-down and db-readonly move the faulted region's
             // unit with its data (the drill's failover policy); control-plane-down counts what the regions serve
             // without replication
             sides.add(ProcessesUp.builder(main, options, Path.of("deploy")).instances(1).example(drill.example)

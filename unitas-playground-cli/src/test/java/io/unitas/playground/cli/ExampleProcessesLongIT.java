@@ -39,7 +39,7 @@ class ExampleProcessesLongIT {
     @Test
     void anOrderEnteringAtAnotherRegion_isServedInTheUsersRegion_andSigtermLeavesNothingRunning(@TempDir Path dir)
             throws Exception {
-        int from = Ports.range(50);
+        int from = Ports.range(80);
         Path out = dir.resolve("stdout");
         Path err = dir.resolve("stderr");
         Process p = new ProcessBuilder(List.of("java", "-jar",

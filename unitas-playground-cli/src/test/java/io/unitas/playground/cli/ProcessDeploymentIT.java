@@ -86,7 +86,7 @@ class ProcessDeploymentIT {
             assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive)).as("pid " + pid + " after the end")
                                                                              .isEmpty();
         }
-        for (int port = from; port < from + 30; port++) {
+        for (int port = from; port < from + 40; port++) { // the regions' ports, then the links' proxies
             assertThat(listening(port)).as("port " + port + " after the end").isFalse();
         }
     }

@@ -28,6 +28,15 @@ class ProcessesOptionsTest {
     }
 
     @Test
+    void partitionWithProcesses_isTheProcessDrill_notTheOneInProcess() {
+        Cli r = Cli.run("drill", "partition", "--processes", "--naive", "--visit-every", "0ms");
+
+        assertThat(r.exit()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(r.err().strip()).isEqualTo("unitas drill: --visit-every: 0ms (expected: 10ms to 10s on processes,"
+                                              + " an open loop)");
+    }
+
+    @Test
     void aClosedLoop_isRefusedOnProcesses() {
         Cli r = Cli.run("drill", "control-plane-down", "--processes", "--naive", "--visit-every", "0ms");
 

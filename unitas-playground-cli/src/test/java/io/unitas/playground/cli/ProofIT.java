@@ -64,7 +64,7 @@ class ProofIT {
     @BeforeAll
     static void start() throws Exception {
         started = System.nanoTime();
-        deployment = ProcessDeployment.builder().regions(List.of(CN, EU, US)).portsFrom(Ports.range(40))
+        deployment = ProcessDeployment.builder().regions(List.of(CN, EU, US)).portsFrom(Ports.range(64))
                                       .deployDir(dir.resolve("deploy"))
                                       .classPath(Cli.root().resolve("unitas-playground-cli/target/unitas-playground.jar").toString())
                                       .instances(1).replication(ProcessDeployment.Replication.KAFKA)
