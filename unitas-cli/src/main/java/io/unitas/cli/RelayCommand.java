@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
+import io.unitas.config.internal.SecretFiles;
 import io.unitas.control.Relay;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -67,6 +68,12 @@ final class RelayCommand implements Callable<Integer> {
         if (!Files.isReadable(tokenFile)) {
             main.err().println("unitas relay: --token-file " + tokenFile + ": not readable (expected: a file holding "
                                + "a viewer token of the upstream)");
+            return Main.EXIT_USAGE;
+        }
+        try {
+            SecretFiles.checkPrivate(tokenFile, "the relay's upstream token");
+        } catch (IllegalArgumentException e) {
+            main.err().println("unitas relay: --token-file " + e.getMessage());
             return Main.EXIT_USAGE;
         }
         if ((tlsCert == null) != (tlsKey == null)) {

@@ -2,8 +2,10 @@ package io.unitas.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.unitas.config.internal.SecretFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,7 +26,7 @@ class RelayCommandTest {
 
     @Test
     void listeningBeyondLoopbackWithoutTls_isAUsageError() throws Exception {
-        Path token = Files.writeString(dir.resolve("token"), "secret\n");
+        Path token = SecretFiles.writePrivate(dir.resolve("token"), "secret\n");
         Cli res = Cli.run("relay", "--upstream", "http://127.0.0.1:1", "--token-file", token.toString(), "--tokens",
                           Files.writeString(dir.resolve("tokens"), "").toString(), "--listen", "0.0.0.0:0");
 
@@ -39,5 +41,18 @@ class RelayCommandTest {
 
         assertThat(res.exit()).isEqualTo(Main.EXIT_USAGE);
         assertThat(res.err()).startsWith("unitas relay: --token-file " + dir.resolve("nope") + ": not readable");
+    }
+
+    @Test
+    void aTokenFileOthersMayRead_isRefused_withTheFix() throws Exception {
+        Path token = Files.writeString(dir.resolve("token"), "secret\n");
+        Files.setPosixFilePermissions(token, PosixFilePermissions.fromString("rw-r--r--"));
+        Cli res = Cli.run("relay", "--upstream", "http://127.0.0.1:1", "--token-file", token.toString(), "--tokens",
+                          Files.writeString(dir.resolve("tokens"), "").toString());
+
+        assertThat(res.exit()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(res.err().strip()).isEqualTo("unitas relay: --token-file " + token + ": the relay's upstream token"
+                                                + " has mode rw-r--r--, open to others (expected: 600 or stricter, as"
+                                                + " chmod 600 " + token + " gives)");
     }
 }
