@@ -41,7 +41,9 @@ class ExampleProcessFilesTest {
         Properties b = properties("cn/order-b.properties");
 
         assertThat(a.getProperty("server.port")).isEqualTo("41017");
-        assertThat(b.getProperty("server.port")).as("after the regions' blocks (41010..41029)").isEqualTo("41030");
+        assertThat(b.getProperty("server.port"))
+                .as("after the regions' blocks (41010..41029) and the links between them (41030..41039)")
+                .isEqualTo("41040");
         assertThat(a.getProperty("unitas.region")).isEqualTo("cn");
         assertThat(a.getProperty("example.instance")).isEqualTo("order-cn-a");
         assertThat(a.getProperty("unitas.control-plane.url")).isEqualTo("http://127.0.0.1:41000");
@@ -51,8 +53,8 @@ class ExampleProcessFilesTest {
         String registry = "spring.cloud.discovery.client.simple.instances.inventory";
         assertThat(List.of(0, 1, 2, 3)).map(i -> a.getProperty(registry + "[" + i + "].uri") + " "
                                                   + a.getProperty(registry + "[" + i + "].metadata[unitas.region]"))
-                                       .containsExactly("http://127.0.0.1:41018 cn", "http://127.0.0.1:41031 cn",
-                                                        "http://127.0.0.1:41028 eu", "http://127.0.0.1:41034 eu");
+                                       .containsExactly("http://127.0.0.1:41018 cn", "http://127.0.0.1:41041 cn",
+                                                        "http://127.0.0.1:41028 eu", "http://127.0.0.1:41044 eu");
         assertThat(a.getProperty(registry + "[4].uri")).isNull();
     }
 
@@ -62,7 +64,7 @@ class ExampleProcessFilesTest {
         Properties b = properties("eu/inventory-b.properties");
 
         assertThat(a.getProperty("server.port")).isEqualTo("41028");
-        assertThat(b.getProperty("server.port")).isEqualTo("41034");
+        assertThat(b.getProperty("server.port")).isEqualTo("41044");
         assertThat(b.getProperty("unitas.region")).isEqualTo("eu");
         assertThat(b.stringPropertyNames()).noneMatch(n -> n.startsWith("spring.cloud.discovery"));
     }
@@ -71,10 +73,10 @@ class ExampleProcessFilesTest {
     void exampleGateway_sendsItsRegionToItsOrderInstances_andTheOthersToTheirExampleGateways() throws IOException {
         String yaml = Files.readString(dir.resolve("cn/example-gateway.yaml"));
 
-        assertThat(yaml).contains("region: cn\n", "listen: 127.0.0.1:41032\n",
-                                  "  cn: {endpoints: ['127.0.0.1:41017', '127.0.0.1:41030'], health_check: "
+        assertThat(yaml).contains("region: cn\n", "listen: 127.0.0.1:41042\n",
+                                  "  cn: {endpoints: ['127.0.0.1:41017', '127.0.0.1:41040'], health_check: "
                                   + ProcessDeployment.LIVENESS + "}\n",
-                                  "  eu: {endpoints: ['127.0.0.1:41035'], health_check: /unitas/healthz}\n",
+                                  "  eu: {endpoints: ['127.0.0.1:41045'], health_check: /unitas/healthz}\n",
                                   "token_file: '" + dir.resolve("tokens/viewer.token") + "'");
     }
 
@@ -83,9 +85,9 @@ class ExampleProcessFilesTest {
         String text = deployment.describe();
 
         assertThat(text).contains("cn/order-a", "cn/order-b", "cn/inventory-b", "eu/inventory-a",
-                                  "eu/example-gateway http://127.0.0.1:41035", "config eu/order-b.properties",
+                                  "eu/example-gateway http://127.0.0.1:41045", "config eu/order-b.properties",
                                   "-H 'x-user-id: 42' -H 'content-type: application/json' -d '{\"sku\":\"book\"}'"
-                                  + " http://127.0.0.1:41035/orders");
+                                  + " http://127.0.0.1:41045/orders");
     }
 
     @Test
