@@ -45,7 +45,7 @@ class InternalPackagesTest {
             Map.entry("unitas-control", Set.of("unitas-config", "unitas-control-client")),
             Map.entry("unitas-gateway", Set.of("unitas-config", "unitas-control-client")),
             Map.entry("unitas-dns", Set.of("unitas-config", "unitas-control-client")),
-            Map.entry("unitas-playground", Set.of("unitas-control-client")),
+            Map.entry("unitas-playground", Set.of("unitas-control-client", "unitas-config")),
             Map.entry("unitas-cli", Set.of("unitas-config")),
             Map.entry("unitas-playground-cli", Set.of("unitas-config")),
             Map.entry("unitas-spring-boot-starter", Set.of("unitas-config", "unitas-data")));
