@@ -38,6 +38,8 @@ class ConnectionBoundsTest {
             "GET /held HTTP/1.1\r\nHost: bounds\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
     private final AtomicInteger arrived = new AtomicInteger();
+    /** Requests whose headers reached {@code /echo}, which is called before their bodies are read. */
+    private final AtomicInteger echoHeaders = new AtomicInteger();
     private final Queue<CompletableFuture<HttpResponse>> held = new ConcurrentLinkedQueue<>();
     private Server server;
 
@@ -54,8 +56,11 @@ class ConnectionBoundsTest {
                            return HttpResponse.of(answer);
                        })
                        .maxRequestLength(4 * 1024 * 1024)
-                       .service("/echo", (ctx, req) -> HttpResponse.of(req.aggregate().thenApply(
-                               body -> HttpResponse.of(HttpStatus.OK, MediaType.PLAIN_TEXT, body.contentUtf8()))))
+                       .service("/echo", (ctx, req) -> {
+                           echoHeaders.incrementAndGet();
+                           return HttpResponse.of(req.aggregate().thenApply(
+                                   body -> HttpResponse.of(HttpStatus.OK, MediaType.PLAIN_TEXT, body.contentUtf8())));
+                       })
                        .build();
         server.start().join();
     }
@@ -103,7 +108,8 @@ class ConnectionBoundsTest {
             out.write("POST /echo HTTP/1.1\r\nHost: bounds\r\nContent-Length: 5\r\n\r\n"
                               .getBytes(StandardCharsets.US_ASCII));
             out.flush();
-            Thread.sleep(300);
+            Await.until("the headers were taken in, the body not yet sent", Duration.ofSeconds(10),
+                        () -> echoHeaders.get() == 1);
             out.write("hello".getBytes(StandardCharsets.US_ASCII));
             out.flush();
 
