@@ -36,6 +36,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.Uuid;
 
@@ -575,28 +577,11 @@ final class DefaultProcessDeployment implements ProcessDeployment {
         for (URI entry : entries) {
             for (Region home : layout.regions()) {
                 URI uri = entry.resolve("/wallets/" + userId(home, 0));
-                String last = "no answer";
-                while (true) {
-                    try {
-                        HttpResponse<String> res = HTTP.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5))
-                                                                        .build(), HttpResponse.BodyHandlers.ofString());
-                        boolean problem = res.headers().firstValue("content-type").orElse("").contains("problem");
-                        if ((res.statusCode() == 200 || res.statusCode() == 404) && !problem) {
-                            break;
-                        }
-                        last = res.statusCode() + " " + res.body();
-                    } catch (IOException e) {
-                        last = e.toString();
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        throw new IllegalStateException("deployment: interrupted while waiting", e);
-                    }
-                    if (System.nanoTime() > deadline) {
-                        throw new IllegalStateException("deployment: " + uri + " not served after " + timeout
-                                                        + " (last: " + last + ")");
-                    }
-                    sleep(200);
-                }
+                awaitServed(uri + " not served", () -> HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5))
+                                                                  .build(),
+                            res -> (res.statusCode() == 200 || res.statusCode() == 404)
+                                   && !res.headers().firstValue("content-type").orElse("").contains("problem"),
+                            deadline, timeout);
             }
         }
         if (example) {
@@ -1094,32 +1079,41 @@ final class DefaultProcessDeployment implements ProcessDeployment {
         for (Region entry : layout.regions()) {
             for (Region home : layout.regions()) {
                 URI uri = exampleGateway(entry).resolve("/orders");
-                String last = "no answer";
-                while (true) {
-                    try {
-                        HttpResponse<String> res = HTTP.send(
-                                HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(20))
-                                           .header("x-user-id", userId(home, 0))
-                                           .header("content-type", "application/json")
-                                           .POST(HttpRequest.BodyPublishers.ofString("{\"sku\":\"ready\"}")).build(),
-                                HttpResponse.BodyHandlers.ofString());
-                        if (res.statusCode() == 201) {
-                            break;
-                        }
-                        last = res.statusCode() + " " + res.body();
-                    } catch (IOException e) {
-                        last = e.toString();
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        throw new IllegalStateException("deployment: interrupted while waiting", e);
-                    }
-                    if (System.nanoTime() > deadline) {
-                        throw new IllegalStateException("deployment: an order of a " + home + " user at " + uri
-                                                        + " not served after " + timeout + " (last: " + last + ")");
-                    }
-                    sleep(200);
-                }
+                awaitServed("an order of a " + home + " user at " + uri + " not served",
+                            () -> HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(20))
+                                             .header("x-user-id", userId(home, 0))
+                                             .header("content-type", "application/json")
+                                             .POST(HttpRequest.BodyPublishers.ofString("{\"sku\":\"ready\"}"))
+                                             .build(),
+                            res -> res.statusCode() == 201, deadline, timeout);
             }
+        }
+    }
+
+    /**
+     * Sends {@code request} every 200 ms until {@code served} accepts its answer; {@link IllegalStateException} saying
+     * {@code what} and the last answer after {@code deadline}.
+     */
+    private static void awaitServed(String what, Supplier<HttpRequest> request,
+                                    Predicate<HttpResponse<String>> served, long deadline, Duration timeout) {
+        String last = "no answer";
+        while (true) {
+            try {
+                HttpResponse<String> res = HTTP.send(request.get(), HttpResponse.BodyHandlers.ofString());
+                if (served.test(res)) {
+                    return;
+                }
+                last = res.statusCode() + " " + res.body();
+            } catch (IOException e) {
+                last = e.toString();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("deployment: interrupted while waiting", e);
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("deployment: " + what + " after " + timeout + " (last: " + last + ")");
+            }
+            sleep(200);
         }
     }
 
