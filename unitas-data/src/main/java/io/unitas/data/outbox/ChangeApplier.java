@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 
 /**
@@ -28,16 +29,19 @@ public interface ChangeApplier {
     }
 
     /**
-     * As {@link #jdbc(Region, DataSource, Map, Clock, MeterRegistry)}, reconciling after promotions: a change that
-     * crossed a move of its unit recorded in {@code moves} ({@link MoveLog#crossed}) is never written by its handler;
-     * in the unit's new home it goes to {@code reconciler} (a {@link ReconcilingHandler}, or one per type with
-     * {@link CrossedChangeHandler#byType}), anywhere else it is counted applied without effect. Feed {@code moves}
-     * from the live unit-to-region map before each round ({@link MoveLog#observeAll}).
+     * As {@link #jdbc(Region, DataSource, Map, Clock, MeterRegistry)}, reconciling after promotions: before each
+     * batch it records in this region's {@link MoveLog} every unit whose home in {@code homes} (the live unit-to-region
+     * map) differs from the last one seen, so a change that crossed such a move ({@link MoveLog#crossed}) is never
+     * written by its handler: in the unit's new home it goes to {@code reconciler} (a {@link ReconcilingHandler}, or
+     * one per type with {@link CrossedChangeHandler#byType}), anywhere else it is counted applied without effect. A
+     * batch whose moves cannot be recorded (the database is down) is not applied: it is delivered again.
      */
     static ChangeApplier jdbc(Region region, DataSource dataSource, Map<String, ChangeHandler> handlers, Clock clock,
-                              MeterRegistry registry, MoveLog moves, CrossedChangeHandler reconciler) {
+                              MeterRegistry registry, Supplier<Map<String, Region>> homes,
+                              CrossedChangeHandler reconciler) {
         return new JdbcChangeApplier(region, dataSource, handlers, clock, registry,
-                                     java.util.Objects.requireNonNull(moves, "moves"),
+                                     MoveLog.jdbc(region, dataSource, clock),
+                                     java.util.Objects.requireNonNull(homes, "homes"),
                                      java.util.Objects.requireNonNull(reconciler, "reconciler"));
     }
 

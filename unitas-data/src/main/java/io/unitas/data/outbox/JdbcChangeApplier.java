@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,16 +50,19 @@ final class JdbcChangeApplier implements ChangeApplier {
     private final Map<StreamKey, StoppedStream> stopped = new ConcurrentHashMap<>();
     private final Set<StreamKey> metered = ConcurrentHashMap.newKeySet();
     private final MoveLog moves; // null: no reconciliation
+    private final Supplier<Map<String, Region>> homes;
     private final CrossedChangeHandler crossedHandler;
 
     JdbcChangeApplier(Region region, DataSource dataSource, Map<String, ChangeHandler> handlers, Clock clock,
                       MeterRegistry registry) {
-        this(region, dataSource, handlers, clock, registry, null, null);
+        this(region, dataSource, handlers, clock, registry, null, null, null);
     }
 
     JdbcChangeApplier(Region region, DataSource dataSource, Map<String, ChangeHandler> handlers, Clock clock,
-                      MeterRegistry registry, MoveLog moves, CrossedChangeHandler crossedHandler) {
+                      MeterRegistry registry, MoveLog moves, Supplier<Map<String, Region>> homes,
+                      CrossedChangeHandler crossedHandler) {
         this.moves = moves;
+        this.homes = homes;
         this.crossedHandler = crossedHandler;
         this.region = Objects.requireNonNull(region, "region");
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -89,7 +93,12 @@ final class JdbcChangeApplier implements ChangeApplier {
             streams.computeIfAbsent(new StreamKey(change.origin(), change.unit()), k -> new ArrayList<>()).add(change);
         }
         List<ApplyResult> results = new ArrayList<>(changes.size());
-        if (changes.size() > 1) {
+        String unrecorded = observeMoves();
+        if (unrecorded != null) {
+            streams.values().forEach(s -> results.add(new ApplyResult(Outcome.UNAVAILABLE, s.get(0), -1, unrecorded)));
+            streams.clear();
+        }
+        if (changes.size() > 1 && !streams.isEmpty()) {
             try {
                 List<ApplyResult> together = applyStreamsInOneTransaction(streams);
                 if (together != null) {
@@ -322,6 +331,22 @@ final class JdbcChangeApplier implements ChangeApplier {
                 c.rollback();
                 throw e;
             }
+        }
+    }
+
+    /**
+     * Records the moves of the live map before a batch, so that a change crossing one is known as such when it is
+     * applied; returns why they could not be recorded, or null.
+     */
+    private String observeMoves() {
+        if (moves == null) {
+            return null;
+        }
+        try {
+            moves.observeAll(homes.get());
+            return null;
+        } catch (RuntimeException e) {
+            return region + ": cannot record the units' moves before applying: " + e.getMessage();
         }
     }
 
