@@ -7,6 +7,7 @@ import java.util.Objects;
 
 import io.unitas.data.outbox.ChangeEnvelope;
 import io.unitas.data.outbox.ChangeHandler;
+import io.unitas.data.outbox.CrossedChangeHandler;
 
 /**
  * How this region writes one entity type from another region's changes, declared as a bean: the starter's applier
@@ -33,10 +34,16 @@ public final class UnitasChangeHandler {
 
     private final String entityType;
     private final ChangeHandler handler;
+    private final CrossedChangeHandler reconciler; // null: a crossed change stops its unit's stream
 
-    private UnitasChangeHandler(String entityType, ChangeHandler handler) {
+    private UnitasChangeHandler(String entityType, ChangeHandler handler, CrossedChangeHandler reconciler) {
         this.entityType = UnitasEntity.checkedType(entityType);
         this.handler = Objects.requireNonNull(handler, "handler");
+        this.reconciler = reconciler;
+    }
+
+    private UnitasChangeHandler(String entityType, ChangeHandler handler) {
+        this(entityType, handler, null);
     }
 
     /** Writes changes of {@code entityType} with {@code handler}, which decodes the payload itself. */
@@ -65,6 +72,17 @@ public final class UnitasChangeHandler {
         }
     }
 
+    /**
+     * This handler, with what this region does as a unit's new home with a change of this type that the unit's old
+     * home acknowledged but had not shipped when the unit moved here (a failover): instead of writing it over this
+     * region's data, {@code reconciler} decides it in the applier's transaction, for instance by adding a deposit that
+     * is not here yet and refunding one that was charged here again. Without one, such a change stops its unit's
+     * stream from the old home, with a reason in the replication health component, and is never written.
+     */
+    public UnitasChangeHandler reconciledBy(CrossedChangeHandler reconciler) {
+        return new UnitasChangeHandler(entityType, handler, Objects.requireNonNull(reconciler, "reconciler"));
+    }
+
     /** The entity type whose changes it writes. */
     public String entityType() {
         return entityType;
@@ -73,6 +91,27 @@ public final class UnitasChangeHandler {
     /** The data layer's handler. */
     ChangeHandler handler() {
         return handler;
+    }
+
+    /** The reconciler of crossed changes, or null. */
+    CrossedChangeHandler reconciler() {
+        return reconciler;
+    }
+
+    /**
+     * Both handlers of this type, each also calling {@code after} once it has written (the listeners of the
+     * replicated entities).
+     */
+    UnitasChangeHandler andThen(ChangeHandler after) {
+        ChangeHandler written = (tx, change) -> {
+            handler.apply(tx, change);
+            after.apply(tx, change);
+        };
+        CrossedChangeHandler decided = reconciler == null ? null : (tx, change, move) -> {
+            reconciler.reconcile(tx, change, move);
+            after.apply(tx, change);
+        };
+        return new UnitasChangeHandler(entityType, written, decided);
     }
 
     @Override
@@ -106,5 +145,22 @@ public final class UnitasChangeHandler {
             }
         }
         return byType;
+    }
+
+    /**
+     * The reconcilers of crossed changes by entity type ({@link #reconciledBy}); a type declared without one refuses
+     * such a change with a reason saying how to declare one.
+     */
+    static CrossedChangeHandler reconcilers(List<UnitasChangeHandler> handlers) {
+        java.util.Map<String, CrossedChangeHandler> byType = new java.util.LinkedHashMap<>();
+        for (UnitasChangeHandler h : handlers) {
+            byType.putIfAbsent(h.entityType, h.reconciler != null ? h.reconciler : (tx, change, move) -> {
+                throw new IllegalStateException(change.origin() + " acknowledged it before unit " + move.unit()
+                        + " moved to " + move.to() + ", and had not shipped it; it is not written over " + move.to()
+                        + "'s data (expected: a reconciler, UnitasChangeHandler.of(...).reconciledBy(...), for"
+                        + " entity type '" + h.entityType + "')");
+            });
+        }
+        return CrossedChangeHandler.byType(byType);
     }
 }

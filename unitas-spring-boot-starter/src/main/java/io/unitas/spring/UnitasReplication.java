@@ -45,6 +45,7 @@ final class UnitasReplication implements SmartLifecycle {
     private final DataSource dataSource;
     private final Outbox outbox;
     private final Supplier<List<UnitasChangeHandler>> handlerBeans;
+    private final Supplier<Map<String, Region>> homes;
     private final Clock clock;
     private final MeterRegistry registry;
     private volatile Map<String, ChangeHandler> handlers = Map.of();
@@ -54,8 +55,10 @@ final class UnitasReplication implements SmartLifecycle {
 
     private UnitasReplication(UnitasReplicationProperties settings, Transport kind, Region region,
                               List<Region> regions, DataSource dataSource,
-                              Supplier<List<UnitasChangeHandler>> handlerBeans, Clock clock, MeterRegistry registry) {
+                              Supplier<List<UnitasChangeHandler>> handlerBeans, Supplier<Map<String, Region>> homes,
+                              Clock clock, MeterRegistry registry) {
         this.settings = settings;
+        this.homes = homes;
         this.kind = kind;
         this.region = region;
         this.regions = List.copyOf(regions);
@@ -75,7 +78,7 @@ final class UnitasReplication implements SmartLifecycle {
      */
     static UnitasReplication create(UnitasReplicationProperties settings, String regionId, List<Region> topology,
                                     DataSource dataSource, Supplier<List<UnitasChangeHandler>> handlerBeans,
-                                    Clock clock, MeterRegistry registry) {
+                                    Supplier<Map<String, Region>> homes, Clock clock, MeterRegistry registry) {
         List<String> problems = new ArrayList<>();
         Transport kind = transport(settings.getTransport(), problems);
         if (kind == Transport.KAFKA) {
@@ -116,7 +119,8 @@ final class UnitasReplication implements SmartLifecycle {
         if (!problems.isEmpty()) {
             throw new UnitasConfigurationException(problems);
         }
-        return new UnitasReplication(settings, kind, region, regions, dataSource, handlerBeans, clock, registry);
+        return new UnitasReplication(settings, kind, region, regions, dataSource, handlerBeans, homes, clock,
+                                     registry);
     }
 
     private static Transport transport(String name, List<String> problems) {
@@ -141,13 +145,16 @@ final class UnitasReplication implements SmartLifecycle {
             return;
         }
         List<String> problems = new ArrayList<>();
-        Map<String, ChangeHandler> byType = UnitasChangeHandler.byType(handlerBeans.get(), problems);
+        List<UnitasChangeHandler> declared = handlerBeans.get();
+        Map<String, ChangeHandler> byType = UnitasChangeHandler.byType(declared, problems);
         if (!problems.isEmpty()) {
             throw new UnitasConfigurationException(problems);
         }
         handlers = Map.copyOf(byType);
         if (applier == null) {
-            applier = ChangeApplier.jdbc(region, dataSource, handlers, clock, registry);
+            // a change the old home had not shipped when its unit moved here is reconciled, never written over ours
+            applier = ChangeApplier.jdbc(region, dataSource, handlers, clock, registry, homes,
+                                         UnitasChangeHandler.reconcilers(declared));
         }
         ChangeTransport t = switch (kind) {
             case EMBEDDED -> EmbeddedGroups.join(settings.getEmbedded().getGroup(), regions, applier);

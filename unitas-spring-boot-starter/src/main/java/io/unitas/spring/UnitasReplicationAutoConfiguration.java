@@ -1,13 +1,18 @@
 package io.unitas.spring;
 
 import java.time.Clock;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 import javax.sql.DataSource;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.unitas.client.RoutingSnapshot;
+import io.unitas.core.Region;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.NoSuchBeanDefinitionException;
 import org.springframework.beans.factory.ObjectProvider;
@@ -49,9 +54,25 @@ public class UnitasReplicationAutoConfiguration {
         DataSource dataSource = dataSource(settings, beans, dataSources);
         return UnitasReplication.create(settings, properties.getRegion(),
                                         state.current().rules().topology().regions(), dataSource,
-                                        () -> handlers(handlers, merged, listeners),
+                                        () -> handlers(handlers, merged, listeners), homes(state),
                                         clock.getIfAvailable(Clock::systemUTC),
                                         meters.getIfAvailable(SimpleMeterRegistry::new));
+    }
+
+    // The live unit-to-region map, built again only when the routing state changes.
+    private static Supplier<Map<String, Region>> homes(UnitasRoutingState state) {
+        AtomicReference<Map.Entry<RoutingSnapshot, Map<String, Region>>> last = new AtomicReference<>();
+        return () -> {
+            RoutingSnapshot now = state.current();
+            Map.Entry<RoutingSnapshot, Map<String, Region>> seen = last.get();
+            if (seen == null || seen.getKey() != now) {
+                Map<String, Region> homes = new HashMap<>();
+                now.rules().units().forEach(u -> homes.put(u.id(), u.home()));
+                seen = Map.entry(now, Map.copyOf(homes));
+                last.set(seen);
+            }
+            return seen.getValue();
+        };
     }
 
     // The handler beans, and the merge on arrival of every entity declared with a merge policy.
@@ -62,17 +83,16 @@ public class UnitasReplicationAutoConfiguration {
                                                       ObjectProvider<UnitasChangeListener> listeners) {
         List<UnitasChangeHandler> all = new java.util.ArrayList<>(beans.orderedStream().toList());
         UnitasMerge merge = merged.getIfAvailable();
-        if (merge != null) {
-            merge.handlers().forEach((type, handler) -> all.add(UnitasChangeHandler.of(type, handler)));
+        if (merge != null) { // a merge is order-free: a change that crossed a move is merged as any other
+            merge.handlers().forEach((type, handler) -> all.add(UnitasChangeHandler.of(type, handler).reconciledBy(
+                    (tx, change, move) -> handler.apply(tx, change))));
         }
         List<UnitasChangeListener> told = listeners.orderedStream().toList();
         if (told.isEmpty()) {
             return all;
         }
-        return all.stream().map(h -> UnitasChangeHandler.of(h.entityType(), (tx, change) -> {
-            h.handler().apply(tx, change);
-            told.forEach(l -> l.changed(change.entityType(), change.key(), change.payload()));
-        })).toList();
+        return all.stream().map(h -> h.andThen((tx, change) -> told.forEach(
+                l -> l.changed(change.entityType(), change.key(), change.payload())))).toList();
     }
 
     /** What the service appends its changes to, in its own transaction. */

@@ -221,17 +221,17 @@ class ReplicationTest {
         throw new AssertionError("started (expected: a failure)");
     }
 
-    private static Wallet deposit(ConfigurableApplicationContext region, String user, long amount) {
+    static Wallet deposit(ConfigurableApplicationContext region, String user, long amount) {
         @SuppressWarnings("unchecked")
         UnitasEntity<Wallet> entity = region.getBean("walletEntity", UnitasEntity.class);
         return region.getBean(Wallets.class).deposit(entity, user, amount);
     }
 
-    private static String wallet(ConfigurableApplicationContext region, String user) {
+    static String wallet(ConfigurableApplicationContext region, String user) {
         return region.getBean(Wallets.class).find(user).map(w -> w.balance() + " v" + w.version()).orElse(null);
     }
 
-    private static org.springframework.boot.actuate.health.Health health(ConfigurableApplicationContext region) {
+    static org.springframework.boot.actuate.health.Health health(ConfigurableApplicationContext region) {
         return region.getBean("unitasReplicationHealthIndicator", HealthIndicator.class).health();
     }
 

@@ -7,6 +7,8 @@ import java.util.Optional;
 import io.unitas.spring.UnitasChangeHandler;
 import io.unitas.spring.UnitasEntity;
 import io.unitas.spring.UnitasOutbox;
+import io.unitas.spring.wallet.MovableRoutingState;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
@@ -42,9 +44,36 @@ public class ReplicatedWalletApp {
                            .version(Wallet::version).stalenessBudget(java.time.Duration.ofSeconds(5)).build();
     }
 
-    /** Another region's wallet, written as it carries it, and logged. */
+    /**
+     * The routing state of the test files, whose units a test moves ({@code wallet.movable: true}); otherwise the
+     * starter reads the files itself.
+     */
     @Bean
-    UnitasChangeHandler walletChanges(UnitasEntity<Wallet> walletEntity) {
+    @ConditionalOnProperty(name = "wallet.movable", havingValue = "true")
+    MovableRoutingState movableRoutingState() {
+        return new MovableRoutingState();
+    }
+
+    /**
+     * Another region's wallet, written as it carries it, and logged. With {@code wallet.reconciler: true}, a wallet the
+     * old home had not shipped when its unit moved here is only noted in {@code wallet_crossed}, with its origin.
+     */
+    @Bean
+    UnitasChangeHandler walletChanges(UnitasEntity<Wallet> walletEntity,
+                                      @Value("${wallet.reconciler:false}") boolean reconciler) {
+        UnitasChangeHandler handler = walletHandler(walletEntity);
+        return !reconciler ? handler : handler.reconciledBy((tx, change, move) -> {
+            try (PreparedStatement ps = tx.prepareStatement(
+                    "INSERT INTO wallet_crossed (user_id, payload, origin) VALUES (?, ?, ?)")) {
+                ps.setString(1, change.key());
+                ps.setString(2, new String(change.payload(), StandardCharsets.UTF_8));
+                ps.setString(3, change.origin().id());
+                ps.executeUpdate();
+            }
+        });
+    }
+
+    private static UnitasChangeHandler walletHandler(UnitasEntity<Wallet> walletEntity) {
         return UnitasChangeHandler.of(walletEntity, (tx, key, wallet) -> {
             try (PreparedStatement ps = tx.prepareStatement(
                     "INSERT INTO wallet (user_id, balance, version) VALUES (?, ?, ?) ON CONFLICT (user_id)"
@@ -90,6 +119,8 @@ public class ReplicatedWalletApp {
             jdbc.execute("CREATE TABLE IF NOT EXISTS wallet_applied (n BIGSERIAL PRIMARY KEY, user_id VARCHAR(64)"
                          + " NOT NULL, version BIGINT NOT NULL)");
             jdbc.execute("CREATE TABLE IF NOT EXISTS note (id VARCHAR(64) PRIMARY KEY, text TEXT NOT NULL)");
+            jdbc.execute("CREATE TABLE IF NOT EXISTS wallet_crossed (user_id VARCHAR(64) NOT NULL, payload TEXT NOT NULL,"
+                         + " origin VARCHAR(64) NOT NULL)");
         }
 
         public Optional<Wallet> find(String userId) {

@@ -21,7 +21,7 @@ public final class MovableRoutingState implements UnitasRoutingState {
     private final UnitRules rules;
     private final AtomicReference<RoutingSnapshot> current;
 
-    MovableRoutingState() {
+    public MovableRoutingState() {
         Topology topology = TopologyFile.read(DIR.resolve("topology.yaml"));
         rules = UnitRulesFile.read(DIR.resolve("rules.yaml"), topology);
         current = new AtomicReference<>(RoutingSnapshot.of(rules, HealthFile.read(DIR.resolve("health.json"),
