@@ -52,8 +52,9 @@ import java.util.regex.Pattern;
  * region's gateway and at the next region's when it does not answer; naive, at their region's wallet instances
  * directly, and at the next region's only once its liveness endpoint stops answering ({@link GeoDns}). The phases
  * count the requests of the visits and resends due in them. Once the region is back, the invariants are counted in
- * every region's database: no key charged twice, no acknowledged deposit lost, no answer naming another user, every
- * balance the sum of its ledger, and no wallet answered "not found" after a deposit of it was acknowledged.
+ * every region's database: no key charged twice (net of refunds), no acknowledged deposit lost, no answer naming
+ * another user, every balance the sum of its ledger, and no wallet answered "not found" after a deposit of it was
+ * acknowledged.
  *
  * <p>On unitas's side of {@code region-down} and {@code db-readonly} (with replication) the drill sets the control
  * plane's failover policy for the faulted region before the load ({@link DrillFailover}, as the in-process drill
@@ -694,8 +695,11 @@ public final class ProcessDrill {
             long[] mismatches = new long[1];
             boolean replicated = !d.naive() && d.kafka().isPresent();
             for (Region r : d.regions()) {
-                query(r, "SELECT deposit_key, COUNT(*) FROM wallet_ledger WHERE deposit_key LIKE 'drill-%' GROUP BY"
-                         + " deposit_key", rs -> ledger.merge(rs.getString(1), rs.getLong(2), Long::sum));
+                // a key's charges net of its refunds (a deposit charged again after a failover, refunded when the
+                // old home's unshipped deposit reaches the new home)
+                query(r, "SELECT deposit_key, SUM(CASE WHEN amount < 0 THEN -1 ELSE 1 END) FROM wallet_ledger"
+                         + " WHERE deposit_key LIKE 'drill-%' GROUP BY deposit_key",
+                      rs -> ledger.merge(rs.getString(1), rs.getLong(2), Long::sum));
                 if (replicated) {
                     query(r, "SELECT user_id, SUM(amount) FROM wallet_ledger GROUP BY user_id",
                           rs -> sums.merge(rs.getString(1), rs.getLong(2), Long::sum));
@@ -713,7 +717,7 @@ public final class ProcessDrill {
                 }
             });
             long twice = ledger.values().stream().filter(n -> n > 1).count();
-            long lost = acknowledged.stream().filter(k -> !ledger.containsKey(k)).count();
+            long lost = acknowledged.stream().filter(k -> ledger.getOrDefault(k, 0L) < 1).count();
             return new ProcessDrillResult(b.scenario, mode, faulted.id(), faultedServed.get(), faultedTotal.get(),
                                           othersServed.get(), othersTotal.get(), failedInFault.get(),
                                           failedAfter.get(), requests.get(), acknowledged.size(), twice, lost,

@@ -64,11 +64,12 @@ public class WalletService {
 
     /**
      * Other regions' deposits, written here in the applier's transaction: the wallet, a newer version over an older
-     * one only, and the key it was charged under.
+     * one only, and the key it was charged under; and, once a user's unit has moved here in a failover, the deposits
+     * the old home had not shipped, reconciled ({@link Wallets#reconcile}).
      */
     @Bean
-    UnitasChangeHandler walletChanges() {
-        return UnitasChangeHandler.of(Wallets.TYPE, Wallets::apply);
+    UnitasChangeHandler walletChanges(Wallets wallets) {
+        return UnitasChangeHandler.of(Wallets.TYPE, Wallets::apply).reconciledBy(wallets::reconcile);
     }
 
     /**

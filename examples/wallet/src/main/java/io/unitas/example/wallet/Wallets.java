@@ -6,9 +6,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import io.unitas.data.outbox.ChangeEnvelope;
+import io.unitas.data.outbox.RecordedMove;
 import io.unitas.spring.UnitasOutbox;
 import java.util.Optional;
 import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The wallets of this region's database, in plain JDBC; the table is created at start when it is missing. With
@@ -19,6 +22,8 @@ public final class Wallets {
 
     /** The entity type the regions exchange wallets as (the {@code UnitasEntity} and the change handler's). */
     static final String TYPE = "wallet";
+
+    private static final Logger log = LoggerFactory.getLogger(Wallets.class);
 
     private final DataSource db;
     private final UnitasOutbox outbox; // null: replication off
@@ -47,9 +52,36 @@ public final class Wallets {
      */
     static void apply(Connection transaction, ChangeEnvelope change) throws SQLException {
         apply(transaction, change.key(), Wallet.decode(change.payload()));
-        String key = Wallet.depositKey(change.payload());
-        if (key != null) {
-            remember(transaction, change.key(), key);
+        Wallet.Deposit deposit = Wallet.deposit(change.payload());
+        if (deposit != null && deposit.key() != null) {
+            remember(transaction, change.key(), deposit.key());
+        }
+    }
+
+    /**
+     * Decides, here in the user's new home, a deposit that the old home acknowledged but had not shipped when the
+     * user's unit moved here (a failover), in the applier's transaction. One this region has not charged is added to
+     * the balance here (its ledger line stays in the region that charged it). One whose key was charged here as well
+     * (its answer was lost and the user sent it again here) is already in the balance: the second charge is refunded,
+     * a ledger line of minus its amount, so the user pays once. What changed is appended to the outbox, so every
+     * region, the old home included, converges on this region's wallet.
+     */
+    void reconcile(Connection transaction, ChangeEnvelope change, RecordedMove move) throws SQLException {
+        Wallet.Deposit deposit = Wallet.deposit(change.payload());
+        if (deposit == null) {
+            throw new IllegalArgumentException("wallet " + change.key() + ": change " + change.id() + " from "
+                                               + change.origin() + " carries no deposit (expected: amount [key])");
+        }
+        String userId = change.key();
+        if (deposit.key() == null || remember(transaction, userId, deposit.key())) {
+            Wallet after = add(transaction, userId, deposit.amount());
+            append(transaction, userId, after, deposit.amount(), deposit.key());
+            log.info("wallet {}: {}'s deposit {} ({}) was not shipped before unit {} moved here: added", userId,
+                     change.origin(), deposit.key(), deposit.amount(), move.unit());
+        } else {
+            ledger(transaction, userId, deposit.key(), -deposit.amount());
+            log.info("wallet {}: deposit {} ({}) was charged in {} and again here after unit {} moved: refunded here",
+                     userId, deposit.key(), deposit.amount(), change.origin(), move.unit());
         }
     }
 
@@ -106,27 +138,10 @@ public final class Wallets {
                 return find(userId).orElseThrow(() -> new IllegalStateException(
                         "wallet: " + userId + ": key " + key + " charged, but no wallet here"));
             }
-            try (PreparedStatement u = c.prepareStatement(
-                         "INSERT INTO wallet (user_id, balance, version) VALUES (?, ?, 1) ON CONFLICT (user_id)"
-                         + " DO UPDATE SET balance = wallet.balance + EXCLUDED.balance, version = wallet.version + 1"
-                         + " RETURNING balance, version");
-                 PreparedStatement l = c.prepareStatement(
-                         "INSERT INTO wallet_ledger (user_id, deposit_key, amount) VALUES (?, ?, ?)")) {
-                u.setString(1, userId);
-                u.setLong(2, amount);
-                Wallet after;
-                try (ResultSet r = u.executeQuery()) {
-                    r.next();
-                    after = new Wallet(userId, r.getLong(1), r.getLong(2));
-                }
-                l.setString(1, userId);
-                l.setString(2, key);
-                l.setLong(3, amount);
-                l.executeUpdate();
-                if (outbox != null) {
-                    // the outbox on the deposit's own connection: the service manages its transaction itself
-                    outbox.outbox().append(c, outbox.unitOf(userId), TYPE, userId, after.encode(key));
-                }
+            try {
+                Wallet after = add(c, userId, amount);
+                ledger(c, userId, key, amount);
+                append(c, userId, after, amount, key);
                 c.commit();
                 return after;
             } catch (SQLException e) {
@@ -135,6 +150,40 @@ public final class Wallets {
             }
         } catch (SQLException e) {
             throw new IllegalStateException("wallet: " + e.getMessage(), e);
+        }
+    }
+
+    /** Adds {@code amount} to the user's balance (a new wallet for a first deposit); the wallet after it. */
+    private static Wallet add(Connection transaction, String userId, long amount) throws SQLException {
+        try (PreparedStatement u = transaction.prepareStatement(
+                "INSERT INTO wallet (user_id, balance, version) VALUES (?, ?, 1) ON CONFLICT (user_id)"
+                + " DO UPDATE SET balance = wallet.balance + EXCLUDED.balance, version = wallet.version + 1"
+                + " RETURNING balance, version")) {
+            u.setString(1, userId);
+            u.setLong(2, amount);
+            try (ResultSet r = u.executeQuery()) {
+                r.next();
+                return new Wallet(userId, r.getLong(1), r.getLong(2));
+            }
+        }
+    }
+
+    /** A line of the ledger of this region: a deposit charged here, or (negative) one refunded here. */
+    private static void ledger(Connection transaction, String userId, String key, long amount) throws SQLException {
+        try (PreparedStatement l = transaction.prepareStatement(
+                "INSERT INTO wallet_ledger (user_id, deposit_key, amount) VALUES (?, ?, ?)")) {
+            l.setString(1, userId);
+            l.setString(2, key);
+            l.setLong(3, amount);
+            l.executeUpdate();
+        }
+    }
+
+    /** The wallet after a deposit, on the outbox with the deposit (replication on), in the deposit's transaction. */
+    private void append(Connection transaction, String userId, Wallet after, long amount, String key)
+            throws SQLException {
+        if (outbox != null) {
+            outbox.outbox().append(transaction, outbox.unitOf(userId), TYPE, userId, after.encode(amount, key));
         }
     }
 }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.zaxxer.hikari.HikariDataSource;
 import io.unitas.core.Region;
 import io.unitas.data.outbox.ChangeEnvelope;
+import io.unitas.data.outbox.RecordedMove;
+import io.unitas.data.reconcile.UnitMove;
 import io.unitas.testkit.PostgresCluster;
 import io.unitas.testkit.SqlServer;
 import java.nio.charset.StandardCharsets;
@@ -49,7 +51,7 @@ class WalletsTest {
     void aKeyChargedInTheOldHome_andShipped_isNotChargedAgainInTheNewHome() throws Exception {
         Wallets wallets = new Wallets(eu, null);
         try (Connection tx = eu.getConnection()) { // cn's deposit of 5 under k-7, shipped to eu
-            Wallets.apply(tx, change("7", "7 5 1 k-7"));
+            Wallets.apply(tx, change("7", "7 5 1 5 k-7"));
         }
 
         Wallet again = wallets.deposit("7", 5, "k-7"); // the key sent again, now served in eu
@@ -65,13 +67,62 @@ class WalletsTest {
     void aChangeWithoutAKey_isStillAWallet_andANewerOneWins() throws Exception {
         try (Connection tx = eu.getConnection()) {
             Wallets.apply(tx, change("9", "9 4 2"));
-            Wallets.apply(tx, change("9", "9 3 1 k-9"));
+            Wallets.apply(tx, change("9", "9 3 1 3 k-9"));
         }
 
         assertThat(new Wallets(eu, null).find("9")).contains(new Wallet("9", 4, 2));
         assertThat(query("SELECT COUNT(*) FROM wallet_keys WHERE deposit_key = 'k-9'"))
                 .as("the older change's key is known all the same").isEqualTo("1");
     }
+
+    @Test
+    void aDepositTheOldHomeDidNotShip_notChargedHere_isAddedHere_withoutALedgerLineHere() throws Exception {
+        Wallets wallets = new Wallets(eu, null);
+        try (Connection tx = eu.getConnection()) {
+            Wallets.apply(tx, change("11", "11 5 1 5 k-1")); // shipped before cn died
+        }
+        wallets.deposit("11", 2, "k-2");                       // eu, the new home, serves the user
+
+        try (Connection tx = eu.getConnection()) {             // cn's deposit of 4, acknowledged but never shipped
+            wallets.reconcile(tx, change("11", "11 9 2 4 k-3"), MOVE);
+        }
+
+        assertThat(wallets.find("11")).contains(new Wallet("11", 11, 3));
+        assertThat(query("SELECT COUNT(*) FROM wallet_keys WHERE user_id = '11' AND deposit_key = 'k-3'"))
+                .as("the key is known here: sent again, it is not charged").isEqualTo("1");
+        assertThat(wallets.deposit("11", 4, "k-3")).isEqualTo(new Wallet("11", 11, 3));
+        assertThat(query("SELECT COUNT(*) FROM wallet_ledger WHERE deposit_key = 'k-3'"))
+                .as("its ledger line stays in cn, where it was charged").isEqualTo("0");
+    }
+
+    @Test
+    void aDepositTheOldHomeDidNotShip_chargedHereAgain_isRefundedHere_andTheBalanceKeepsItOnce() throws Exception {
+        Wallets wallets = new Wallets(eu, null);
+        try (Connection tx = eu.getConnection()) {
+            Wallets.apply(tx, change("12", "12 5 1 5 k-1"));
+        }
+        wallets.deposit("12", 4, "k-3");                       // its answer lost in cn, the key sent again in eu
+
+        try (Connection tx = eu.getConnection()) {
+            wallets.reconcile(tx, change("12", "12 9 2 4 k-3"), MOVE);
+        }
+
+        assertThat(wallets.find("12")).contains(new Wallet("12", 9, 2));
+        assertThat(query("SELECT string_agg(amount::text, ',' ORDER BY id) FROM wallet_ledger WHERE user_id = '12'"))
+                .as("charged here, then refunded here: with cn's line the user paid once").isEqualTo("4,-4");
+    }
+
+    @Test
+    void aCrossedChangeWithoutADeposit_isRefused_namingTheChange() throws Exception {
+        try (Connection tx = eu.getConnection()) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                    () -> new Wallets(eu, null).reconcile(tx, change("13", "13 4 2"), MOVE))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("carries no deposit");
+        }
+    }
+
+    private static final RecordedMove MOVE = new RecordedMove(
+            new UnitMove("u-cn", Region.of("cn"), Region.of("eu"), Instant.parse("2026-12-05T10:00:00Z")), 1);
 
     private static ChangeEnvelope change(String user, String payload) {
         return new ChangeEnvelope("u-cn", Region.of("cn"), 1, Wallets.TYPE, user,
