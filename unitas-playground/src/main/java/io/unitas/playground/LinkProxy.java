@@ -31,6 +31,10 @@ import java.util.logging.Logger;
  *       hangs rather than refuses;
  *   <li>{@link #delay delay} holds every chunk, each direction, for a fixed latency after it was read, in order.
  * </ul>
+ * Open or delayed, a link whose target refuses a connection (the far region's process is dead) refuses too: the
+ * connection that found out is reset, and the link stops listening until the target takes connections again, so a
+ * region that is gone looks gone from across the link, as on a network without a proxy, rather than like one that
+ * accepts and hangs up.
  * Memory is bounded: each direction of a connection queues at most {@link #QUEUE} chunks of {@link #CHUNK} bytes, and
  * stops reading its source while its queue is full (TCP's own flow control then holds the sender).
  */
@@ -49,7 +53,9 @@ final class LinkProxy implements AutoCloseable {
     private final String name;
     private final InetSocketAddress target;
     private final LongSupplier ticker;
-    private final ServerSocket server;
+    private final int port;
+    private volatile ServerSocket server;
+    private volatile boolean refusing;
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
     private final AtomicLong failures = new AtomicLong();
     private final Object modeChanged = new Object();
@@ -60,6 +66,7 @@ final class LinkProxy implements AutoCloseable {
     private LinkProxy(String name, ServerSocket server, InetSocketAddress target, LongSupplier ticker) {
         this.name = name;
         this.server = server;
+        this.port = server.getLocalPort();
         this.target = target;
         this.ticker = ticker;
     }
@@ -71,21 +78,27 @@ final class LinkProxy implements AutoCloseable {
     static LinkProxy start(String name, int port, InetSocketAddress target, LongSupplier ticker) {
         ServerSocket server;
         try {
-            server = new ServerSocket();
-            server.setReuseAddress(true);
-            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+            server = listen(port);
         } catch (IOException e) {
             throw new IllegalStateException("link " + name + ": cannot listen on 127.0.0.1:" + port + ": "
                                             + e.getMessage(), e);
         }
         LinkProxy p = new LinkProxy(name, server, Objects.requireNonNull(target, "target"), ticker);
-        daemon("link-" + name + "-accept", p::accept);
+        ServerSocket first = server;
+        daemon("link-" + name + "-accept", () -> p.accept(first));
         return p;
     }
 
-    /** The port it listens on. */
+    private static ServerSocket listen(int port) throws IOException {
+        ServerSocket server = new ServerSocket();
+        server.setReuseAddress(true);
+        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+        return server;
+    }
+
+    /** The port it listens on (also while it refuses, as its target does). */
     int port() {
-        return server.getLocalPort();
+        return port;
     }
 
     String name() {
@@ -127,19 +140,75 @@ final class LinkProxy implements AutoCloseable {
         }
     }
 
-    private void accept() {
-        while (!closed) {
+    private void accept(ServerSocket listening) {
+        while (!closed && !listening.isClosed()) {
             try {
-                Socket from = server.accept();
+                Socket from = listening.accept();
                 sockets.add(from);
                 daemon("link-" + name + "-connect", () -> connect(from));
             } catch (IOException e) {
-                if (!closed) {
+                if (!closed && !listening.isClosed()) {
                     failed("accept", e);
                 }
             } catch (Throwable t) {
                 failed("accept", t);
             }
+        }
+    }
+
+    /**
+     * The target refused: so does the link. It stops listening, and a loop connects to the target every
+     * {@link #RECHECK_MILLIS} until it answers, then listens again on the same port.
+     */
+    private void refuseLikeTheTarget() {
+        synchronized (this) {
+            if (refusing || closed) {
+                return;
+            }
+            refusing = true;
+            try {
+                server.close();
+            } catch (IOException e) {
+                // closing: nothing left to do with it
+            }
+        }
+        LOG.info("link " + name + ": " + target.getHostString() + ":" + target.getPort() + " refuses connections;"
+                 + " so does 127.0.0.1:" + port + " until it takes them again");
+        daemon("link-" + name + "-refusing", () -> {
+            while (!closed) {
+                try (Socket probe = new Socket()) {
+                    probe.connect(target, 1_000);
+                } catch (IOException e) {
+                    sleepQuietly(RECHECK_MILLIS);
+                    continue;
+                }
+                try {
+                    ServerSocket again = listen(port);
+                    synchronized (this) {
+                        server = again;
+                        refusing = false;
+                        if (closed) {
+                            again.close();
+                            return;
+                        }
+                    }
+                    LOG.info("link " + name + ": " + target.getHostString() + ":" + target.getPort()
+                             + " takes connections again; so does 127.0.0.1:" + port);
+                    accept(again);
+                    return;
+                } catch (IOException e) {
+                    failed("listen again on " + port, e);
+                    sleepQuietly(RECHECK_MILLIS);
+                }
+            }
+        });
+    }
+
+    private static void sleepQuietly(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -150,7 +219,13 @@ final class LinkProxy implements AutoCloseable {
             awaitNotCut();
             to = new Socket();
             sockets.add(to);
-            to.connect(target, 5_000);
+            try {
+                to.connect(target, 5_000);
+            } catch (java.net.ConnectException e) {
+                from.setSoLinger(true, 0); // a reset, as near a refusal as an accepted connection gets
+                refuseLikeTheTarget();
+                throw e;
+            }
             from.setTcpNoDelay(true);
             to.setTcpNoDelay(true);
             pump(from, to, "up");
@@ -276,10 +351,12 @@ final class LinkProxy implements AutoCloseable {
         synchronized (modeChanged) {
             modeChanged.notifyAll();
         }
-        try {
-            server.close();
-        } catch (IOException e) {
-            // closing: nothing left to do with it
+        synchronized (this) {
+            try {
+                server.close();
+            } catch (IOException e) {
+                // closing: nothing left to do with it
+            }
         }
         sockets.forEach(this::closeQuietly);
     }

@@ -122,6 +122,57 @@ class LinkProxyTest {
     }
 
     @Test
+    void aTargetThatRefuses_makesTheLinkRefuse_untilItListensAgain() throws IOException {
+        int port = target.getLocalPort();
+        target.close();                                        // the far region's process is killed
+        try (Socket first = connect()) {                       // accepted before the link knew: closed at once
+            first.setSoTimeout(5_000);
+            assertThatThrownBy(() -> first.getInputStream().read()).as("reset")
+                    .isInstanceOf(IOException.class);
+        } catch (IOException e) {
+            // reset before the read: as good
+        }
+
+        Await.until("the link refuses as its target does", ARRIVES_WITHIN, () -> {
+            try (Socket s = connect()) {
+                return false;
+            } catch (java.net.ConnectException e) {
+                return true;
+            } catch (IOException e) {
+                return false;
+            }
+        });
+
+        target = new ServerSocket();                           // the far region is back on its port
+        target.setReuseAddress(true);
+        target.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+        Await.until("the link listens again", ARRIVES_WITHIN, () -> {
+            try (Socket s = connect()) {
+                return true;
+            } catch (IOException e) {
+                return false;
+            }
+        });
+        try (Socket client = connect()) {
+            send(client, "ping");
+            assertThat(firstCarrying(target, 4)).isEqualTo("ping");
+        }
+    }
+
+    /** The first {@code n} bytes of the first connection that carries any (the link's probes of it carry none). */
+    private static String firstCarrying(ServerSocket target, int n) throws IOException {
+        while (true) {
+            try (Socket s = target.accept()) {
+                s.setSoTimeout((int) ARRIVES_WITHIN.toMillis());
+                byte[] got = s.getInputStream().readNBytes(n);
+                if (got.length > 0) {
+                    return new String(got, StandardCharsets.UTF_8);
+                }
+            }
+        }
+    }
+
+    @Test
     void aNegativeLatency_isRefused() {
         assertThatThrownBy(() -> proxy.delay(Duration.ofMillis(-1)))
                 .hasMessage("latency: PT-0.001S (expected: >= 0)");
