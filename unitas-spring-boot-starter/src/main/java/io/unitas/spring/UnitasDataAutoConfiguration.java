@@ -11,11 +11,13 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.io.ResourceLoader;
 
 /**
  * The data plane: {@link UnitasReadiness}, the repositories' reads that fall back to the home region, when the data
  * layer is present; the other regions' home-read servers it reads from (and idempotency claims at them); this
- * region's home-read server; and the answer to a {@link DataNotReadyException} thrown from a controller.
+ * region's home-read server; and the answer to a {@link DataNotReadyException} thrown from a controller. Home reads
+ * configured without Armeria on the class path stop the start naming the dependency ({@link HomeReadLibraries}).
  */
 @AutoConfiguration(after = UnitasAutoConfiguration.class)
 @ConditionalOnBean(UnitasProperties.class)
@@ -28,7 +30,8 @@ public class UnitasDataAutoConfiguration {
     @Bean
     HomeReadPeers unitasHomeReadPeers(UnitasProperties properties,
                                       ObjectProvider<io.micrometer.core.instrument.MeterRegistry> meters,
-                                      ObjectProvider<UnitasEntity<?>> entities) {
+                                      ObjectProvider<UnitasEntity<?>> entities, ResourceLoader resources) {
+        HomeReadLibraries.check(properties, resources.getClassLoader());
         return new HomeReadPeers(RepositoryReadiness.homeReads(properties, meters.getIfAvailable()),
                                  properties.getRegion(), () -> entities.orderedStream().toList());
     }
@@ -50,7 +53,9 @@ public class UnitasDataAutoConfiguration {
                                           ObjectProvider<IdempotencySetup> idempotency,
                                           ObjectProvider<io.micrometer.core.instrument.MeterRegistry> meters,
                                           ObjectProvider<Clock> clock,
-                                          ObjectProvider<HomeReadServing.MergeCopy> merge) {
+                                          ObjectProvider<HomeReadServing.MergeCopy> merge,
+                                          ResourceLoader resources) {
+        HomeReadLibraries.check(properties, resources.getClassLoader());
         List<UnitasEntity<?>> declared = entities.orderedStream().toList();
         IdempotencySetup setup = idempotency.getIfAvailable();
         io.unitas.data.IdempotencyStore local = setup == null ? null : setup.local();

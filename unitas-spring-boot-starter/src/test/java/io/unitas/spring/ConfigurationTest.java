@@ -392,6 +392,33 @@ class ConfigurationTest {
              });
     }
 
+    @Test
+    void homeReadsWithoutArmeriaOnTheClassPath_stopTheStart_namingEachDependencyToAdd() {
+        // unitas-data declares them optional: a service without home reads does not carry Armeria and Netty
+        web().withClassLoader(new FilteredClassLoader("com.linecorp.armeria.", "io.unitas.server.bounds."))
+             .withBean(javax.sql.DataSource.class, ConfigurationTest::h2)
+             .withPropertyValues("unitas.readiness.home-reads.server.port=0", "unitas.readiness.home-reads.token=t",
+                                 "unitas.readiness.home-reads.endpoints.cn=http://127.0.0.1:9")
+             .run(context -> {
+                 assertThat(context).hasFailed();
+                 assertThat(analysed(context.getStartupFailure())).contains(
+                         "unitas.readiness.home-reads.endpoints: home reads need Armeria on the class path (missing:"
+                         + " com.linecorp.armeria.client.WebClient; add com.linecorp.armeria:armeria)",
+                         "unitas.readiness.home-reads.server.port: the home-read server needs Armeria on the class"
+                         + " path (missing: com.linecorp.armeria.server.Server; add com.linecorp.armeria:armeria)",
+                         "unitas.readiness.home-reads.server.port: the home-read server needs unitas-server-bounds on"
+                         + " the class path (missing: io.unitas.server.bounds.ConnectionBounds; add"
+                         + " io.unitas:unitas-server-bounds)");
+             });
+    }
+
+    @Test
+    void withoutArmeriaOnTheClassPath_theDataLayerStartsWhenNoHomeReadsAreConfigured() {
+        web().withClassLoader(new FilteredClassLoader("com.linecorp.armeria.", "io.unitas.server.bounds."))
+             .withBean(javax.sql.DataSource.class, ConfigurationTest::h2)
+             .run(context -> assertThat(context).hasNotFailed().hasSingleBean(UnitasReadiness.class));
+    }
+
     private static javax.sql.DataSource h2() {
         org.h2.jdbcx.JdbcDataSource h2 = new org.h2.jdbcx.JdbcDataSource();
         h2.setURL("jdbc:h2:mem:config-" + java.util.UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");

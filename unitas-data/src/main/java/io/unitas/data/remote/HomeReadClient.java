@@ -224,7 +224,12 @@ public interface HomeReadClient extends AutoCloseable {
             return this;
         }
 
-        /** Builds it; connections are opened on first use. */
+        /**
+         * Builds it; connections are opened on first use.
+         *
+         * @throws IllegalStateException when a required setting is missing, or Armeria
+         *                               ({@code com.linecorp.armeria:armeria}) is not on the class path
+         */
         public HomeReadClient build() {
             return build(Timers.system());
         }
@@ -240,6 +245,7 @@ public interface HomeReadClient extends AutoCloseable {
                 throw new IllegalStateException("hedge_after: " + hedgeAfter + " (expected: < deadline " + deadline
                                                 + ", or withoutHedging())");
             }
+            Libraries.require("HomeReadClient.build()", Libraries.ARMERIA);
             return new ArmeriaHomeReadClient(this, timers);
         }
     }

@@ -207,7 +207,11 @@ public interface HomeReadServer extends AutoCloseable {
             return this;
         }
 
-        /** Starts serving; an address or TLS files that cannot be used are named in the error. */
+        /**
+         * Starts serving; an address or TLS files that cannot be used are named in the error, and so are Armeria
+         * ({@code com.linecorp.armeria:armeria}) and {@code io.unitas:unitas-server-bounds} when they are not on the
+         * class path.
+         */
         public HomeReadServer start() {
             if (region == null) {
                 throw new IllegalStateException("region: not set (expected: the region this server reads for)");
@@ -222,6 +226,7 @@ public interface HomeReadServer extends AutoCloseable {
                 throw new IllegalStateException("readers: none (expected: reader(entityType, reader) at least once, "
                                                 + "idempotency(store) or mergeCopy(copy, types))");
             }
+            Libraries.require("HomeReadServer.start()", Libraries.ARMERIA, Libraries.SERVER_BOUNDS);
             return ArmeriaHomeReadServer.start(this);
         }
     }

@@ -7,5 +7,9 @@
  * {@code data-not-ready} when the home cannot be read. The same hop carries the Idempotency-Key records of the
  * home's units ({@link io.unitas.data.remote.HomeReadClient#idempotency}, an
  * {@link io.unitas.data.IdempotencyStore} at the home) and copy reads of whatever another region holds.
+ *
+ * <p>The hop runs on Armeria, which unitas-data declares optional: a service with home reads adds
+ * {@code com.linecorp.armeria:armeria} (the client and the server) and {@code io.unitas:unitas-server-bounds} (the
+ * server) itself; the rest of unitas-data never loads them.
  */
 package io.unitas.data.remote;
