@@ -41,7 +41,7 @@ import java.util.regex.Pattern;
  * turned read-only while every process stays up, {@code control-plane-down} {@code kill -9} of the control plane,
  * {@code dns-down} {@code kill -9} of every region's DNS server (unitas users resolve their gateway through it with the
  * resolver SDK, keep its answers and then use the fallback pool their region's wallets keep; naive users keep their
- * GeoDNS answer for {@link #NAIVE_TTL}, then cannot resolve until it answers again),
+ * GeoDNS answer for {@link #NAIVE_TTL}, as in every scenario, then cannot resolve until it answers again),
  * {@code partition} the links between it and the second region cut ({@link ProcessDeployment#partition}: they hang),
  * {@code slow-region} {@link #SLOW_LATENCY} each way on every link of the region ({@link ProcessDeployment#slow}).
  *
@@ -73,8 +73,9 @@ public final class ProcessDrill {
     static final int FALL = 2;
     static final int RISE = 2;
     /**
-     * dns-down, naive: how long a client keeps its GeoDNS answer, the TTL the unitas DNS servers give at full health
-     * (the base of their TTL formula), so both sides' caches last alike.
+     * Naive: how long a region's clients keep their GeoDNS answer, the TTL the unitas DNS servers give at full health
+     * (the base of their TTL formula), so both sides' caches last alike: after the GeoDNS switch a client follows
+     * once its answer expires, and in dns-down it keeps resolving until then.
      */
     static final Duration NAIVE_TTL = Duration.ofSeconds(5);
 
@@ -554,8 +555,8 @@ public final class ProcessDrill {
          * The entries a request tries now, in order; none when the name does not resolve. Unitas: the home's gateway,
          * then the others' (a resolver SDK's SRV answer); in dns-down the gateway the SDK picks through the region's
          * DNS server (a fresh or stale answer, or the fallback pool). Naive: the wallet instances of the region the
-         * GeoDNS answer names; in dns-down that answer is kept for {@link #NAIVE_TTL} and none is had while the
-         * server is down.
+         * GeoDNS answer names, kept for {@link #NAIVE_TTL} (so a switch reaches a client once its answer expires);
+         * in dns-down none is had while the server is down.
          */
         private List<URI> entries(Region home) {
             if (resolver != null) {
@@ -563,7 +564,7 @@ public final class ProcessDrill {
                 return picked == null ? List.of() : List.of(picked);
             }
             if (dns != null) {
-                Region answer = b.scenario == Scenario.DNS_DOWN ? cachedAnswer(home) : dns.resolve(home);
+                Region answer = cachedAnswer(home);
                 return answer == null ? List.of() : d.entries(answer);
             }
             List<URI> entries = new ArrayList<>(d.entries(home));
@@ -571,14 +572,17 @@ public final class ProcessDrill {
             return entries;
         }
 
-        /** The GeoDNS answer for {@code home}'s clients: the cached one within its TTL, else asked now (none in the fault). */
+        /**
+         * The GeoDNS answer for {@code home}'s clients: the cached one within its TTL, else asked now (none in
+         * dns-down's fault).
+         */
         private Region cachedAnswer(Region home) {
             long now = b.ticker.getAsLong();
             CachedAnswer kept = cached.get(home);
             if (kept != null && now < kept.until()) {
                 return kept.region();
             }
-            if (phase(now) == Phase.FAULT) {
+            if (b.scenario == Scenario.DNS_DOWN && phase(now) == Phase.FAULT) {
                 return null; // the server is down: the query times out, the name does not resolve
             }
             Region answer = dns.resolve(home);
