@@ -31,8 +31,9 @@ public interface InProcessTransport extends ChangeTransport {
     }
 
     /**
-     * Delivers changes of every other region to {@code applier}'s region from now on; register every region before
-     * the first publish, as changes published earlier are not queued for a receiver that did not exist.
+     * Delivers changes of every other region to {@code applier}'s region from now on. A region that joins after
+     * others have published asks each of them, through {@link #replayRequests}, to publish again to it from its
+     * acknowledged positions, so what they shipped before it existed reaches it at their next round.
      */
     void receiver(ChangeApplier applier);
 

@@ -37,6 +37,8 @@ final class MemoryTransport implements InProcessTransport {
     private final Map<Region, ChangeApplier> receivers = new ConcurrentHashMap<>();
     private final List<Region> order = new CopyOnWriteArrayList<>();
     private final Map<Link, LinkQueue> links = new ConcurrentHashMap<>();
+    /** The regions that have published: a receiver that joins later is owed what they published before it. */
+    private final Set<Region> origins = ConcurrentHashMap.newKeySet();
     /** Delivers the links {@link #flush()} does not deliver on its caller's thread; idle threads end. */
     private final ExecutorService delivery = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "unitas-in-process-delivery");
@@ -54,8 +56,16 @@ final class MemoryTransport implements InProcessTransport {
     @Override
     public void receiver(ChangeApplier applier) {
         Objects.requireNonNull(applier, "applier");
-        if (receivers.put(applier.region(), applier) == null) {
-            order.add(applier.region());
+        Region joined = applier.region();
+        if (receivers.put(joined, applier) == null) {
+            order.add(joined);
+            // what went out before this region had a receiver was queued for nobody: each sender publishes again to
+            // it from its acknowledged positions at its next round, as after a link over its capacity
+            for (Region origin : origins) {
+                if (!origin.equals(joined)) {
+                    link(new Link(origin, joined)).requestReplay();
+                }
+            }
         }
     }
 
@@ -70,6 +80,7 @@ final class MemoryTransport implements InProcessTransport {
             byOrigin.computeIfAbsent(change.origin(), o -> new ArrayList<>()).add(change);
         }
         byOrigin.forEach((origin, fromOrigin) -> {
+            origins.add(origin);
             for (Region target : order) {
                 if (!target.equals(origin)) {
                     link(new Link(origin, target)).offer(fromOrigin, receivers.get(target));
@@ -294,6 +305,10 @@ final class MemoryTransport implements InProcessTransport {
                 LOG.info("replication link {} delivered its queue after {} changes over its capacity: asking {} to"
                          + " publish them again", link, refused, link.origin());
             }
+        }
+
+        synchronized void requestReplay() {
+            replay = true;
         }
 
         synchronized boolean takeReplay() {

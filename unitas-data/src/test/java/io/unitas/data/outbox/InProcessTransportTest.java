@@ -10,6 +10,8 @@ import io.unitas.data.outbox.InProcessTransport.LinkStatus;
 import java.time.Duration;
 import java.util.List;
 import java.util.logging.LogRecord;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.unitas.testkit.MutableClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -57,6 +59,40 @@ class InProcessTransportTest {
         assertThat(regions.shipper.get(CN).lag().caughtUp(List.of("u-1", "u-2"), EU)).isTrue();
         assertThat(regions.shipper.get(CN).lag().caughtUp(List.of("u-1", "u-2"), US)).isTrue();
         assertThat(Ledger.count(regions.db.get(CN), "SELECT COUNT(*) FROM unitas_outbox")).isZero();
+    }
+
+    @Test
+    void aRegionWhoseApplierJoinsAfterARoundShipped_getsWhatWasShippedBefore() {
+        Databases databases = Databases.postgres();
+        MutableClock clock = new MutableClock(java.time.Instant.parse("2026-03-03T09:00:00Z"));
+        InProcessTransport transport = InProcessTransport.create();
+        OutboxShipper shipper = null;
+        try {
+            javax.sql.DataSource cnDb = databases.newDatabase("cn");
+            javax.sql.DataSource euDb = databases.newDatabase("eu");
+            Ledger.createSchema(cnDb);
+            Ledger.createSchema(euDb);
+            Outbox cnOutbox = Outbox.jdbc(CN, cnDb, clock);
+            transport.receiver(ChangeApplier.jdbc(CN, cnDb, java.util.Map.of(Ledger.ENTRY, Ledger.HANDLER), clock,
+                                                  new SimpleMeterRegistry()));
+            shipper = OutboxShipper.create(cnOutbox, transport, List.of(EU), clock, new SimpleMeterRegistry(),
+                                           Duration.ofSeconds(30));
+            new Ledger(cnDb, cnOutbox).record("u-1", "e-1", "alice", 1);
+            shipper.shipDue();                                 // eu has no applier yet: queued for nobody
+
+            transport.receiver(ChangeApplier.jdbc(EU, euDb, java.util.Map.of(Ledger.ENTRY, Ledger.HANDLER), clock,
+                                                  new SimpleMeterRegistry()));
+            shipper.shipDue();
+
+            assertThat(Ledger.entries(euDb)).containsExactly("e-1");
+            assertThat(shipper.lag().caughtUp(List.of("u-1"), EU)).isTrue();
+        } finally {
+            if (shipper != null) {
+                shipper.close();
+            }
+            transport.close();
+            databases.close();
+        }
     }
 
     @Test
