@@ -85,6 +85,7 @@ final class DefaultProcessDeployment implements ProcessDeployment {
     private final Map<Region, List<ChildProcess>> regionProcesses = new LinkedHashMap<>();
     /** The fault proxies every inter-region connection crosses; none in the naive setup, which has no such traffic. */
     private final List<Link> links = new ArrayList<>();
+    private AutoCloseable linksLog; // null: no links
     private PostgresRegions postgres;
     private ChildProcess control;
     private Duration startTime = Duration.ZERO;
@@ -701,6 +702,7 @@ final class DefaultProcessDeployment implements ProcessDeployment {
         if (naive) {
             return;
         }
+        linksLog = LinkProxy.logTo(dir.resolve("links.log"));
         Region center = layout.regions().get(0);
         for (Region from : layout.regions()) {
             for (Region to : layout.regions()) {
@@ -937,7 +939,7 @@ final class DefaultProcessDeployment implements ProcessDeployment {
             s.append(String.format("  %-12s %-26s %s%n", "links", "127.0.0.1:" + first.port() + ".."
                                    + links.get(links.size() - 1).proxy().port(), links.size() + " fault proxies in this"
                                    + " process, one per link between regions (" + first.name() + " on "
-                                   + first.port() + "): partition and slow-region act on them"));
+                                   + first.port() + "): partition and slow-region act on them; log links.log"));
         }
         s.append(String.format("%d processes, %d MB resident together; started in %.1f s%n", pids().size(),
                                residentBytes() / (1024 * 1024), startTime.toMillis() / 1000.0));
@@ -1174,6 +1176,13 @@ final class DefaultProcessDeployment implements ProcessDeployment {
             kafka.stop(); // after the wallets, which flush to it as they stop
         }
         links.forEach(l -> l.proxy().close()); // after every process that sends through them
+        if (linksLog != null) {
+            try {
+                linksLog.close();
+            } catch (Exception e) {
+                // closing a log file: nothing left to do with it
+            }
+        }
         if (postgres != null) {
             postgres.close();
         }

@@ -96,6 +96,36 @@ final class LinkProxy implements AutoCloseable {
         return server;
     }
 
+    /**
+     * Sends what the links log (a link refusing as its target does, and taking connections again) to {@code file},
+     * replaced, instead of the console, until the returned handle is closed: a deployment's processes each log to a
+     * file of their own, and so do its links.
+     *
+     * @throws UncheckedIOException when {@code file} cannot be written
+     */
+    static AutoCloseable logTo(java.nio.file.Path file) {
+        java.util.logging.StreamHandler handler;
+        try {
+            handler = new java.util.logging.StreamHandler(java.nio.file.Files.newOutputStream(file),
+                                                          new java.util.logging.SimpleFormatter()) {
+                @Override
+                public synchronized void publish(java.util.logging.LogRecord record) {
+                    super.publish(record);
+                    flush();
+                }
+            };
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("links: cannot write " + file + ": " + e.getMessage(), e);
+        }
+        LOG.addHandler(handler);
+        LOG.setUseParentHandlers(false);
+        return () -> {
+            LOG.removeHandler(handler);
+            LOG.setUseParentHandlers(true);
+            handler.close();
+        };
+    }
+
     /** The port it listens on (also while it refuses, as its target does). */
     int port() {
         return port;
