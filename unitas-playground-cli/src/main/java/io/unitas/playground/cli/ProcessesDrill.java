@@ -66,24 +66,17 @@ final class ProcessesDrill implements Callable<Integer> {
             return Main.EXIT_USAGE;
         }
         List<ProcessDrillResult> results = new ArrayList<>();
-        // each process logs in its folder; what this JVM logs (the links between regions) goes to the file
-        Path logFile = drill.logFile("unitas-drill.log");
-        try (DrillLog log = DrillLog.open(logFile)) {
-            for (ProcessDeployment.Builder side : sides) {
-                try (ProcessDeployment d = side.start()) {
-                    main.err().println("unitas drill: " + (d.naive() ? "naive: " : "unitas: ") + d.pids().size()
-                                       + " processes, " + d.residentBytes() / (1024 * 1024) + " MB resident, started"
-                                       + " in " + d.startTime().toSeconds() + " s; " + scenario.id() + " for "
-                                       + drill.length().toSeconds() + " s ...");
-                    results.add(run.run(d));
-                } catch (RuntimeException e) {
-                    main.err().println("unitas drill: " + UpCommand.rootMessage(e));
-                    return 1;
-                }
+        for (ProcessDeployment.Builder side : sides) {
+            try (ProcessDeployment d = side.start()) {
+                main.err().println("unitas drill: " + (d.naive() ? "naive: " : "unitas: ") + d.pids().size()
+                                   + " processes, " + d.residentBytes() / (1024 * 1024) + " MB resident, started in "
+                                   + d.startTime().toSeconds() + " s; " + scenario.id() + " for "
+                                   + drill.length().toSeconds() + " s ...");
+                results.add(run.run(d));
+            } catch (RuntimeException e) {
+                main.err().println("unitas drill: " + UpCommand.rootMessage(e));
+                return 1;
             }
-        } catch (java.io.IOException e) {
-            main.err().println("unitas drill: " + logFile + ": cannot write the log: " + e.getMessage());
-            return 1;
         }
         results.forEach(r -> main.out().print(r.table()));
         if (results.size() > 1) {
